@@ -1,0 +1,57 @@
+import type { Db } from "./client.ts";
+import { bestOffer, type OfferPricing } from "../domain/offers.ts";
+
+interface OfferRow {
+  product_id: number;
+  retailer_id: number;
+  price_pence: number;
+  original_price_pence: number | null;
+  in_stock: number;
+  price_override: number;
+  manual_price_pence: number | null;
+}
+
+/**
+ * Re-derives best price, best retailer and original price of the given products (all products
+ * when `productIds` is omitted) from their price entries, so the product row never disagrees
+ * with its offers. Call inside the transaction that changed the offers.
+ */
+export function recomputeBestPrices(db: Db, productIds?: readonly number[]): void {
+  const sqlite = db.$client;
+  const update = sqlite.prepare(
+    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ? WHERE id = ?",
+  );
+  const offerColumns =
+    "product_id, retailer_id, price_pence, original_price_pence, in_stock, price_override, manual_price_pence";
+
+  const apply = (ids: readonly number[] | null) => {
+    const rows = (
+      ids === null
+        ? sqlite.prepare(`SELECT ${offerColumns} FROM product_prices ORDER BY product_id`).all()
+        : sqlite
+            .prepare(`SELECT ${offerColumns} FROM product_prices WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id`)
+            .all(JSON.stringify(ids))
+    ) as OfferRow[];
+    const byProduct = new Map<number, OfferPricing[]>();
+    for (const id of ids ?? []) byProduct.set(id, []);
+    if (ids === null) {
+      for (const { id } of sqlite.prepare("SELECT id FROM products").all() as { id: number }[]) byProduct.set(id, []);
+    }
+    for (const row of rows) {
+      byProduct.get(row.product_id)?.push({
+        retailerId: row.retailer_id,
+        pricePence: row.price_pence,
+        originalPricePence: row.original_price_pence,
+        inStock: row.in_stock === 1,
+        priceOverride: row.price_override === 1,
+        manualPricePence: row.manual_price_pence,
+      });
+    }
+    for (const [productId, offers] of byProduct) {
+      const best = bestOffer(offers);
+      update.run(best.bestPricePence, best.bestRetailerId, best.originalPricePence, productId);
+    }
+  };
+
+  sqlite.transaction(() => apply(productIds ?? null))();
+}

@@ -1,0 +1,221 @@
+/**
+ * The catalogue and visitor-data schema (SPEC.md section 3 plus price_history).
+ *
+ * Money is integer pence in every `*_pence` column; timestamps are ISO-8601 UTC strings, which
+ * sort correctly as text and carry over unchanged to PostgreSQL later.
+ */
+import { sql } from "drizzle-orm";
+import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** SQL default so raw inserts (seed, triggers) get the same ISO-8601 UTC text as drizzle's. */
+const isoNow = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+const createdAt = (name: string) => text(name).notNull().default(isoNow);
+
+export const categories = sqliteTable("categories", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  icon: text("icon").notNull(),
+});
+
+export const retailers = sqliteTable("retailers", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  logo: text("logo").notNull(),
+  website: text("website").notNull(),
+});
+
+export const products = sqliteTable(
+  "products",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull().unique(),
+    description: text("description").notNull().default(""),
+    image: text("image").notNull().default(""),
+    brand: text("brand"),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "restrict" }),
+    /** 0.0 to 5.0, one decimal. */
+    rating: real("rating").notNull().default(4.5),
+    reviewCount: integer("review_count").notNull().default(0),
+    /** Derived from the price entries on every write (see data/db/offers.ts). */
+    bestPricePence: integer("best_price_pence"),
+    originalPricePence: integer("original_price_pence"),
+    bestRetailerId: integer("best_retailer_id").references(() => retailers.id, { onDelete: "set null" }),
+    isFeatured: integer("is_featured", { mode: "boolean" }).notNull().default(false),
+    rank: integer("rank").notNull().default(0),
+    createdAt: createdAt("created_at"),
+    lastEditedAt: text("last_edited_at"),
+  },
+  (t) => [
+    index("products_category_price_idx").on(t.categoryId, t.bestPricePence),
+    index("products_category_rank_idx").on(t.categoryId, t.rank),
+    index("products_rank_idx").on(t.rank),
+    index("products_price_idx").on(t.bestPricePence),
+    index("products_brand_idx").on(t.brand),
+    index("products_featured_idx").on(t.isFeatured, t.rank),
+    check("products_rating_range", sql`${t.rating} >= 0 AND ${t.rating} <= 5`),
+    check("products_review_count_nonneg", sql`${t.reviewCount} >= 0`),
+  ],
+);
+
+export const productPrices = sqliteTable(
+  "product_prices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    retailerId: integer("retailer_id")
+      .notNull()
+      .references(() => retailers.id, { onDelete: "cascade" }),
+    pricePence: integer("price_pence").notNull(),
+    originalPricePence: integer("original_price_pence"),
+    url: text("url").notNull(),
+    inStock: integer("in_stock", { mode: "boolean" }).notNull().default(true),
+    freeDelivery: integer("free_delivery", { mode: "boolean" }).notNull().default(false),
+    priceOverride: integer("price_override", { mode: "boolean" }).notNull().default(false),
+    manualPricePence: integer("manual_price_pence"),
+    updatedAt: createdAt("updated_at"),
+  },
+  (t) => [
+    uniqueIndex("product_prices_product_retailer_uq").on(t.productId, t.retailerId),
+    index("product_prices_retailer_idx").on(t.retailerId, t.productId),
+    check("product_prices_price_nonneg", sql`${t.pricePence} >= 0`),
+  ],
+);
+
+export const priceHistory = sqliteTable(
+  "price_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    retailerId: integer("retailer_id")
+      .notNull()
+      .references(() => retailers.id, { onDelete: "cascade" }),
+    pricePence: integer("price_pence").notNull(),
+    recordedAt: createdAt("recorded_at"),
+  },
+  (t) => [index("price_history_product_idx").on(t.productId, t.recordedAt)],
+);
+
+export const recentlyViewed = sqliteTable(
+  "recently_viewed",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    viewedAt: createdAt("viewed_at"),
+  },
+  (t) => [uniqueIndex("recently_viewed_user_product_uq").on(t.userId, t.productId), index("recently_viewed_user_idx").on(t.userId, t.viewedAt)],
+);
+
+export const favorites = sqliteTable(
+  "favorites",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    notes: text("notes"),
+    createdAt: createdAt("created_at"),
+  },
+  (t) => [uniqueIndex("favorites_user_product_uq").on(t.userId, t.productId)],
+);
+
+export const priceAlerts = sqliteTable(
+  "price_alerts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    targetPricePence: integer("target_price_pence").notNull(),
+    email: text("email").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt("created_at"),
+    lastNotifiedAt: text("last_notified_at"),
+  },
+  (t) => [index("price_alerts_user_idx").on(t.userId), index("price_alerts_product_idx").on(t.productId, t.isActive)],
+);
+
+export const emailSubscribers = sqliteTable("email_subscribers", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  email: text("email").notNull().unique(),
+  subscribedAt: createdAt("subscribed_at"),
+  isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+  source: text("source").notNull().default("website"),
+});
+
+export const userBehaviour = sqliteTable(
+  "user_behaviour",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: text("user_id").notNull(),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    categoryId: integer("category_id").references(() => categories.id, { onDelete: "set null" }),
+    retailerId: integer("retailer_id").references(() => retailers.id, { onDelete: "set null" }),
+    sessionId: text("session_id"),
+    timestamp: createdAt("timestamp"),
+    metadata: text("metadata"),
+  },
+  (t) => [index("user_behaviour_time_idx").on(t.timestamp)],
+);
+
+export const productRecommendations = sqliteTable("product_recommendations", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  userId: text("user_id").notNull(),
+  productId: integer("product_id")
+    .notNull()
+    .references(() => products.id, { onDelete: "cascade" }),
+  /** decimal(5,3) in the spec: 0.000 to 99.999. */
+  score: real("score").notNull(),
+  reason: text("reason").notNull(),
+  createdAt: createdAt("created_at"),
+  expiresAt: text("expires_at").notNull(),
+});
+
+export const userProfiles = sqliteTable("user_profiles", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  userId: text("user_id").notNull().unique(),
+  categoryPreferences: text("category_preferences"),
+  priceRange: text("price_range"),
+  petType: text("pet_type"),
+  activityLevel: integer("activity_level").notNull().default(5),
+  lastUpdated: createdAt("last_updated"),
+});
+
+export const vouchers = sqliteTable(
+  "vouchers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    code: text("code").notNull(),
+    description: text("description").notNull(),
+    /** Voucher retailers include ones we do not compare prices at (VetUK, Pet Planet, ...). */
+    retailer: text("retailer").notNull(),
+    url: text("url").notNull(),
+    discount: text("discount").notNull(),
+    /** Last valid day, YYYY-MM-DD (UK date). */
+    expiryDate: text("expiry_date").notNull(),
+    /** How often the code was copied or followed: orders the Popular tab. */
+    uses: integer("uses").notNull().default(0),
+    createdAt: createdAt("created_at"),
+  },
+  (t) => [uniqueIndex("vouchers_retailer_code_uq").on(t.retailer, t.code), index("vouchers_expiry_idx").on(t.expiryDate)],
+);
+
+/** Five keys: AMAZON, PETS_AT_HOME, JOLLYES, ZOOPLUS, EBAY. */
+export const affiliateSettings = sqliteTable("affiliate_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: createdAt("updated_at"),
+});

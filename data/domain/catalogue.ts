@@ -1,0 +1,77 @@
+/**
+ * The catalogue as the API, the build and the islands see it (SPEC.md section 3). Prices here
+ * are pounds as numbers exact to two decimals (converted from pence at the data boundary).
+ */
+export interface Category {
+  id: number;
+  name: string;
+  slug: string;
+  icon: string;
+}
+
+export interface Retailer {
+  id: number;
+  name: string;
+  logo: string;
+  website: string;
+}
+
+export interface RetailerRef {
+  name: string;
+  logo: string;
+}
+
+export interface Offer {
+  id: number;
+  productId: number;
+  retailerId: number;
+  retailer: RetailerRef;
+  price: number;
+  originalPrice: number | null;
+  url: string;
+  inStock: boolean;
+  freeDelivery: boolean;
+  priceOverride: boolean;
+  manualPrice: number | null;
+  updatedAt: string;
+}
+
+export interface Product {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  image: string;
+  brand: string | null;
+  categoryId: number;
+  category: { name: string; slug: string };
+  rating: number;
+  reviewCount: number;
+  bestPrice: number | null;
+  originalPrice: number | null;
+  bestRetailerId: number | null;
+  bestRetailer: RetailerRef | null;
+  prices: Offer[];
+  isFeatured: boolean;
+  rank: number;
+  createdAt: string;
+  lastEditedAt: string | null;
+}
+
+export interface Voucher {
+  id: number;
+  code: string;
+  description: string;
+  retailer: string;
+  url: string;
+  discount: string;
+  expiryDate: string;
+  uses: number;
+  /** Not yet expired (the expiry date is today or later, UK time). */
+  isValid: boolean;
+}
+
+/** The five affiliate settings keys (SPEC.md section 3). */
+export const affiliateKeys = ["AMAZON", "PETS_AT_HOME", "JOLLYES", "ZOOPLUS", "EBAY"] as const;
+export type AffiliateKey = (typeof affiliateKeys)[number];
+export type AffiliateIds = Record<AffiliateKey, string>;

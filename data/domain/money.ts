@@ -1,0 +1,51 @@
+/**
+ * Money is integer pence inside the application; pounds appear only at the edges (API JSON
+ * numbers, form inputs, display). Nothing here does float arithmetic on pounds.
+ */
+
+/** Integer pence. */
+export type Pence = number;
+
+/**
+ * Pence to a pounds number for JSON, exact to two decimals.
+ * @example toPounds(1299) // 12.99
+ * @example toPounds(null) // null
+ */
+export function toPounds(pence: Pence): number;
+export function toPounds(pence: Pence | null | undefined): number | null;
+export function toPounds(pence: Pence | null | undefined): number | null {
+  if (pence === null || pence === undefined) return null;
+  return pence / 100;
+}
+
+/**
+ * Parses a pounds amount ("12.99", "£12.9", 12.99, "12") into pence without float error.
+ * Returns null for anything that is not a non-negative amount with at most two decimals.
+ * @example toPence("12.99") // 1299
+ * @example toPence(0.1 + 0.2) // 30
+ * @example toPence("abc") // null
+ */
+export function toPence(value: unknown): Pence | null {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || value < 0) return null;
+    const pence = Math.round(value * 100);
+    // Reject amounts with more than two decimals (12.345), allowing float noise (0.1 + 0.2).
+    return Math.abs(pence - value * 100) < 1e-6 * Math.max(1, value * 100) ? pence : null;
+  }
+  if (typeof value !== "string") return null;
+  const match = /^\s*£?\s*(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(value);
+  if (!match) return null;
+  const [, whole, fraction = ""] = match;
+  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+}
+
+const gbp = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Formats pence as pounds sterling.
+ * @example formatPence(1299) // "£12.99"
+ * @example formatPence(123456) // "£1,234.56"
+ */
+export function formatPence(pence: Pence): string {
+  return gbp.format(pence / 100);
+}
