@@ -1,0 +1,65 @@
+/**
+ * createApp(): the h3 application with every API endpoint registered in one list. The server
+ * (api/server.ts) and the tests build it the same way, over a real database.
+ */
+import { H3, HTTPError } from "h3";
+import type { AppContext, RouteHandler } from "./context.ts";
+import health from "./routes/health.get.ts";
+import listProducts from "./routes/products/index.get.ts";
+import countProducts from "./routes/products/count.get.ts";
+import featuredProducts from "./routes/products/featured.get.ts";
+import productBySlug from "./routes/products/[slug].get.ts";
+import productById from "./routes/products/by-id/[id].get.ts";
+import search from "./routes/search.get.ts";
+import listCategories from "./routes/categories/index.get.ts";
+import categoryById from "./routes/categories/[id].get.ts";
+import categoryBySlug from "./routes/categories/slug/[slug].get.ts";
+import listRetailers from "./routes/retailers/index.get.ts";
+import retailerById from "./routes/retailers/[id].get.ts";
+import brands from "./routes/brands.get.ts";
+import vouchers from "./routes/vouchers.get.ts";
+import affiliateLinks from "./routes/affiliate-links.get.ts";
+import placeholder from "./routes/placeholder/[width]/[height].get.ts";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
+  ["GET", "/api/health", health],
+  ["GET", "/api/products", listProducts],
+  ["GET", "/api/products/count", countProducts],
+  ["GET", "/api/products/featured", featuredProducts],
+  ["GET", "/api/products/by-id/:id", productById],
+  ["GET", "/api/products/:slug", productBySlug],
+  ["GET", "/api/search", search],
+  ["GET", "/api/categories", listCategories],
+  ["GET", "/api/categories/slug/:slug", categoryBySlug],
+  ["GET", "/api/categories/:id", categoryById],
+  ["GET", "/api/retailers", listRetailers],
+  ["GET", "/api/retailers/:id", retailerById],
+  ["GET", "/api/brands", brands],
+  ["GET", "/api/vouchers", vouchers],
+  ["GET", "/api/affiliate-links", affiliateLinks],
+  ["GET", "/api/placeholder/:width/:height", placeholder],
+];
+
+/** Every error leaves as JSON `{ "error": "..." }`; an unexpected one is logged and says nothing inside. */
+function errorResponse(error: HTTPError): Response {
+  const status = error.status >= 400 && error.status < 600 ? error.status : 500;
+  if (status >= 500) console.error(error.cause ?? error);
+  const message = status >= 500 ? "Internal server error" : status === 404 && error.message === "Cannot find any route matching" ? "Not found" : error.message;
+  return Response.json(
+    { error: message || "Request failed" },
+    { status, headers: { "cache-control": "no-store", ...Object.fromEntries(error.headers ?? []) } },
+  );
+}
+
+export function createApp(ctx: AppContext): H3 {
+  const app = new H3({ onError: (error) => errorResponse(error) });
+  for (const [method, path, handler] of routes) {
+    app.on(method, path, (event) => handler(event, ctx));
+  }
+  app.all("/api/**", () => {
+    throw new HTTPError({ status: 404, message: "Not found" });
+  });
+  return app;
+}

@@ -1,0 +1,14 @@
+import type { H3Event } from "h3";
+import type { Db } from "../data/db/client.ts";
+
+/** What every handler may use; built once by the server (or a test) and passed to createApp. */
+export interface AppContext {
+  db: Db;
+}
+
+export type RouteHandler = (event: H3Event, ctx: AppContext) => unknown;
+
+/** Declares a handler; the type makes a route file's default export checkable on its own. */
+export function defineRoute(handler: RouteHandler): RouteHandler {
+  return handler;
+}

@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Product } from "../../data/domain/catalogue.ts";
+import { sortOptions } from "../../data/domain/sorting.ts";
+import { startTestServer, type TestServer } from "./server.ts";
+
+let api: TestServer;
+beforeAll(async () => {
+  api = await startTestServer({ products: 300 });
+});
+afterAll(() => api.close());
+
+const discount = (p: Product) =>
+  p.originalPrice !== null && p.bestPrice !== null && p.originalPrice > p.bestPrice ? (p.originalPrice - p.bestPrice) / p.originalPrice : 0;
+
+/** All products matching a query string, paged through with limit=100. */
+async function all(query = ""): Promise<Product[]> {
+  const result: Product[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await api.json<Product[]>(`/api/products?${query}&limit=100&offset=${offset}`);
+    result.push(...page);
+    if (page.length < 100) return result;
+  }
+}
+
+const isTwoDecimals = (n: number) => Math.round(n * 100) / 100 === n && Number.isInteger(Math.round(n * 100));
+
+describe("GET /api/products", () => {
+  it("returns 15 products by default, best sellers first, in the SPEC shape", async () => {
+    const response = await api.get("/api/products");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    expect(response.headers.get("cache-control")).toMatch(/max-age=10/);
+    const products = (await response.json()) as Product[];
+    expect(products).toHaveLength(15);
+    expect(products.map((p) => p.rank)).toEqual([...products.map((p) => p.rank)].sort((a, b) => a - b));
+    expect(products[0]!.rank).toBe(1);
+    const product = products[0]!;
+    expect(Object.keys(product).sort()).toEqual(
+      [
+        "id", "name", "slug", "description", "image", "brand", "categoryId", "category", "rating", "reviewCount", "bestPrice",
+        "originalPrice", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
+      ].sort(),
+    );
+    expect(product.category).toEqual({ name: expect.any(String), slug: expect.any(String) });
+    expect(product.prices.length).toBeGreaterThanOrEqual(2);
+    for (const offer of product.prices) {
+      expect(offer.retailer).toEqual({ name: expect.any(String), logo: expect.stringMatching(/^\/retailers\/.+\.svg$/) });
+      expect(offer.productId).toBe(product.id);
+      expect(isTwoDecimals(offer.price)).toBe(true);
+    }
+  });
+
+  it("derives bestPrice and bestRetailer from the cheapest in-stock offer", async () => {
+    for (const product of await all()) {
+      const inStock = product.prices.filter((o) => o.inStock);
+      if (inStock.length === 0) {
+        expect(product.bestPrice).toBeNull();
+        continue;
+      }
+      const cheapest = Math.min(...inStock.map((o) => o.price));
+      expect(product.bestPrice).toBe(cheapest);
+      const bestOffer = inStock.find((o) => o.retailerId === product.bestRetailerId)!;
+      expect(bestOffer.price).toBe(cheapest);
+      expect(product.bestRetailer?.name).toBe(bestOffer.retailer.name);
+      if (product.originalPrice !== null) expect(product.originalPrice).toBeGreaterThan(product.bestPrice!);
+    }
+  });
+
+  it("filters by category slug", async () => {
+    const categories = await api.json<{ slug: string }[]>("/api/categories");
+    const dogFood = await all("category=dog-food");
+    expect(dogFood.length).toBeGreaterThan(0);
+    expect(dogFood.every((p) => p.category.slug === "dog-food")).toBe(true);
+    let total = 0;
+    for (const { slug } of categories) total += (await api.json<{ count: number }>(`/api/products/count?category=${slug}`)).count;
+    expect(total).toBe((await api.json<{ count: number }>("/api/products/count")).count);
+    expect(await api.json("/api/products?category=no-such-category")).toEqual([]);
+  });
+
+  it("filters by retailer id (products that retailer sells)", async () => {
+    const retailers = await api.json<{ id: number; name: string }[]>("/api/retailers");
+    const zooplus = retailers.find((r) => r.name === "Zooplus")!;
+    const products = await all(`retailer=${zooplus.id}`);
+    expect(products.length).toBeGreaterThan(0);
+    expect(products.every((p) => p.prices.some((o) => o.retailerId === zooplus.id))).toBe(true);
+    const everything = await all();
+    expect(products.length).toBe(everything.filter((p) => p.prices.some((o) => o.retailerId === zooplus.id)).length);
+  });
+
+  it("filters by brand, ignoring case", async () => {
+    const products = await all("brand=royal%20canin");
+    expect(products.length).toBeGreaterThan(0);
+    expect(products.every((p) => p.brand === "Royal Canin")).toBe(true);
+  });
+
+  it("filters by price bounds on the best price, inclusive", async () => {
+    const products = await all("minPrice=10&maxPrice=25");
+    expect(products.length).toBeGreaterThan(0);
+    expect(products.every((p) => p.bestPrice !== null && p.bestPrice >= 10 && p.bestPrice <= 25)).toBe(true);
+    const everything = await all();
+    expect(products.length).toBe(everything.filter((p) => p.bestPrice !== null && p.bestPrice >= 10 && p.bestPrice <= 25).length);
+    const over100 = await all("minPrice=100");
+    expect(over100.every((p) => p.bestPrice! >= 100)).toBe(true);
+  });
+
+  it("combines filters and counts the same set", async () => {
+    const query = "category=dog-food&minPrice=20";
+    const products = await all(query);
+    expect(products.every((p) => p.category.slug === "dog-food" && p.bestPrice! >= 20)).toBe(true);
+    expect((await api.json<{ count: number }>(`/api/products/count?${query}`)).count).toBe(products.length);
+  });
+
+  it.each(sortOptions.map((o) => o.value))("sorts by %s", async (sort) => {
+    const products = await all(`sort=${sort}`);
+    expect(products.length).toBe((await api.json<{ count: number }>("/api/products/count")).count);
+    const key: Record<string, (p: Product) => number> = {
+      rank_asc: (p) => p.rank,
+      price_asc: (p) => p.bestPrice ?? Number.POSITIVE_INFINITY,
+      price_desc: (p) => -(p.bestPrice ?? Number.NEGATIVE_INFINITY),
+      rating_desc: (p) => -p.rating,
+      savings_desc: (p) => -discount(p),
+    };
+    const values = products.map(key[sort]!);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+  });
+
+  it("pages without gaps or repeats", async () => {
+    const first = await api.json<Product[]>("/api/products?sort=price_asc&limit=100");
+    const pages: Product[] = [];
+    for (let offset = 0; offset < 100; offset += 15) {
+      pages.push(...(await api.json<Product[]>(`/api/products?sort=price_asc&offset=${offset}&limit=15`)));
+    }
+    expect(pages.slice(0, 100).map((p) => p.id)).toEqual(first.map((p) => p.id));
+    expect(await api.json("/api/products?offset=100000")).toEqual([]);
+    expect(await api.json<Product[]>("/api/products?limit=1")).toHaveLength(1);
+    expect(await api.json<Product[]>("/api/products?limit=100")).toHaveLength(100);
+  });
+
+  it("treats empty parameters as not given", async () => {
+    const plain = await api.json<Product[]>("/api/products");
+    expect(await api.json<Product[]>("/api/products?category=&brand=&minPrice=&sort=&offset=&limit=")).toEqual(plain);
+  });
+});
+
+describe("GET /api/products/featured, /{slug}, /by-id/{id}", () => {
+  it("lists featured products by rank", async () => {
+    const featured = await api.json<Product[]>("/api/products/featured");
+    expect(featured.length).toBeGreaterThan(0);
+    expect(featured.every((p) => p.isFeatured)).toBe(true);
+    expect(await api.json<Product[]>("/api/products/featured?limit=2")).toEqual(featured.slice(0, 2));
+  });
+
+  it("reads one product by slug and by id, with its offers", async () => {
+    const [listed] = await api.json<Product[]>("/api/products?limit=1");
+    const bySlug = await api.json<Product>(`/api/products/${listed!.slug}`);
+    expect(bySlug).toEqual(listed);
+    expect(await api.json<Product>(`/api/products/by-id/${listed!.id}`)).toEqual(listed);
+  });
+
+  it("answers 404 with a JSON error for unknown ones", async () => {
+    for (const path of ["/api/products/no-such-product", "/api/products/by-id/999999"]) {
+      const response = await api.get(path);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: "Product not found" });
+    }
+  });
+});
+
+describe("GET /api/search", () => {
+  it("finds by word prefixes, best match first", async () => {
+    const { products, total } = await api.json<{ products: Product[]; total: number }>("/api/search?q=roy%20can");
+    expect(total).toBeGreaterThan(0);
+    expect(products.length).toBe(Math.min(15, total));
+    for (const p of products) expect(p.name.toLowerCase()).toMatch(/royal canin/);
+  });
+
+  it("finds brands with apostrophes with or without them", async () => {
+    const withApostrophe = await api.json<{ total: number }>("/api/search?q=hill's");
+    const without = await api.json<{ total: number }>("/api/search?q=hills");
+    expect(withApostrophe.total).toBeGreaterThan(0);
+    expect(without.total).toBe(withApostrophe.total);
+  });
+
+  it("matches category names and pages through all hits", async () => {
+    const { total } = await api.json<{ total: number }>("/api/search?q=dog");
+    const seen = new Set<number>();
+    for (let offset = 0; offset < total; offset += 100) {
+      const page = await api.json<{ products: Product[] }>(`/api/search?q=dog&limit=100&offset=${offset}`);
+      for (const p of page.products) seen.add(p.id);
+    }
+    expect(seen.size).toBe(total);
+  });
+
+  it("returns nothing for empty or symbol-only text, and treats FTS syntax as text", async () => {
+    expect(await api.json("/api/search?q=")).toEqual({ products: [], total: 0 });
+    expect(await api.json("/api/search")).toEqual({ products: [], total: 0 });
+    expect(await api.json("/api/search?q=%22%20*%20(")).toEqual({ products: [], total: 0 });
+    const response = await api.get(`/api/search?q=${encodeURIComponent('name:royal OR "x NEAR(a b)')}`);
+    expect(response.status).toBe(200);
+    expect(await api.json("/api/search?q=zzzzqqqq")).toEqual({ products: [], total: 0 });
+  });
+});

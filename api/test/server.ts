@@ -1,0 +1,53 @@
+/**
+ * Test harness: the real h3 app on a real port over a real temporary SQLite file, seeded with
+ * the real catalogue generator. No mocks of our own database or server.
+ */
+import fs from "node:fs";
+import { createServer, type Server } from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { toNodeHandler } from "h3";
+import { createApp } from "../app.ts";
+import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
+import { seedCatalogue } from "../../data/db/seed.ts";
+import { generateCatalogue } from "../../data/seed/generate.ts";
+
+export interface TestServer {
+  baseUrl: string;
+  db: Db;
+  dir: string;
+  get(pathAndQuery: string): Promise<Response>;
+  json<T = unknown>(pathAndQuery: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: { products?: number; today?: Date } = {}): Promise<TestServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-test-"));
+  const db = openDb(path.join(dir, "test.db"));
+  migrateDb(db);
+  seedCatalogue(db, generateCatalogue({ products: options.products ?? 300, today: options.today ?? new Date() }));
+
+  const server: Server = createServer(toNodeHandler(createApp({ db })));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("server has no port");
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+
+  const get = (pathAndQuery: string) => fetch(baseUrl + pathAndQuery);
+  return {
+    baseUrl,
+    db,
+    dir,
+    get,
+    async json<T>(pathAndQuery: string) {
+      const response = await get(pathAndQuery);
+      if (!response.ok) throw new Error(`${pathAndQuery}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      db.$client.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/** Reads of the small catalogue tables: categories, retailers, vouchers, affiliate IDs. */
+import type { Db } from "./client.ts";
+import { statement } from "./statements.ts";
+import { affiliateKeys, type AffiliateIds, type Category, type Retailer, type Voucher } from "../domain/catalogue.ts";
+import { ukToday } from "../domain/dates.ts";
+
+export function listCategories(db: Db): Category[] {
+  return statement(db, "SELECT id, name, slug, icon FROM categories ORDER BY name COLLATE NOCASE, id").all() as Category[];
+}
+
+export function getCategoryById(db: Db, id: number): Category | null {
+  return (statement(db, "SELECT id, name, slug, icon FROM categories WHERE id = ?").get(id) as Category | undefined) ?? null;
+}
+
+export function getCategoryBySlug(db: Db, slug: string): Category | null {
+  return (statement(db, "SELECT id, name, slug, icon FROM categories WHERE slug = ?").get(slug) as Category | undefined) ?? null;
+}
+
+export function listRetailers(db: Db): Retailer[] {
+  return statement(db, "SELECT id, name, logo, website FROM retailers ORDER BY name COLLATE NOCASE, id").all() as Retailer[];
+}
+
+export function getRetailerById(db: Db, id: number): Retailer | null {
+  return (statement(db, "SELECT id, name, logo, website FROM retailers WHERE id = ?").get(id) as Retailer | undefined) ?? null;
+}
+
+interface VoucherRow extends Omit<Voucher, "isValid"> {
+  expiry_date: string;
+}
+
+export interface VoucherFilter {
+  status: "all" | "active";
+  sort: "expiry" | "popular";
+  retailer?: string | undefined;
+  offset: number;
+  limit: number;
+}
+
+/** Vouchers with `isValid` (not expired, UK date), soonest expiry or most used first. */
+export function listVouchers(db: Db, filter: VoucherFilter, today = ukToday()): { vouchers: Voucher[]; total: number } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  if (filter.status === "active") {
+    conditions.push("expiry_date >= ?");
+    params.push(today);
+  }
+  if (filter.retailer !== undefined) {
+    conditions.push("retailer = ? COLLATE NOCASE");
+    params.push(filter.retailer);
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
+  const order = filter.sort === "popular" ? "uses DESC, expiry_date, id" : "expiry_date, id";
+  const { total } = statement(db, `SELECT count(*) AS total FROM vouchers ${where}`).get(...params) as { total: number };
+  const rows = statement(
+    db,
+    `SELECT id, code, description, retailer, url, discount, expiry_date, uses FROM vouchers ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+  ).all(...params, filter.limit, filter.offset) as VoucherRow[];
+  const vouchers = rows.map(({ expiry_date, ...row }) => ({ ...row, expiryDate: expiry_date, isValid: expiry_date >= today }));
+  return { vouchers, total };
+}
+
+/** The five affiliate IDs; a key never set reads as an empty string (links then carry no tag). */
+export function getAffiliateIds(db: Db): AffiliateIds {
+  const rows = statement(db, "SELECT key, value FROM affiliate_settings").all() as { key: string; value: string }[];
+  const stored = new Map(rows.map((row) => [row.key, row.value]));
+  return Object.fromEntries(affiliateKeys.map((key) => [key, stored.get(key) ?? ""])) as AffiliateIds;
+}

@@ -1,0 +1,274 @@
+/**
+ * Product reads for the API and the static build. Rows are reshaped into domain `Product`s here
+ * (pence to pounds, booleans, embedded category and retailers); callers never see raw rows.
+ * A page of products costs two queries: the products, then all their offers at once.
+ */
+import type { Db } from "./client.ts";
+import { statement } from "./statements.ts";
+import type { Offer, Product } from "../domain/catalogue.ts";
+import { toPence, toPounds } from "../domain/money.ts";
+import type { ProductFilters } from "../domain/queries.ts";
+import type { SortKey } from "../domain/sorting.ts";
+import { toFtsQuery } from "../domain/search.ts";
+
+interface ProductRow {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  image: string;
+  brand: string | null;
+  category_id: number;
+  category_name: string;
+  category_slug: string;
+  rating: number;
+  review_count: number;
+  best_price_pence: number | null;
+  original_price_pence: number | null;
+  best_retailer_id: number | null;
+  best_retailer_name: string | null;
+  best_retailer_logo: string | null;
+  is_featured: number;
+  rank: number;
+  created_at: string;
+  last_edited_at: string | null;
+}
+
+interface OfferRow {
+  id: number;
+  product_id: number;
+  retailer_id: number;
+  retailer_name: string;
+  retailer_logo: string;
+  price_pence: number;
+  original_price_pence: number | null;
+  url: string;
+  in_stock: number;
+  free_delivery: number;
+  price_override: number;
+  manual_price_pence: number | null;
+  updated_at: string;
+}
+
+const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
+  c.name AS category_name, c.slug AS category_slug, p.rating, p.review_count, p.best_price_pence,
+  p.original_price_pence, p.best_retailer_id, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
+  p.is_featured, p.rank, p.created_at, p.last_edited_at`;
+
+const productFrom = `FROM products p
+  JOIN categories c ON c.id = p.category_id
+  LEFT JOIN retailers r ON r.id = p.best_retailer_id`;
+
+/** Effective price of an offer in SQL; the same rule as `effectivePence` in domain/offers.ts. */
+const effectivePriceSql = "CASE WHEN pp.price_override = 1 AND pp.manual_price_pence IS NOT NULL THEN pp.manual_price_pence ELSE pp.price_pence END";
+
+/** ORDER BY per sort key. Products without a best price (nothing in stock) go last in price sorts. */
+const orderBy: Record<SortKey, string> = {
+  rank_asc: "p.rank, p.id",
+  price_asc: "p.best_price_pence IS NULL, p.best_price_pence, p.rank, p.id",
+  price_desc: "p.best_price_pence DESC, p.rank, p.id",
+  rating_desc: "p.rating DESC, p.review_count DESC, p.rank, p.id",
+  savings_desc:
+    "CASE WHEN p.original_price_pence > p.best_price_pence THEN (p.original_price_pence - p.best_price_pence) * 1.0 / p.original_price_pence ELSE 0 END DESC, p.rank, p.id",
+};
+
+function filterClause(filters: ProductFilters): { where: string; params: unknown[] } {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  if (filters.category !== undefined) {
+    conditions.push("p.category_id = (SELECT id FROM categories WHERE slug = ?)");
+    params.push(filters.category);
+  }
+  if (filters.retailer !== undefined) {
+    conditions.push("EXISTS (SELECT 1 FROM product_prices fp WHERE fp.product_id = p.id AND fp.retailer_id = ?)");
+    params.push(filters.retailer);
+  }
+  if (filters.brand !== undefined) {
+    conditions.push("p.brand = ? COLLATE NOCASE");
+    params.push(filters.brand);
+  }
+  if (filters.minPrice !== undefined) {
+    conditions.push("p.best_price_pence >= ?");
+    params.push(toPence(filters.minPrice));
+  }
+  if (filters.maxPrice !== undefined) {
+    conditions.push("p.best_price_pence <= ?");
+    params.push(toPence(filters.maxPrice));
+  }
+  return { where: conditions.length ? `WHERE ${conditions.join(" AND ")}` : "", params };
+}
+
+function toOffer(row: OfferRow): Offer {
+  return {
+    id: row.id,
+    productId: row.product_id,
+    retailerId: row.retailer_id,
+    retailer: { name: row.retailer_name, logo: row.retailer_logo },
+    price: toPounds(row.price_pence),
+    originalPrice: toPounds(row.original_price_pence),
+    url: row.url,
+    inStock: row.in_stock === 1,
+    freeDelivery: row.free_delivery === 1,
+    priceOverride: row.price_override === 1,
+    manualPrice: toPounds(row.manual_price_pence),
+    updatedAt: row.updated_at,
+  };
+}
+
+function toProduct(row: ProductRow, prices: Offer[]): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    image: row.image,
+    brand: row.brand,
+    categoryId: row.category_id,
+    category: { name: row.category_name, slug: row.category_slug },
+    rating: row.rating,
+    reviewCount: row.review_count,
+    bestPrice: toPounds(row.best_price_pence),
+    originalPrice: toPounds(row.original_price_pence),
+    bestRetailerId: row.best_retailer_id,
+    bestRetailer:
+      row.best_retailer_name === null ? null : { name: row.best_retailer_name, logo: row.best_retailer_logo ?? "" },
+    prices,
+    isFeatured: row.is_featured === 1,
+    rank: row.rank,
+    createdAt: row.created_at,
+    lastEditedAt: row.last_edited_at,
+  };
+}
+
+/**
+ * The offers of these products in one query, cheapest first with in-stock ones ahead.
+ * `price` is what the shopper pays: the manual price when the admin overrides.
+ */
+export function offersFor(db: Db, productIds: readonly number[]): Map<number, Offer[]> {
+  const byProduct = new Map<number, Offer[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return byProduct;
+  const rows = statement(
+    db,
+    `SELECT pp.id, pp.product_id, pp.retailer_id, r.name AS retailer_name, r.logo AS retailer_logo,
+       ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
+       pp.price_override, pp.manual_price_pence, pp.updated_at
+     FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id
+     WHERE pp.product_id IN (SELECT value FROM json_each(?))
+     ORDER BY pp.product_id, pp.in_stock DESC, price_pence, r.name`,
+  ).all(JSON.stringify(productIds)) as OfferRow[];
+  for (const row of rows) byProduct.get(row.product_id)?.push(toOffer(row));
+  return byProduct;
+}
+
+function withOffers(db: Db, rows: ProductRow[]): Product[] {
+  const offers = offersFor(db, rows.map((row) => row.id));
+  return rows.map((row) => toProduct(row, offers.get(row.id) ?? []));
+}
+
+export interface ProductPage {
+  sort: SortKey;
+  offset: number;
+  limit: number;
+}
+
+export function listProducts(db: Db, filters: ProductFilters, page: ProductPage): Product[] {
+  const { where, params } = filterClause(filters);
+  const rows = statement(
+    db,
+    `SELECT ${productColumns} ${productFrom} ${where} ORDER BY ${orderBy[page.sort]} LIMIT ? OFFSET ?`,
+  ).all(...params, page.limit, page.offset) as ProductRow[];
+  return withOffers(db, rows);
+}
+
+export function countProducts(db: Db, filters: ProductFilters): number {
+  const { where, params } = filterClause(filters);
+  const row = statement(db, `SELECT count(*) AS count FROM products p ${where}`).get(...params) as { count: number };
+  return row.count;
+}
+
+export function listFeaturedProducts(db: Db, limit: number): Product[] {
+  const rows = statement(
+    db,
+    `SELECT ${productColumns} ${productFrom} WHERE p.is_featured = 1 ORDER BY p.rank, p.id LIMIT ?`,
+  ).all(limit) as ProductRow[];
+  return withOffers(db, rows);
+}
+
+export function getProductBySlug(db: Db, slug: string): Product | null {
+  const row = statement(db, `SELECT ${productColumns} ${productFrom} WHERE p.slug = ?`).get(slug) as ProductRow | undefined;
+  return row ? withOffers(db, [row])[0]! : null;
+}
+
+export function getProductById(db: Db, id: number): Product | null {
+  const row = statement(db, `SELECT ${productColumns} ${productFrom} WHERE p.id = ?`).get(id) as ProductRow | undefined;
+  return row ? withOffers(db, [row])[0]! : null;
+}
+
+export function productExists(db: Db, id: number): boolean {
+  return statement(db, "SELECT 1 FROM products WHERE id = ?").get(id) !== undefined;
+}
+
+export interface SearchResult {
+  products: Product[];
+  total: number;
+}
+
+/** Full-text search, best match first (name counts most, then brand, category, description), then rank. */
+export function searchProducts(db: Db, text: string, page: { offset: number; limit: number }): SearchResult {
+  const match = toFtsQuery(text);
+  if (match === null) return { products: [], total: 0 };
+  const { total } = statement(db, "SELECT count(*) AS total FROM product_search WHERE product_search MATCH ?").get(match) as {
+    total: number;
+  };
+  if (total === 0 || page.offset >= total) return { products: [], total };
+  const rows = statement(
+    db,
+    `WITH hits AS (
+       SELECT rowid AS id, bm25(product_search, 10.0, 6.0, 3.0, 1.0) AS score
+       FROM product_search WHERE product_search MATCH ?
+     )
+     SELECT ${productColumns} FROM hits JOIN products p ON p.id = hits.id
+       JOIN categories c ON c.id = p.category_id
+       LEFT JOIN retailers r ON r.id = p.best_retailer_id
+     ORDER BY hits.score, p.rank, p.id LIMIT ? OFFSET ?`,
+  ).all(match, page.limit, page.offset) as ProductRow[];
+  return { products: withOffers(db, rows), total };
+}
+
+export function listBrands(db: Db): string[] {
+  return (
+    statement(db, "SELECT DISTINCT brand FROM products WHERE brand IS NOT NULL AND brand <> '' ORDER BY brand COLLATE NOCASE").all() as {
+      brand: string;
+    }[]
+  ).map((row) => row.brand);
+}
+
+export interface AffiliateLink {
+  retailerId: number;
+  url: string;
+  price: number;
+  originalPrice: number | null;
+  priceOverride: boolean;
+  manualPrice: number | null;
+  freeDelivery: boolean;
+  inStock: boolean;
+}
+
+/** A product's price entries as the admin form reads them: the listed price, not the effective one. */
+export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
+  const rows = statement(
+    db,
+    `SELECT retailer_id, url, price_pence, original_price_pence, price_override, manual_price_pence, free_delivery, in_stock
+     FROM product_prices WHERE product_id = ? ORDER BY retailer_id`,
+  ).all(productId) as Omit<OfferRow, "id" | "product_id" | "retailer_name" | "retailer_logo" | "updated_at">[];
+  return rows.map((row) => ({
+    retailerId: row.retailer_id,
+    url: row.url,
+    price: toPounds(row.price_pence),
+    originalPrice: toPounds(row.original_price_pence),
+    priceOverride: row.price_override === 1,
+    manualPrice: toPounds(row.manual_price_pence),
+    freeDelivery: row.free_delivery === 1,
+    inStock: row.in_stock === 1,
+  }));
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { formatPence, toPence, toPounds } from "./money.ts";
+
+describe("toPence", () => {
+  it("parses pounds text exactly", () => {
+    expect(toPence("12.99")).toBe(1299);
+    expect(toPence("12.9")).toBe(1290);
+    expect(toPence("12")).toBe(1200);
+    expect(toPence("£0.01")).toBe(1);
+    expect(toPence(" 3.50 ")).toBe(350);
+  });
+  it("converts numbers without float error", () => {
+    expect(toPence(0.1 + 0.2)).toBe(30);
+    expect(toPence(19.99)).toBe(1999);
+    expect(toPence(1.005 * 100 / 100)).toBe(null); // 1.005 has three decimals
+  });
+  it("rejects what is not an amount", () => {
+    for (const bad of ["abc", "", "-1", "1.234", "1e3", "1,50", null, undefined, NaN, Infinity, -0.5, {}]) {
+      expect(toPence(bad)).toBeNull();
+    }
+  });
+});
+
+describe("toPounds and formatPence", () => {
+  it("round-trips pence to two-decimal numbers", () => {
+    expect(toPounds(1299)).toBe(12.99);
+    expect(toPounds(30)).toBe(0.3);
+    expect(toPounds(null)).toBeNull();
+  });
+  it("formats as pounds sterling with two decimals", () => {
+    expect(formatPence(1299)).toBe("£12.99");
+    expect(formatPence(5)).toBe("£0.05");
+    expect(formatPence(123456)).toBe("£1,234.56");
+    expect(formatPence(toPence(0.1 + 0.2)!)).toBe("£0.30");
+  });
+});

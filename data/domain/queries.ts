@@ -1,0 +1,95 @@
+/**
+ * Schemas for the public read API's query parameters. Every message names its parameter, so
+ * a 400 tells the caller exactly what to fix.
+ */
+import { z } from "zod";
+import { maxSearchLength } from "./search.ts";
+import { sortKeys, defaultSort } from "./sorting.ts";
+
+export const defaultPageSize = 15;
+export const maxPageSize = 100;
+const maxOffset = 1_000_000;
+const maxPounds = 1_000_000;
+
+/** Query strings carry text; an empty value means the parameter was not given. */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const single = (name: string) =>
+  z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be given once`) });
+
+const integerParam = (name: string, min: number, max: number) =>
+  single(name)
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be between ${min} and ${max}`);
+
+const poundsParam = (name: string) =>
+  single(name)
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, `${name} must be an amount in pounds, like 12.99`)
+    .transform(Number)
+    .refine((n) => n <= maxPounds, `${name} must be at most ${maxPounds}`);
+
+export const idParam = (name = "id") => integerParam(name, 1, Number.MAX_SAFE_INTEGER);
+
+export const slugParam = (name = "slug") =>
+  single(name).max(200, `${name} is too long`).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, `${name} must be a slug (a-z, 0-9 and hyphens)`);
+
+export const pagingShape = {
+  offset: optional(integerParam("offset", 0, maxOffset)).default(0),
+  limit: optional(integerParam("limit", 1, maxPageSize)).default(defaultPageSize),
+};
+
+export const productFilterShape = {
+  category: optional(slugParam("category")),
+  retailer: optional(idParam("retailer")),
+  brand: optional(single("brand").trim().min(1, "brand must not be blank").max(100, "brand is too long")),
+  minPrice: optional(poundsParam("minPrice")),
+  maxPrice: optional(poundsParam("maxPrice")),
+};
+
+const priceOrder = (value: { minPrice?: number | undefined; maxPrice?: number | undefined }) =>
+  value.minPrice === undefined || value.maxPrice === undefined || value.minPrice <= value.maxPrice;
+const priceOrderMessage = { message: "minPrice must not be above maxPrice", path: ["minPrice"] };
+
+export const productCountQuery = z.object(productFilterShape).refine(priceOrder, priceOrderMessage);
+
+export const productListQuery = z
+  .object({
+    ...productFilterShape,
+    sort: optional(
+      single("sort").refine((s) => (sortKeys as readonly string[]).includes(s), `sort must be one of ${sortKeys.join(", ")}`),
+    )
+      .default(defaultSort)
+      .transform((s) => s as (typeof sortKeys)[number]),
+    ...pagingShape,
+  })
+  .refine(priceOrder, priceOrderMessage);
+
+export type ProductListQuery = z.infer<typeof productListQuery>;
+export type ProductFilters = z.infer<typeof productCountQuery>;
+
+export const featuredQuery = z.object({
+  limit: optional(integerParam("limit", 1, maxPageSize)).default(12),
+});
+
+export const searchQuery = z.object({
+  q: optional(single("q").max(maxSearchLength, `q must be at most ${maxSearchLength} characters`)).default(""),
+  ...pagingShape,
+});
+
+export const voucherQuery = z.object({
+  status: optional(z.enum(["all", "active"], { error: "status must be all or active" })).default("all"),
+  sort: optional(z.enum(["expiry", "popular"], { error: "sort must be expiry or popular" })).default("expiry"),
+  retailer: optional(single("retailer").trim().min(1).max(100, "retailer is too long")),
+  offset: pagingShape.offset,
+  limit: optional(integerParam("limit", 1, maxPageSize)).default(maxPageSize),
+});
+
+export const affiliateLinksQuery = z.object({ productId: idParam("productId") });
+
+export const placeholderParams = z.object({
+  width: single("width").regex(/^\d{1,6}$/, "width must be a whole number of pixels").transform(Number),
+  height: single("height").regex(/^\d{1,6}$/, "height must be a whole number of pixels").transform(Number),
+  text: optional(single("text").max(60, "text must be at most 60 characters")),
+});
