@@ -4,6 +4,7 @@
  */
 import { H3, HTTPError } from "h3";
 import type { AppContext, RouteHandler } from "./context.ts";
+import { createSiteHandler } from "./site.ts";
 import health from "./routes/health.get.ts";
 import listProducts from "./routes/products/index.get.ts";
 import countProducts from "./routes/products/count.get.ts";
@@ -17,7 +18,12 @@ import categoryBySlug from "./routes/categories/slug/[slug].get.ts";
 import listRetailers from "./routes/retailers/index.get.ts";
 import retailerById from "./routes/retailers/[id].get.ts";
 import brands from "./routes/brands.get.ts";
-import vouchers from "./routes/vouchers.get.ts";
+import vouchers from "./routes/vouchers/index.get.ts";
+import voucherUse from "./routes/vouchers/[id]/uses.post.ts";
+import subscribe from "./routes/subscribers.post.ts";
+import clicks from "./routes/clicks.post.ts";
+import recentlyViewed from "./routes/recently-viewed/index.get.ts";
+import recordView from "./routes/recently-viewed/index.post.ts";
 import affiliateLinks from "./routes/affiliate-links.get.ts";
 import placeholder from "./routes/placeholder/[width]/[height].get.ts";
 
@@ -38,8 +44,13 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
   ["GET", "/api/retailers/:id", retailerById],
   ["GET", "/api/brands", brands],
   ["GET", "/api/vouchers", vouchers],
+  ["POST", "/api/vouchers/:id/uses", voucherUse],
   ["GET", "/api/affiliate-links", affiliateLinks],
   ["GET", "/api/placeholder/:width/:height", placeholder],
+  ["POST", "/api/subscribers", subscribe],
+  ["POST", "/api/clicks", clicks],
+  ["GET", "/api/recently-viewed", recentlyViewed],
+  ["POST", "/api/recently-viewed", recordView],
 ];
 
 /** Every error leaves as JSON `{ "error": "..." }`; an unexpected one is logged and says nothing inside. */
@@ -53,7 +64,12 @@ function errorResponse(error: HTTPError): Response {
   );
 }
 
-export function createApp(ctx: AppContext): H3 {
+export interface AppOptions {
+  /** The built site's folder, asked for on every request (null while there is none). */
+  siteRoot?: () => string | null;
+}
+
+export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   const app = new H3({ onError: (error) => errorResponse(error) });
   for (const [method, path, handler] of routes) {
     app.on(method, path, (event) => handler(event, ctx));
@@ -61,5 +77,6 @@ export function createApp(ctx: AppContext): H3 {
   app.all("/api/**", () => {
     throw new HTTPError({ status: 404, message: "Not found" });
   });
+  if (options.siteRoot) app.all("/**", createSiteHandler(options.siteRoot));
   return app;
 }

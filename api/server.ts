@@ -1,8 +1,12 @@
 /**
- * `npm start`: migrate the database, seed it when empty, and serve the API on one port.
+ * `npm start`: migrate the database, seed it when empty, build the site when no build exists,
+ * then serve the API and the built site on one port.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { serve } from "h3";
 import { createApp } from "./app.ts";
+import { buildSite, defaultSiteDir } from "./site-build.ts";
 import { databasePath, serverHost, serverPort } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
@@ -12,8 +16,21 @@ const db = openDb(file);
 migrateDb(db);
 if (ensureSeeded(db)) console.log(`Seeded the catalogue into ${file}`);
 
+const siteDir = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : defaultSiteDir;
+if (!fs.existsSync(path.join(siteDir, "index.html"))) {
+  console.log("No site build found: building the site (this takes a moment the first time)...");
+  const result = await buildSite({ databaseFile: file, outDir: siteDir, quiet: true });
+  if (!result.ok) {
+    console.error(result.log);
+    console.error("The site build failed; the API is still served.");
+  } else {
+    console.log(`Built the site in ${(result.durationMs / 1000).toFixed(1)} s`);
+  }
+}
+
 const port = serverPort();
-const server = serve(createApp({ db }), { port, hostname: serverHost(), silent: true });
+const app = createApp({ db }, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
+const server = serve(app, { port, hostname: serverHost(), silent: true });
 await server.ready();
 console.log(`PawPrice is running at http://localhost:${port}`);
 

@@ -32,3 +32,9 @@ export function serverPort(): number {
 export function serverHost(): string {
   return env("HOST", "0.0.0.0");
 }
+
+/** Social profile links shown in the footer (DECISIONS.md item 9: configuration). */
+export const socialLinks = {
+  facebook: env("SOCIAL_FACEBOOK_URL", "https://www.facebook.com/pawprice"),
+  instagram: env("SOCIAL_INSTAGRAM_URL", "https://www.instagram.com/pawprice"),
+} as const;

@@ -1,5 +1,5 @@
 /** Small HTTP helpers shared by every handler: errors, validated input, cache headers. */
-import { HTTPError, type H3Event } from "h3";
+import { assertBodySize, HTTPError, type H3Event } from "h3";
 import type { z } from "zod";
 
 export function badRequest(message: string): HTTPError {
@@ -55,4 +55,31 @@ export function cachePublic(event: H3Event, maxAgeSeconds = 10): void {
 
 export function cacheNone(event: H3Event): void {
   event.res.headers.set("cache-control", "no-store");
+}
+
+const defaultBodyLimit = 16 * 1024;
+
+/**
+ * The request's JSON body, size-limited and validated. Wrong content type: 415; too large: 413;
+ * empty, not JSON or not matching the schema: 400 naming the field.
+ */
+export async function readJson<S extends z.ZodType>(event: H3Event, schema: S, limit = defaultBodyLimit): Promise<z.infer<S>> {
+  const type = event.req.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new HTTPError({ status: 415, message: "Send a JSON body (Content-Type: application/json)" });
+  }
+  assertBodySize(event, limit);
+  const text = await event.req.text();
+  if (!text.trim()) throw badRequest("Request body is required");
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw badRequest("Request body is not valid JSON");
+  }
+  return parseWith(schema, data);
+}
+
+export function noContent(): Response {
+  return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
 }

@@ -65,3 +65,11 @@ export function getAffiliateIds(db: Db): AffiliateIds {
   const stored = new Map(rows.map((row) => [row.key, row.value]));
   return Object.fromEntries(affiliateKeys.map((key) => [key, stored.get(key) ?? ""])) as AffiliateIds;
 }
+
+/** Retailers that carry product offers (the price-comparison ones), for the grid's retailer filter. */
+export function listComparisonRetailers(db: Db): Retailer[] {
+  return statement(
+    db,
+    "SELECT id, name, logo, website FROM retailers r WHERE EXISTS (SELECT 1 FROM product_prices pp WHERE pp.retailer_id = r.id) ORDER BY name COLLATE NOCASE, id",
+  ).all() as Retailer[];
+}

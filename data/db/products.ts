@@ -140,6 +140,15 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
   };
 }
 
+/** The offer columns and joins shared by offersFor and listAllProducts. */
+const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.name AS retailer_name, r.logo AS retailer_logo,
+       ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
+       pp.price_override, pp.manual_price_pence, pp.updated_at
+     FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
+
+/** Per product: in-stock offers first, cheapest first, then by retailer name. */
+const offerOrder = "ORDER BY pp.product_id, pp.in_stock DESC, price_pence, r.name";
+
 /**
  * The offers of these products in one query, cheapest first with in-stock ones ahead.
  * `price` is what the shopper pays: the manual price when the admin overrides.
@@ -147,17 +156,26 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
 export function offersFor(db: Db, productIds: readonly number[]): Map<number, Offer[]> {
   const byProduct = new Map<number, Offer[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
-  const rows = statement(
-    db,
-    `SELECT pp.id, pp.product_id, pp.retailer_id, r.name AS retailer_name, r.logo AS retailer_logo,
-       ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
-       pp.price_override, pp.manual_price_pence, pp.updated_at
-     FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id
-     WHERE pp.product_id IN (SELECT value FROM json_each(?))
-     ORDER BY pp.product_id, pp.in_stock DESC, price_pence, r.name`,
-  ).all(JSON.stringify(productIds)) as OfferRow[];
+  const rows = statement(db, `${offerSelect} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ${offerOrder}`).all(
+    JSON.stringify(productIds),
+  ) as OfferRow[];
   for (const row of rows) byProduct.get(row.product_id)?.push(toOffer(row));
   return byProduct;
+}
+
+/**
+ * Every product with its offers (ordered as in offersFor), by id, in two queries whatever the
+ * catalogue size: the static build's bulk read, so no page queries the database on its own.
+ */
+export function listAllProducts(db: Db): Product[] {
+  const rows = statement(db, `SELECT ${productColumns} ${productFrom} ORDER BY p.id`).all() as ProductRow[];
+  const offers = new Map<number, Offer[]>();
+  for (const row of statement(db, `${offerSelect} ${offerOrder}`).all() as OfferRow[]) {
+    const list = offers.get(row.product_id);
+    if (list) list.push(toOffer(row));
+    else offers.set(row.product_id, [toOffer(row)]);
+  }
+  return rows.map((row) => toProduct(row, offers.get(row.id) ?? []));
 }
 
 function withOffers(db: Db, rows: ProductRow[]): Product[] {

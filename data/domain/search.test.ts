@@ -17,6 +17,6 @@ describe("toFtsQuery", () => {
   it("returns null for empty text and caps the number of words", () => {
     expect(toFtsQuery("")).toBeNull();
     expect(toFtsQuery(" - ")).toBeNull();
-    expect(toFtsQuery("a b c d e f g h i j k l m").split(" ")).toHaveLength(10);
+    expect(toFtsQuery("a b c d e f g h i j k l m")!.split(" ")).toHaveLength(10);
   });
 });

@@ -1,7 +1,7 @@
-import { defineRoute } from "../context.ts";
-import { cachePublic, parseQuery } from "../lib/http.ts";
-import { voucherQuery } from "../../data/domain/queries.ts";
-import { listVouchers } from "../../data/db/catalogue.ts";
+import { defineRoute } from "../../context.ts";
+import { cachePublic, parseQuery } from "../../lib/http.ts";
+import { voucherQuery } from "../../../data/domain/queries.ts";
+import { listVouchers } from "../../../data/db/catalogue.ts";
 
 /** An array (as SPEC.md section 7 reads it); the unpaged total is in X-Total-Count for "Load more". */
 export default defineRoute((event, { db }) => {

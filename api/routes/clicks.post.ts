@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { defineRoute } from "../context.ts";
+import { badRequest, noContent, readJson } from "../lib/http.ts";
+import { sessionIdSchema, visitorIdSchema } from "../../data/domain/visitor.ts";
+import { recordClicks } from "../../data/db/behaviour.ts";
+
+const click = z.object({
+  retailer: z.string().trim().min(1, "retailer is required").max(100),
+  productName: z.string().trim().min(1, "productName is required").max(300),
+  productId: z.number().int().positive().optional(),
+  price: z.number().nonnegative().max(1_000_000).nullable(),
+  url: z.string().max(2000).optional(),
+  timestamp: z.iso.datetime({ error: "timestamp must be an ISO date-time" }),
+});
+
+const body = z.object({
+  userId: visitorIdSchema,
+  sessionId: sessionIdSchema.optional(),
+  events: z.array(click).min(1, "events must not be empty").max(20, "events: at most 20 at a time"),
+});
+
+/** Affiliate clicks from consenting visitors (SPEC.md section 9), stored as user behaviour. */
+export default defineRoute(async (event, { db }) => {
+  const { userId, sessionId, events } = await readJson(event, body);
+  if (!recordClicks(db, userId, sessionId, events)) throw badRequest("productId: unknown product");
+  return noContent();
+});

@@ -1,0 +1,111 @@
+/**
+ * Bulk reads for the static build's product pages and sitemaps. Every product page's data comes
+ * from three queries in total (products, offers, price history), whatever the catalogue size:
+ * a per-page query would cost each of 50,000 pages a round trip (TOOLCHAIN.md, build throughput).
+ */
+import type { Db } from "./client.ts";
+import { listAllProducts } from "./products.ts";
+import { statement } from "./statements.ts";
+import type { Product } from "../domain/catalogue.ts";
+import type { HistoryPoint } from "../domain/price-chart.ts";
+
+export type { HistoryPoint };
+
+export interface ProductPageData {
+  product: Product;
+  /** The product's price points in the window, by retailer then time (see loadProductPages). */
+  history: HistoryPoint[];
+}
+
+export interface ProductPagesOptions {
+  now: Date;
+  /** Length of the price-history window ending at `now`; 90 days unless given. */
+  historyDays?: number;
+}
+
+export const defaultHistoryDays = 90;
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+interface HistoryRow {
+  product_id: number;
+  retailer_id: number;
+  price_pence: number;
+  recorded_at: string;
+}
+
+/**
+ * The price points a chart of the window needs: every point recorded from the window's start,
+ * plus per product and retailer the last point before it (the price that held at the left
+ * edge; SQLite returns the other columns of the row that holds max()). Retailer names and the
+ * "current offers only" rule are applied in JavaScript from the offers already loaded, which
+ * keeps this a plain scan: a join or a window function made it two to three times slower.
+ */
+const historySql = `SELECT product_id, retailer_id, price_pence, recorded_at FROM price_history WHERE recorded_at >= @start
+  UNION ALL
+  SELECT product_id, retailer_id, price_pence, max(recorded_at) FROM price_history WHERE recorded_at < @start
+  GROUP BY product_id, retailer_id`;
+
+const byRetailerThenTime = (a: HistoryPoint, b: HistoryPoint) =>
+  a.retailerId - b.retailerId || (a.recordedAt < b.recordedAt ? -1 : a.recordedAt > b.recordedAt ? 1 : 0);
+
+/**
+ * Every product with its offers and, for each retailer it has an offer at, its price history
+ * over the last `historyDays` days plus the point carried in at the window's start; in three
+ * queries. Products come by id, their offers ordered as in getProductBySlug (in stock first,
+ * cheapest first), their history by retailer id then time.
+ */
+export function loadProductPages(db: Db, options: ProductPagesOptions): ProductPageData[] {
+  const days = options.historyDays ?? defaultHistoryDays;
+  const start = new Date(options.now.getTime() - days * dayMs).toISOString();
+  const pages = listAllProducts(db).map((product): ProductPageData => ({ product, history: [] }));
+
+  // Per product, the retailers it is sold at now: a removed offer's old prices are not charted.
+  const byProduct = new Map<number, { page: ProductPageData; retailers: Map<number, string> }>();
+  for (const page of pages) {
+    const retailers = new Map(page.product.prices.map((offer) => [offer.retailerId, offer.retailer.name]));
+    byProduct.set(page.product.id, { page, retailers });
+  }
+  for (const row of statement(db, historySql).all({ start }) as HistoryRow[]) {
+    const entry = byProduct.get(row.product_id);
+    const retailerName = entry?.retailers.get(row.retailer_id);
+    if (entry === undefined || retailerName === undefined) continue;
+    entry.page.history.push({ retailerId: row.retailer_id, retailerName, pricePence: row.price_pence, recordedAt: row.recorded_at });
+  }
+  for (const page of pages) page.history.sort(byRetailerThenTime);
+  return pages;
+}
+
+export interface SitemapEntry {
+  slug: string;
+  /** ISO-8601: the latest of the product's creation, last edit and any price change. */
+  lastModified: string;
+}
+
+export interface ProductSitemap {
+  /** File name without extension: products-1, products-2, ... */
+  name: string;
+  entries: SitemapEntry[];
+}
+
+/** The sitemap protocol allows 50,000 URLs per file; staying below leaves room and keeps files small. */
+export const productsPerSitemap = 40_000;
+
+/**
+ * Every product's slug and last-modified time in one query, split into sitemap files of at
+ * most `perFile` products. A price change counts as a modification: it changes the page.
+ */
+export function productSitemaps(db: Db, perFile: number = productsPerSitemap): ProductSitemap[] {
+  const entries = statement(
+    db,
+    `SELECT p.slug,
+       max(coalesce(p.last_edited_at, p.created_at),
+           coalesce((SELECT max(pp.updated_at) FROM product_prices pp WHERE pp.product_id = p.id), '')) AS lastModified
+     FROM products p ORDER BY p.id`,
+  ).all() as SitemapEntry[];
+  const files: ProductSitemap[] = [];
+  for (let start = 0; start < entries.length; start += perFile) {
+    files.push({ name: `products-${files.length + 1}`, entries: entries.slice(start, start + perFile) });
+  }
+  return files;
+}

@@ -1,0 +1,183 @@
+/**
+ * Writes a generated catalogue into the database, idempotently: run it again and every
+ * surviving product keeps its id (so favourites, price alerts and recently viewed entries stay
+ * attached), while products no longer in the catalogue are removed with their visitor data.
+ */
+import type { Db } from "./client.ts";
+import { recomputeBestPrices } from "./offers.ts";
+import { defaultProductCount, generateCatalogue, type GeneratedCatalogue } from "../seed/generate.ts";
+
+export interface SeedCounts {
+  products: number;
+  offers: number;
+  historyPoints: number;
+}
+
+/** JSON array parameter for `IN (SELECT value FROM json_each(?))`: one bind for any count. */
+const jsonList = (values: readonly string[]) => JSON.stringify(values);
+
+function idFor(ids: ReadonlyMap<string, number>, key: string, what: string): number {
+  const id = ids.get(key);
+  if (id === undefined) throw new Error(`Catalogue refers to unknown ${what} "${key}"`);
+  return id;
+}
+
+function offerUpdatedAt(lastPointAt: ReadonlyMap<string, string>, slug: string, retailerName: string): string {
+  const at = lastPointAt.get(retailerName);
+  if (at === undefined) throw new Error(`Offer of "${slug}" at ${retailerName} has no price history`);
+  return at;
+}
+
+/**
+ * Replaces the catalogue in one transaction (all or nothing):
+ * categories and retailers are upserted by slug and name, products by slug; products,
+ * categories and retailers missing from the catalogue are deleted (cascading their visitor
+ * data); offers, price history and vouchers are replaced; affiliate IDs are only filled in
+ * where missing, so an admin's IDs survive. Best prices are re-derived from the offers.
+ */
+export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts {
+  const sqlite = db.$client;
+
+  const upsertCategory = sqlite.prepare<[string, string, string], { id: number }>(
+    `INSERT INTO categories (name, slug, icon) VALUES (?, ?, ?)
+     ON CONFLICT(slug) DO UPDATE SET name = excluded.name, icon = excluded.icon
+     RETURNING id`,
+  );
+  const upsertRetailer = sqlite.prepare<[string, string, string], { id: number }>(
+    `INSERT INTO retailers (name, logo, website) VALUES (?, ?, ?)
+     ON CONFLICT(name) DO UPDATE SET logo = excluded.logo, website = excluded.website
+     RETURNING id`,
+  );
+  const upsertProduct = sqlite.prepare<[string, string, string, string, string, number, number, number, number, number], { id: number }>(
+    `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT(slug) DO UPDATE SET
+       name = excluded.name, description = excluded.description, image = excluded.image,
+       brand = excluded.brand, category_id = excluded.category_id, rating = excluded.rating,
+       review_count = excluded.review_count, is_featured = excluded.is_featured, rank = excluded.rank
+     RETURNING id`,
+  );
+  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, string]>(
+    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertHistory = sqlite.prepare<[number, number, number, string]>(
+    "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)",
+  );
+  const insertVoucher = sqlite.prepare<[string, string, string, string, string, string, number]>(
+    `INSERT INTO vouchers (code, description, retailer, url, discount, expiry_date, uses)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertAffiliateId = sqlite.prepare<[string, string]>(
+    "INSERT INTO affiliate_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+  );
+
+  const write = sqlite.transaction((): SeedCounts => {
+    const categoryIds = new Map<string, number>();
+    for (const category of catalogue.categories) {
+      const row = upsertCategory.get(category.name, category.slug, category.icon);
+      if (row) categoryIds.set(category.slug, row.id);
+    }
+    const retailerIds = new Map<string, number>();
+    for (const retailer of catalogue.retailers) {
+      const row = upsertRetailer.get(retailer.name, retailer.logo, retailer.website);
+      if (row) retailerIds.set(retailer.name, row.id);
+    }
+
+    // Products that leave the catalogue go first (their favourites, alerts and views cascade);
+    // every product left is then re-seeded, so all offers and history can simply be replaced.
+    sqlite
+      .prepare("DELETE FROM products WHERE slug NOT IN (SELECT value FROM json_each(?))")
+      .run(jsonList(catalogue.products.map((product) => product.slug)));
+    sqlite.exec("DELETE FROM price_history; DELETE FROM product_prices;");
+
+    // One table at a time (products, then offers, then history) keeps each B-tree's pages hot.
+    const productIds = catalogue.products.map((product) => {
+      const row = upsertProduct.get(
+        product.name,
+        product.slug,
+        product.description,
+        product.image,
+        product.brand,
+        idFor(categoryIds, product.categorySlug, "category"),
+        product.rating,
+        product.reviewCount,
+        product.isFeatured ? 1 : 0,
+        product.rank,
+      );
+      if (!row) throw new Error(`Upserting product "${product.slug}" returned no id`);
+      return row.id;
+    });
+
+    let offers = 0;
+    catalogue.products.forEach((product, index) => {
+      // An offer was last updated at its newest price point (history is in time order per retailer).
+      const lastPointAt = new Map<string, string>();
+      for (const point of product.history) lastPointAt.set(point.retailerName, point.recordedAt);
+      for (const offer of product.offers) {
+        insertOffer.run(
+          productIds[index] as number,
+          idFor(retailerIds, offer.retailerName, "retailer"),
+          offer.pricePence,
+          offer.originalPricePence,
+          offer.url,
+          offer.inStock ? 1 : 0,
+          offer.freeDelivery ? 1 : 0,
+          offerUpdatedAt(lastPointAt, product.slug, offer.retailerName),
+        );
+      }
+      offers += product.offers.length;
+    });
+
+    let historyPoints = 0;
+    catalogue.products.forEach((product, index) => {
+      for (const point of product.history) {
+        insertHistory.run(productIds[index] as number, idFor(retailerIds, point.retailerName, "retailer"), point.pricePence, point.recordedAt);
+      }
+      historyPoints += product.history.length;
+    });
+
+    // Every product left is a catalogue product in a catalogue category, so deleting the other
+    // categories cannot hit products.category_id's ON DELETE RESTRICT.
+    sqlite
+      .prepare("DELETE FROM categories WHERE slug NOT IN (SELECT value FROM json_each(?))")
+      .run(jsonList(catalogue.categories.map((category) => category.slug)));
+    sqlite
+      .prepare("DELETE FROM retailers WHERE name NOT IN (SELECT value FROM json_each(?))")
+      .run(jsonList(catalogue.retailers.map((retailer) => retailer.name)));
+
+    sqlite.exec("DELETE FROM vouchers");
+    for (const voucher of catalogue.vouchers) {
+      insertVoucher.run(voucher.code, voucher.description, voucher.retailer, voucher.url, voucher.discount, voucher.expiryDate, voucher.uses);
+    }
+
+    for (const [key, value] of Object.entries(catalogue.affiliateIds)) insertAffiliateId.run(key, value);
+
+    recomputeBestPrices(db);
+    return { products: catalogue.products.length, offers, historyPoints };
+  });
+
+  // recomputeBestPrices opens a savepoint inside our transaction; with an in-memory statement
+  // journal SQLite then keeps every statement's journal until the savepoint ends, which makes
+  // the 50,000 best-price updates quadratic (over a minute). A file-backed journal stays fast.
+  // temp_store can only change outside a transaction, and changing it drops temp tables, which
+  // the application does not use.
+  const previousTempStore = sqlite.inTransaction ? null : (sqlite.pragma("temp_store", { simple: true }) as number);
+  if (previousTempStore !== null) sqlite.pragma("temp_store = FILE");
+  try {
+    return write();
+  } finally {
+    if (previousTempStore !== null) sqlite.pragma(`temp_store = ${previousTempStore}`);
+  }
+}
+
+/**
+ * Seeds the default catalogue into an empty database (first server start) and reports whether
+ * it did; a database that already has products is left alone.
+ */
+export function ensureSeeded(db: Db): boolean {
+  const row = db.$client.prepare("SELECT EXISTS (SELECT 1 FROM products) AS has_products").get() as { has_products: number };
+  if (row.has_products === 1) return false;
+  seedCatalogue(db, generateCatalogue({ products: defaultProductCount, today: new Date() }));
+  return true;
+}

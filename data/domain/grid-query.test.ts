@@ -1,0 +1,180 @@
+import { describe, expect, it } from "vitest";
+import {
+  canGoNext,
+  canGoPrev,
+  gridPageSize,
+  gridQueryString,
+  pageCount,
+  parseGridQuery,
+  parseSearchQuery,
+  resetFilters,
+  searchQueryString,
+  toApiParams,
+  toCountParams,
+  withFilter,
+  withPage,
+  type GridState,
+} from "./grid-query.ts";
+import { priceRangeOptions } from "./price-range.ts";
+import { defaultPageSize } from "./queries.ts";
+import { sortKeys } from "./sorting.ts";
+
+const base: GridState = { sort: "rank_asc", page: 1 };
+
+describe("parseGridQuery", () => {
+  it("reads every filter", () => {
+    expect(parseGridQuery("?category=dog-food&retailer=3&brand=Royal+Canin&priceRange=10-25&sort=price_desc&page=2")).toEqual({
+      category: "dog-food",
+      retailer: 3,
+      brand: "Royal Canin",
+      priceRange: "10-25",
+      sort: "price_desc",
+      page: 2,
+    });
+  });
+  it("accepts URLSearchParams and a string without ?", () => {
+    expect(parseGridQuery(new URLSearchParams({ sort: "rating_desc" }))).toEqual({ sort: "rating_desc", page: 1 });
+    expect(parseGridQuery("page=4")).toEqual({ sort: "rank_asc", page: 4 });
+  });
+  it("defaults to no filters, the default sort and page 1", () => {
+    expect(parseGridQuery("")).toEqual(base);
+  });
+  it("falls back to the default for invalid values", () => {
+    expect(
+      parseGridQuery("?category=Dog Food&retailer=abc&brand=all&priceRange=cheap&sort=random&page=0"),
+    ).toEqual(base);
+    for (const page of ["-1", "1.5", "2.0", "x", "", "99999999999999999999"]) {
+      expect(parseGridQuery(`?page=${page}`).page).toBe(1);
+    }
+    expect(parseGridQuery("?retailer=0").retailer).toBeUndefined();
+    expect(parseGridQuery("?brand=%20%20").brand).toBeUndefined();
+    expect(parseGridQuery(`?brand=${"b".repeat(101)}`).brand).toBeUndefined();
+  });
+  it("treats the price range 'any', an empty range and a reversed range as no filter", () => {
+    expect(parseGridQuery("?priceRange=any").priceRange).toBeUndefined();
+    expect(parseGridQuery("?priceRange=-").priceRange).toBeUndefined();
+    expect(parseGridQuery("?priceRange=50-10").priceRange).toBeUndefined();
+  });
+  it("keeps every price-range option and sort key", () => {
+    for (const option of priceRangeOptions.filter((o) => o.value !== "any")) {
+      expect(parseGridQuery(`?priceRange=${option.value}`).priceRange).toBe(option.value);
+    }
+    for (const sort of sortKeys) expect(parseGridQuery(`?sort=${sort}`).sort).toBe(sort);
+  });
+  it("takes the category from the page on a category page", () => {
+    expect(parseGridQuery("?category=cat-food&page=2", { category: "dog-food" })).toEqual({ category: "dog-food", sort: "rank_asc", page: 2 });
+  });
+});
+
+describe("gridQueryString", () => {
+  it("is empty when everything is at its default", () => {
+    expect(gridQueryString(base)).toBe("");
+  });
+  it("writes the parameters in a fixed order, leaving page 1 and the default sort out", () => {
+    const state: GridState = { page: 2, sort: "price_asc", priceRange: "0-10", brand: "Lily's Kitchen", retailer: 5, category: "cat-food" };
+    expect(gridQueryString(state)).toBe("?category=cat-food&retailer=5&brand=Lily%27s+Kitchen&priceRange=0-10&sort=price_asc&page=2");
+    expect(gridQueryString({ ...state, page: 1, sort: "rank_asc" })).toBe("?category=cat-food&retailer=5&brand=Lily%27s+Kitchen&priceRange=0-10");
+  });
+  it("leaves out the category fixed by a category page", () => {
+    expect(gridQueryString({ category: "dog-food", sort: "rank_asc", page: 3 }, { category: "dog-food" })).toBe("?page=3");
+  });
+  it("round-trips through parseGridQuery", () => {
+    const state: GridState = { retailer: 2, brand: "Hill's & Co", priceRange: "100-", sort: "savings_desc", page: 7 };
+    expect(parseGridQuery(gridQueryString(state))).toEqual(state);
+  });
+});
+
+describe("withFilter, withPage and resetFilters", () => {
+  it("resets the page to 1 on any filter change", () => {
+    const onPage3: GridState = { ...base, page: 3 };
+    expect(withFilter(onPage3, { brand: "Whiskas" })).toEqual({ brand: "Whiskas", sort: "rank_asc", page: 1 });
+    expect(withFilter(onPage3, { sort: "price_asc" })).toEqual({ sort: "price_asc", page: 1 });
+    expect(withFilter(onPage3, { retailer: 4 }).page).toBe(1);
+  });
+  it("clears a filter for 'all', 'any' or undefined", () => {
+    const filtered: GridState = { brand: "Whiskas", priceRange: "10-25", retailer: 2, sort: "rank_asc", page: 2 };
+    expect(withFilter(filtered, { brand: "all", priceRange: "any", retailer: undefined })).toEqual(base);
+  });
+  it("moves between pages keeping the filters", () => {
+    expect(withPage({ ...base, brand: "Whiskas" }, 2)).toEqual({ brand: "Whiskas", sort: "rank_asc", page: 2 });
+    expect(withPage(base, 0).page).toBe(1);
+    expect(withPage(base, 2.5).page).toBe(1);
+  });
+  it("resets to no filters, keeping a category page's category", () => {
+    expect(resetFilters()).toEqual(base);
+    expect(resetFilters({ category: "cat-food" })).toEqual({ category: "cat-food", sort: "rank_asc", page: 1 });
+  });
+});
+
+describe("toApiParams and toCountParams", () => {
+  it("maps the state to the API's query, the price range to minPrice and maxPrice", () => {
+    const state: GridState = { category: "dog-food", retailer: 1, brand: "Pedigree", priceRange: "10-25", sort: "price_asc", page: 3 };
+    expect(toApiParams(state)).toEqual({
+      category: "dog-food",
+      retailer: "1",
+      brand: "Pedigree",
+      minPrice: "10",
+      maxPrice: "25",
+      sort: "price_asc",
+      offset: "30",
+      limit: "15",
+    });
+    expect(toCountParams(state)).toEqual({ category: "dog-food", retailer: "1", brand: "Pedigree", minPrice: "10", maxPrice: "25" });
+  });
+  it("sends only the given bounds of an open range", () => {
+    expect(toCountParams({ ...base, priceRange: "100-" })).toEqual({ minPrice: "100" });
+    expect(toCountParams({ ...base, priceRange: "0-10" })).toEqual({ minPrice: "0", maxPrice: "10" });
+  });
+  it("starts at offset 0 and honours a page size", () => {
+    expect(toApiParams(base)).toEqual({ sort: "rank_asc", offset: "0", limit: "15" });
+    expect(toApiParams({ ...base, page: 2 }, 100)).toEqual({ sort: "rank_asc", offset: "100", limit: "100" });
+  });
+  it("uses the API's default page size", () => {
+    expect(gridPageSize).toBe(defaultPageSize);
+  });
+});
+
+describe("paging", () => {
+  it("counts at least one page", () => {
+    expect(pageCount(0, 15)).toBe(1);
+    expect(pageCount(15, 15)).toBe(1);
+    expect(pageCount(16, 15)).toBe(2);
+    expect(pageCount(31)).toBe(3);
+  });
+  it("disables Next at or beyond the last page", () => {
+    expect(canGoNext(1, 16, 15)).toBe(true);
+    expect(canGoNext(2, 16, 15)).toBe(false);
+    expect(canGoNext(5, 16, 15)).toBe(false);
+    expect(canGoNext(1, 0, 15)).toBe(false);
+    expect(canGoNext(1, 15, 15)).toBe(false);
+  });
+  it("disables Previous on page 1", () => {
+    expect(canGoPrev(1)).toBe(false);
+    expect(canGoPrev(2)).toBe(true);
+  });
+});
+
+describe("searchQueryString and parseSearchQuery", () => {
+  it("trims and URL-encodes the text, leaving page 1 out", () => {
+    expect(searchQueryString("  dog food ", 1)).toBe("/search?q=dog%20food");
+    expect(searchQueryString("Hill's & Co", 1)).toBe("/search?q=Hill's%20%26%20Co");
+    expect(searchQueryString("cat")).toBe("/search?q=cat");
+  });
+  it("adds a page after the first", () => {
+    expect(searchQueryString("cat", 3)).toBe("/search?q=cat&page=3");
+    expect(searchQueryString("cat", 0)).toBe("/search?q=cat");
+  });
+  it("gives no navigation for empty text", () => {
+    expect(searchQueryString("", 1)).toBeNull();
+    expect(searchQueryString(" \t ", 2)).toBeNull();
+  });
+  it("reads the text and the page, page defaulting to 1", () => {
+    expect(parseSearchQuery("?q=dog%20food&page=2")).toEqual({ q: "dog food", page: 2 });
+    expect(parseSearchQuery("?q=+cat+")).toEqual({ q: "cat", page: 1 });
+    expect(parseSearchQuery(new URLSearchParams("page=abc"))).toEqual({ q: "", page: 1 });
+  });
+  it("round-trips", () => {
+    const path = searchQueryString("Lily's Kitchen & more", 4)!;
+    expect(parseSearchQuery(path.slice(path.indexOf("?")))).toEqual({ q: "Lily's Kitchen & more", page: 4 });
+  });
+});

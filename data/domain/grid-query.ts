@@ -1,0 +1,239 @@
+/**
+ * The product grid's filter state and the query string that carries it (SPEC.md section 2,
+ * "Product grid"), plus the search page's query. Query strings are visitor input: anything
+ * invalid falls back to the default instead of reaching the API as a 400.
+ */
+import { formatPriceRange, parsePriceRange } from "./price-range.ts";
+import { defaultSort, isSortKey, type SortKey } from "./sorting.ts";
+
+export interface GridState {
+  /** Category slug. */
+  category?: string;
+  /** Retailer id. */
+  retailer?: number;
+  /** Brand name; the select's 'all' means no filter and is stored as undefined. */
+  brand?: string;
+  /** A price-range option value such as "10-25"; 'any' is stored as undefined. */
+  priceRange?: string;
+  sort: SortKey;
+  page: number;
+}
+
+export interface GridDefaults {
+  /** On a category page the category is fixed by the page, not by the query string. */
+  category?: string;
+}
+
+export type GridFilters = Partial<Omit<GridState, "page">>;
+
+/**
+ * Products per page of the grid and the search results (DECISIONS.md). Equal to the API's
+ * default limit in queries.ts, which is not imported so that islands do not bundle zod.
+ */
+export const gridPageSize = 15;
+
+const allBrands = "all";
+const anyPrice = "any";
+const maxBrandLength = 100;
+const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const positiveIntegerPattern = /^[1-9]\d{0,14}$/;
+
+const toParams = (search: string | URLSearchParams) =>
+  typeof search === "string" ? new URLSearchParams(search) : search;
+
+const positiveInteger = (value: string | null): number | undefined =>
+  value !== null && positiveIntegerPattern.test(value) ? Number(value) : undefined;
+
+/** A page number from the query string or a caller: a whole number of 1 or more, else 1. */
+function validPage(value: string | number | null | undefined): number {
+  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 1 ? value : 1;
+  return positiveInteger(value ?? null) ?? 1;
+}
+
+function validCategory(value: string | null | undefined): string | undefined {
+  return value && slugPattern.test(value) ? value : undefined;
+}
+
+function validBrand(value: string | null | undefined): string | undefined {
+  const brand = value?.trim();
+  return brand && brand !== allBrands && brand.length <= maxBrandLength ? brand : undefined;
+}
+
+/** A price-range value in its canonical form ("10-25"), or undefined for 'any' and bad text. */
+function validPriceRange(value: string | null | undefined): string | undefined {
+  const bounds = parsePriceRange(value);
+  if (bounds === null) return undefined;
+  if (bounds.minPrice !== undefined && bounds.maxPrice !== undefined && bounds.minPrice > bounds.maxPrice) return undefined;
+  const canonical = formatPriceRange(bounds);
+  return canonical === anyPrice ? undefined : canonical;
+}
+
+/** Builds a state without undefined keys, so states compare and serialise cleanly. */
+function gridState(filters: GridFilters, page: number): GridState {
+  const state: GridState = { sort: filters.sort ?? defaultSort, page };
+  if (filters.category !== undefined) state.category = filters.category;
+  if (filters.retailer !== undefined) state.retailer = filters.retailer;
+  if (filters.brand !== undefined) state.brand = filters.brand;
+  if (filters.priceRange !== undefined) state.priceRange = filters.priceRange;
+  return state;
+}
+
+/**
+ * Reads the grid state from a query string; invalid values fall back to the defaults.
+ * @example parseGridQuery("?brand=Royal+Canin&sort=price_asc&page=2") // { brand: "Royal Canin", sort: "price_asc", page: 2 }
+ * @example parseGridQuery("?sort=nope&page=0&brand=all") // { sort: "rank_asc", page: 1 }
+ * @example parseGridQuery("?category=x", { category: "dog-food" }) // { category: "dog-food", sort: "rank_asc", page: 1 }
+ */
+export function parseGridQuery(search: string | URLSearchParams, defaults: GridDefaults = {}): GridState {
+  const params = toParams(search);
+  const sort = params.get("sort");
+  return gridState(
+    {
+      category: defaults.category ?? validCategory(params.get("category")),
+      retailer: positiveInteger(params.get("retailer")),
+      brand: validBrand(params.get("brand")),
+      priceRange: validPriceRange(params.get("priceRange")),
+      sort: isSortKey(sort) ? sort : defaultSort,
+    },
+    validPage(params.get("page")),
+  );
+}
+
+/**
+ * The query string for a grid state, "" when everything is at its default. Parameters come in
+ * a fixed order (category, retailer, brand, priceRange, sort, page); page 1, the default sort
+ * and a category fixed by the page are left out.
+ * @example gridQueryString({ brand: "Lily's Kitchen", sort: "rank_asc", page: 1 }) // "?brand=Lily%27s+Kitchen"
+ * @example gridQueryString({ category: "dog-food", sort: "price_asc", page: 3 }, { category: "dog-food" }) // "?sort=price_asc&page=3"
+ */
+export function gridQueryString(state: GridState, defaults: GridDefaults = {}): string {
+  const params = new URLSearchParams();
+  if (defaults.category === undefined && state.category) params.set("category", state.category);
+  if (state.retailer !== undefined) params.set("retailer", String(state.retailer));
+  if (state.brand) params.set("brand", state.brand);
+  if (state.priceRange) params.set("priceRange", state.priceRange);
+  if (state.sort !== defaultSort) params.set("sort", state.sort);
+  if (state.page > 1) params.set("page", String(state.page));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/**
+ * Applies a filter change; any change sends the visitor back to page 1. The selects' 'all'
+ * brand and 'any' price range clear their filter.
+ * @example withFilter({ sort: "rank_asc", page: 4 }, { brand: "Whiskas" }) // { brand: "Whiskas", sort: "rank_asc", page: 1 }
+ * @example withFilter({ brand: "Whiskas", sort: "rank_asc", page: 2 }, { brand: "all" }) // { sort: "rank_asc", page: 1 }
+ */
+export function withFilter(state: GridState, change: GridFilters): GridState {
+  const next = { ...state, ...change };
+  return gridState(
+    {
+      category: next.category,
+      retailer: next.retailer,
+      brand: validBrand(next.brand),
+      priceRange: validPriceRange(next.priceRange),
+      sort: next.sort,
+    },
+    1,
+  );
+}
+
+/**
+ * Moves to another page, keeping the filters; a page below 1 or not whole becomes 1.
+ * @example withPage({ sort: "rank_asc", page: 1 }, 2) // { sort: "rank_asc", page: 2 }
+ */
+export function withPage(state: GridState, page: number): GridState {
+  return { ...state, page: validPage(page) };
+}
+
+/**
+ * The state after Reset Filters: no filters, default sort, page 1 (a category page keeps its category).
+ * @example resetFilters() // { sort: "rank_asc", page: 1 }
+ * @example resetFilters({ category: "cat-food" }) // { category: "cat-food", sort: "rank_asc", page: 1 }
+ */
+export function resetFilters(defaults: GridDefaults = {}): GridState {
+  return gridState({ category: defaults.category }, 1);
+}
+
+/**
+ * The filter part of the API query, as sent to GET /api/products/count.
+ * @example toCountParams({ brand: "Whiskas", priceRange: "100-", sort: "rank_asc", page: 1 }) // { brand: "Whiskas", minPrice: "100" }
+ */
+export function toCountParams(state: GridState): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (state.category) params.category = state.category;
+  if (state.retailer !== undefined) params.retailer = String(state.retailer);
+  if (state.brand) params.brand = state.brand;
+  const bounds = parsePriceRange(state.priceRange) ?? {};
+  if (bounds.minPrice !== undefined) params.minPrice = String(bounds.minPrice);
+  if (bounds.maxPrice !== undefined) params.maxPrice = String(bounds.maxPrice);
+  return params;
+}
+
+/**
+ * The query for GET /api/products: the filters, the sort and the page as offset and limit.
+ * @example toApiParams({ priceRange: "10-25", sort: "price_asc", page: 3 }) // { minPrice: "10", maxPrice: "25", sort: "price_asc", offset: "30", limit: "15" }
+ */
+export function toApiParams(state: GridState, pageSize: number = gridPageSize): Record<string, string> {
+  return {
+    ...toCountParams(state),
+    sort: state.sort,
+    offset: String((validPage(state.page) - 1) * pageSize),
+    limit: String(pageSize),
+  };
+}
+
+/**
+ * How many pages a result has; at least 1, so "Page 1 of 1" shows for an empty result.
+ * @example pageCount(31, 15) // 3
+ * @example pageCount(0, 15) // 1
+ */
+export function pageCount(count: number, pageSize: number = gridPageSize): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
+
+/**
+ * Whether Next is enabled: false when the page is at or beyond ceil(count / page size).
+ * @example canGoNext(1, 16, 15) // true
+ * @example canGoNext(2, 30, 15) // false
+ */
+export function canGoNext(page: number, count: number, pageSize: number = gridPageSize): boolean {
+  return page < Math.ceil(count / pageSize);
+}
+
+/**
+ * Whether Previous is enabled: false on page 1.
+ * @example canGoPrev(1) // false
+ */
+export function canGoPrev(page: number): boolean {
+  return page > 1;
+}
+
+export interface SearchState {
+  q: string;
+  page: number;
+}
+
+/**
+ * Where the search form goes: /search with the trimmed, URL-encoded text, page left out when
+ * it is 1; null (no navigation) when the text is empty after trimming.
+ * @example searchQueryString("  dog food ", 1) // "/search?q=dog%20food"
+ * @example searchQueryString("cat", 2) // "/search?q=cat&page=2"
+ * @example searchQueryString("   ", 1) // null
+ */
+export function searchQueryString(q: string, page: number = 1): string | null {
+  const text = q.trim();
+  if (text === "") return null;
+  const pagePart = validPage(page) > 1 ? `&page=${validPage(page)}` : "";
+  return `/search?q=${encodeURIComponent(text)}${pagePart}`;
+}
+
+/**
+ * Reads the search page's query: the trimmed text and the page (1 unless a valid page is given).
+ * @example parseSearchQuery("?q=dog%20food&page=2") // { q: "dog food", page: 2 }
+ * @example parseSearchQuery("") // { q: "", page: 1 }
+ */
+export function parseSearchQuery(search: string | URLSearchParams): SearchState {
+  const params = toParams(search);
+  return { q: (params.get("q") ?? "").trim(), page: validPage(params.get("page")) };
+}

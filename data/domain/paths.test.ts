@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import {
+  adminPath,
+  alertsPath,
+  apiPath,
+  categoryPath,
+  cookiePath,
+  favoritesPath,
+  homePath,
+  privacyPath,
+  productPath,
+  searchBasePath,
+  searchPath,
+  vouchersPath,
+} from "./paths.ts";
+
+describe("page paths", () => {
+  it("are the routes of SPEC.md section 2", () => {
+    expect([homePath, vouchersPath, alertsPath, favoritesPath, adminPath, privacyPath, cookiePath, searchBasePath]).toEqual([
+      "/",
+      "/vouchers",
+      "/my-alerts",
+      "/favorites",
+      "/admin",
+      "/privacy-policy",
+      "/cookie-policy",
+      "/search",
+    ]);
+  });
+  it("encode slugs", () => {
+    expect(productPath("royal-canin-maxi")).toBe("/product/royal-canin-maxi");
+    expect(categoryPath("dog-food")).toBe("/category/dog-food");
+    expect(productPath("a/b?c#d")).toBe("/product/a%2Fb%3Fc%23d");
+    expect(categoryPath("cats & kittens")).toBe("/category/cats%20%26%20kittens");
+  });
+});
+
+describe("searchPath", () => {
+  it("builds the search URL from the trimmed text", () => {
+    expect(searchPath(" dog food ")).toBe("/search?q=dog%20food");
+    expect(searchPath("dog food", 2)).toBe("/search?q=dog%20food&page=2");
+    expect(searchPath("dog food", 1)).toBe("/search?q=dog%20food");
+  });
+  it("is the bare search page for blank text", () => {
+    expect(searchPath("  ")).toBe("/search");
+  });
+});
+
+describe("apiPath", () => {
+  it("adds the /api prefix once", () => {
+    expect(apiPath("/products")).toBe("/api/products");
+    expect(apiPath("categories")).toBe("/api/categories");
+    expect(apiPath("/api/brands")).toBe("/api/brands");
+    expect(apiPath("/apiary")).toBe("/api/apiary");
+  });
+  it("skips empty, null and undefined parameters and keeps zero", () => {
+    expect(apiPath("/products", { category: "dog-food", brand: "", minPrice: null, maxPrice: undefined, offset: 0, limit: 15 })).toBe(
+      "/api/products?category=dog-food&offset=0&limit=15",
+    );
+    expect(apiPath("/products", { brand: "", limit: Number.NaN })).toBe("/api/products");
+  });
+  it("URL-encodes names and values", () => {
+    expect(apiPath("/search", { q: "Hill's & co=1" })).toBe("/api/search?q=Hill's%20%26%20co%3D1");
+    expect(apiPath("/brands", { "a b": "c/d" })).toBe("/api/brands?a%20b=c%2Fd");
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Every internal URL comes from here (STYLE.md rule 4), so a route changes in one place.
+ */
+import { searchQueryString } from "./grid-query.ts";
+
+export const homePath = "/";
+export const vouchersPath = "/vouchers";
+export const alertsPath = "/my-alerts";
+export const favoritesPath = "/favorites";
+export const adminPath = "/admin";
+export const privacyPath = "/privacy-policy";
+export const cookiePath = "/cookie-policy";
+export const searchBasePath = "/search";
+
+const apiPrefix = "/api";
+
+/**
+ * @example productPath("royal-canin-maxi-adult") // "/product/royal-canin-maxi-adult"
+ */
+export function productPath(slug: string): string {
+  return `/product/${encodeURIComponent(slug)}`;
+}
+
+/**
+ * @example categoryPath("dog-food") // "/category/dog-food"
+ */
+export function categoryPath(slug: string): string {
+  return `/category/${encodeURIComponent(slug)}`;
+}
+
+/**
+ * The search results page; plain /search (which shows nothing) when the text is blank.
+ * Forms that must not navigate on blank text use searchQueryString, which returns null.
+ * @example searchPath("dog food") // "/search?q=dog%20food"
+ * @example searchPath("dog food", 2) // "/search?q=dog%20food&page=2"
+ */
+export function searchPath(q: string, page: number = 1): string {
+  return searchQueryString(q, page) ?? searchBasePath;
+}
+
+export type ApiParams = Record<string, string | number | undefined | null>;
+
+const hasValue = (value: string | number | undefined | null): value is string | number =>
+  value !== undefined && value !== null && value !== "" && (typeof value !== "number" || Number.isFinite(value));
+
+/**
+ * A path of the site's API with its query string. The path may be given with or without the
+ * /api prefix. Empty, null and undefined parameters are skipped (SPEC.md section 7).
+ * @example apiPath("/products", { category: "dog-food", brand: undefined, offset: 0 }) // "/api/products?category=dog-food&offset=0"
+ * @example apiPath("/api/search", { q: "dog food" }) // "/api/search?q=dog%20food"
+ * @example apiPath("categories") // "/api/categories"
+ */
+export function apiPath(path: string, params: ApiParams = {}): string {
+  const relative = path.startsWith("/") ? path : `/${path}`;
+  const base = relative === apiPrefix || relative.startsWith(`${apiPrefix}/`) ? relative : `${apiPrefix}${relative}`;
+  const query = Object.entries(params)
+    .filter((entry): entry is [string, string | number] => hasValue(entry[1]))
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+    .join("&");
+  return query ? `${base}?${query}` : base;
+}

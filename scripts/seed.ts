@@ -1,0 +1,93 @@
+/**
+ * Seeds the database with the deterministic demo catalogue (data/seed/generate.ts).
+ *
+ *   node scripts/seed.ts [--products N] [--database PATH]
+ *
+ * N defaults to 480 (1 to 200000). The database is DATABASE_PATH or data/pawprice.db unless
+ * --database is given. Re-running keeps surviving products' ids and visitor data. Exit codes:
+ * 0 done, 1 seeding failed, 2 bad arguments. It never prompts, so it is safe in scripts.
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { databasePath } from "../data/config.ts";
+import { closeDb, migrateDb, openDb } from "../data/db/client.ts";
+import { seedCatalogue } from "../data/db/seed.ts";
+import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
+
+const maxProducts = 200_000;
+const usage = "Usage: node scripts/seed.ts [--products N] [--database PATH]";
+
+interface SeedArgs {
+  products: number;
+  database: string;
+}
+
+class UsageError extends Error {}
+
+function parseSeedArgs(argv: string[]): SeedArgs | "help" {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        products: { type: "string" },
+        database: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return "help";
+
+  let products = defaultProductCount;
+  if (values.products !== undefined) {
+    const text = values.products.trim();
+    products = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isSafeInteger(products) || products < 1 || products > maxProducts) {
+      throw new UsageError(`--products must be a whole number from 1 to ${maxProducts}, got "${values.products}"`);
+    }
+  }
+  if (values.database !== undefined && values.database.trim() === "") throw new UsageError("--database must not be empty");
+  const database = values.database !== undefined ? path.resolve(values.database) : databasePath();
+  return { products, database };
+}
+
+function main(): number {
+  let args: SeedArgs | "help";
+  try {
+    args = parseSeedArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`seed: ${error.message}\n${usage}`);
+    return 2;
+  }
+  if (args === "help") {
+    console.log(usage);
+    return 0;
+  }
+
+  const started = performance.now();
+  const db = openDb(args.database);
+  try {
+    migrateDb(db);
+    const catalogue = generateCatalogue({ products: args.products, today: new Date() });
+    const counts = seedCatalogue(db, catalogue);
+    const seconds = ((performance.now() - started) / 1000).toFixed(2);
+    console.log(
+      `Seeded ${counts.products} products, ${counts.offers} offers, ${counts.historyPoints} price points, ` +
+        `${catalogue.categories.length} categories, ${catalogue.retailers.length} retailers and ` +
+        `${catalogue.vouchers.length} vouchers into ${args.database} in ${seconds} s`,
+    );
+    return 0;
+  } catch (error) {
+    console.error(`seed: failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    closeDb(db);
+  }
+}
+
+process.exitCode = main();

@@ -1,0 +1,67 @@
+import { Mail } from "lucide-react";
+import { useState } from "react";
+import { api, ApiError } from "../../lib/api.ts";
+import { toast } from "../toast/toast.store.ts";
+
+/** The newsletter block (SPEC.md section 2; stored as a subscriber, DECISIONS.md item 3). */
+export default function Newsletter() {
+  const [email, setEmail] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const address = email.trim();
+    if (!address) {
+      toast({ title: "Email required", description: "Please enter your email address.", variant: "destructive" });
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await api.post("/api/subscribers", { email: address, source: "website" });
+      setEmail("");
+      toast({ description: "Subscription successful! You'll now receive our pet deals newsletter." });
+    } catch (error) {
+      const message = error instanceof ApiError && error.error ? error.error : "Something went wrong. Please try again.";
+      toast({ title: "Subscription failed", description: message, variant: "destructive" });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="newsletter-title" className="rounded-2xl bg-brand-800 px-6 py-10 text-white sm:px-10" data-testid="newsletter">
+      <div className="mx-auto max-w-2xl text-center">
+        <Mail className="mx-auto size-8 text-brand-200" aria-hidden="true" />
+        <h2 id="newsletter-title" className="mt-3 text-2xl font-bold">
+          Get the best pet deals in your inbox
+        </h2>
+        <p className="mt-2 text-brand-100">One e-mail a week with the biggest price drops and new voucher codes. Unsubscribe with one click.</p>
+        <form onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-2 sm:flex-row" noValidate>
+          <label htmlFor="newsletter-email" className="sr-only">
+            Email address
+          </label>
+          <input
+            id="newsletter-email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.co.uk"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            maxLength={254}
+            className="min-w-0 flex-1 rounded-lg border-0 px-4 py-3 text-slate-900 placeholder:text-slate-500 focus-visible:outline-2 focus-visible:outline-white"
+          />
+          <button type="submit" disabled={submitting} className="btn-deal px-6 py-3">
+            {submitting ? "Subscribing..." : "Subscribe"}
+          </button>
+        </form>
+        <p className="mt-3 text-xs text-brand-100">
+          We'll only use your address for deal e-mails. See our{" "}
+          <a href="/privacy-policy" className="underline">
+            privacy policy
+          </a>
+          .
+        </p>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import { useStore } from "@nanostores/react";
+import { Check, ExternalLink, Plus, Star } from "lucide-react";
+import { useState } from "react";
+import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
+import type { AffiliateIds, Product } from "../../../data/domain/catalogue.ts";
+import { discountPercent, formatPrice, formatRating, ratingStars } from "../../../data/domain/display.ts";
+import { productPath } from "../../../data/domain/paths.ts";
+import { logClick } from "../../lib/browser/clicks.ts";
+import { cn } from "../../lib/cn.ts";
+import { $compareItems, addProductToCompare, toCompareItem } from "../compare/compare.store.ts";
+import { toast } from "../toast/toast.store.ts";
+
+export interface LinkContext {
+  affiliateIds: AffiliateIds;
+  siteName: string;
+}
+
+const placeholder = (text: string | null) => `/api/placeholder/400/400${text ? `?text=${encodeURIComponent(text.slice(0, 60))}` : ""}`;
+
+function ProductImage({ product }: { product: Product }) {
+  const [failed, setFailed] = useState(false);
+  const src = failed || !product.image ? placeholder(product.brand) : product.image;
+  return (
+    <img
+      src={src}
+      alt={product.name}
+      width={400}
+      height={400}
+      loading="lazy"
+      decoding="async"
+      onError={() => setFailed(true)}
+      className="aspect-square w-full rounded-t-xl bg-slate-100 object-contain p-4"
+    />
+  );
+}
+
+/** A product card (SPEC.md section 2): links to the product page; View Best Deal goes to the best offer. */
+export function ProductCard({ product, links }: { product: Product; links: LinkContext }) {
+  const compared = useStore($compareItems).some((item) => item.id === product.id);
+  const discount = discountPercent(product.originalPrice, product.bestPrice);
+  const bestOffer = product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
+  const retailerName = product.bestRetailer?.name ?? "Unknown";
+  const bestDealUrl = bestOffer ? buildAffiliateUrl(bestOffer.retailer.name, bestOffer.url, links.affiliateIds, links.siteName) : null;
+
+  const compare = () => {
+    const result = addProductToCompare(toCompareItem(product));
+    if (result === "full") toast({ title: "Compare tray is full", description: "Remove a product to add another (up to 4).", variant: "destructive" });
+  };
+
+  return (
+    <article className="card group flex h-full flex-col transition-shadow hover:shadow-md" data-testid="product-card">
+      <div className="relative">
+        <a href={productPath(product.slug)} tabIndex={-1} aria-hidden="true">
+          <ProductImage product={product} />
+        </a>
+        {discount > 0 && (
+          <span className="absolute top-3 left-3 rounded-full bg-red-700 px-2.5 py-1 text-xs font-bold text-white">Save {discount}%</span>
+        )}
+      </div>
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        {product.brand && <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">{product.brand}</p>}
+        <h3 className="line-clamp-2 min-h-[2.5rem] text-sm leading-5 font-semibold text-slate-900">
+          <a href={productPath(product.slug)} className="hover:text-brand-700 hover:underline">
+            {product.name}
+          </a>
+        </h3>
+        <div className="flex items-center gap-1 text-xs text-slate-600" aria-label={`Rated ${formatRating(product.rating)} out of 5 from ${product.reviewCount} reviews`}>
+          {Array.from({ length: 5 }, (_, i) => (
+            <Star key={i} className={cn("size-3.5", i < ratingStars(product.rating) ? "fill-amber-400 text-amber-400" : "text-slate-300")} aria-hidden="true" />
+          ))}
+          <span className="ml-1">
+            {formatRating(product.rating)} ({product.reviewCount.toLocaleString("en-GB")})
+          </span>
+        </div>
+        <div className="mt-auto">
+          <p className="text-xs text-slate-600">Best price</p>
+          <p className="flex items-baseline gap-2">
+            <span className="text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice, "N/A")}</span>
+            {product.originalPrice !== null && discount > 0 && (
+              <span className="text-sm text-slate-500 line-through">{formatPrice(product.originalPrice)}</span>
+            )}
+          </p>
+          <p className="text-xs text-slate-600">at {retailerName}</p>
+        </div>
+        {product.prices.length > 0 && (
+          <ul className="space-y-1 border-t border-slate-100 pt-2 text-xs" aria-label="Prices at other retailers">
+            {product.prices.slice(0, 3).map((offer) => (
+              <li key={offer.id} className="flex items-center justify-between gap-2">
+                <span className="flex min-w-0 items-center gap-1.5 text-slate-700">
+                  <img src={offer.retailer.logo} alt="" width={40} height={12} className="h-3 w-10 object-contain object-left" loading="lazy" />
+                  <span className="truncate">{offer.retailer.name}</span>
+                </span>
+                <span className={cn("font-semibold", offer.inStock ? "text-slate-900" : "text-slate-500 line-through")}>{formatPrice(offer.price, "N/A")}</span>
+              </li>
+            ))}
+            {product.prices.length > 3 && <li className="text-slate-600">+{product.prices.length - 3} more retailers</li>}
+          </ul>
+        )}
+        <div className="mt-2 flex gap-2">
+          {bestDealUrl ? (
+            <a
+              href={bestDealUrl}
+              target="_blank"
+              rel="sponsored noopener"
+              className="btn-deal flex-1 px-3"
+              onClick={() =>
+                logClick({ retailer: retailerName, productName: product.name, productId: product.id, price: product.bestPrice, url: bestDealUrl })
+              }
+            >
+              View Best Deal <ExternalLink className="size-3.5" aria-hidden="true" />
+            </a>
+          ) : (
+            <a href={productPath(product.slug)} className="btn-outline flex-1 px-3">
+              See prices
+            </a>
+          )}
+          <button
+            type="button"
+            onClick={compare}
+            disabled={compared}
+            className={cn("btn-outline px-3", compared && "border-emerald-600 text-emerald-800")}
+            aria-label={compared ? `${product.name} is in the comparison` : `Add ${product.name} to compare`}
+            title={compared ? "In comparison" : "Add to compare"}
+          >
+            {compared ? <Check className="size-4" aria-hidden="true" /> : <Plus className="size-4" aria-hidden="true" />}
+            <span className="sr-only sm:not-sr-only">{compared ? "Added" : "Compare"}</span>
+          </button>
+        </div>
+        {bestDealUrl && <p className="sponsored-label text-center">Sponsored link</p>}
+      </div>
+    </article>
+  );
+}

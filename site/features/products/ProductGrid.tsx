@@ -1,0 +1,218 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Product } from "../../../data/domain/catalogue.ts";
+import {
+  canGoNext,
+  canGoPrev,
+  gridQueryString,
+  pageCount,
+  parseGridQuery,
+  resetFilters,
+  toApiParams,
+  toCountParams,
+  withFilter,
+  withPage,
+  type GridDefaults,
+  type GridFilters,
+  type GridState,
+} from "../../../data/domain/grid-query.ts";
+import { priceRangeOptions } from "../../../data/domain/price-range.ts";
+import { sortOptions, type SortKey } from "../../../data/domain/sorting.ts";
+import { fetchProductCount, fetchProducts } from "../../lib/api.ts";
+import { ProductCard, type LinkContext } from "./ProductCard.tsx";
+
+/** SPEC.md section 9: product data goes stale after 10 seconds and is refetched on window focus. */
+const staleAfterMs = 10_000;
+
+interface Props {
+  title: string;
+  /** The first page of the default view, rendered into the static HTML. */
+  initialProducts: Product[];
+  initialCount: number;
+  categories: { slug: string; name: string }[];
+  retailers: { id: number; name: string }[];
+  brands: string[];
+  /** Set on a category page: the category is fixed by the page. */
+  fixedCategory?: string;
+  links: LinkContext;
+}
+
+const selectClass =
+  "w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-600 focus:outline-none focus-visible:outline-2";
+
+function Select(props: { label: string; id: string; value: string; onChange: (value: string) => void; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <label htmlFor={props.id} className="mb-1 block text-xs font-semibold text-slate-700">
+        {props.label}
+      </label>
+      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.target.value)} className={selectClass}>
+        {props.children}
+      </select>
+    </div>
+  );
+}
+
+/** The product grid island (SPEC.md section 2): filters and paging kept in the query string. */
+export default function ProductGrid(props: Props) {
+  const defaults: GridDefaults = props.fixedCategory ? { category: props.fixedCategory } : {};
+  const [state, setState] = useState<GridState>(() => resetFilters(defaults));
+  const [products, setProducts] = useState(props.initialProducts);
+  const [count, setCount] = useState(props.initialCount);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState(false);
+  const lastFetch = useRef({ key: gridQueryString(resetFilters(defaults), defaults), at: Date.now() });
+  const top = useRef<HTMLElement>(null);
+
+  const load = useCallback(async (next: GridState, quiet = false) => {
+    const key = gridQueryString(next, defaults);
+    lastFetch.current = { key, at: Date.now() };
+    if (!quiet) setLoading(true);
+    try {
+      const [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
+      if (lastFetch.current.key !== key) return; // a newer request superseded this one
+      setProducts(page);
+      setCount(total);
+      setError(false);
+    } catch (cause) {
+      console.error("Could not load products", cause);
+      if (lastFetch.current.key === key) setError(true);
+    } finally {
+      if (lastFetch.current.key === key) setLoading(false);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.fixedCategory]);
+
+  // On arrival, the query string decides the view; the static first page is used only when it matches.
+  useEffect(() => {
+    const fromUrl = () => parseGridQuery(window.location.search, defaults);
+    const initial = fromUrl();
+    setState(initial);
+    if (gridQueryString(initial, defaults) !== lastFetch.current.key) void load(initial);
+    else if (Date.now() - lastFetch.current.at > staleAfterMs) void load(initial, true);
+    const onPop = () => {
+      const next = fromUrl();
+      setState(next);
+      void load(next);
+    };
+    const onFocus = () => {
+      if (Date.now() - lastFetch.current.at > staleAfterMs) void load(parseGridQuery(window.location.search, defaults), true);
+    };
+    window.addEventListener("popstate", onPop);
+    window.addEventListener("focus", onFocus);
+    return () => {
+      window.removeEventListener("popstate", onPop);
+      window.removeEventListener("focus", onFocus);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [load]);
+
+  const go = (next: GridState, scroll = false) => {
+    setState(next);
+    const url = `${window.location.pathname}${gridQueryString(next, defaults)}${window.location.hash}`;
+    window.history.pushState(null, "", url);
+    void load(next);
+    if (scroll) top.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+  };
+  const filter = (change: GridFilters) => go(withFilter(state, change));
+  const reset = () => go(resetFilters(defaults));
+  const pages = pageCount(count);
+  const filtered = gridQueryString(withPage(state, 1), defaults) !== "";
+
+  return (
+    <section ref={top} aria-labelledby="grid-title" className="scroll-mt-24" data-testid="product-grid">
+      <div className="mb-4 flex flex-wrap items-end justify-between gap-2">
+        <h2 id="grid-title" className="text-2xl font-bold text-slate-900">
+          {props.title}
+        </h2>
+        <p className="text-sm text-slate-600" aria-live="polite">
+          {loading ? "" : `${count.toLocaleString("en-GB")} product${count === 1 ? "" : "s"}`}
+        </p>
+      </div>
+      <form className="card mb-6 grid grid-cols-2 gap-3 p-4 md:grid-cols-3 lg:grid-cols-6 lg:items-end" onSubmit={(event) => event.preventDefault()} aria-label="Filter products">
+        {!props.fixedCategory && (
+          <Select label="Category" id="filter-category" value={state.category ?? ""} onChange={(value) => filter({ category: value || undefined })}>
+            <option value="">All categories</option>
+            {props.categories.map((category) => (
+              <option key={category.slug} value={category.slug}>
+                {category.name}
+              </option>
+            ))}
+          </Select>
+        )}
+        <Select label="Retailer" id="filter-retailer" value={state.retailer ? String(state.retailer) : ""} onChange={(value) => filter({ retailer: value ? Number(value) : undefined })}>
+          <option value="">All retailers</option>
+          {props.retailers.map((retailer) => (
+            <option key={retailer.id} value={retailer.id}>
+              {retailer.name}
+            </option>
+          ))}
+        </Select>
+        <Select label="Brand" id="filter-brand" value={state.brand ?? "all"} onChange={(value) => filter({ brand: value })}>
+          <option value="all">All brands</option>
+          {props.brands.map((brand) => (
+            <option key={brand} value={brand}>
+              {brand}
+            </option>
+          ))}
+        </Select>
+        <Select label="Price" id="filter-price" value={state.priceRange ?? "any"} onChange={(value) => filter({ priceRange: value })}>
+          {priceRangeOptions.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+        <Select label="Sort by" id="filter-sort" value={state.sort} onChange={(value) => filter({ sort: value as SortKey })}>
+          {sortOptions.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+        <button type="button" onClick={reset} className="btn-outline col-span-2 md:col-span-1" disabled={!filtered && state.page === 1}>
+          Reset Filters
+        </button>
+      </form>
+
+      {loading ? (
+        <p className="py-16 text-center text-slate-600" role="status">
+          Finding the best deals for your pets...
+        </p>
+      ) : error ? (
+        <div className="py-16 text-center" role="alert">
+          <p className="text-slate-700">We couldn't load products just now.</p>
+          <button type="button" className="btn-primary mt-4" onClick={() => void load(state)}>
+            Try Again
+          </button>
+        </div>
+      ) : products.length === 0 ? (
+        <div className="py-16 text-center">
+          <p className="text-slate-700">No products match your current filters. Try adjusting your search criteria.</p>
+          <button type="button" className="btn-primary mt-4" onClick={reset}>
+            Reset Filters
+          </button>
+        </div>
+      ) : (
+        <ul className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+          {products.map((product) => (
+            <li key={product.id}>
+              <ProductCard product={product} links={props.links} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <nav aria-label="Pagination" className="mt-8 flex items-center justify-center gap-3">
+        <button type="button" className="btn-outline" disabled={loading || !canGoPrev(state.page)} onClick={() => go(withPage(state, state.page - 1), true)}>
+          Previous
+        </button>
+        <span className="text-sm text-slate-700">
+          Page {state.page} of {pages}
+        </span>
+        <button type="button" className="btn-outline" disabled={loading || !canGoNext(state.page, count)} onClick={() => go(withPage(state, state.page + 1), true)}>
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}

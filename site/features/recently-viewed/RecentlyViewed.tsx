@@ -1,0 +1,67 @@
+import { useEffect, useState } from "react";
+import { formatPrice } from "../../../data/domain/display.ts";
+import { productPath } from "../../../data/domain/paths.ts";
+import { api } from "../../lib/api.ts";
+import { getVisitorId } from "../../lib/browser/visitor.ts";
+
+export interface RecentlyViewedItem {
+  id: number;
+  slug: string;
+  name: string;
+  image: string;
+  bestPrice: number | null;
+}
+
+/** SPEC.md section 9: 4 skeleton placeholders while loading. */
+const skeletons = 4;
+
+/** The visitor's recently viewed products (SPEC.md section 2); hidden when there are none. */
+export default function RecentlyViewed() {
+  const [items, setItems] = useState<RecentlyViewedItem[] | null>(null);
+
+  useEffect(() => {
+    api
+      .get<RecentlyViewedItem[]>("/api/recently-viewed", { userId: getVisitorId() })
+      .then(setItems)
+      .catch((error) => {
+        console.error("Could not load recently viewed products", error);
+        setItems([]);
+      });
+  }, []);
+
+  if (items !== null && items.length === 0) return null;
+  return (
+    <section aria-labelledby="recently-viewed-title" data-testid="recently-viewed">
+      <h2 id="recently-viewed-title" className="mb-4 text-2xl font-bold text-slate-900">
+        Recently Viewed
+      </h2>
+      <ul className="grid grid-cols-2 gap-4 sm:grid-cols-4 lg:grid-cols-6">
+        {items === null
+          ? Array.from({ length: skeletons }, (_, i) => (
+              <li key={i} className="card animate-pulse p-3" aria-hidden="true">
+                <div className="aspect-square rounded-lg bg-slate-200" />
+                <div className="mt-3 h-3 rounded bg-slate-200" />
+                <div className="mt-2 h-3 w-1/2 rounded bg-slate-200" />
+              </li>
+            ))
+          : items.slice(0, 6).map((item) => (
+              <li key={item.id}>
+                <a href={productPath(item.slug)} className="card block h-full p-3 hover:shadow-md">
+                  <img
+                    src={item.image || "/api/placeholder/200/200"}
+                    alt=""
+                    width={200}
+                    height={200}
+                    loading="lazy"
+                    className="aspect-square w-full rounded-lg bg-slate-100 object-contain"
+                  />
+                  <p className="mt-2 line-clamp-2 text-sm font-medium text-slate-900">{item.name}</p>
+                  <p className="mt-1 text-sm font-bold text-slate-900">{formatPrice(item.bestPrice, "N/A")}</p>
+                  <p className="text-xs text-slate-600">Compared across 5 retailers</p>
+                </a>
+              </li>
+            ))}
+      </ul>
+    </section>
+  );
+}
