@@ -2,6 +2,7 @@
  * createApp(): the h3 application with every API endpoint registered in one list. The server
  * (api/server.ts) and the tests build it the same way, over a real database.
  */
+import { STATUS_CODES } from "node:http";
 import { H3, HTTPError } from "h3";
 import type { AppContext, RouteHandler } from "./context.ts";
 import { createSiteHandler } from "./site.ts";
@@ -53,13 +54,22 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
   ["POST", "/api/recently-viewed", recordView],
 ];
 
+/** Messages for errors h3 raises itself with only a status text (malformed URL, no route, ...). */
+const genericMessages: Record<number, string> = {
+  400: "Malformed request: check the URL encoding and the body",
+  404: "Not found",
+  405: "Method not allowed",
+  413: "Request body too large",
+};
+
 /** Every error leaves as JSON `{ "error": "..." }`; an unexpected one is logged and says nothing inside. */
 function errorResponse(error: HTTPError): Response {
   const status = error.status >= 400 && error.status < 600 ? error.status : 500;
   if (status >= 500) console.error(error.cause ?? error);
-  const message = status >= 500 ? "Internal server error" : status === 404 && error.message === "Cannot find any route matching" ? "Not found" : error.message;
+  const generic = !error.message || error.message === (error.statusText ?? STATUS_CODES[status]) || error.message.startsWith("Cannot find any route");
+  const message = status >= 500 ? "Internal server error" : generic ? (genericMessages[status] ?? "Request failed") : error.message;
   return Response.json(
-    { error: message || "Request failed" },
+    { error: message },
     { status, headers: { "cache-control": "no-store", ...Object.fromEntries(error.headers ?? []) } },
   );
 }

@@ -10,7 +10,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databasePath } from "../data/config.ts";
-import { closeDb, migrateDb, openDb } from "../data/db/client.ts";
+import { closeDb, migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
 
@@ -24,10 +24,9 @@ interface SeedArgs {
 
 class UsageError extends Error {}
 
-function parseSeedArgs(argv: string[]): SeedArgs | "help" {
-  let values;
+function readOptions(argv: string[]) {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args: argv,
       options: {
         products: { type: "string" },
@@ -36,10 +35,14 @@ function parseSeedArgs(argv: string[]): SeedArgs | "help" {
       },
       strict: true,
       allowPositionals: false,
-    }));
+    }).values;
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
+}
+
+function parseSeedArgs(argv: string[]): SeedArgs | "help" {
+  const values = readOptions(argv);
   if (values.help) return "help";
 
   let products = defaultProductCount;
@@ -70,8 +73,9 @@ function main(): number {
   }
 
   const started = performance.now();
-  const db = openDb(args.database);
+  let db: Db | undefined;
   try {
+    db = openDb(args.database);
     migrateDb(db);
     const catalogue = generateCatalogue({ products: args.products, today: new Date() });
     const counts = seedCatalogue(db, catalogue);
@@ -86,7 +90,7 @@ function main(): number {
     console.error(`seed: failed: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    closeDb(db);
+    if (db) closeDb(db);
   }
 }
 

@@ -3,13 +3,30 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const exclude = ["**/node_modules/**", "**/.node/**", "**/dist/**"];
 
 export default defineConfig({
   root,
   test: {
-    include: ["{data,api,scripts,site}/**/*.test.{ts,tsx}"],
-    exclude: ["**/node_modules/**", "**/.node/**", "**/dist/**"],
     testTimeout: 30_000,
-    hookTimeout: 120_000,
+    hookTimeout: 180_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit+api", include: ["{data,api,scripts,site}/**/*.test.{ts,tsx}"], exclude: [...exclude, "**/*.browser.test.ts"] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: ["site/**/*.browser.test.ts"],
+          exclude,
+          globalSetup: ["site/test/global-setup.ts"],
+          // One Chromium per file; two files at a time on a 2-core machine.
+          maxWorkers: 2,
+          testTimeout: 60_000,
+        },
+      },
+    ],
   },
 });

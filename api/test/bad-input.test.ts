@@ -31,7 +31,7 @@ const cases: [string, string][] = [
   ["/api/products/by-id/0", "id"],
   ["/api/products/by-id/99999999999999999999", "id"],
   ["/api/products/Not%20A%20Slug", "slug"],
-  ["/api/products/%E0%A4%A", "slug"],
+  ["/api/products/%E0%A4%A", "URL"],
   [`/api/search?q=${"a".repeat(5000)}`, "q"],
   ["/api/search?q=dog&offset=-3", "offset"],
   ["/api/search?q=dog&limit=1000000000", "limit"],

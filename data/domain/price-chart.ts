@@ -139,6 +139,25 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 const tickDate = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", day: "numeric", month: "short" });
 
+/**
+ * Remembers a label function's results: a build draws thousands of charts with the same date
+ * ticks and mostly the same round prices, and Intl formatting was most of a chart's cost.
+ */
+function memoLabel(format: (value: number) => string, limit = 2000): (value: number) => string {
+  const cache = new Map<number, string>();
+  return (value) => {
+    let label = cache.get(value);
+    if (label === undefined) {
+      if (cache.size >= limit) cache.clear();
+      cache.set(value, (label = format(value)));
+    }
+    return label;
+  };
+}
+
+const dateLabel = memoLabel((time) => tickDate.format(time));
+const priceLabel = memoLabel(formatPence);
+
 interface Step {
   time: number;
   pricePence: Pence;
@@ -194,7 +213,7 @@ export function priceChart(points: readonly ChartPoint[], options: PriceChartOpt
   const tickCount = plotWidth >= 400 ? 5 : 3;
   const xTicks = Array.from({ length: tickCount }, (_, i) => {
     const time = start + ((end - start) * i) / (tickCount - 1);
-    return { x: xFor(time), label: tickDate.format(time) };
+    return { x: xFor(time), label: dateLabel(time) };
   });
 
   if (series.length === 0) return { width, height, plot, lines: [], yTicks: [], xTicks, minPence: null, maxPence: null };
@@ -210,7 +229,7 @@ export function priceChart(points: readonly ChartPoint[], options: PriceChartOpt
   const yFor = (pence: Pence) => round(plot.bottom - ((pence - axisMin) / (axisMax - axisMin)) * (plot.bottom - plot.top));
 
   const yTicks: PriceChart["yTicks"] = [];
-  for (let pence = axisMin; pence <= axisMax; pence += step) yTicks.push({ y: yFor(pence), label: formatPence(pence) });
+  for (let pence = axisMin; pence <= axisMax; pence += step) yTicks.push({ y: yFor(pence), label: priceLabel(pence) });
 
   const lines = series.map(({ retailerName, steps }): ChartLine => {
     const [first, ...rest] = steps as [Step, ...Step[]];

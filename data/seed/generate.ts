@@ -309,9 +309,15 @@ function lowerFirst(text: string): string {
   return second !== "" && second === second.toUpperCase() && /[A-Z]/.test(second) ? text : first.toLowerCase() + text.slice(1);
 }
 
+/** "a 8kg bag" -> "an 8kg bag": numbers read as eight..., eleven or eighteen take "an". */
+const anBeforeNumber = /\ba (?=8|1[18](?!\d))/g;
+
 function describe(listing: Listing): string {
   const { line, flavour, variant } = listing.combo;
-  const about = line.about.replaceAll("{pack}", variant.pack).replaceAll("{flavour}", flavour.toLowerCase());
+  const about = line.about
+    .replaceAll("{pack}", variant.pack)
+    .replaceAll("{flavour}", flavour.toLowerCase())
+    .replace(anBeforeNumber, "an ");
   const multipack = listing.packOf > 1 ? ` Sold as a multipack of ${listing.packOf}.` : "";
   return `${line.brand} ${line.line}: ${lowerFirst(about)}${multipack}`;
 }

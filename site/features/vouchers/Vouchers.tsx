@@ -49,7 +49,7 @@ function VoucherCard({ voucher, links }: { voucher: Voucher; links: LinkContext 
           <p className="text-sm font-semibold text-slate-900">{voucher.retailer}</p>
           <p className="mt-1 text-sm text-slate-700">{voucher.description}</p>
         </div>
-        <span className="shrink-0 rounded-lg bg-deal-500/15 px-2.5 py-1 text-sm font-bold text-deal-700">
+        <span className="shrink-0 rounded-lg bg-amber-100 px-2.5 py-1 text-sm font-bold text-amber-900">
           {/^\d/.test(voucher.discount) || voucher.discount.startsWith("£") ? `${voucher.discount} OFF` : voucher.discount}
         </span>
       </div>

@@ -1,0 +1,133 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDb, migrateDb, openDb, type Db } from "./client.ts";
+import { loadProductPages, productSitemaps, type HistoryPoint, type ProductPageData } from "./product-pages.ts";
+import { getProductBySlug } from "./products.ts";
+import { seedCatalogue } from "./seed.ts";
+import { generateCatalogue } from "../seed/generate.ts";
+
+const now = new Date();
+const dayMs = 24 * 60 * 60 * 1000;
+const daysAgo = (days: number) => new Date(now.getTime() - days * dayMs).toISOString();
+
+let dir: string;
+let db: Db;
+let pages: ProductPageData[];
+
+interface HistoryRow {
+  product_id: number;
+  retailer_id: number;
+  price_pence: number;
+  recorded_at: string;
+}
+
+/** What a chart of the window needs, worked out the slow, obvious way from every stored point. */
+function expectedHistory(productId: number, retailerIds: Set<number>, windowStart: string): Omit<HistoryPoint, "retailerName">[] {
+  const rows = db.$client
+    .prepare("SELECT product_id, retailer_id, price_pence, recorded_at FROM price_history WHERE product_id = ? ORDER BY retailer_id, recorded_at")
+    .all(productId) as HistoryRow[];
+  const expected: Omit<HistoryPoint, "retailerName">[] = [];
+  for (const retailerId of [...retailerIds].sort((a, b) => a - b)) {
+    const mine = rows.filter((row) => row.retailer_id === retailerId);
+    const before = mine.filter((row) => row.recorded_at < windowStart).at(-1);
+    for (const row of [...(before ? [before] : []), ...mine.filter((row) => row.recorded_at >= windowStart)]) {
+      expected.push({ retailerId, pricePence: row.price_pence, recordedAt: row.recorded_at });
+    }
+  }
+  return expected;
+}
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "product-pages-"));
+  db = openDb(path.join(dir, "test.db"));
+  migrateDb(db);
+  seedCatalogue(db, generateCatalogue({ products: 60, today: now }));
+
+  // Older points for the first product's first offer: a year ago and 100 days ago (both before a
+  // 90-day window), and a point at a retailer the product has no offer at (never charted).
+  const product = db.$client.prepare("SELECT id FROM products ORDER BY id LIMIT 1").get() as { id: number };
+  const offer = db.$client.prepare("SELECT retailer_id FROM product_prices WHERE product_id = ? ORDER BY retailer_id LIMIT 1").get(product.id) as {
+    retailer_id: number;
+  };
+  const stranger = db.$client
+    .prepare("SELECT id FROM retailers WHERE id NOT IN (SELECT retailer_id FROM product_prices WHERE product_id = ?) ORDER BY id LIMIT 1")
+    .get(product.id) as { id: number };
+  const insert = db.$client.prepare("INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)");
+  insert.run(product.id, offer.retailer_id, 111, daysAgo(365));
+  insert.run(product.id, offer.retailer_id, 222, daysAgo(100));
+  insert.run(product.id, stranger.id, 333, daysAgo(10));
+
+  pages = loadProductPages(db, { now });
+});
+
+afterAll(() => {
+  closeDb(db);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("loadProductPages", () => {
+  it("returns every product exactly once, quickly", () => {
+    expect(pages).toHaveLength(60);
+    expect(new Set(pages.map((page) => page.product.id)).size).toBe(60);
+    const started = performance.now();
+    expect(loadProductPages(db, { now })).toHaveLength(60);
+    // Three bulk queries take milliseconds; this only catches something pathological.
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("shapes each product exactly as the API's getProductBySlug does, offers in the same order", () => {
+    for (const { product } of pages) {
+      expect(product).toEqual(getProductBySlug(db, product.slug));
+    }
+  });
+
+  it("keeps the points in the window plus the last one before it, for current offers only", () => {
+    const windowStart = daysAgo(90);
+    for (const { product, history } of pages) {
+      const retailerIds = new Set(product.prices.map((offer) => offer.retailerId));
+      expect(history.map(({ retailerName: _, ...point }) => point)).toEqual(expectedHistory(product.id, retailerIds, windowStart));
+      const names = new Map(product.prices.map((offer) => [offer.retailerId, offer.retailer.name]));
+      for (const point of history) expect(point.retailerName).toBe(names.get(point.retailerId));
+    }
+  });
+
+  it("carries in only the latest point before the window", () => {
+    const [first] = pages;
+    const retailerId = Math.min(...first!.product.prices.map((offer) => offer.retailerId));
+    const prices = first!.history.filter((point) => point.retailerId === retailerId).map((point) => point.pricePence);
+    expect(prices).not.toContain(111);
+    // The seed's points are all within the last 12 weeks, so the 100-day-old one is the carried-in point.
+    expect(prices[0]).toBe(222);
+    expect(first!.history.map((point) => point.pricePence)).not.toContain(333);
+  });
+
+  it("narrows to a shorter window, keeping one carried-in point per retailer", () => {
+    const windowStart = daysAgo(30);
+    const short = loadProductPages(db, { now, historyDays: 30 });
+    expect(short).toHaveLength(60);
+    for (const { product, history } of short) {
+      const retailerIds = new Set(product.prices.map((offer) => offer.retailerId));
+      expect(history.map(({ retailerName: _, ...point }) => point)).toEqual(expectedHistory(product.id, retailerIds, windowStart));
+      for (const retailerId of retailerIds) {
+        expect(history.filter((point) => point.retailerId === retailerId && point.recordedAt < windowStart).length).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+});
+
+describe("productSitemaps", () => {
+  it("lists every product once, split into files of the given size", () => {
+    const files = productSitemaps(db, 25);
+    expect(files.map((file) => file.name)).toEqual(["products-1", "products-2", "products-3"]);
+    expect(files.map((file) => file.entries.length)).toEqual([25, 25, 10]);
+    const slugs = files.flatMap((file) => file.entries.map((entry) => entry.slug));
+    expect(new Set(slugs)).toEqual(new Set(pages.map((page) => page.product.slug)));
+    for (const entry of files.flatMap((file) => file.entries)) expect(Number.isNaN(Date.parse(entry.lastModified))).toBe(false);
+  });
+
+  it("puts up to 40,000 products in one file by default", () => {
+    expect(productSitemaps(db).map((file) => file.entries.length)).toEqual([60]);
+  });
+});

@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { closeDb, migrateDb, openDb, type Db } from "./client.ts";
+import { ensureSeeded, seedCatalogue } from "./seed.ts";
+import { generateCatalogue } from "../seed/generate.ts";
+
+const today = new Date("2025-03-14T10:30:00.000Z");
+const catalogue480 = generateCatalogue({ products: 480, today });
+
+let dir: string;
+let db: Db;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-seed-"));
+  db = openDb(path.join(dir, "test.db"));
+  migrateDb(db);
+});
+
+afterEach(() => {
+  closeDb(db);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const count = (sql: string, ...params: unknown[]) => (db.$client.prepare(sql).pluck().get(...params) as number) ?? 0;
+
+function productId(slug: string): number {
+  return db.$client.prepare("SELECT id FROM products WHERE slug = ?").pluck().get(slug) as number;
+}
+
+describe("seedCatalogue", () => {
+  it("writes the whole catalogue and reports its counts", () => {
+    const counts = seedCatalogue(db, catalogue480);
+    const offers = catalogue480.products.reduce((sum, p) => sum + p.offers.length, 0);
+    const points = catalogue480.products.reduce((sum, p) => sum + p.history.length, 0);
+    expect(counts).toEqual({ products: 480, offers, historyPoints: points });
+    expect(count("SELECT count(*) FROM products")).toBe(480);
+    expect(count("SELECT count(*) FROM product_prices")).toBe(offers);
+    expect(count("SELECT count(*) FROM price_history")).toBe(points);
+    expect(count("SELECT count(*) FROM categories")).toBe(catalogue480.categories.length);
+    expect(count("SELECT count(*) FROM retailers")).toBe(catalogue480.retailers.length);
+    expect(count("SELECT count(*) FROM vouchers")).toBe(8);
+    expect(count("SELECT count(*) FROM affiliate_settings")).toBe(5);
+    expect(count("SELECT count(*) FROM products WHERE is_featured = 1")).toBe(12);
+    expect(count("SELECT count(DISTINCT rank) FROM products WHERE rank BETWEEN 1 AND 480")).toBe(480);
+  });
+
+  it("derives every product's best price from its lowest in-stock offer", () => {
+    seedCatalogue(db, catalogue480);
+    const mismatches = count(`
+      SELECT count(*) FROM products p
+      WHERE p.best_price_pence IS NOT (
+        SELECT min(pp.price_pence) FROM product_prices pp WHERE pp.product_id = p.id AND pp.in_stock = 1
+      )`);
+    expect(mismatches).toBe(0);
+    const wrongRetailer = count(`
+      SELECT count(*) FROM products p
+      WHERE p.best_price_pence IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM product_prices pp
+        WHERE pp.product_id = p.id AND pp.retailer_id = p.best_retailer_id AND pp.in_stock = 1 AND pp.price_pence = p.best_price_pence
+      )`);
+    expect(wrongRetailer).toBe(0);
+    // Some best offers carry a was-price, and it is always above the best price.
+    expect(count("SELECT count(*) FROM products WHERE original_price_pence IS NOT NULL")).toBeGreaterThan(0);
+    expect(count("SELECT count(*) FROM products WHERE original_price_pence <= best_price_pence")).toBe(0);
+  });
+
+  it("dates each offer at its newest price point, which holds the current price", () => {
+    seedCatalogue(db, catalogue480);
+    const stale = count(`
+      SELECT count(*) FROM product_prices pp
+      WHERE pp.updated_at IS NOT (SELECT max(h.recorded_at) FROM price_history h WHERE h.product_id = pp.product_id AND h.retailer_id = pp.retailer_id)
+         OR pp.price_pence IS NOT (
+           SELECT h.price_pence FROM price_history h WHERE h.product_id = pp.product_id AND h.retailer_id = pp.retailer_id
+           ORDER BY h.recorded_at DESC LIMIT 1)`);
+    expect(stale).toBe(0);
+  });
+
+  it("indexes the products for full-text search", () => {
+    seedCatalogue(db, catalogue480);
+    const royal = count("SELECT count(*) FROM product_search WHERE product_search MATCH 'royal*'");
+    expect(royal).toBe(catalogue480.products.filter((p) => /royal/i.test(`${p.name} ${p.description}`)).length);
+    expect(royal).toBeGreaterThan(0);
+    // Apostrophes are dropped by the index triggers, so "hills" finds Hill's.
+    expect(count("SELECT count(*) FROM product_search WHERE product_search MATCH 'hills'")).toBeGreaterThan(0);
+  });
+
+  it("keeps surviving products' ids and favourites when re-seeded", () => {
+    seedCatalogue(db, catalogue480);
+    const slug = catalogue480.products[10]?.slug as string;
+    const id = productId(slug);
+    db.$client.prepare("INSERT INTO favorites (user_id, product_id, notes) VALUES (?, ?, ?)").run("user_abc", id, "for Biscuit");
+    db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email) VALUES (?, ?, ?, ?)").run("user_abc", id, 999, "a@example.com");
+
+    const later = generateCatalogue({ products: 480, today: new Date(today.getTime() + 7 * 86_400_000) });
+    seedCatalogue(db, later);
+
+    expect(productId(slug)).toBe(id);
+    expect(count("SELECT count(*) FROM favorites WHERE product_id = ? AND notes = 'for Biscuit'", id)).toBe(1);
+    expect(count("SELECT count(*) FROM price_alerts WHERE product_id = ?", id)).toBe(1);
+    expect(count("SELECT count(*) FROM products")).toBe(480);
+    // Offers and history were replaced, not duplicated.
+    expect(count("SELECT count(*) FROM product_prices")).toBe(later.products.reduce((sum, p) => sum + p.offers.length, 0));
+    expect(count("SELECT count(*) FROM price_history")).toBe(later.products.reduce((sum, p) => sum + p.history.length, 0));
+    expect(count("SELECT count(*) FROM vouchers")).toBe(8);
+    expect(count("SELECT count(*) FROM product_search")).toBe(480);
+  });
+
+  it("deletes products (and their favourites) that leave a smaller catalogue", () => {
+    seedCatalogue(db, catalogue480);
+    const keptSlug = catalogue480.products[5]?.slug as string;
+    const droppedSlug = catalogue480.products[400]?.slug as string;
+    const keptId = productId(keptSlug);
+    const droppedId = productId(droppedSlug);
+    const addFavourite = db.$client.prepare("INSERT INTO favorites (user_id, product_id) VALUES (?, ?)");
+    addFavourite.run("user_abc", keptId);
+    addFavourite.run("user_abc", droppedId);
+    db.$client.prepare("INSERT INTO recently_viewed (user_id, product_id) VALUES (?, ?)").run("user_abc", droppedId);
+
+    seedCatalogue(db, generateCatalogue({ products: 100, today }));
+
+    expect(count("SELECT count(*) FROM products")).toBe(100);
+    expect(productId(keptSlug)).toBe(keptId);
+    expect(count("SELECT count(*) FROM products WHERE slug = ?", droppedSlug)).toBe(0);
+    expect(count("SELECT count(*) FROM favorites WHERE user_id = 'user_abc'")).toBe(1);
+    expect(count("SELECT count(*) FROM favorites WHERE product_id = ?", keptId)).toBe(1);
+    expect(count("SELECT count(*) FROM recently_viewed")).toBe(0);
+    expect(count("SELECT count(*) FROM product_search")).toBe(100);
+    expect(count("SELECT count(*) FROM product_prices WHERE product_id NOT IN (SELECT id FROM products)")).toBe(0);
+  });
+
+  it("never overwrites affiliate IDs an admin has saved", () => {
+    seedCatalogue(db, catalogue480);
+    db.$client.prepare("UPDATE affiliate_settings SET value = 'admin-tag-21' WHERE key = 'AMAZON'").run();
+    db.$client.prepare("DELETE FROM affiliate_settings WHERE key = 'EBAY'").run();
+
+    seedCatalogue(db, catalogue480);
+
+    const ids = Object.fromEntries(db.$client.prepare("SELECT key, value FROM affiliate_settings").raw().all() as [string, string][]);
+    expect(ids.AMAZON).toBe("admin-tag-21");
+    expect(ids.EBAY).toBe(catalogue480.affiliateIds.EBAY);
+    expect(Object.keys(ids)).toHaveLength(5);
+  });
+
+  it("removes categories and retailers that are no longer in the catalogue, keeping ids of the rest", () => {
+    seedCatalogue(db, catalogue480);
+    const dogFoodId = count("SELECT id FROM categories WHERE slug = 'dog-food'");
+    db.$client.prepare("INSERT INTO categories (name, slug, icon) VALUES ('Old Stuff', 'old-stuff', 'heart')").run();
+    db.$client.prepare("INSERT INTO retailers (name, logo, website) VALUES ('Gone Ltd', '/retailers/gone.svg', 'https://gone.example')").run();
+
+    seedCatalogue(db, catalogue480);
+
+    expect(count("SELECT count(*) FROM categories WHERE slug = 'old-stuff'")).toBe(0);
+    expect(count("SELECT count(*) FROM retailers WHERE name = 'Gone Ltd'")).toBe(0);
+    expect(count("SELECT id FROM categories WHERE slug = 'dog-food'")).toBe(dogFoodId);
+  });
+
+  it("rolls back completely when the catalogue is inconsistent", () => {
+    seedCatalogue(db, catalogue480);
+    const broken = generateCatalogue({ products: 20, today });
+    const first = broken.products[0];
+    if (!first) throw new Error("no product generated");
+    first.categorySlug = "no-such-category";
+
+    expect(() => seedCatalogue(db, broken)).toThrow(/unknown category/);
+    expect(count("SELECT count(*) FROM products")).toBe(480);
+    expect(count("SELECT count(*) FROM product_prices")).toBe(catalogue480.products.reduce((sum, p) => sum + p.offers.length, 0));
+  });
+});
+
+describe("ensureSeeded", () => {
+  it("seeds an empty database once", () => {
+    expect(ensureSeeded(db)).toBe(true);
+    expect(count("SELECT count(*) FROM products")).toBe(480);
+    expect(ensureSeeded(db)).toBe(false);
+    expect(count("SELECT count(*) FROM products")).toBe(480);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * Browser-test setup: seeds a temporary SQLite file, builds the site from it, and starts the
+ * real server (`node api/server.ts`, what `npm start` runs) on a free port. The tests get the URL
+ * and the database path through vitest's provide/inject.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { buildSite } from "../../api/site-build.ts";
+import { projectRoot } from "../../data/config.ts";
+import { migrateDb, openDb } from "../../data/db/client.ts";
+import { seedCatalogue } from "../../data/db/seed.ts";
+import { generateCatalogue } from "../../data/seed/generate.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseFile: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+let server: ChildProcess | undefined;
+let dir: string | undefined;
+
+export async function setup(project: TestProject): Promise<void> {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-browser-"));
+  const databaseFile = path.join(dir, "site.db");
+  const db = openDb(databaseFile);
+  migrateDb(db);
+  seedCatalogue(db, generateCatalogue({ products: 120, today: new Date() }));
+  db.$client.close();
+
+  const siteDir = path.join(dir, "site");
+  const build = await buildSite({ databaseFile, outDir: siteDir, quiet: true });
+  if (!build.ok) throw new Error(`site build failed:\n${build.log}`);
+
+  const port = await freePort();
+  server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+    env: { ...process.env, DATABASE_PATH: databaseFile, SITE_DIR: siteDir, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    server!.once("exit", (code) => reject(new Error(`server exited with code ${code}`)));
+    server!.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("running at")) resolve();
+    });
+  });
+  project.provide("baseUrl", `http://127.0.0.1:${port}`);
+  project.provide("databaseFile", databaseFile);
+}
+
+export async function teardown(): Promise<void> {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once("exit", resolve));
+    server.kill("SIGTERM");
+    await exited;
+  }
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}

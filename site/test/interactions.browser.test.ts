@@ -1,0 +1,184 @@
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { islandsReady, launchBrowser, openPage, visibleIslandReady } from "./browser.ts";
+
+const baseUrl = inject("baseUrl");
+const databaseFile = inject("databaseFile");
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe("compare tray", () => {
+  it("adds up to 4 products, refuses a fifth, steps, expands, removes and clears", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const cards = page.getByTestId("product-card");
+    await cards.nth(0).getByRole("button", { name: /^Add .* to compare$/ }).click();
+    const tray = page.getByTestId("compare-tray");
+    await expect.poll(() => tray.isVisible()).toBe(true);
+    await expect(tray.getByText("Compare Products (1/4)").isVisible()).resolves.toBe(true);
+    await expect(tray.getByRole("button", { name: "Expand" }).count()).resolves.toBe(0);
+    for (const i of [1, 2, 3]) await cards.nth(i).getByRole("button", { name: /^Add .* to compare$/ }).click();
+    await expect.poll(() => tray.getByText("Compare Products (4/4)").isVisible()).toBe(true);
+    // Collapsed: 2 at a time, stepping.
+    await expect(tray.locator("li").count()).resolves.toBe(2);
+    await cards.nth(4).getByRole("button", { name: /^Add .* to compare$/ }).click();
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Compare tray is full");
+    await expect(tray.getByText("Compare Products (4/4)").isVisible()).resolves.toBe(true);
+    await tray.getByRole("button", { name: "Previous products" }).click();
+    await tray.getByRole("button", { name: "Expand" }).click();
+    await expect(tray.locator("li").count()).resolves.toBe(4);
+    await expect(tray.getByText("Best Price").count()).resolves.toBe(1);
+    // The bottom compare bar names 3, then '+1 more'.
+    await expect(page.getByTestId("compare-bar").textContent()).resolves.toContain("+1 more");
+    await tray.getByRole("button", { name: /^Remove .* from comparison$/ }).first().click();
+    await expect.poll(() => tray.getByText("Compare Products (3/4)").isVisible()).toBe(true);
+    // The tray survives a page change within the visit.
+    await page.goto(`${baseUrl}/category/cat-food`);
+    await islandsReady(page);
+    await page.getByRole("button", { name: /Open comparison \(3 of 4 products\)/ }).click();
+    await page.getByTestId("compare-tray").getByRole("button", { name: "Clear All" }).click();
+    await expect.poll(() => page.getByTestId("compare-tray").count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("vouchers", () => {
+  it("copies a code and shows the check icon for 3 seconds, then counts the use", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+    await page.goto(`${baseUrl}/vouchers`);
+    await islandsReady(page);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Pet Vouchers & Deals");
+    const voucher = page.getByTestId("voucher").first();
+    const code = (await voucher.locator("code").textContent())!;
+    const db = new Database(databaseFile, { readonly: true });
+    const usesBefore = (db.prepare("SELECT uses FROM vouchers WHERE code = ?").get(code) as { uses: number }).uses;
+    await voucher.getByRole("button", { name: `Copy code ${code}` }).click();
+    await expect.poll(() => voucher.getByTestId("copied-icon").isVisible()).toBe(true);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await page.waitForTimeout(3300);
+    await expect(voucher.getByTestId("copied-icon").count()).resolves.toBe(0);
+    await expect.poll(() => (db.prepare("SELECT uses FROM vouchers WHERE code = ?").get(code) as { uses: number }).uses).toBe(usesBefore + 1);
+    db.close();
+    const link = voucher.getByRole("link", { name: /^Shop at/ });
+    expect(await link.getAttribute("rel")).toBe("sponsored noopener");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("switches tabs, filters by retailer and loads more", async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const section = page.locator("#vouchers");
+    await visibleIslandReady(page, "#vouchers");
+    await expect.poll(() => section.getByTestId("voucher").count()).toBe(3);
+    await section.getByRole("button", { name: "Load more vouchers" }).click();
+    await expect.poll(() => section.getByTestId("voucher").count()).toBe(6);
+    await section.getByRole("tab", { name: "Popular" }).click();
+    await expect.poll(() => section.getByTestId("voucher").count()).toBe(3);
+    await section.getByLabel("Retailer").selectOption("Amazon");
+    await expect.poll(() => section.getByTestId("voucher").allTextContents()).toEqual([expect.stringContaining("Amazon")]);
+    await context.close();
+  });
+});
+
+describe("newsletter", () => {
+  it("warns on an empty address and stores a real one", async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    await page.getByTestId("newsletter").scrollIntoViewIfNeeded();
+    await page.waitForSelector("astro-island:not([ssr]) [data-testid=newsletter]");
+    const block = page.getByTestId("newsletter");
+    await block.getByRole("button", { name: "Subscribe" }).click();
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Please enter your email address.");
+    const email = `reader-${Date.now()}@example.co.uk`;
+    await block.getByLabel("Email address").fill(email);
+    await block.getByRole("button", { name: "Subscribe" }).click();
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Subscription successful! You'll now receive our pet deals newsletter.");
+    expect(await block.getByLabel("Email address").inputValue()).toBe("");
+    const db = new Database(databaseFile, { readonly: true });
+    expect(db.prepare("SELECT source, is_active FROM email_subscribers WHERE email = ?").get(email)).toEqual({ source: "website", is_active: 1 });
+    db.close();
+    await context.close();
+  });
+});
+
+describe("mobile (375 px)", () => {
+  it("opens the menu, lists the categories and closes it on a link", async () => {
+    const { page, errors, context } = await openPage(browser, { width: 375, height: 800 });
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const menu = page.locator("#mobile-menu");
+    expect(await menu.isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    expect(await menu.isVisible()).toBe(true);
+    for (const name of ["Admin Dashboard", "Vouchers & Offers", "My Price Alerts", "My Favorites", "Dog Food"]) {
+      expect(await menu.getByRole("link", { name, exact: true }).count()).toBe(1);
+    }
+    await menu.getByRole("link", { name: "Vouchers & Offers" }).click();
+    await page.waitForURL(`${baseUrl}/vouchers`);
+    expect(await page.locator("#mobile-menu").isVisible()).toBe(false);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("cookie consent and the click log", () => {
+  it("records nothing when the visitor declined", async () => {
+    const { page, context } = await openPage(browser, { consent: "declined" });
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    expect(await page.getByRole("region", { name: "Cookie consent" }).isVisible()).toBe(false);
+    const popup = context.waitForEvent("page");
+    await page.getByRole("link", { name: /View Best Deal/ }).first().click();
+    await (await popup).close();
+    await page.goto(`${baseUrl}/vouchers`);
+    await islandsReady(page);
+    expect(await page.evaluate(() => localStorage.getItem("affiliate_clicks"))).toBeNull();
+    await context.close();
+  });
+
+  it("asks first, and logs affiliate clicks only after consent", async () => {
+    const { page, context } = await openPage(browser, { consent: null });
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const banner = page.getByRole("region", { name: "Cookie consent" });
+    expect(await banner.isVisible()).toBe(true);
+    await banner.getByRole("button", { name: "Accept all" }).click();
+    expect(await banner.isVisible()).toBe(false);
+    const popup = context.waitForEvent("page");
+    await page.getByRole("link", { name: /View Best Deal/ }).first().click();
+    await (await popup).close();
+    const userId = await page.evaluate(() => localStorage.getItem("userId"));
+    expect(userId).toMatch(/^user_[a-z0-9]{24}$/);
+    // Leaving the page flushes the pending click (SPEC.md section 9): kept locally and sent to the API.
+    await page.goto(`${baseUrl}/vouchers`);
+    await islandsReady(page);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("affiliate_clicks") ?? "[]") as { productName: string }[]);
+    expect(stored).toHaveLength(1);
+    const db = new Database(databaseFile, { readonly: true });
+    const count = () =>
+      (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click'").get(userId) as { n: number }).n;
+    await expect.poll(count).toBe(1);
+    const row = db.prepare("SELECT product_id, retailer_id, metadata FROM user_behaviour WHERE user_id = ?").get(userId) as {
+      product_id: number;
+      retailer_id: number;
+      metadata: string;
+    };
+    expect(row.product_id).toBeGreaterThan(0);
+    expect(row.retailer_id).toBeGreaterThan(0);
+    expect(JSON.parse(row.metadata).productName).toBe(stored[0]!.productName);
+    db.close();
+    await context.close();
+  });
+});

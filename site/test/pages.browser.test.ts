@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import type { Category, Product } from "../../data/domain/catalogue.ts";
+import { launchBrowser, openPage, seriousA11yViolations } from "./browser.ts";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+let categories: Category[];
+let product: Product;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  categories = (await (await fetch(`${baseUrl}/api/categories`)).json()) as Category[];
+  [product] = (await (await fetch(`${baseUrl}/api/products?sort=savings_desc&limit=1`)).json()) as Product[];
+});
+afterAll(() => browser?.close());
+
+describe("home page", () => {
+  it("renders the hero, every seeded category and the top-selling products, without console errors", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await expect(page.title()).resolves.toBe("Compare Pet Product Prices | PawPrice");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Find the Best Deals on Pet Products");
+    expect(await page.getByRole("link", { name: "Browse Dog Products" }).getAttribute("href")).toBe("/category/dog-food");
+    expect(await page.getByRole("link", { name: "Browse Cat Products" }).getAttribute("href")).toBe("/category/cat-food");
+    const tiles = page.locator('section[aria-labelledby="categories-title"] a');
+    await expect(tiles.count()).resolves.toBe(categories.length);
+    await expect(page.getByRole("heading", { name: "Top-Selling Pet Products" }).isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId("product-card").count()).resolves.toBe(15);
+    const [first] = (await (await fetch(`${baseUrl}/api/products?limit=1`)).json()) as Product[];
+    await expect(page.getByTestId("product-card").first().textContent()).resolves.toContain(first!.name);
+    for (const heading of ["Shop by Category", "Vouchers & Offers", "We Compare Prices From"]) {
+      await expect(page.getByRole("heading", { name: heading }).isVisible()).resolves.toBe(true);
+    }
+    await page.waitForLoadState("networkidle");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("ships the product grid in the static HTML for crawlers and no-JS visitors", async () => {
+    const html = await (await fetch(baseUrl)).text();
+    expect((html.match(/data-testid="product-card"/g) ?? []).length).toBe(15);
+  });
+});
+
+describe("category page", () => {
+  it("shows the category heading, text and its products only", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/category/dog-food`);
+    await expect(page.title()).resolves.toBe("Dog Food | PawPrice");
+    await expect(page.locator("h1").textContent()).resolves.toBe("Dog Food");
+    await expect(page.getByText("Browse the best deals on Dog Food from top UK pet retailers").isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("heading", { name: "Dog Food - Best Deals" }).isVisible()).resolves.toBe(true);
+    const { count } = (await (await fetch(`${baseUrl}/api/products/count?category=dog-food`)).json()) as { count: number };
+    await expect(page.getByTestId("product-card").count()).resolves.toBe(Math.min(15, count));
+    await page.waitForLoadState("networkidle");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("product page", () => {
+  it("shows breadcrumb, best price, the compare table and valid JSON-LD", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await expect(page.title()).resolves.toBe(`${product.name} | PawPrice`);
+    await expect(page.locator("h1").textContent()).resolves.toBe(product.name);
+    const crumbs = page.getByRole("navigation", { name: "Breadcrumb" });
+    expect(await crumbs.getByRole("link", { name: product.category.name }).getAttribute("href")).toBe(`/category/${product.category.slug}`);
+    await expect(page.getByRole("heading", { name: "Compare All Prices" }).isVisible()).resolves.toBe(true);
+    const rows = page.locator("table tbody tr");
+    await expect(rows.count()).resolves.toBe(product.prices.length);
+    const table = await page.locator("table").textContent();
+    for (const offer of product.prices) expect(table).toContain(offer.retailer.name);
+    expect(table).toMatch(/In Stock|Out of Stock/);
+    expect(table).toMatch(/Free Delivery|Standard Delivery/);
+    const links = page.locator("table a[rel~=sponsored]");
+    await expect(links.count()).resolves.toBe(product.prices.length);
+
+    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as {
+      "@type": string;
+      name: string;
+      offers: { "@type": string; lowPrice: string; highPrice: string; offerCount: number; priceCurrency: string };
+    };
+    expect(jsonLd["@type"]).toBe("Product");
+    expect(jsonLd.name).toBe(product.name);
+    expect(jsonLd.offers["@type"]).toBe("AggregateOffer");
+    expect(jsonLd.offers.priceCurrency).toBe("GBP");
+    expect(jsonLd.offers.offerCount).toBe(product.prices.length);
+    expect(Number(jsonLd.offers.lowPrice)).toBe(product.bestPrice);
+    expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toMatch(new RegExp(`/product/${product.slug}$`));
+    expect(await page.locator('meta[property="og:type"]').getAttribute("content")).toBe("product");
+    await page.waitForLoadState("networkidle");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("answers an unknown product with 'Product Not Found' and status 404", async () => {
+    const { page, context } = await openPage(browser);
+    const response = await page.goto(`${baseUrl}/product/no-such-product`);
+    expect(response?.status()).toBe(404);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Product Not Found");
+    await expect(page.getByText("The product you are looking for does not exist or has been removed.").isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+});
+
+describe("other pages", () => {
+  it("shows the 404 page for any other path", async () => {
+    const { page, context } = await openPage(browser);
+    const response = await page.goto(`${baseUrl}/no/such/page`);
+    expect(response?.status()).toBe(404);
+    await expect(page.locator("h1").textContent()).resolves.toBe("404 Page Not Found");
+    await context.close();
+  });
+
+  it.each(["/privacy-policy", "/cookie-policy", "/about", "/contact", "/partner-with-us", "/how-we-compare"])(
+    "%s renders with no React and no console errors",
+    async (path) => {
+      const { page, errors, context } = await openPage(browser);
+      const response = await page.goto(`${baseUrl}${path}`);
+      expect(response?.status()).toBe(200);
+      expect(await page.locator("astro-island").count()).toBe(0);
+      await page.waitForLoadState("networkidle");
+      expect(errors).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it("publishes a sitemap index and robots.txt", async () => {
+    const index = await (await fetch(`${baseUrl}/sitemap.xml`)).text();
+    expect(index).toContain("<sitemapindex");
+    const products = await (await fetch(`${baseUrl}/sitemaps/products-1.xml`)).text();
+    expect(products).toContain(`/product/${product.slug}</loc>`);
+    const robots = await (await fetch(`${baseUrl}/robots.txt`)).text();
+    expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
+    expect(robots).toContain("Disallow: /admin");
+  });
+});
+
+describe("accessibility (axe-core)", () => {
+  it.each(["/", "/category/cat-food", "PRODUCT", "/search?q=royal", "/vouchers"])("%s has no serious or critical violations", async (path) => {
+    const { page, context } = await openPage(browser);
+    await page.goto(`${baseUrl}${path === "PRODUCT" ? `/product/${product.slug}` : path}`);
+    await page.waitForLoadState("networkidle");
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
