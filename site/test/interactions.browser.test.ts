@@ -81,7 +81,7 @@ describe("vouchers", () => {
     await expect.poll(() => section.getByTestId("voucher").count()).toBe(3);
     await section.getByRole("button", { name: "Load more vouchers" }).click();
     await expect.poll(() => section.getByTestId("voucher").count()).toBe(6);
-    await section.getByRole("tab", { name: "Popular" }).click();
+    await section.getByRole("button", { name: "Popular" }).click();
     await expect.poll(() => section.getByTestId("voucher").count()).toBe(3);
     await section.getByLabel("Retailer").selectOption("Amazon");
     await expect.poll(() => section.getByTestId("voucher").allTextContents()).toEqual([expect.stringContaining("Amazon")]);

@@ -11,7 +11,7 @@ let product: Product;
 beforeAll(async () => {
   browser = await launchBrowser();
   categories = (await (await fetch(`${baseUrl}/api/categories`)).json()) as Category[];
-  [product] = (await (await fetch(`${baseUrl}/api/products?sort=savings_desc&limit=1`)).json()) as Product[];
+  product = ((await (await fetch(`${baseUrl}/api/products?sort=savings_desc&limit=1`)).json()) as Product[])[0]!;
 });
 afterAll(() => browser?.close());
 

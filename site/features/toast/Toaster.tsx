@@ -1,37 +1,21 @@
 import { useStore } from "@nanostores/react";
-import { X } from "lucide-react";
-import { Toast } from "radix-ui";
-import { cn } from "../../lib/cn.ts";
-import { $toast, dismissToast } from "./toast.store.ts";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { $toast } from "./toast.store.ts";
 
-/** Radix Toast gives the timings of SPEC.md section 9: 5 s, swipe right 50 px to dismiss, F8 focuses the region. */
+/** Radix Toast (with its shared primitives, ~13 KB gzip) loads with the first toast, not with every page. */
+const RadixToaster = lazy(() => import("./RadixToaster.tsx"));
+
+/** Mount once per page; shows the toasts any island raises with `toast()`. */
 export default function Toaster() {
   const current = useStore($toast);
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => {
+    if (current) setNeeded(true);
+  }, [current]);
+  if (!needed && !current) return null;
   return (
-    <Toast.Provider duration={5000} swipeDirection="right" swipeThreshold={50}>
-      {current && (
-        <Toast.Root
-          key={current.id}
-          defaultOpen
-          onOpenChange={(open) => {
-            if (!open) dismissToast(current.id);
-          }}
-          className={cn(
-            "pointer-events-auto relative flex w-full items-start gap-3 rounded-xl border p-4 pr-10 shadow-lg data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)]",
-            current.variant === "destructive" ? "border-red-700 bg-red-700 text-white" : "border-slate-200 bg-white text-slate-900",
-          )}
-          data-testid="toast"
-        >
-          <div className="grid gap-1">
-            {current.title && <Toast.Title className="text-sm font-semibold">{current.title}</Toast.Title>}
-            {current.description && <Toast.Description className="text-sm opacity-90">{current.description}</Toast.Description>}
-          </div>
-          <Toast.Close aria-label="Close" className="absolute top-3 right-3 rounded-md p-1 opacity-80 hover:opacity-100">
-            <X className="size-4" aria-hidden="true" />
-          </Toast.Close>
-        </Toast.Root>
-      )}
-      <Toast.Viewport className="fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none" />
-    </Toast.Provider>
+    <Suspense fallback={null}>
+      <RadixToaster />
+    </Suspense>
   );
 }

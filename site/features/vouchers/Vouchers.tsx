@@ -1,5 +1,4 @@
 import { Check, Copy, ExternalLink, Ticket } from "lucide-react";
-import { Tabs } from "radix-ui";
 import { useEffect, useRef, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { Voucher } from "../../../data/domain/catalogue.ts";
@@ -142,25 +141,26 @@ export default function Vouchers(props: Props) {
   );
 
   return (
-    <Tabs.Root
-      value={tab}
-      onValueChange={(value) => {
-        setTab(value as Tab);
-        void load(value as Tab, retailer, 0);
-      }}
-    >
+    <div>
       <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
-        <Tabs.List aria-label="Voucher lists" className="inline-flex rounded-lg bg-slate-200 p-1">
+        {/* Two views of one list: a segmented toggle (aria-pressed), not a tab panel set. */}
+        <div role="group" aria-label="Voucher list" className="inline-flex rounded-lg bg-slate-200 p-1">
           {(["active", "popular"] as const).map((value) => (
-            <Tabs.Trigger
+            <button
               key={value}
-              value={value}
-              className="rounded-md px-4 py-1.5 text-sm font-semibold text-slate-700 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow-sm"
+              type="button"
+              aria-pressed={tab === value}
+              onClick={() => {
+                if (value === tab) return;
+                setTab(value);
+                void load(value, retailer, 0);
+              }}
+              className="rounded-md px-4 py-1.5 text-sm font-semibold text-slate-700 aria-pressed:bg-white aria-pressed:text-slate-900 aria-pressed:shadow-sm"
             >
               {value === "active" ? "Active" : "Popular"}
-            </Tabs.Trigger>
+            </button>
           ))}
-        </Tabs.List>
+        </div>
         <div className="flex items-center gap-2">
           <label htmlFor="voucher-retailer" className="text-sm font-medium text-slate-700">
             Retailer
@@ -183,13 +183,12 @@ export default function Vouchers(props: Props) {
           </select>
         </div>
       </div>
-      <Tabs.Content value="active">{list}</Tabs.Content>
-      <Tabs.Content value="popular">{list}</Tabs.Content>
+      {list}
       <p className="mt-6 flex items-start gap-2 text-xs leading-5 text-slate-600">
         <Ticket className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         Codes are checked regularly but retailers can withdraw them at any time. When you shop through our links we may earn a
         commission from the retailer, at no extra cost to you.
       </p>
-    </Tabs.Root>
+    </div>
   );
 }

@@ -1,0 +1,136 @@
+/**
+ * `npm run bench:build`: seeds 1,000, 10,000 and 50,000 products into temporary databases, runs
+ * the real site build for each, and prints pages per second and the build's peak memory (RSS),
+ * then the JavaScript and CSS each kind of page ships (gzip). Figures go to data/bench/build.json.
+ *
+ * Options: --sizes 1000,10000,50000
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import zlib from "node:zlib";
+import { spawn } from "node:child_process";
+import { projectRoot } from "../data/config.ts";
+import { migrateDb, openDb } from "../data/db/client.ts";
+import { seedCatalogue } from "../data/db/seed.ts";
+import { generateCatalogue } from "../data/seed/generate.ts";
+
+const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" } } });
+const sizes = values.sizes.split(",").map(Number);
+const astroBin = path.join(projectRoot, "node_modules/astro/bin/astro.mjs");
+
+/** Runs `astro build`, sampling the process's high-water RSS (VmHWM) until it exits. */
+function build(databaseFile: string, outDir: string): Promise<{ seconds: number; peakRssMb: number; pages: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [astroBin, "build"], {
+      cwd: projectRoot,
+      env: { ...process.env, DATABASE_PATH: databaseFile, BUILD_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let peakKb = 0;
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-5000)));
+    child.stderr.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-5000)));
+    const sample = setInterval(() => {
+      try {
+        const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+        const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        peakKb = Math.max(peakKb, hwm);
+      } catch {
+        // The process has exited between two samples.
+      }
+    }, 100);
+    child.on("close", (code) => {
+      clearInterval(sample);
+      if (code !== 0) return reject(new Error(`build failed:\n${output}`));
+      const pages = Number(/(\d+) page\(s\) built/.exec(output)?.[1] ?? 0);
+      resolve({ seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peakKb / 1024), pages });
+    });
+  });
+}
+
+const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+
+/**
+ * The JS a page loads up front: its module scripts and island URLs, followed through static
+ * imports. Chunks reached only by dynamic import() (loaded on demand, e.g. the toast UI) are
+ * counted separately as `lazyJs`.
+ */
+function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: number; css: number; jsFiles: number } {
+  const html = fs.readFileSync(path.join(outDir, pagePath), "utf8");
+  const seeds = new Set<string>();
+  for (const [, src] of html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)) seeds.add(src!);
+  for (const [, src] of html.matchAll(/(?:component-url|renderer-url|before-hydration-url)="([^"]+)"/g)) if (src) seeds.add(src);
+  for (const [, body] of html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)) {
+    for (const [, spec] of body!.matchAll(/(?:import|from)\s*\(?\s*"([^"]+\.js)"/g)) seeds.add(spec!);
+  }
+  /** Files reached from `entries` through static imports, and the targets of their dynamic imports. */
+  const closure = (entries: Iterable<string>) => {
+    const files = new Set<string>();
+    const dynamic = new Set<string>();
+    const queue = [...entries];
+    while (queue.length) {
+      const url = queue.pop()!;
+      const file = path.join(outDir, url);
+      if (files.has(url) || !fs.existsSync(file)) continue;
+      files.add(url);
+      const source = fs.readFileSync(file, "utf8");
+      const resolve = (spec: string) => path.posix.join(path.posix.dirname(url), spec);
+      for (const [, spec] of source.matchAll(/(?:from\s*|import\s*)["'`](\.{1,2}\/[^"'`]+\.js)["'`]/g)) queue.push(resolve(spec!));
+      for (const [, spec] of source.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+\.js)["'`]\s*\)/g)) dynamic.add(resolve(spec!));
+    }
+    return { files, dynamic };
+  };
+  let inlineBytes = 0;
+  for (const [, body] of html.matchAll(/<script(?![^>]*src=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g)) inlineBytes += zlib.gzipSync(body!).length;
+  const upfront = closure(seeds);
+  const lazyFiles = [...closure(upfront.dynamic).files].filter((url) => !upfront.files.has(url));
+  const sum = (urls: Iterable<string>) => [...urls].reduce((total, url) => total + gzipSize(path.join(outDir, url)), 0);
+  const js = sum(upfront.files) + inlineBytes;
+  const lazyJs = sum(lazyFiles);
+  const seen = upfront.files;
+  const css = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="([^"]+)"/g)].reduce((sum, [, href]) => sum + gzipSize(path.join(outDir, href!)), 0);
+  const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
+  return { js: kb(js), lazyJs: kb(lazyJs), css: kb(css), jsFiles: seen.size };
+}
+
+const results = [];
+let assets: Record<string, ReturnType<typeof pageAssets>> = {};
+for (const products of sizes) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-build-"));
+  try {
+    const databaseFile = path.join(dir, "bench.db");
+    const db = openDb(databaseFile);
+    migrateDb(db);
+    seedCatalogue(db, generateCatalogue({ products, today: new Date() }));
+    db.$client.close();
+    const outDir = path.join(dir, "site");
+    const { seconds, peakRssMb, pages } = await build(databaseFile, outDir);
+    results.push({ products, pages, seconds: Math.round(seconds * 10) / 10, pagesPerSecond: Math.round(pages / seconds), peakRssMb });
+    console.log(`${products} products: ${pages} pages in ${seconds.toFixed(1)} s (${Math.round(pages / seconds)} pages/s), peak RSS ${peakRssMb} MB`);
+    if (Object.keys(assets).length === 0) {
+      const productDir = fs.readdirSync(path.join(outDir, "product"))[0]!;
+      assets = {
+        home: pageAssets(outDir, "index.html"),
+        category: pageAssets(outDir, "category/dog-food/index.html"),
+        product: pageAssets(outDir, `product/${productDir}/index.html`),
+        search: pageAssets(outDir, "search/index.html"),
+        vouchers: pageAssets(outDir, "vouchers/index.html"),
+        "privacy-policy": pageAssets(outDir, "privacy-policy/index.html"),
+      };
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+console.log(`\nBuild (targets: >= 700 pages/s, 50,000 products under 75 s, peak RSS under 1.5 GB), ${os.cpus().length} cores`);
+console.table(results);
+console.log("Shipped per page, KB gzip (targets: legal pages < 10 KB JS and no React; product <= 80; home and category <= 100; CSS <= 30)");
+console.table(assets);
+const out = path.join(projectRoot, "data/bench/build.json");
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, results, assets }, null, 2));
+console.log(`written to ${path.relative(projectRoot, out)}`);
