@@ -13,7 +13,7 @@ import { ensureSeeded } from "../data/db/seed.ts";
 
 const file = databasePath();
 const db = openDb(file);
-migrateDb(db);
+await migrateDb(db);
 if (ensureSeeded(db)) console.log(`Seeded the catalogue into ${file}`);
 
 const siteDir = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : defaultSiteDir;

@@ -38,7 +38,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-"));
 const databaseFile = path.join(dir, "bench.db");
 const seedStart = performance.now();
 const db = openDb(databaseFile);
-migrateDb(db);
+await migrateDb(db);
 seedCatalogue(db, generateCatalogue({ products, today: new Date() }));
 db.$client.close();
 console.log(`seeded ${products} products in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);

@@ -103,7 +103,7 @@ for (const products of sizes) {
   try {
     const databaseFile = path.join(dir, "bench.db");
     const db = openDb(databaseFile);
-    migrateDb(db);
+    await migrateDb(db);
     seedCatalogue(db, generateCatalogue({ products, today: new Date() }));
     db.$client.close();
     const outDir = path.join(dir, "site");

@@ -10,7 +10,7 @@ import { ensureSeeded } from "../data/db/seed.ts";
 
 const file = databasePath();
 const db = openDb(file);
-migrateDb(db);
+await migrateDb(db);
 ensureSeeded(db);
 db.$client.close();
 

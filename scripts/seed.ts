@@ -58,7 +58,7 @@ function parseSeedArgs(argv: string[]): SeedArgs | "help" {
   return { products, database };
 }
 
-function main(): number {
+async function main(): Promise<number> {
   let args: SeedArgs | "help";
   try {
     args = parseSeedArgs(process.argv.slice(2));
@@ -76,7 +76,7 @@ function main(): number {
   let db: Db | undefined;
   try {
     db = openDb(args.database);
-    migrateDb(db);
+    await migrateDb(db);
     const catalogue = generateCatalogue({ products: args.products, today: new Date() });
     const counts = seedCatalogue(db, catalogue);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
@@ -94,4 +94,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -24,7 +24,7 @@ export interface TestServer {
 export async function startTestServer(options: { products?: number; today?: Date } = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-test-"));
   const db = openDb(path.join(dir, "test.db"));
-  migrateDb(db);
+  await migrateDb(db);
   seedCatalogue(db, generateCatalogue({ products: options.products ?? 300, today: options.today ?? new Date() }));
 
   const server: Server = createServer(toNodeHandler(createApp({ db })));

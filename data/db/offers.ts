@@ -53,5 +53,8 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[]): voi
     }
   };
 
-  sqlite.transaction(() => apply(productIds ?? null))();
+  // Inside the caller's transaction run directly: a nested savepoint would keep every update's
+  // journal until it ends, which makes tens of thousands of updates quadratic.
+  if (sqlite.inTransaction) apply(productIds ?? null);
+  else sqlite.transaction(() => apply(productIds ?? null))();
 }

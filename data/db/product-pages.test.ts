@@ -39,10 +39,10 @@ function expectedHistory(productId: number, retailerIds: Set<number>, windowStar
   return expected;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "product-pages-"));
   db = openDb(path.join(dir, "test.db"));
-  migrateDb(db);
+  await migrateDb(db);
   seedCatalogue(db, generateCatalogue({ products: 60, today: now }));
 
   // Older points for the first product's first offer: a year ago and 100 days ago (both before a

@@ -113,7 +113,11 @@ export const recentlyViewed = sqliteTable(
       .references(() => products.id, { onDelete: "cascade" }),
     viewedAt: createdAt("viewed_at"),
   },
-  (t) => [uniqueIndex("recently_viewed_user_product_uq").on(t.userId, t.productId), index("recently_viewed_user_idx").on(t.userId, t.viewedAt)],
+  (t) => [
+    uniqueIndex("recently_viewed_user_product_uq").on(t.userId, t.productId),
+    index("recently_viewed_user_idx").on(t.userId, t.viewedAt),
+    index("recently_viewed_product_idx").on(t.productId),
+  ],
 );
 
 export const favorites = sqliteTable(
@@ -127,7 +131,7 @@ export const favorites = sqliteTable(
     notes: text("notes"),
     createdAt: createdAt("created_at"),
   },
-  (t) => [uniqueIndex("favorites_user_product_uq").on(t.userId, t.productId)],
+  (t) => [uniqueIndex("favorites_user_product_uq").on(t.userId, t.productId), index("favorites_product_idx").on(t.productId)],
 );
 
 export const priceAlerts = sqliteTable(
@@ -168,10 +172,12 @@ export const userBehaviour = sqliteTable(
     timestamp: createdAt("timestamp"),
     metadata: text("metadata"),
   },
-  (t) => [index("user_behaviour_time_idx").on(t.timestamp)],
+  (t) => [index("user_behaviour_time_idx").on(t.timestamp), index("user_behaviour_product_idx").on(t.productId)],
 );
 
-export const productRecommendations = sqliteTable("product_recommendations", {
+export const productRecommendations = sqliteTable(
+  "product_recommendations",
+  {
   id: integer("id").primaryKey({ autoIncrement: true }),
   userId: text("user_id").notNull(),
   productId: integer("product_id")
@@ -182,7 +188,9 @@ export const productRecommendations = sqliteTable("product_recommendations", {
   reason: text("reason").notNull(),
   createdAt: createdAt("created_at"),
   expiresAt: text("expires_at").notNull(),
-});
+  },
+  (t) => [index("product_recommendations_product_idx").on(t.productId)],
+);
 
 export const userProfiles = sqliteTable("user_profiles", {
   id: integer("id").primaryKey({ autoIncrement: true }),

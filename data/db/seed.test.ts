@@ -12,10 +12,10 @@ const catalogue480 = generateCatalogue({ products: 480, today });
 let dir: string;
 let db: Db;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-seed-"));
   db = openDb(path.join(dir, "test.db"));
-  migrateDb(db);
+  await migrateDb(db);
 });
 
 afterEach(() => {

@@ -173,18 +173,7 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
     return { products: catalogue.products.length, offers, historyPoints };
   });
 
-  // recomputeBestPrices opens a savepoint inside our transaction. With an in-memory statement
-  // journal SQLite keeps every statement's journal until that savepoint ends, which makes the
-  // 50,000 best-price updates quadratic (over a minute); a file-backed journal stays fast.
-  // temp_store can only change outside a transaction, and changing it drops temp tables, which
-  // the application does not use.
-  const previousTempStore = sqlite.inTransaction ? null : (sqlite.pragma("temp_store", { simple: true }) as number);
-  if (previousTempStore !== null) sqlite.pragma("temp_store = FILE");
-  try {
-    return write();
-  } finally {
-    if (previousTempStore !== null) sqlite.pragma(`temp_store = ${previousTempStore}`);
-  }
+  return write();
 }
 
 /**

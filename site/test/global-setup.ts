@@ -40,7 +40,7 @@ export async function setup(project: TestProject): Promise<void> {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-browser-"));
   const databaseFile = path.join(dir, "site.db");
   const db = openDb(databaseFile);
-  migrateDb(db);
+  await migrateDb(db);
   seedCatalogue(db, generateCatalogue({ products: 120, today: new Date() }));
   db.$client.close();
 
