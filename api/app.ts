@@ -30,6 +30,27 @@ import placeholder from "./routes/placeholder/[width]/[height].get.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
+/**
+ * Public catalogue reads whose response depends only on the URL and the catalogue: served from
+ * the response cache between catalogue writes.
+ */
+const cacheable = new Set<RouteHandler>([listProducts, countProducts, featuredProducts, productBySlug, search, listCategories, categoryById, categoryBySlug, listRetailers, retailerById, brands]);
+
+function withCache(handler: RouteHandler): RouteHandler {
+  return async (event, ctx) => {
+    const cache = ctx.cache;
+    if (!cache) return handler(event, ctx);
+    const key = event.url.pathname + event.url.search;
+    const hit = cache.get(key);
+    if (hit) return new Response(hit.body, { headers: hit.headers });
+    const value = await handler(event, ctx);
+    const body = JSON.stringify(value);
+    const headers = { "content-type": "application/json; charset=utf-8", "cache-control": event.res.headers.get("cache-control") ?? "no-store" };
+    cache.set(key, { body, headers });
+    return new Response(body, { headers });
+  };
+}
+
 export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
   ["GET", "/api/health", health],
   ["GET", "/api/products", listProducts],
@@ -82,7 +103,8 @@ export interface AppOptions {
 export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   const app = new H3({ onError: (error) => errorResponse(error) });
   for (const [method, path, handler] of routes) {
-    app.on(method, path, (event) => handler(event, ctx));
+    const run = cacheable.has(handler) ? withCache(handler) : handler;
+    app.on(method, path, (event) => run(event, ctx));
   }
   app.all("/api/**", () => {
     throw new HTTPError({ status: 404, message: "Not found" });

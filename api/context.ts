@@ -1,9 +1,12 @@
 import type { H3Event } from "h3";
 import type { Db } from "../data/db/client.ts";
+import type { ResponseCache } from "./lib/response-cache.ts";
 
 /** What every handler may use; built once by the server (or a test) and passed to createApp. */
 export interface AppContext {
   db: Db;
+  /** Public catalogue responses (see lib/response-cache.ts); writes to the catalogue invalidate it. */
+  cache?: ResponseCache;
 }
 
 export type RouteHandler = (event: H3Event, ctx: AppContext) => unknown;

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { serve } from "h3";
 import { createApp } from "./app.ts";
+import { ResponseCache } from "./lib/response-cache.ts";
 import { buildSite, defaultSiteDir } from "./site-build.ts";
 import { databasePath, serverHost, serverPort } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
@@ -17,7 +18,8 @@ await migrateDb(db);
 if (ensureSeeded(db)) console.log(`Seeded the catalogue into ${file}`);
 
 const siteDir = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : defaultSiteDir;
-if (!fs.existsSync(path.join(siteDir, "index.html"))) {
+// SITE_BUILD=never: serve the API (and whatever build exists) without building, e.g. for benchmarks.
+if (process.env.SITE_BUILD !== "never" && !fs.existsSync(path.join(siteDir, "index.html"))) {
   console.log("No site build found: building the site (this takes a moment the first time)...");
   const result = await buildSite({ databaseFile: file, outDir: siteDir, quiet: true });
   if (!result.ok) {
@@ -29,7 +31,9 @@ if (!fs.existsSync(path.join(siteDir, "index.html"))) {
 }
 
 const port = serverPort();
-const app = createApp({ db }, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
+// API_CACHE=off serves every read from the database (for measuring and debugging).
+const cache = process.env.API_CACHE === "off" ? undefined : new ResponseCache(db);
+const app = createApp({ db, cache }, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
 const server = serve(app, { port, hostname: serverHost(), silent: true });
 await server.ready();
 console.log(`PawPrice is running at http://localhost:${port}`);

@@ -22,8 +22,10 @@ const { values } = parseArgs({
     products: { type: "string", default: "50000" },
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "20" },
+    cache: { type: "string", default: "both" },
   },
 });
+const cacheModes = values.cache === "both" ? ["off", "on"] : [values.cache];
 const products = Number(values.products);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
@@ -43,38 +45,47 @@ seedCatalogue(db, generateCatalogue({ products, today: new Date() }));
 db.$client.close();
 console.log(`seeded ${products} products in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
-const port = 20000 + Math.floor(Math.random() * 20000);
-const server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
-  env: { ...process.env, DATABASE_PATH: databaseFile, PORT: String(port), HOST: "127.0.0.1" },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-await new Promise<void>((resolve, reject) => {
-  server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  server.stdout!.on("data", (chunk: Buffer) => {
-    if (chunk.toString().includes("running at")) resolve();
+async function startServer(cache: string): Promise<{ port: number; stop: () => void }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+    env: { ...process.env, DATABASE_PATH: databaseFile, PORT: String(port), HOST: "127.0.0.1", API_CACHE: cache, SITE_BUILD: "never" },
+    stdio: ["ignore", "pipe", "inherit"],
   });
-});
+  await new Promise<void>((resolve, reject) => {
+    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+    server.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("running at")) resolve();
+    });
+  });
+  return { port, stop: () => server.kill("SIGTERM") };
+}
 
 const results = [];
 try {
-  for (const target of targets) {
-    const url = `http://127.0.0.1:${port}${target.path}`;
-    await autocannon({ url, connections: 4, duration: 2 }); // warm-up
-    const result = await autocannon({ url, connections, duration: seconds });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    results.push({
-      endpoint: target.name,
-      path: target.path,
-      requestsPerSecond: Math.round(result.requests.average),
-      p50Ms: result.latency.p50,
-      p99Ms: result.latency.p99,
-      maxMs: result.latency.max,
-      requests: result.requests.total,
-      meetsTarget: result.requests.average >= 2000 && result.latency.p99 < 50,
-    });
+  for (const cache of cacheModes) {
+    const server = await startServer(cache);
+    try {
+      for (const target of targets) {
+        const url = `http://127.0.0.1:${server.port}${target.path}`;
+        await autocannon({ url, connections: 4, duration: 2 }); // warm-up
+        const result = await autocannon({ url, connections, duration: seconds });
+        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        results.push({
+          endpoint: target.name,
+          responseCache: cache,
+          requestsPerSecond: Math.round(result.requests.average),
+          p50Ms: result.latency.p50,
+          p99Ms: result.latency.p99,
+          maxMs: result.latency.max,
+          requests: result.requests.total,
+          meetsTarget: result.requests.average >= 2000 && result.latency.p99 < 50,
+        });
+      }
+    } finally {
+      server.stop();
+    }
   }
 } finally {
-  server.kill("SIGTERM");
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { toNodeHandler } from "h3";
 import { createApp } from "../app.ts";
+import { ResponseCache } from "../lib/response-cache.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
@@ -15,6 +16,8 @@ import { generateCatalogue } from "../../data/seed/generate.ts";
 export interface TestServer {
   baseUrl: string;
   db: Db;
+  cache: ResponseCache;
+  databaseFile: string;
   dir: string;
   get(pathAndQuery: string): Promise<Response>;
   json<T = unknown>(pathAndQuery: string): Promise<T>;
@@ -23,11 +26,13 @@ export interface TestServer {
 
 export async function startTestServer(options: { products?: number; today?: Date } = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-test-"));
-  const db = openDb(path.join(dir, "test.db"));
+  const databaseFile = path.join(dir, "test.db");
+  const db = openDb(databaseFile);
   await migrateDb(db);
   seedCatalogue(db, generateCatalogue({ products: options.products ?? 300, today: options.today ?? new Date() }));
 
-  const server: Server = createServer(toNodeHandler(createApp({ db })));
+  const cache = new ResponseCache(db);
+  const server: Server = createServer(toNodeHandler(createApp({ db, cache })));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("server has no port");
@@ -37,6 +42,8 @@ export async function startTestServer(options: { products?: number; today?: Date
   return {
     baseUrl,
     db,
+    cache,
+    databaseFile,
     dir,
     get,
     async json<T>(pathAndQuery: string) {

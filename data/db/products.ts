@@ -62,15 +62,26 @@ const productFrom = `FROM products p
 /** Effective price of an offer in SQL; the same rule as `effectivePence` in domain/offers.ts. */
 const effectivePriceSql = "CASE WHEN pp.price_override = 1 AND pp.manual_price_pence IS NOT NULL THEN pp.manual_price_pence ELSE pp.price_pence END";
 
-/** ORDER BY per sort key. Products without a best price (nothing in stock) go last in price sorts. */
+/**
+ * ORDER BY per sort key. Each matches an index of data/db/schema.ts expression for expression
+ * (products_*_asc_idx, _desc_idx, _rating_idx, _savings_idx), so a page is read in index order
+ * rather than by sorting the whole category; products.test.ts checks the query plans. Products
+ * without a best price (nothing in stock) go last in price sorts.
+ */
 const orderBy: Record<SortKey, string> = {
   rank_asc: "p.rank, p.id",
-  price_asc: "p.best_price_pence IS NULL, p.best_price_pence, p.rank, p.id",
+  price_asc: "coalesce(p.best_price_pence, 9007199254740991), p.rank, p.id",
   price_desc: "p.best_price_pence DESC, p.rank, p.id",
   rating_desc: "p.rating DESC, p.review_count DESC, p.rank, p.id",
   savings_desc:
-    "CASE WHEN p.original_price_pence > p.best_price_pence THEN (p.original_price_pence - p.best_price_pence) * 1.0 / p.original_price_pence ELSE 0 END DESC, p.rank, p.id",
+    "(CASE WHEN p.original_price_pence > p.best_price_pence THEN (p.original_price_pence - p.best_price_pence) * 1.0 / p.original_price_pence ELSE 0 END) DESC, p.rank, p.id",
 };
+
+/** The SQL of a product page query, for tests that check its plan. */
+export function productListSql(filters: ProductFilters, sort: SortKey): { sql: string; params: unknown[] } {
+  const { where, params } = filterClause(filters);
+  return { sql: `SELECT ${productColumns} ${productFrom} ${where} ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?`, params };
+}
 
 function filterClause(filters: ProductFilters): { where: string; params: unknown[] } {
   const conditions: string[] = [];
@@ -190,11 +201,8 @@ export interface ProductPage {
 }
 
 export function listProducts(db: Db, filters: ProductFilters, page: ProductPage): Product[] {
-  const { where, params } = filterClause(filters);
-  const rows = statement(
-    db,
-    `SELECT ${productColumns} ${productFrom} ${where} ORDER BY ${orderBy[page.sort]} LIMIT ? OFFSET ?`,
-  ).all(...params, page.limit, page.offset) as ProductRow[];
+  const { sql, params } = productListSql(filters, page.sort);
+  const rows = statement(db, sql).all(...params, page.limit, page.offset) as ProductRow[];
   return withOffers(db, rows);
 }
 

@@ -4,12 +4,22 @@
  * Money is integer pence in every `*_pence` column; timestamps are ISO-8601 UTC strings, which
  * sort correctly as text and carry over unchanged to PostgreSQL later.
  */
-import { sql } from "drizzle-orm";
+import { sql, type SQLWrapper } from "drizzle-orm";
 import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** SQL default so raw inserts (seed, triggers) get the same ISO-8601 UTC text as drizzle's. */
 const isoNow = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = (name: string) => text(name).notNull().default(isoNow);
+
+/**
+ * Sort keys shared by the indexes below and the queries in data/db/products.ts (SQLite uses an
+ * expression index only when the ORDER BY spells the same expression). Products with no best
+ * price (nothing in stock) sort last by price.
+ */
+export const noPriceSortKey = Number.MAX_SAFE_INTEGER;
+export const priceAscKey = (bestPrice: SQLWrapper) => sql`coalesce(${bestPrice}, ${sql.raw(String(noPriceSortKey))})`;
+export const savingsKey = (originalPrice: SQLWrapper, bestPrice: SQLWrapper) =>
+  sql`(CASE WHEN ${originalPrice} > ${bestPrice} THEN (${originalPrice} - ${bestPrice}) * 1.0 / ${originalPrice} ELSE 0 END)`;
 
 export const categories = sqliteTable("categories", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -50,10 +60,18 @@ export const products = sqliteTable(
     lastEditedAt: text("last_edited_at"),
   },
   (t) => [
-    index("products_category_price_idx").on(t.categoryId, t.bestPricePence),
+    // One index per sort order (with and without a category), so a page of any sort is read in
+    // index order instead of sorting a whole category (see orderBy in data/db/products.ts).
     index("products_category_rank_idx").on(t.categoryId, t.rank),
     index("products_rank_idx").on(t.rank),
-    index("products_price_idx").on(t.bestPricePence),
+    index("products_category_price_asc_idx").on(t.categoryId, priceAscKey(t.bestPricePence), t.rank),
+    index("products_price_asc_idx").on(priceAscKey(t.bestPricePence), t.rank),
+    index("products_category_price_desc_idx").on(t.categoryId, sql`${t.bestPricePence} DESC`, t.rank),
+    index("products_price_desc_idx").on(sql`${t.bestPricePence} DESC`, t.rank),
+    index("products_category_rating_idx").on(t.categoryId, sql`${t.rating} DESC`, sql`${t.reviewCount} DESC`, t.rank),
+    index("products_rating_idx").on(sql`${t.rating} DESC`, sql`${t.reviewCount} DESC`, t.rank),
+    index("products_category_savings_idx").on(t.categoryId, sql`${savingsKey(t.originalPricePence, t.bestPricePence)} DESC`, t.rank),
+    index("products_savings_idx").on(sql`${savingsKey(t.originalPricePence, t.bestPricePence)} DESC`, t.rank),
     index("products_brand_idx").on(t.brand),
     index("products_featured_idx").on(t.isFeatured, t.rank),
     check("products_rating_range", sql`${t.rating} >= 0 AND ${t.rating} <= 5`),
