@@ -68,20 +68,26 @@ describe("product page", () => {
     const crumbs = page.getByRole("navigation", { name: "Breadcrumb" });
     expect(await crumbs.getByRole("link", { name: product.category.name }).getAttribute("href")).toBe(`/category/${product.category.slug}`);
     await expect(page.getByRole("heading", { name: "Compare All Prices" }).isVisible()).resolves.toBe(true);
-    const rows = page.locator("table tbody tr");
+    await expect(page.getByRole("heading", { name: "Price History" }).isVisible()).resolves.toBe(true);
+    expect(await page.locator('section[aria-labelledby="history-heading"] svg path').count()).toBeGreaterThan(0);
+    const offersTable = page.locator('section[aria-labelledby="compare-heading"] table');
+    const rows = offersTable.locator("tbody tr");
     await expect(rows.count()).resolves.toBe(product.prices.length);
-    const table = await page.locator("table").textContent();
+    const table = await offersTable.textContent();
     for (const offer of product.prices) expect(table).toContain(offer.retailer.name);
     expect(table).toMatch(/In Stock|Out of Stock/);
     expect(table).toMatch(/Free Delivery|Standard Delivery/);
-    const links = page.locator("table a[rel~=sponsored]");
+    const links = offersTable.locator("a[rel~=sponsored]");
     await expect(links.count()).resolves.toBe(product.prices.length);
 
-    const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as {
+    type JsonLdNode = {
       "@type": string;
       name: string;
       offers: { "@type": string; lowPrice: string; highPrice: string; offerCount: number; priceCurrency: string };
     };
+    const graph = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!) as { "@graph": JsonLdNode[] };
+    const jsonLd = graph["@graph"].find((node) => node["@type"] === "Product")!;
+    expect(graph["@graph"].some((node) => node["@type"] === "BreadcrumbList")).toBe(true);
     expect(jsonLd["@type"]).toBe("Product");
     expect(jsonLd.name).toBe(product.name);
     expect(jsonLd.offers["@type"]).toBe("AggregateOffer");
@@ -90,6 +96,20 @@ describe("product page", () => {
     expect(Number(jsonLd.offers.lowPrice)).toBe(product.bestPrice);
     expect(await page.locator('link[rel="canonical"]').getAttribute("href")).toMatch(new RegExp(`/product/${product.slug}$`));
     expect(await page.locator('meta[property="og:type"]').getAttribute("content")).toBe("product");
+    await page.waitForLoadState("networkidle");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows offer cards instead of the table on a 375 px phone", async () => {
+    const { page, errors, context } = await openPage(browser, { width: 375, height: 800 });
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    const section = page.locator('section[aria-labelledby="compare-heading"]');
+    expect(await section.locator("table").isVisible()).toBe(false);
+    const cards = section.getByRole("list", { name: `Prices for ${product.name} at each retailer` }).locator(":scope > li");
+    await expect(cards.count()).resolves.toBe(product.prices.length);
+    expect(await cards.first().isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     await page.waitForLoadState("networkidle");
     expect(errors).toEqual([]);
     await context.close();
