@@ -29,7 +29,7 @@ function ProductImage({ product }: { product: Product }) {
       loading="lazy"
       decoding="async"
       onError={() => setFailed(true)}
-      className="aspect-square w-full rounded-t-xl bg-slate-100 object-contain p-4"
+      className="aspect-square w-full rounded-l-xl bg-slate-100 object-contain p-2 min-[480px]:rounded-t-xl min-[480px]:rounded-l-none min-[480px]:p-4"
     />
   );
 }
@@ -48,16 +48,16 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
   };
 
   return (
-    <article className="card group flex h-full flex-col transition-shadow hover:shadow-md" data-testid="product-card">
-      <div className="relative">
+    <article className="card group flex h-full flex-row transition-shadow hover:shadow-md min-[480px]:flex-col" data-testid="product-card">
+      <div className="relative w-28 shrink-0 self-start min-[480px]:w-auto min-[480px]:self-auto">
         <a href={productPath(product.slug)} tabIndex={-1} aria-hidden="true">
           <ProductImage product={product} />
         </a>
         {discount > 0 && (
-          <span className="absolute top-3 left-3 rounded-full bg-red-700 px-2.5 py-1 text-xs font-bold text-white">Save {discount}%</span>
+          <span className="absolute top-2 left-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white min-[480px]:top-3 min-[480px]:left-3 min-[480px]:px-2.5 min-[480px]:py-1">Save {discount}%</span>
         )}
       </div>
-      <div className="flex flex-1 flex-col gap-2 p-4">
+      <div className="flex min-w-0 flex-1 flex-col gap-2 p-3 min-[480px]:p-4">
         {product.brand && <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">{product.brand}</p>}
         <h3 className="line-clamp-2 min-h-[2.5rem] text-sm leading-5 font-semibold text-slate-900">
           <a href={productPath(product.slug)} className="hover:text-brand-700 hover:underline">
@@ -83,7 +83,7 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
           <p className="text-xs text-slate-600">at {retailerName}</p>
         </div>
         {product.prices.length > 0 && (
-          <ul className="space-y-1 border-t border-slate-100 pt-2 text-xs" aria-label="Prices at other retailers">
+          <ul className="hidden space-y-1 border-t border-slate-100 pt-2 text-xs min-[480px]:block" aria-label="Prices at other retailers">
             {product.prices.slice(0, 3).map((offer) => (
               <li key={offer.id} className="flex items-center justify-between gap-2">
                 <span className="flex min-w-0 items-center gap-1.5 text-slate-700">
@@ -102,7 +102,7 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
               href={bestDealUrl}
               target="_blank"
               rel="sponsored noopener"
-              className="btn-deal flex-1 px-3"
+              className="btn-deal flex-1 px-3 whitespace-nowrap"
               onClick={() =>
                 logClick({ retailer: retailerName, productName: product.name, productId: product.id, price: product.bestPrice, url: bestDealUrl })
               }
