@@ -165,8 +165,16 @@ export const priceAlerts = sqliteTable(
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt("created_at"),
     lastNotifiedAt: text("last_notified_at"),
+    /** The best price last mailed about; cleared when the price goes back above the target (re-armed). */
+    lastNotifiedPricePence: integer("last_notified_price_pence"),
+    /** Set while a check is sending this alert's mail, so two checks never mail the same drop. */
+    claimToken: text("claim_token"),
+    claimedAt: text("claimed_at"),
   },
-  (t) => [index("price_alerts_user_idx").on(t.userId), index("price_alerts_product_idx").on(t.productId, t.isActive)],
+  (t) => [
+    index("price_alerts_user_idx").on(t.userId),
+    index("price_alerts_product_idx").on(t.productId, t.isActive),
+  ],
 );
 
 export const emailSubscribers = sqliteTable("email_subscribers", {

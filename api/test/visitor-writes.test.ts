@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Product } from "../../data/domain/catalogue.ts";
+import { startTestServer, type TestServer } from "./server.ts";
+
+let api: TestServer;
+let products: Product[];
+beforeAll(async () => {
+  api = await startTestServer({ products: 40 });
+  products = await api.json<Product[]>("/api/products?limit=30");
+});
+afterAll(() => api.close());
+
+const userId = "user_abcdefghijklmnopqrstuvwx";
+const post = (path: string, body: unknown, contentType = "application/json") =>
+  fetch(api.baseUrl + path, { method: "POST", headers: { "content-type": contentType }, body: typeof body === "string" ? body : JSON.stringify(body) });
+const count = (sql: string, ...params: unknown[]) => (api.db.$client.prepare(sql).get(...params) as { n: number }).n;
+
+/** Sends a bad request and checks it answers `status` with an `{ error }` naming `mentions`, storing nothing. */
+async function rejects(path: string, body: unknown, status: number, mentions: string, table: string, contentType?: string) {
+  const before = count(`SELECT count(*) AS n FROM ${table}`);
+  const response = await post(path, body, contentType);
+  expect(response.status).toBe(status);
+  const json = (await response.json()) as { error: string };
+  expect(Object.keys(json)).toEqual(["error"]);
+  expect(json.error.toLowerCase()).toContain(mentions.toLowerCase());
+  expect(count(`SELECT count(*) AS n FROM ${table}`)).toBe(before);
+}
+
+describe("POST /api/subscribers", () => {
+  it("stores a new address as a website subscriber, lower-cased, and accepts it again without a second row", async () => {
+    const first = await post("/api/subscribers", { email: "  Pet.Owner@Example.co.uk " });
+    expect(first.status).toBe(201);
+    expect(await first.json()).toEqual({ subscribed: true });
+    const again = await post("/api/subscribers", { email: "pet.owner@example.co.uk" });
+    expect(again.status).toBe(200);
+    expect(count("SELECT count(*) AS n FROM email_subscribers WHERE email = 'pet.owner@example.co.uk' AND source = 'website' AND is_active = 1")).toBe(1);
+  });
+
+  it("re-activates an address that had unsubscribed", async () => {
+    await post("/api/subscribers", { email: "back@example.com" });
+    api.db.$client.prepare("UPDATE email_subscribers SET is_active = 0 WHERE email = 'back@example.com'").run();
+    expect((await post("/api/subscribers", { email: "back@example.com" })).status).toBe(200);
+    expect(count("SELECT count(*) AS n FROM email_subscribers WHERE email = 'back@example.com' AND is_active = 1")).toBe(1);
+  });
+
+  it.each([
+    [{}, "email"],
+    [{ email: "" }, "valid email"],
+    [{ email: "not-an-email" }, "valid email"],
+    [{ email: `${"a".repeat(250)}@example.com` }, "valid email"],
+    [{ email: 42 }, "email"],
+    [{ email: "ok@example.com", source: "<script>" }, "source"],
+  ])("rejects %j", async (body, mentions) => {
+    await rejects("/api/subscribers", body, 400, mentions, "email_subscribers");
+  });
+
+  it("rejects a body that is not JSON, not declared JSON, empty or too large", async () => {
+    await rejects("/api/subscribers", "{not json", 400, "not valid JSON", "email_subscribers");
+    await rejects("/api/subscribers", "email=a@b.com", 415, "JSON", "email_subscribers", "application/x-www-form-urlencoded");
+    await rejects("/api/subscribers", "", 400, "required", "email_subscribers");
+    await rejects("/api/subscribers", { email: "a@b.com", pad: "x".repeat(20_000) }, 413, "exceeds the limit", "email_subscribers");
+  });
+});
+
+describe("recently viewed", () => {
+  it("keeps one entry per product, newest first, the last 20", async () => {
+    const visitor = "user_recentlyviewedtester01";
+    for (const product of products.slice(0, 22)) {
+      expect((await post("/api/recently-viewed", { userId: visitor, productId: product.id })).status).toBe(204);
+    }
+    // Viewing an older product again moves it to the front, without a second entry.
+    await post("/api/recently-viewed", { userId: visitor, productId: products[5]!.id });
+    const items = await api.json<{ id: number; slug: string; name: string; image: string; bestPrice: number | null }[]>(
+      `/api/recently-viewed?userId=${visitor}`,
+    );
+    expect(items).toHaveLength(20);
+    expect(items[0]!.id).toBe(products[5]!.id);
+    expect(items[1]!.id).toBe(products[21]!.id);
+    expect(new Set(items.map((i) => i.id)).size).toBe(20);
+    expect(items.map((i) => i.id)).not.toContain(products[0]!.id);
+    expect(Object.keys(items[0]!)).toEqual(expect.arrayContaining(["id", "slug", "name", "image", "bestPrice"]));
+    expect(await api.json(`/api/recently-viewed?userId=user_nobodyhasviewedanything`)).toEqual([]);
+  });
+
+  it.each([
+    [{ productId: 1 }, "userId"],
+    [{ userId: "bob", productId: 1 }, "userId"],
+    [{ userId: `user_${"x".repeat(65)}`, productId: 1 }, "userId"],
+    [{ userId, productId: "abc" }, "productId"],
+    [{ userId, productId: 0 }, "productId"],
+    [{ userId, productId: 999999 }, "unknown product"],
+  ])("rejects %j", async (body, mentions) => {
+    await rejects("/api/recently-viewed", body, 400, mentions, "recently_viewed");
+  });
+
+  it("rejects a bad visitor id on reads", async () => {
+    expect((await api.get("/api/recently-viewed")).status).toBe(400);
+    expect((await api.get("/api/recently-viewed?userId=admin")).status).toBe(400);
+  });
+});
+
+describe("POST /api/clicks", () => {
+  const click = (over: Record<string, unknown> = {}) => ({
+    retailer: "Amazon",
+    productName: products[0]!.name,
+    productId: products[0]!.id,
+    price: 12.99,
+    url: "https://www.amazon.co.uk/dp/B000000000?tag=x",
+    timestamp: new Date().toISOString(),
+    ...over,
+  });
+
+  it("stores clicks as user behaviour with the retailer and product resolved", async () => {
+    const response = await post("/api/clicks", { userId, sessionId: "session_abcdefghijkl", events: [click(), click({ productId: undefined, retailer: "Viovet" })] });
+    expect(response.status).toBe(204);
+    const rows = api.db.$client
+      .prepare("SELECT product_id, retailer_id, category_id, session_id, metadata FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click' ORDER BY id")
+      .all(userId) as { product_id: number | null; retailer_id: number | null; category_id: number | null; session_id: string; metadata: string }[];
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.product_id).toBe(products[0]!.id);
+    expect(rows[0]!.category_id).toBe(products[0]!.categoryId);
+    expect(rows[0]!.retailer_id).toBeGreaterThan(0);
+    expect(rows[0]!.session_id).toBe("session_abcdefghijkl");
+    expect(JSON.parse(rows[0]!.metadata)).toMatchObject({ retailer: "Amazon", price: 12.99 });
+    expect(rows[1]!.product_id).toBeNull();
+  });
+
+  it.each([
+    [() => ({ events: [click()] }), "userId"],
+    [() => ({ userId, events: [] }), "events"],
+    [() => ({ userId, events: Array.from({ length: 21 }, () => click()) }), "20"],
+    [() => ({ userId, events: [click({ productId: 999999 })] }), "unknown product"],
+    [() => ({ userId, events: [click({ price: -1 })] }), "price"],
+    [() => ({ userId, events: [click({ timestamp: "yesterday" })] }), "timestamp"],
+    [() => ({ userId, events: [click({ retailer: "" })] }), "retailer"],
+  ])("rejects bad click batch %#", async (body, mentions) => {
+    await rejects("/api/clicks", body(), 400, mentions, "user_behaviour");
+  });
+});
+
+describe("POST /api/vouchers/{id}/uses", () => {
+  it("counts a use, and rejects unknown and malformed ids", async () => {
+    const { id, uses } = api.db.$client.prepare("SELECT id, uses FROM vouchers LIMIT 1").get() as { id: number; uses: number };
+    expect((await post(`/api/vouchers/${id}/uses`, {})).status).toBe(204);
+    expect(count("SELECT uses AS n FROM vouchers WHERE id = ?", id)).toBe(uses + 1);
+    const missing = await post("/api/vouchers/999999/uses", {});
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: "Voucher not found" });
+    expect((await post("/api/vouchers/abc/uses", {})).status).toBe(400);
+  });
+});
