@@ -25,6 +25,14 @@ import subscribe from "./routes/subscribers.post.ts";
 import clicks from "./routes/clicks.post.ts";
 import recentlyViewed from "./routes/recently-viewed/index.get.ts";
 import recordView from "./routes/recently-viewed/index.post.ts";
+import listFavorites from "./routes/favorites/index.get.ts";
+import addFavorite from "./routes/favorites/index.post.ts";
+import removeFavorite from "./routes/favorites/[id].delete.ts";
+import updateFavorite from "./routes/favorites/[id].patch.ts";
+import isFavorite from "./routes/is-favorite.get.ts";
+import listAlerts from "./routes/price-alerts/index.get.ts";
+import createAlert from "./routes/price-alerts/index.post.ts";
+import deleteAlert from "./routes/price-alerts/[id].delete.ts";
 import affiliateLinks from "./routes/affiliate-links.get.ts";
 import placeholder from "./routes/placeholder/[width]/[height].get.ts";
 
@@ -73,6 +81,14 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
   ["POST", "/api/clicks", clicks],
   ["GET", "/api/recently-viewed", recentlyViewed],
   ["POST", "/api/recently-viewed", recordView],
+  ["GET", "/api/favorites", listFavorites],
+  ["POST", "/api/favorites", addFavorite],
+  ["DELETE", "/api/favorites/:id", removeFavorite],
+  ["PATCH", "/api/favorites/:id", updateFavorite],
+  ["GET", "/api/is-favorite", isFavorite],
+  ["GET", "/api/price-alerts", listAlerts],
+  ["POST", "/api/price-alerts", createAlert],
+  ["DELETE", "/api/price-alerts/:id", deleteAlert],
 ];
 
 /** Messages for errors h3 raises itself with only a status text (malformed URL, no route, ...). */

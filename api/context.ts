@@ -7,6 +7,8 @@ export interface AppContext {
   db: Db;
   /** Public catalogue responses (see lib/response-cache.ts); writes to the catalogue invalidate it. */
   cache?: ResponseCache;
+  /** Called after a visitor creates or changes an alert, so a target already met is mailed soon. */
+  onAlertsChanged?: () => void;
 }
 
 export type RouteHandler = (event: H3Event, ctx: AppContext) => unknown;

@@ -230,6 +230,15 @@ export function getProductById(db: Db, id: number): Product | null {
   return row ? withOffers(db, [row])[0]! : null;
 }
 
+/** Products by id in one query (plus one for their offers), keyed by id; unknown ids are absent. */
+export function getProductsByIds(db: Db, ids: readonly number[]): Map<number, Product> {
+  if (ids.length === 0) return new Map();
+  const rows = statement(db, `SELECT ${productColumns} ${productFrom} WHERE p.id IN (SELECT value FROM json_each(?))`).all(
+    JSON.stringify(ids),
+  ) as ProductRow[];
+  return new Map(withOffers(db, rows).map((product) => [product.id, product]));
+}
+
 export function productExists(db: Db, id: number): boolean {
   return statement(db, "SELECT 1 FROM products WHERE id = ?").get(id) !== undefined;
 }

@@ -19,3 +19,30 @@ export const emailSchema = z
   .toLowerCase()
   .max(254, "Please enter a valid email address")
   .pipe(z.email({ error: "Please enter a valid email address" }));
+
+/** Most favourites one visitor can keep, and most active price alerts (abuse limits, stated in errors). */
+export const favoriteLimit = 200;
+export const activeAlertLimit = 50;
+export const maxNotesLength = 500;
+/** The highest alert target accepted, in pounds. */
+export const maxTargetPounds = 100_000;
+
+export const productIdSchema = z
+  .number({ error: "productId must be a product id" })
+  .int("productId must be a product id")
+  .positive("productId must be a product id");
+
+export const notesSchema = z
+  .string({ error: "notes must be text" })
+  .trim()
+  .max(maxNotesLength, `notes must be at most ${maxNotesLength} characters`);
+
+/**
+ * A target price in pounds: a number above 0, at most £100,000, with at most two decimals
+ * (SPEC.md section 5: 'Please enter a valid price').
+ */
+export const targetPriceSchema = z
+  .number({ error: "Please enter a valid price" })
+  .refine((value) => Number.isFinite(value) && value > 0 && value <= maxTargetPounds && Math.abs(Math.round(value * 100) - value * 100) < 1e-6, {
+    message: "Please enter a valid price",
+  });

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { defineRoute } from "../../context.ts";
+import { badRequest, readJson } from "../../lib/http.ts";
+import { favoriteLimit, notesSchema, productIdSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
+import { productExists } from "../../../data/db/products.ts";
+import { addFavorite } from "../../../data/db/favorites.ts";
+
+const body = z.object({ userId: visitorIdSchema, productId: productIdSchema, notes: notesSchema.optional() });
+
+/** 201 with the new favourite; 200 with the existing one when the product is already saved. */
+export default defineRoute(async (event, { db }) => {
+  const { userId, productId, notes } = await readJson(event, body);
+  if (!productExists(db, productId)) throw badRequest("productId: unknown product");
+  const result = addFavorite(db, userId, productId, notes);
+  if ("limitReached" in result) throw badRequest(`You can save up to ${favoriteLimit} favourites. Remove one to add another.`);
+  event.res.status = result.created ? 201 : 200;
+  return result.favorite;
+});

@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Product } from "../../data/domain/catalogue.ts";
+import { activeAlertLimit, favoriteLimit } from "../../data/domain/visitor.ts";
+import { startTestServer, type TestServer } from "./server.ts";
+
+let api: TestServer;
+let products: Product[];
+beforeAll(async () => {
+  api = await startTestServer({ products: 220 });
+  products = await api.json<Product[]>("/api/products?limit=60");
+});
+afterAll(() => api.close());
+
+const alice = "user_aliceaaaaaaaaaaaaaaaaaaa";
+const bob = "user_bobbbbbbbbbbbbbbbbbbbbbb";
+const send = (method: string, path: string, body?: unknown) =>
+  fetch(api.baseUrl + path, { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+const count = (sql: string, ...params: unknown[]) => (api.db.$client.prepare(sql).get(...params) as { n: number }).n;
+
+async function expectError(response: Response, status: number, mentions: string) {
+  expect(response.status).toBe(status);
+  const body = (await response.json()) as { error: string };
+  expect(Object.keys(body)).toEqual(["error"]);
+  expect(body.error).toContain(mentions);
+}
+
+describe("favourites", () => {
+  it("adds, reports, lists with the product, annotates and removes a favourite", async () => {
+    const product = products[0]!;
+    const created = await send("POST", "/api/favorites", { userId: alice, productId: product.id });
+    expect(created.status).toBe(201);
+    const favorite = (await created.json()) as { id: number; productId: number; notes: string | null };
+    expect(favorite).toMatchObject({ productId: product.id, notes: null });
+
+    expect(await api.json(`/api/is-favorite?userId=${alice}&productId=${product.id}`)).toEqual({ isFavorite: true, favoriteId: favorite.id });
+    expect(await api.json(`/api/is-favorite?userId=${bob}&productId=${product.id}`)).toEqual({ isFavorite: false, favoriteId: null });
+
+    const patched = await send("PATCH", `/api/favorites/${favorite.id}?userId=${alice}`, { notes: "  Rex loves the chicken one  " });
+    expect(patched.status).toBe(200);
+    expect(((await patched.json()) as { notes: string }).notes).toBe("Rex loves the chicken one");
+
+    const list = await api.json<{ id: number; notes: string; product: Product }[]>(`/api/favorites?userId=${alice}`);
+    expect(list).toHaveLength(1);
+    expect(list[0]!.product).toEqual(product);
+    expect(list[0]!.notes).toBe("Rex loves the chicken one");
+
+    expect((await send("DELETE", `/api/favorites/${favorite.id}?userId=${alice}`)).status).toBe(204);
+    expect(await api.json(`/api/favorites?userId=${alice}`)).toEqual([]);
+  });
+
+  it("keeps one row when the same product is saved twice", async () => {
+    const productId = products[1]!.id;
+    const first = (await (await send("POST", "/api/favorites", { userId: alice, productId })).json()) as { id: number };
+    const second = await send("POST", "/api/favorites", { userId: alice, productId });
+    expect(second.status).toBe(200);
+    expect(((await second.json()) as { id: number }).id).toBe(first.id);
+    expect(count("SELECT count(*) AS n FROM favorites WHERE user_id = ? AND product_id = ?", alice, productId)).toBe(1);
+  });
+
+  it("lets nobody else remove or change a visitor's favourite", async () => {
+    const { id } = (await (await send("POST", "/api/favorites", { userId: alice, productId: products[2]!.id })).json()) as { id: number };
+    await expectError(await send("DELETE", `/api/favorites/${id}?userId=${bob}`), 404, "Favorite not found");
+    await expectError(await send("PATCH", `/api/favorites/${id}?userId=${bob}`, { notes: "mine now" }), 404, "Favorite not found");
+    await expectError(await send("DELETE", `/api/favorites/${id}`), 400, "userId");
+    expect(count("SELECT count(*) AS n FROM favorites WHERE id = ? AND notes IS NULL", id)).toBe(1);
+  });
+
+  it.each([
+    [{ productId: 1 }, "userId"],
+    [{ userId: "robert", productId: 1 }, "userId"],
+    [{ userId: alice }, "productId"],
+    [{ userId: alice, productId: "1" }, "productId"],
+    [{ userId: alice, productId: -4 }, "productId"],
+    [{ userId: alice, productId: 999999 }, "unknown product"],
+    [{ userId: alice, productId: 1, notes: "n".repeat(501) }, "notes"],
+  ])("rejects POST %j and stores nothing", async (body, mentions) => {
+    const before = count("SELECT count(*) AS n FROM favorites");
+    await expectError(await send("POST", "/api/favorites", body), 400, mentions);
+    expect(count("SELECT count(*) AS n FROM favorites")).toBe(before);
+  });
+
+  it("rejects bad reads and bad ids", async () => {
+    await expectError(await send("GET", "/api/favorites"), 400, "userId");
+    await expectError(await send("GET", `/api/is-favorite?userId=${alice}&productId=abc`), 400, "productId");
+    await expectError(await send("DELETE", `/api/favorites/abc?userId=${alice}`), 400, "id");
+    await expectError(await send("PATCH", `/api/favorites/1?userId=${alice}`, { notes: 5 }), 400, "notes");
+  });
+
+  it(`stops at ${favoriteLimit} favourites with a clear message`, async () => {
+    const carol = "user_carolccccccccccccccccccc";
+    const ids = (api.db.$client.prepare("SELECT id FROM products ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+    const insert = api.db.$client.prepare("INSERT INTO favorites (user_id, product_id) VALUES (?, ?)");
+    for (const id of ids.slice(0, favoriteLimit)) insert.run(carol, id);
+    await expectError(await send("POST", "/api/favorites", { userId: carol, productId: ids[favoriteLimit]! }), 400, `up to ${favoriteLimit} favourites`);
+    expect(count("SELECT count(*) AS n FROM favorites WHERE user_id = ?", carol)).toBe(favoriteLimit);
+    // Saving one already saved is still fine at the limit.
+    expect((await send("POST", "/api/favorites", { userId: carol, productId: ids[0]! })).status).toBe(200);
+  });
+});
+
+describe("price alerts", () => {
+  it("creates an alert with the product's price and status, lists it and deletes it", async () => {
+    const product = products.find((p) => p.bestPrice !== null && p.bestPrice > 2)!;
+    const response = await send("POST", "/api/price-alerts", { userId: alice, productId: product.id, email: "Alice@Example.com", targetPrice: 1.5 });
+    expect(response.status).toBe(201);
+    const alert = (await response.json()) as { id: number; targetPrice: number; email: string; status: string; product: { name: string; slug: string; bestPrice: number } };
+    expect(alert).toMatchObject({
+      targetPrice: 1.5,
+      email: "alice@example.com",
+      status: "Waiting for drop",
+      product: { name: product.name, slug: product.slug, bestPrice: product.bestPrice },
+    });
+    const list = await api.json<{ id: number }[]>(`/api/price-alerts?userId=${alice}`);
+    expect(list.map((a) => a.id)).toEqual([alert.id]);
+
+    // A target at or above the current best price is already reached.
+    const reached = (await (await send("POST", "/api/price-alerts", { userId: alice, productId: products[3]!.id, email: "alice@example.com", targetPrice: 99999 })).json()) as { status: string };
+    expect(reached.status).toBe("Price reached!");
+
+    await expectError(await send("DELETE", `/api/price-alerts/${alert.id}?userId=${bob}`), 404, "Price alert not found");
+    expect((await send("DELETE", `/api/price-alerts/${alert.id}?userId=${alice}`)).status).toBe(204);
+    expect((await api.json<{ id: number }[]>(`/api/price-alerts?userId=${alice}`)).map((a) => a.id)).not.toContain(alert.id);
+  });
+
+  it("updates the visitor's alert for the same product and address instead of adding another", async () => {
+    const body = { userId: bob, productId: products[4]!.id, email: "bob@example.com", targetPrice: 3 };
+    const first = (await (await send("POST", "/api/price-alerts", body)).json()) as { id: number };
+    const second = await send("POST", "/api/price-alerts", { ...body, targetPrice: 2.5 });
+    expect(second.status).toBe(200);
+    expect(((await second.json()) as { id: number; targetPrice: number })).toMatchObject({ id: first.id, targetPrice: 2.5 });
+    expect(count("SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND product_id = ?", bob, products[4]!.id)).toBe(1);
+  });
+
+  it.each([
+    [{ productId: 1, email: "a@b.co", targetPrice: 5 }, "userId"],
+    [{ userId: "user_x", productId: 1, email: "a@b.co", targetPrice: 5 }, "userId"],
+    [{ userId: alice, email: "a@b.co", targetPrice: 5 }, "productId"],
+    [{ userId: alice, productId: 999999, email: "a@b.co", targetPrice: 5 }, "unknown product"],
+    [{ userId: alice, productId: 1, targetPrice: 5 }, "email"],
+    [{ userId: alice, productId: 1, email: "not an email", targetPrice: 5 }, "Please enter a valid email address"],
+    [{ userId: alice, productId: 1, email: "a@b.co" }, "Please enter a valid price"],
+    [{ userId: alice, productId: 1, email: "a@b.co", targetPrice: 0 }, "Please enter a valid price"],
+    [{ userId: alice, productId: 1, email: "a@b.co", targetPrice: -1 }, "Please enter a valid price"],
+    [{ userId: alice, productId: 1, email: "a@b.co", targetPrice: "abc" }, "Please enter a valid price"],
+    [{ userId: alice, productId: 1, email: "a@b.co", targetPrice: 1e12 }, "Please enter a valid price"],
+    [{ userId: alice, productId: 1, email: "a@b.co", targetPrice: 9.999 }, "Please enter a valid price"],
+  ])("rejects %j and stores nothing", async (body, mentions) => {
+    const before = count("SELECT count(*) AS n FROM price_alerts");
+    await expectError(await send("POST", "/api/price-alerts", body), 400, mentions);
+    expect(count("SELECT count(*) AS n FROM price_alerts")).toBe(before);
+  });
+
+  it(`stops at ${activeAlertLimit} active alerts with a clear message`, async () => {
+    const dave = "user_daveddddddddddddddddddddd";
+    const insert = api.db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, 'dave@example.com', 100)");
+    for (const product of products.slice(0, activeAlertLimit)) insert.run(dave, product.id);
+    await expectError(
+      await send("POST", "/api/price-alerts", { userId: dave, productId: products[activeAlertLimit]!.id, email: "dave@example.com", targetPrice: 1 }),
+      400,
+      `up to ${activeAlertLimit} price alerts`,
+    );
+    expect(count("SELECT count(*) AS n FROM price_alerts WHERE user_id = ?", dave)).toBe(activeAlertLimit);
+  });
+
+  it("rejects bad reads and bad ids", async () => {
+    await expectError(await send("GET", "/api/price-alerts"), 400, "userId");
+    await expectError(await send("DELETE", `/api/price-alerts/0?userId=${alice}`), 400, "id");
+  });
+});
