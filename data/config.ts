@@ -2,6 +2,8 @@
  * Site identity and runtime settings (DECISIONS.md "Identity"). Every page, e-mail and export
  * reads them from here; environment variables override the defaults.
  */
+import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -38,3 +40,70 @@ export const socialLinks = {
   facebook: env("SOCIAL_FACEBOOK_URL", "https://www.facebook.com/pawprice"),
   instagram: env("SOCIAL_INSTAGRAM_URL", "https://www.instagram.com/pawprice"),
 } as const;
+
+/** Outgoing mail (DECISIONS.md item 4): SMTP when SMTP_URL is set, otherwise .eml files in an outbox folder. */
+export interface MailConfig {
+  /** e.g. smtp://user:pass@smtp.example.com:587; undefined writes mails to `outboxDir` instead. */
+  smtpUrl: string | undefined;
+  from: string;
+  outboxDir: string;
+}
+
+export function mailConfig(): MailConfig {
+  return {
+    smtpUrl: process.env.SMTP_URL?.trim() || undefined,
+    from: env("MAIL_FROM", `${siteConfig.siteName} <alerts@pawprice.example>`),
+    outboxDir: path.resolve(projectRoot, env("MAIL_OUTBOX", "data/outbox")),
+  };
+}
+
+/** Minutes between scheduled price-alert checks inside the server; 0 turns the schedule off. */
+export function alertCheckIntervalMinutes(): number {
+  const minutes = Number(env("ALERT_CHECK_INTERVAL_MINUTES", "60"));
+  if (!Number.isInteger(minutes) || minutes < 0) {
+    throw new Error(`ALERT_CHECK_INTERVAL_MINUTES must be a whole number of minutes (0 disables), got "${process.env.ALERT_CHECK_INTERVAL_MINUTES}"`);
+  }
+  return minutes;
+}
+
+const minSecretLength = 32;
+const secrets = new Map<string, string>();
+
+/**
+ * The key that signs links the server must trust later (one-click unsubscribe). APP_SECRET wins
+ * when set; otherwise a random secret is created once in the git-ignored data/secrets folder
+ * (SECRETS_DIR overrides it) and reused, so links in mails already sent keep working after a
+ * restart. Creating it by hard-linking a finished temp file means two processes starting at once
+ * agree on one secret and never read a half-written file.
+ */
+export function appSecret(): string {
+  const configured = process.env.APP_SECRET?.trim();
+  if (configured) {
+    if (configured.length < minSecretLength) throw new Error(`APP_SECRET must be at least ${minSecretLength} characters long`);
+    return configured;
+  }
+  const dir = path.resolve(projectRoot, env("SECRETS_DIR", "data/secrets"));
+  const cached = secrets.get(dir);
+  if (cached) return cached;
+  const secret = readOrCreateSecret(path.join(dir, "app-secret"));
+  secrets.set(dir, secret);
+  return secret;
+}
+
+function readOrCreateSecret(file: string): string {
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+    fs.writeFileSync(temp, crypto.randomBytes(32).toString("hex"), { mode: 0o600 });
+    try {
+      fs.linkSync(temp, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      fs.rmSync(temp, { force: true });
+    }
+  }
+  const secret = fs.readFileSync(file, "utf8").trim();
+  if (secret.length < minSecretLength) throw new Error(`${file} holds no usable secret: delete it to create a new one, or set APP_SECRET`);
+  return secret;
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxNotesLength, maxTargetPounds } from "./limits.ts";
 
 /**
  * The anonymous visitor id: `user_` and 8 to 64 letters, digits, '_' or '-'. The browser makes
@@ -20,12 +21,7 @@ export const emailSchema = z
   .max(254, "Please enter a valid email address")
   .pipe(z.email({ error: "Please enter a valid email address" }));
 
-/** Most favourites one visitor can keep, and most active price alerts (abuse limits, stated in errors). */
-export const favoriteLimit = 200;
-export const activeAlertLimit = 50;
-export const maxNotesLength = 500;
-/** The highest alert target accepted, in pounds. */
-export const maxTargetPounds = 100_000;
+export { activeAlertLimit, favoriteLimit, maxNotesLength, maxTargetPounds } from "./limits.ts";
 
 export const productIdSchema = z
   .number({ error: "productId must be a product id" })

@@ -8,6 +8,8 @@ import { productPath } from "../../../data/domain/paths.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
 import { cn } from "../../lib/cn.ts";
 import { $compareItems, addProductToCompare, toCompareItem } from "../compare/compare.store.ts";
+import { SaveToggle } from "../favorites/SaveToggle.tsx";
+import { recordView } from "../recently-viewed/record-view.ts";
 import { toast } from "../toast/toast.store.ts";
 
 export interface LinkContext {
@@ -53,6 +55,7 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
         <a href={productPath(product.slug)} tabIndex={-1} aria-hidden="true">
           <ProductImage product={product} />
         </a>
+        <SaveToggle productId={product.id} productName={product.name} />
         {discount > 0 && (
           <span className="absolute top-2 left-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white min-[480px]:top-3 min-[480px]:left-3 min-[480px]:px-2.5 min-[480px]:py-1">Save {discount}%</span>
         )}
@@ -103,9 +106,10 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
               target="_blank"
               rel="sponsored noopener"
               className="btn-deal flex-1 px-3 whitespace-nowrap"
-              onClick={() =>
-                logClick({ retailer: retailerName, productName: product.name, productId: product.id, price: product.bestPrice, url: bestDealUrl })
-              }
+              onClick={() => {
+                logClick({ retailer: retailerName, productName: product.name, productId: product.id, price: product.bestPrice, url: bestDealUrl });
+                recordView(product.id);
+              }}
             >
               View Best Deal <ExternalLink className="size-3.5" aria-hidden="true" />
             </a>

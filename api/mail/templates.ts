@@ -1,0 +1,152 @@
+/**
+ * The texts of outgoing mail (price alerts, newsletters) and of the page an unsubscribe link
+ * opens. Every mail has a plain-text part and a simple inline-styled HTML part (mail clients
+ * ignore style sheets); every value placed in HTML is escaped.
+ */
+import { formatPence, type Pence } from "../../data/domain/money.ts";
+
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Who the mail comes from, named in every footer. */
+export interface MailIdentity {
+  siteName: string;
+  companyName: string;
+}
+
+/**
+ * Text made safe for HTML content and double-quoted attribute values.
+ * @example escapeHtml(`Tom & "Jerry" <b>`) // "Tom &amp; &quot;Jerry&quot; &lt;b&gt;"
+ */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => htmlEntities[char]!);
+}
+
+const htmlEntities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+const fontStack = "font-family: Arial, Helvetica, sans-serif";
+const linkStyle = "color: #0f766e";
+
+/** A minimal HTML document around mail content: one centred column, inline styles only. */
+function htmlDocument(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en-GB">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<body style="margin: 0; padding: 24px; background: #f5f5f4; ${fontStack}; color: #1c1917; line-height: 1.5">
+<div style="max-width: 560px; margin: 0 auto; padding: 24px; background: #ffffff; border-radius: 8px">
+${body}
+</div>
+</body>
+</html>
+`;
+}
+
+function footerText(identity: MailIdentity, reason: string, unsubscribeLabel: string, unsubscribeUrl: string): string {
+  return `--\n${reason}\n${unsubscribeLabel}: ${unsubscribeUrl}\n${identity.companyName}`;
+}
+
+function footerHtml(identity: MailIdentity, reason: string, unsubscribeLabel: string, unsubscribeUrl: string): string {
+  return `<p style="margin: 24px 0 0; padding-top: 16px; border-top: 1px solid #e7e5e4; font-size: 12px; color: #57534e">
+${escapeHtml(reason)}<br>
+<a href="${escapeHtml(unsubscribeUrl)}" style="${linkStyle}">${escapeHtml(unsubscribeLabel)}</a><br>
+${escapeHtml(identity.companyName)}
+</p>`;
+}
+
+export interface AlertMailInput extends MailIdentity {
+  productName: string;
+  productUrl: string;
+  pricePence: Pence;
+  targetPence: Pence;
+  /** Null when the best offer's retailer is unknown; the mail then leaves the retailer out. */
+  retailerName: string | null;
+  unsubscribeUrl: string;
+}
+
+/** The mail sent when a product's best price reaches a visitor's target. */
+export function alertMail(input: AlertMailInput): RenderedMail {
+  const price = formatPence(input.pricePence);
+  const target = formatPence(input.targetPence);
+  const at = input.retailerName ? ` at ${input.retailerName}` : "";
+  const subject = `Price drop: ${input.productName} is now ${price}${at}`;
+  const reason = `You are receiving this because you set a price alert on ${input.siteName}.`;
+  const unsubscribeLabel = "Switch off this price alert";
+  const caution = "Prices change quickly, so check the price on the retailer's site before you buy.";
+
+  const text = [
+    `Good news: ${input.productName} is now ${price}${at}, at or below your target price of ${target}.`,
+    "",
+    `Compare all prices: ${input.productUrl}`,
+    "",
+    caution,
+    "",
+    footerText(input, reason, unsubscribeLabel, input.unsubscribeUrl),
+    "",
+  ].join("\n");
+
+  const retailerHtml = input.retailerName ? ` at <strong>${escapeHtml(input.retailerName)}</strong>` : "";
+  const html = htmlDocument(
+    subject,
+    `<p style="margin: 0 0 8px; font-size: 14px; color: #57534e">${escapeHtml(input.siteName)} price alert</p>
+<h1 style="margin: 0 0 16px; font-size: 20px">${escapeHtml(input.productName)}</h1>
+<p style="margin: 0 0 16px">Good news: it is now <strong style="font-size: 18px; color: #15803d">${escapeHtml(price)}</strong>${retailerHtml}, at or below your target price of ${escapeHtml(target)}.</p>
+<p style="margin: 0 0 16px"><a href="${escapeHtml(input.productUrl)}" style="display: inline-block; padding: 10px 16px; background: #0f766e; color: #ffffff; text-decoration: none; border-radius: 6px">Compare all prices</a></p>
+<p style="margin: 0; font-size: 13px; color: #57534e">${escapeHtml(caution)}</p>
+${footerHtml(input, reason, unsubscribeLabel, input.unsubscribeUrl)}`,
+  );
+  return { subject, text, html };
+}
+
+export interface NewsletterMailInput extends MailIdentity {
+  subject: string;
+  text: string;
+  /** Written by the site owner and sent as given; without it the text is shown as paragraphs. */
+  html?: string;
+  unsubscribeUrl: string;
+}
+
+/** Plain text as escaped HTML paragraphs, keeping single line breaks. */
+function textToHtml(text: string): string {
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((paragraph) => `<p style="margin: 0 0 16px">${escapeHtml(paragraph).replace(/\n/g, "<br>\n")}</p>`)
+    .join("\n");
+}
+
+/** A newsletter issue with the subscriber's own unsubscribe link added to both parts. */
+export function newsletterMail(input: NewsletterMailInput): RenderedMail {
+  const reason = `You are receiving this because you subscribed to the ${input.siteName} newsletter.`;
+  const unsubscribeLabel = "Unsubscribe from this newsletter";
+  const text = `${input.text.trimEnd()}\n\n${footerText(input, reason, unsubscribeLabel, input.unsubscribeUrl)}\n`;
+  const footer = footerHtml(input, reason, unsubscribeLabel, input.unsubscribeUrl);
+  let html: string;
+  if (input.html === undefined) {
+    html = htmlDocument(input.subject, `${textToHtml(input.text)}\n${footer}`);
+  } else {
+    const bodyEnd = input.html.search(/<\/body>/i);
+    html = bodyEnd === -1 ? `${input.html}\n${footer}\n` : `${input.html.slice(0, bodyEnd)}${footer}\n${input.html.slice(bodyEnd)}`;
+  }
+  return { subject: input.subject, text, html };
+}
+
+export interface PageInput {
+  siteName: string;
+  baseUrl: string;
+  heading: string;
+  message: string;
+}
+
+/** The small page an unsubscribe link answers with: what happened, and a way back to the site. */
+export function unsubscribePage(input: PageInput): string {
+  return htmlDocument(
+    `${input.heading} - ${input.siteName}`,
+    `<p style="margin: 0 0 8px; font-size: 14px; color: #57534e">${escapeHtml(input.siteName)}</p>
+<h1 style="margin: 0 0 16px; font-size: 22px">${escapeHtml(input.heading)}</h1>
+<p style="margin: 0 0 24px">${escapeHtml(input.message)}</p>
+<p style="margin: 0"><a href="${escapeHtml(input.baseUrl)}/" style="${linkStyle}">Back to ${escapeHtml(input.siteName)}</a></p>`,
+  );
+}

@@ -1,0 +1,132 @@
+import { BellOff, Trash2 } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { formatPrice } from "../../../data/domain/display.ts";
+import { homePath, productPath } from "../../../data/domain/paths.ts";
+import { api, ApiError } from "../../lib/api.ts";
+import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { cn } from "../../lib/cn.ts";
+import { toast } from "../toast/toast.store.ts";
+
+interface Alert {
+  id: number;
+  targetPrice: number;
+  email: string;
+  status: "Waiting for drop" | "Price reached!";
+  product: { name: string; slug: string; bestPrice: number | null };
+}
+
+type State = { kind: "loading" } | { kind: "failed" } | { kind: "ready"; alerts: Alert[] };
+
+/** /my-alerts (SPEC.md section 2): the visitor's alerts with live status; delete after confirming. */
+export default function MyAlerts() {
+  const [state, setState] = useState<State>({ kind: "loading" });
+
+  const load = useCallback(() => {
+    setState({ kind: "loading" });
+    api
+      .get<Alert[]>("/api/price-alerts", { userId: getVisitorId() })
+      .then((alerts) => setState({ kind: "ready", alerts }))
+      .catch((error) => {
+        console.error("Failed to fetch price alerts", error);
+        setState({ kind: "failed" });
+      });
+  }, []);
+  useEffect(load, [load]);
+
+  const remove = async (alert: Alert) => {
+    if (!window.confirm("Are you sure you want to delete this price alert?")) return;
+    try {
+      await api.delete(`/api/price-alerts/${alert.id}`, { userId: getVisitorId() });
+      toast({ title: "Price alert deleted", description: "Your price alert has been removed successfully." });
+      load();
+    } catch (error) {
+      const message = error instanceof ApiError ? (error.error ?? error.message) : String(error);
+      toast({ title: "Failed to delete price alert", description: message, variant: "destructive" });
+    }
+  };
+
+  if (state.kind === "loading") {
+    return (
+      <p className="py-12 text-center text-slate-600" role="status">
+        Loading your price alerts...
+      </p>
+    );
+  }
+  if (state.kind === "failed") {
+    return (
+      <div className="card py-12 text-center" role="alert">
+        <p className="font-semibold text-slate-900">Failed to load your price alerts</p>
+        <button type="button" className="btn-primary mt-4" onClick={load}>
+          Try Again
+        </button>
+      </div>
+    );
+  }
+  if (state.alerts.length === 0) {
+    return (
+      <div className="card py-12 text-center">
+        <BellOff className="mx-auto size-10 text-slate-400" aria-hidden="true" />
+        <p className="mt-3 text-lg font-semibold text-slate-900">No Price Alerts Set</p>
+        <p className="mt-1 text-slate-600">Set an alert on any product page and we'll e-mail you when the price drops.</p>
+        <a href={homePath} className="btn-primary mt-5">
+          Browse Products
+        </a>
+      </div>
+    );
+  }
+  return (
+    <div className="card overflow-x-auto">
+      <table className="w-full min-w-[40rem] text-left text-sm" data-testid="alerts-table">
+        <caption className="sr-only">Your price alerts</caption>
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+          <tr>
+            <th scope="col" className="px-4 py-3">
+              Product
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Current Price
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Target Price
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {state.alerts.map((alert) => (
+            <tr key={alert.id}>
+              <td className="px-4 py-3">
+                <a href={productPath(alert.product.slug)} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                  {alert.product.name}
+                </a>
+                <p className="text-xs text-slate-600">{alert.email}</p>
+              </td>
+              <td className="px-4 py-3 font-semibold tabular-nums">{formatPrice(alert.product.bestPrice, "N/A")}</td>
+              <td className="px-4 py-3 tabular-nums">{formatPrice(alert.targetPrice)}</td>
+              <td className="px-4 py-3">
+                <span
+                  className={cn(
+                    "rounded-full px-2.5 py-1 text-xs font-semibold",
+                    alert.status === "Price reached!" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900",
+                  )}
+                >
+                  {alert.status}
+                </span>
+              </td>
+              <td className="px-4 py-3">
+                <button type="button" className="btn-ghost px-2 py-1 text-red-700" onClick={() => void remove(alert)} aria-label={`Delete the alert for ${alert.product.name}`}>
+                  <Trash2 className="size-4" aria-hidden="true" /> Delete
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import { BellRing, CheckCircle2 } from "lucide-react";
+import { useState } from "react";
+import { ApiError, api } from "../../lib/api.ts";
+import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { toast } from "../toast/toast.store.ts";
+
+interface Props {
+  productId: number;
+  productName: string;
+  /** The current best price in pounds; the default target (SPEC.md section 5). */
+  bestPrice: number | null;
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Parses the target field: a number above 0 with at most two decimals, else null. */
+function parseTarget(text: string): number | null {
+  const trimmed = text.trim().replace(/^£/, "");
+  if (!/^\d{1,6}(\.\d{1,2})?$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return value > 0 ? value : null;
+}
+
+/** The product page's price-drop alert form (SPEC.md sections 2, 4, 5 and 8). */
+export default function PriceAlertForm({ productId, productName, bestPrice }: Props) {
+  const defaultTarget = bestPrice === null ? "" : bestPrice.toFixed(2);
+  const [email, setEmail] = useState("");
+  const [target, setTarget] = useState(defaultTarget);
+  const [errors, setErrors] = useState<{ email?: string; target?: string }>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [created, setCreated] = useState(false);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const targetPrice = parseTarget(target);
+    const problems = {
+      email: emailPattern.test(email.trim()) ? undefined : "Please enter a valid email address",
+      target: targetPrice === null ? "Please enter a valid price" : undefined,
+    };
+    setErrors(problems);
+    if (problems.email || problems.target || targetPrice === null) return;
+    setSubmitting(true);
+    try {
+      await api.post("/api/price-alerts", { userId: getVisitorId(), productId, email: email.trim(), targetPrice });
+      toast({ title: "Price alert created", description: `We'll notify you when ${productName} drops to your target price.` });
+      setCreated(true);
+    } catch (error) {
+      const message = error instanceof ApiError ? (error.error ?? error.message) : error instanceof Error ? error.message : "Unknown error";
+      toast({ title: "Failed to create price alert", description: `Error: ${message || "Unknown error"}`, variant: "destructive" });
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  if (created) {
+    return (
+      <div className="rounded-lg bg-emerald-50 p-4 text-center" role="status" data-testid="alert-created">
+        <CheckCircle2 className="mx-auto size-8 text-emerald-700" aria-hidden="true" />
+        <p className="mt-2 font-semibold text-emerald-900">Price Alert Created!</p>
+        <p className="mt-1 text-sm text-emerald-900">We'll e-mail {email.trim()} when the price drops to £{parseTarget(target)?.toFixed(2)} or less.</p>
+        <button
+          type="button"
+          className="btn-outline mt-4"
+          onClick={() => {
+            setCreated(false);
+            setTarget(defaultTarget);
+          }}
+        >
+          Create Another Alert
+        </button>
+      </div>
+    );
+  }
+
+  const field = "mt-1 w-full rounded-lg border px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2";
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-3" data-testid="price-alert-form">
+      <div>
+        <label htmlFor="alert-email" className="text-sm font-medium text-slate-800">
+          Email address
+        </label>
+        <input
+          id="alert-email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? "alert-email-error" : undefined}
+          className={`${field} ${errors.email ? "border-red-600" : "border-slate-300"}`}
+          placeholder="you@example.co.uk"
+        />
+        {errors.email && (
+          <p id="alert-email-error" className="mt-1 text-sm text-red-700">
+            {errors.email}
+          </p>
+        )}
+      </div>
+      <div>
+        <label htmlFor="alert-target" className="text-sm font-medium text-slate-800">
+          Target price (£)
+        </label>
+        <input
+          id="alert-target"
+          inputMode="decimal"
+          value={target}
+          onChange={(event) => setTarget(event.target.value)}
+          aria-invalid={errors.target ? true : undefined}
+          aria-describedby={errors.target ? "alert-target-error" : undefined}
+          className={`${field} ${errors.target ? "border-red-600" : "border-slate-300"}`}
+        />
+        {errors.target && (
+          <p id="alert-target-error" className="mt-1 text-sm text-red-700">
+            {errors.target}
+          </p>
+        )}
+      </div>
+      <button type="submit" disabled={submitting} className="btn-primary w-full py-2.5">
+        <BellRing className="size-4" aria-hidden="true" />
+        {submitting ? "Creating alert..." : "Create Price Alert"}
+      </button>
+      <p className="text-xs text-slate-600">
+        One e-mail when the price drops to your target, with a one-click unsubscribe. See our{" "}
+        <a href="/privacy-policy" className="underline">
+          privacy policy
+        </a>
+        .
+      </p>
+    </form>
+  );
+}

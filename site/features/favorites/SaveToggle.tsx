@@ -1,0 +1,36 @@
+import { useStore } from "@nanostores/react";
+import { Heart } from "lucide-react";
+import { useEffect, useState } from "react";
+import { cn } from "../../lib/cn.ts";
+import { $favorites, loadFavorites, toggleFavorite } from "./favorites.store.ts";
+
+/** The product card's Save/Saved toggle, on the same favourites as the product page and /favorites. */
+export function SaveToggle({ productId, productName }: { productId: number; productName: string }) {
+  const saved = useStore($favorites)[productId] !== undefined;
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void loadFavorites();
+  }, []);
+  return (
+    <button
+      type="button"
+      disabled={busy}
+      aria-pressed={saved}
+      aria-label={saved ? `Remove ${productName} from favourites` : `Save ${productName} to favourites`}
+      title={saved ? "Saved" : "Save"}
+      onClick={async () => {
+        setBusy(true);
+        await toggleFavorite(productId);
+        setBusy(false);
+      }}
+      className={cn(
+        "absolute top-2 right-2 grid size-9 place-items-center rounded-full bg-white/90 shadow-sm ring-1 ring-slate-200 hover:bg-white",
+        saved ? "text-rose-600" : "text-slate-600",
+      )}
+      data-testid="save-toggle"
+    >
+      <Heart className={cn("size-4", saved && "fill-rose-600")} aria-hidden="true" />
+      <span className="sr-only">{saved ? "Saved" : "Save"}</span>
+    </button>
+  );
+}

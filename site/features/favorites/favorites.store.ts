@@ -1,0 +1,58 @@
+/**
+ * The visitor's favourites as every island on the page sees them: product id -> favourite id.
+ * The card Save toggles and the product page's Save button both change it through `toggleFavorite`
+ * (one favourites API, DECISIONS.md item 6), so they always agree.
+ */
+import { map } from "nanostores";
+import { api } from "../../lib/api.ts";
+import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { toast } from "../toast/toast.store.ts";
+
+/** productId -> favourite id (absent: not saved). */
+export const $favorites = map<Record<number, number | undefined>>({});
+let loaded: Promise<void> | null = null;
+
+/** Loads the visitor's favourites once per page (the card toggles' initial state). */
+export function loadFavorites(): Promise<void> {
+  loaded ??= api
+    .get<{ id: number; productId: number }[]>("/api/favorites", { userId: getVisitorId() })
+    .then((favorites) => {
+      for (const favorite of favorites) $favorites.setKey(favorite.productId, favorite.id);
+    })
+    .catch((error) => {
+      loaded = null;
+      console.error("Failed to fetch favorites", error);
+    });
+  return loaded;
+}
+
+/** The product page's initial state comes from the is-favorite check (SPEC.md section 4). */
+export async function checkFavorite(productId: number): Promise<void> {
+  const result = await api.get<{ isFavorite: boolean; favoriteId: number | null }>("/api/is-favorite", { userId: getVisitorId(), productId });
+  $favorites.setKey(productId, result.favoriteId ?? undefined);
+}
+
+export async function addFavorite(productId: number): Promise<void> {
+  const favorite = await api.post<{ id: number }>("/api/favorites", { userId: getVisitorId(), productId });
+  $favorites.setKey(productId, favorite.id);
+}
+
+export async function removeFavorite(productId: number, favoriteId = $favorites.get()[productId]): Promise<void> {
+  if (favoriteId !== undefined) await api.delete(`/api/favorites/${favoriteId}`, { userId: getVisitorId() });
+  $favorites.setKey(productId, undefined);
+}
+
+/** Save/unsave with the toasts of SPEC.md section 8; resolves to whether it worked. */
+export async function toggleFavorite(productId: number): Promise<boolean> {
+  const saved = $favorites.get()[productId] !== undefined;
+  try {
+    if (saved) await removeFavorite(productId);
+    else await addFavorite(productId);
+    toast({ title: saved ? "Removed from favorites" : "Added to favorites" });
+    return true;
+  } catch (error) {
+    console.error(saved ? "Failed to remove from favorites" : "Failed to add to favorites", error);
+    toast({ title: "Error", description: "Something went wrong. Please try again.", variant: "destructive" });
+    return false;
+  }
+}

@@ -1,0 +1,29 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const features = path.dirname(fileURLToPath(import.meta.url));
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return /\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+describe("islands", () => {
+  it("import nothing server-side or heavy (zod, the database, node:*, server config)", () => {
+    const offenders: string[] = [];
+    for (const file of sources(features)) {
+      const text = fs.readFileSync(file, "utf8");
+      for (const [, spec] of text.matchAll(/^\s*import[^"']*["']([^"']+)["']/gm)) {
+        if (spec === "zod" || spec!.startsWith("node:") || spec!.includes("/data/db/") || spec!.endsWith("/data/config.ts") || spec!.endsWith("/queries.ts") || spec!.endsWith("/visitor.ts") && spec!.includes("domain")) {
+          offenders.push(`${path.relative(features, file)}: ${spec}`);
+        }
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

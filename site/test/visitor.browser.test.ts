@@ -1,0 +1,169 @@
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser } from "playwright-core";
+import type { Product } from "../../data/domain/catalogue.ts";
+import { islandsReady, launchBrowser, openPage, visibleIslandReady } from "./browser.ts";
+
+const baseUrl = inject("baseUrl");
+const databaseFile = inject("databaseFile");
+let browser: Browser;
+let products: Product[];
+beforeAll(async () => {
+  browser = await launchBrowser();
+  products = (await (await fetch(`${baseUrl}/api/products?limit=40`)).json()) as Product[];
+});
+afterAll(() => browser?.close());
+
+const inStock = () => products.find((p) => p.bestPrice !== null && p.bestPrice > 3)!;
+
+describe("favourites", () => {
+  it("saves on the product page, shows it on /favorites with a note, and removes it through the dialog", async () => {
+    const product = inStock();
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await islandsReady(page);
+    const button = page.getByTestId("favorite-button").first();
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    expect(await button.textContent()).toContain("Save");
+    await button.click();
+    await expect.poll(() => button.textContent()).toContain("Saved");
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Added to favorites");
+
+    // The state survives a reload (it comes from the is-favorite check).
+    await page.reload();
+    await islandsReady(page);
+    await expect.poll(() => page.getByTestId("favorite-button").first().textContent()).toContain("Saved");
+
+    await page.goto(`${baseUrl}/favorites`);
+    await islandsReady(page);
+    await expect(page.locator("h1").textContent()).resolves.toBe("My Favorites");
+    const card = page.getByTestId("favorite");
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await card.textContent()).toContain(product.name);
+    const buyNow = card.getByRole("link", { name: /Buy Now/ });
+    expect(await buyNow.getAttribute("rel")).toBe("sponsored noopener");
+    expect(await buyNow.getAttribute("href")).toMatch(/^https:\/\//);
+
+    await card.getByRole("button", { name: "Add a note" }).click();
+    await card.getByLabel("Your notes:").fill("For Biscuit's birthday");
+    await card.getByRole("button", { name: "Save note" }).click();
+    await expect.poll(() => card.textContent()).toContain("Your notes: For Biscuit's birthday");
+
+    await card.getByRole("button", { name: `Remove ${product.name}` }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect(dialog.getByText("Remove from Favorites?").isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText("Are you sure you want to remove this item from your favorites? This action cannot be undone.").isVisible()).resolves.toBe(true);
+    await dialog.getByRole("button", { name: "Remove" }).click();
+    await expect.poll(() => page.getByText("Your Favorites List is Empty").isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Item removed from favorites");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("saves and unsaves from a product card, the same favourites as the product page", async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const card = page.getByTestId("product-card").first();
+    const name = (await card.locator("h3").textContent())!;
+    const toggle = card.getByTestId("save-toggle");
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
+    const userId = await page.evaluate(() => localStorage.getItem("userId"));
+    const db = new Database(databaseFile, { readonly: true });
+    const saved = () => (db.prepare("SELECT count(*) AS n FROM favorites f JOIN products p ON p.id = f.product_id WHERE f.user_id = ? AND p.name = ?").get(userId, name) as { n: number }).n;
+    expect(saved()).toBe(1);
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("false");
+    expect(saved()).toBe(0);
+    db.close();
+    await context.close();
+  });
+});
+
+describe("price alerts", () => {
+  it("validates, creates an alert, lists it with its status on /my-alerts and deletes it", async () => {
+    const product = inStock();
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await islandsReady(page);
+    await visibleIslandReady(page, "#price-alert");
+    const form = page.getByTestId("price-alert-form");
+    // The default target is the current best price to two decimals.
+    expect(await form.getByLabel("Target price (£)").inputValue()).toBe(product.bestPrice!.toFixed(2));
+
+    await form.getByLabel("Email address").fill("not-an-email");
+    await form.getByLabel("Target price (£)").fill("abc");
+    await form.getByRole("button", { name: "Create Price Alert" }).click();
+    await expect(form.getByText("Please enter a valid email address").isVisible()).resolves.toBe(true);
+    await expect(form.getByText("Please enter a valid price").isVisible()).resolves.toBe(true);
+    await form.getByLabel("Target price (£)").fill("0");
+    await form.getByRole("button", { name: "Create Price Alert" }).click();
+    await expect(form.getByText("Please enter a valid price").isVisible()).resolves.toBe(true);
+
+    const target = Math.max(0.01, Math.floor((product.bestPrice! - 1) * 100) / 100);
+    await form.getByLabel("Email address").fill("owner@example.co.uk");
+    await form.getByLabel("Target price (£)").fill(target.toFixed(2));
+    await form.getByRole("button", { name: "Create Price Alert" }).click();
+    await expect.poll(() => page.getByTestId("alert-created").isVisible()).toBe(true);
+    await expect(page.getByText("Price Alert Created!").isVisible()).resolves.toBe(true);
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain(`We'll notify you when ${product.name} drops to your target price.`);
+    await page.getByRole("button", { name: "Create Another Alert" }).click();
+    await expect(page.getByTestId("price-alert-form").isVisible()).resolves.toBe(true);
+
+    await page.getByRole("link", { name: "View all your price alerts" }).click();
+    await page.waitForURL(`${baseUrl}/my-alerts`);
+    await islandsReady(page);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Your Price Alerts");
+    const row = page.getByTestId("alerts-table").locator("tbody tr");
+    await expect.poll(() => row.count()).toBe(1);
+    const text = await row.textContent();
+    expect(text).toContain(product.name);
+    expect(text).toContain("Waiting for drop");
+    expect(text).toContain(`£${target.toFixed(2)}`);
+
+    page.once("dialog", (dialog) => {
+      expect(dialog.message()).toBe("Are you sure you want to delete this price alert?");
+      void dialog.accept();
+    });
+    await row.getByRole("button", { name: /Delete/ }).click();
+    await expect.poll(() => page.getByText("No Price Alerts Set").isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Your price alert has been removed successfully.");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows 'Price reached!' when the best price is at or below the target", async () => {
+    const product = inStock();
+    const { page, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await visibleIslandReady(page, "#price-alert");
+    const form = page.getByTestId("price-alert-form");
+    await form.getByLabel("Email address").fill("owner@example.co.uk");
+    await form.getByRole("button", { name: "Create Price Alert" }).click(); // default target = best price
+    await expect.poll(() => page.getByTestId("alert-created").isVisible()).toBe(true);
+    await page.goto(`${baseUrl}/my-alerts`);
+    await expect.poll(() => page.getByTestId("alerts-table").textContent()).toContain("Price reached!");
+    await context.close();
+  });
+});
+
+describe("recently viewed", () => {
+  it("shows a visited product on the home page", async () => {
+    const product = products[7]!;
+    const { page, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    // A new visitor has viewed nothing: the strip shows its skeleton while loading, then goes away.
+    await expect.poll(() => page.getByTestId("recently-viewed").count()).toBe(0);
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await page.waitForLoadState("networkidle");
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const strip = page.getByTestId("recently-viewed");
+    await expect.poll(() => strip.count()).toBe(1);
+    await expect.poll(() => strip.getByRole("link").first().getAttribute("href")).toBe(`/product/${product.slug}`);
+    expect(await strip.textContent()).toContain(product.name);
+    await context.close();
+  });
+});
