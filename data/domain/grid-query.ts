@@ -5,6 +5,7 @@
  */
 import { formatPriceRange, parsePriceRange } from "./price-range.ts";
 import { defaultSort, isSortKey, type SortKey } from "./sorting.ts";
+import { positiveInteger, toParams, validPage } from "./query-values.ts";
 
 export interface GridState {
   /** Category slug. */
@@ -36,19 +37,9 @@ const allBrands = "all";
 const anyPrice = "any";
 const maxBrandLength = 100;
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const positiveIntegerPattern = /^[1-9]\d{0,14}$/;
 
-const toParams = (search: string | URLSearchParams) =>
-  typeof search === "string" ? new URLSearchParams(search) : search;
 
-const positiveInteger = (value: string | null): number | undefined =>
-  value !== null && positiveIntegerPattern.test(value) ? Number(value) : undefined;
 
-/** A page number from the query string or a caller: a whole number of 1 or more, else 1. */
-function validPage(value: string | number | null | undefined): number {
-  if (typeof value === "number") return Number.isSafeInteger(value) && value >= 1 ? value : 1;
-  return positiveInteger(value ?? null) ?? 1;
-}
 
 function validCategory(value: string | null | undefined): string | undefined {
   return value && slugPattern.test(value) ? value : undefined;
@@ -207,33 +198,4 @@ export function canGoNext(page: number, count: number, pageSize: number = gridPa
  */
 export function canGoPrev(page: number): boolean {
   return page > 1;
-}
-
-export interface SearchState {
-  q: string;
-  page: number;
-}
-
-/**
- * Where the search form goes: /search with the trimmed, URL-encoded text, page left out when
- * it is 1; null (no navigation) when the text is empty after trimming.
- * @example searchQueryString("  dog food ", 1) // "/search?q=dog%20food"
- * @example searchQueryString("cat", 2) // "/search?q=cat&page=2"
- * @example searchQueryString("   ", 1) // null
- */
-export function searchQueryString(q: string, page: number = 1): string | null {
-  const text = q.trim();
-  if (text === "") return null;
-  const pagePart = validPage(page) > 1 ? `&page=${validPage(page)}` : "";
-  return `/search?q=${encodeURIComponent(text)}${pagePart}`;
-}
-
-/**
- * Reads the search page's query: the trimmed text and the page (1 unless a valid page is given).
- * @example parseSearchQuery("?q=dog%20food&page=2") // { q: "dog food", page: 2 }
- * @example parseSearchQuery("") // { q: "", page: 1 }
- */
-export function parseSearchQuery(search: string | URLSearchParams): SearchState {
-  const params = toParams(search);
-  return { q: (params.get("q") ?? "").trim(), page: validPage(params.get("page")) };
 }

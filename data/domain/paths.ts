@@ -1,7 +1,7 @@
 /**
  * Every internal URL comes from here (STYLE.md rule 4), so a route changes in one place.
  */
-import { searchQueryString } from "./grid-query.ts";
+import { searchQueryString } from "./search-query.ts";
 
 export const homePath = "/";
 export const vouchersPath = "/vouchers";

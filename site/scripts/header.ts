@@ -3,7 +3,7 @@
  * Escape closes it and returns focus, a click outside closes it), the mobile menu (any link
  * closes it) and the search form (trimmed, URL-encoded, nothing happens when empty).
  */
-import { searchQueryString } from "../../data/domain/grid-query.ts";
+import { searchQueryString } from "../../data/domain/search-query.ts";
 
 function setOpen(toggle: HTMLElement, panel: HTMLElement, open: boolean): void {
   toggle.setAttribute("aria-expanded", String(open));

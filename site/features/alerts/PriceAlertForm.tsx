@@ -1,4 +1,4 @@
-import { BellRing, CheckCircle2 } from "lucide-react";
+import { BellIcon, CircleCheckIcon } from "../../components/ui/icons.tsx";
 import { useState } from "react";
 import { ApiError, api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
@@ -55,7 +55,7 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
   if (created) {
     return (
       <div className="rounded-lg bg-emerald-50 p-4 text-center" role="status" data-testid="alert-created">
-        <CheckCircle2 className="mx-auto size-8 text-emerald-700" aria-hidden="true" />
+        <CircleCheckIcon className="mx-auto size-8 text-emerald-700" aria-hidden="true" />
         <p className="mt-2 font-semibold text-emerald-900">Price Alert Created!</p>
         <p className="mt-1 text-sm text-emerald-900">We'll e-mail {email.trim()} when the price drops to £{parseTarget(target)?.toFixed(2)} or less.</p>
         <button
@@ -116,7 +116,7 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
         )}
       </div>
       <button type="submit" disabled={submitting} className="btn-primary w-full py-2.5">
-        <BellRing className="size-4" aria-hidden="true" />
+        <BellIcon className="size-4" aria-hidden="true" />
         {submitting ? "Creating alert..." : "Create Price Alert"}
       </button>
       <p className="text-xs text-slate-600">

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { Heart } from "lucide-react";
+import { HeartIcon } from "../../components/ui/icons.tsx";
 import { useEffect, useState } from "react";
 import { cn } from "../../lib/cn.ts";
 import { $favorites, checkFavorite, toggleFavorite } from "./favorites.store.ts";
@@ -31,7 +31,7 @@ export default function FavoriteButton({ productId, productName }: { productId: 
       className={cn("btn-outline h-full px-4", saved && "border-rose-300 bg-rose-50 text-rose-800 hover:bg-rose-100")}
       data-testid="favorite-button"
     >
-      <Heart className={cn("size-5", saved && "fill-rose-600 text-rose-600")} aria-hidden="true" />
+      <HeartIcon className={cn("size-5", saved && "fill-rose-600 text-rose-600")} aria-hidden="true" />
       {saved ? "Saved" : "Save"}
     </button>
   );

@@ -1,5 +1,5 @@
 import { useStore } from "@nanostores/react";
-import { Heart } from "lucide-react";
+import { HeartIcon } from "../../components/ui/icons.tsx";
 import { useEffect, useState } from "react";
 import { cn } from "../../lib/cn.ts";
 import { $favorites, loadFavorites, toggleFavorite } from "./favorites.store.ts";
@@ -29,7 +29,7 @@ export function SaveToggle({ productId, productName }: { productId: number; prod
       )}
       data-testid="save-toggle"
     >
-      <Heart className={cn("size-4", saved && "fill-rose-600")} aria-hidden="true" />
+      <HeartIcon className={cn("size-4", saved && "fill-rose-600")} aria-hidden="true" />
       <span className="sr-only">{saved ? "Saved" : "Save"}</span>
     </button>
   );

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Product } from "../../../data/domain/catalogue.ts";
-import { gridPageSize, pageCount, parseSearchQuery, searchQueryString } from "../../../data/domain/grid-query.ts";
+import { gridPageSize, pageCount } from "../../../data/domain/grid-query.ts";
+import { parseSearchQuery, searchQueryString } from "../../../data/domain/search-query.ts";
 import { fetchSearch } from "../../lib/api.ts";
 import { ProductCard, type LinkContext } from "../products/ProductCard.tsx";
 

@@ -1,0 +1,184 @@
+/**
+ * The price-alert check (DECISIONS.md item 4): mails every active alert whose product's best
+ * price has reached its target, once per drop. It runs from `npm run alerts:check`, on a
+ * schedule inside the server, and after every price change (notifyPricesChanged).
+ *
+ * Delivery is at least once, never twice for one drop in normal operation: alerts are claimed
+ * in the database before sending (see data/db/alert-delivery.ts), marked notified only after the
+ * mail server accepted the message, and released for the next check when sending failed. Only a
+ * check that dies between sending and recording can cause a repeat, once its claim goes stale.
+ */
+import crypto from "node:crypto";
+import type { Db } from "../../data/db/client.ts";
+import { claimDueAlerts, markNotified, rearmAlerts, releaseClaim, type DueAlert } from "../../data/db/alert-delivery.ts";
+import { siteConfig } from "../../data/config.ts";
+import { apiPath, productPath } from "../../data/domain/paths.ts";
+import { signToken } from "../lib/tokens.ts";
+import type { Mailer, MailMessage } from "../mail/mailer.ts";
+import { alertMail } from "../mail/templates.ts";
+
+export interface AlertCheckResult {
+  sent: number;
+  /** Due alerts not mailed in this run (send failed, or skipped because the mail server kept failing); retried next run. */
+  failed: number;
+  rearmed: number;
+}
+
+export interface AlertCheckOptions {
+  db: Db;
+  mailer: Mailer;
+  now?: () => Date;
+  log?: (message: string) => void;
+}
+
+/** Longer than any batch takes with the mailer's 10 s timeouts, so only a dead check's claims go stale. */
+const claimStaleAfterMs = 15 * 60_000;
+const batchSize = 50;
+/** After this many failures in a row the mail server is taken to be down: the rest waits for the next run. */
+const maxConsecutiveFailures = 5;
+
+/** The one-click unsubscribe link of an alert, as put in its mail. */
+export function alertUnsubscribeUrl(alertId: number): string {
+  return siteConfig.baseUrl + apiPath("/alerts/unsubscribe", { token: signToken("alert-unsubscribe", alertId) });
+}
+
+function alertMessage(alert: DueAlert): MailMessage {
+  const unsubscribeUrl = alertUnsubscribeUrl(alert.id);
+  const mail = alertMail({
+    productName: alert.productName,
+    productUrl: siteConfig.baseUrl + productPath(alert.productSlug),
+    pricePence: alert.bestPricePence,
+    targetPence: alert.targetPricePence,
+    retailerName: alert.retailerName,
+    unsubscribeUrl,
+    siteName: siteConfig.siteName,
+    companyName: siteConfig.companyName,
+  });
+  return { to: alert.email, ...mail, unsubscribeUrl };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs one check: re-arm, then claim and mail the due alerts in batches. */
+export async function checkAlerts({ db, mailer, now = () => new Date(), log = console.error }: AlertCheckOptions): Promise<AlertCheckResult> {
+  const rearmed = rearmAlerts(db);
+  let sent = 0;
+  let consecutiveFailures = 0;
+  // Failed alerts keep their claim until the run ends, so a later batch of this run skips them.
+  const unsent: { id: number; claimToken: string }[] = [];
+  try {
+    batches: for (;;) {
+      const claimToken = crypto.randomUUID();
+      const due = claimDueAlerts(db, claimToken, now(), { staleAfterMs: claimStaleAfterMs, limit: batchSize });
+      if (due.length === 0) break;
+      for (const [index, alert] of due.entries()) {
+        if (consecutiveFailures >= maxConsecutiveFailures) {
+          log(`Price alerts: the mail server failed ${consecutiveFailures} times in a row; the remaining alerts wait for the next check`);
+          unsent.push(...due.slice(index).map(({ id }) => ({ id, claimToken })));
+          break batches;
+        }
+        try {
+          await mailer.send(alertMessage(alert));
+        } catch (error) {
+          consecutiveFailures++;
+          unsent.push({ id: alert.id, claimToken });
+          log(`Price alert ${alert.id}: mail not sent (${errorMessage(error)}); the next check retries`);
+          continue;
+        }
+        consecutiveFailures = 0;
+        sent++;
+        if (!markNotified(db, alert.id, claimToken, alert.bestPricePence, now())) {
+          log(`Price alert ${alert.id}: mailed, but its claim was taken over meanwhile (the send took very long)`);
+        }
+      }
+    }
+  } finally {
+    for (const { id, claimToken } of unsent) releaseClaim(db, id, claimToken);
+  }
+  return { sent, failed: unsent.length, rearmed };
+}
+
+export interface AlertSchedule {
+  /** Runs a check now; while one runs, joins a single follow-up run after it (never two at once). */
+  runNow(): Promise<AlertCheckResult>;
+  /** Stops the timer and waits for a running check, so the database can be closed afterwards. */
+  stop(): Promise<void>;
+}
+
+export interface AlertScheduleOptions {
+  db: Db;
+  mailer: Mailer;
+  /** Minutes between checks; 0 runs checks only when asked (runNow). */
+  intervalMinutes: number;
+  log?: (message: string) => void;
+}
+
+const nothingDone: AlertCheckResult = { sent: 0, failed: 0, rearmed: 0 };
+
+/**
+ * The server's alert checks: one right away (drops while the server was down), then one every
+ * interval, plus one whenever prices change. Checks never overlap in this process; a request
+ * during a check is served by one follow-up check, since the running one may have missed the change.
+ */
+export function startAlertSchedule({ db, mailer, intervalMinutes, log = console.error }: AlertScheduleOptions): AlertSchedule {
+  let current: Promise<AlertCheckResult> | null = null;
+  let followUp: Promise<AlertCheckResult> | null = null;
+  let stopped = false;
+
+  const start = (): Promise<AlertCheckResult> => {
+    if (stopped) return Promise.resolve({ ...nothingDone });
+    const run = checkAlerts({ db, mailer, log }).finally(() => {
+      if (current === run) current = null;
+    });
+    current = run;
+    return run;
+  };
+
+  const runNow = (): Promise<AlertCheckResult> => {
+    if (followUp) return followUp;
+    if (!current) return start();
+    followUp = current
+      .catch(() => undefined)
+      .then(() => {
+        followUp = null;
+        return start();
+      });
+    return followUp;
+  };
+
+  const scheduled = () => logOutcome(runNow(), log);
+
+  const timer = intervalMinutes > 0 ? setInterval(scheduled, intervalMinutes * 60_000) : null;
+  // The timer alone must not keep a process alive (tests, scripts); the server's listener does.
+  timer?.unref();
+  if (timer) scheduled();
+
+  return {
+    runNow,
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await (followUp ?? current)?.catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Tells the schedule that prices changed (admin edit, import, refresh): call it after the commit.
+ * The check runs in the background; its outcome is logged, never thrown at the caller.
+ */
+export function notifyPricesChanged(schedule: AlertSchedule, log: (message: string) => void = console.error): void {
+  logOutcome(schedule.runNow(), log);
+}
+
+/** Background checks report only when they mailed or failed something, so an idle server stays quiet. */
+function logOutcome(run: Promise<AlertCheckResult>, log: (message: string) => void): void {
+  run.then(
+    ({ sent, failed, rearmed }) => {
+      if (sent || failed) log(`Price alerts: ${sent} sent, ${failed} failed, ${rearmed} re-armed`);
+    },
+    (error: unknown) => log(`Price alert check failed: ${errorMessage(error)}`),
+  );
+}

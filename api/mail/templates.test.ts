@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { alertMail, escapeHtml, newsletterMail, unsubscribePage } from "./templates.ts";
+
+const identity = { siteName: "PawPrice", companyName: "PawPrice Ltd" };
+const alertInput = {
+  ...identity,
+  productName: "Tom & Jerry's <Crunchy> Treats",
+  productUrl: "https://pawprice.example/product/tom-jerry?x=1&y=2",
+  pricePence: 1299,
+  targetPence: 1500,
+  retailerName: "Pets \"at\" Home",
+  unsubscribeUrl: "https://pawprice.example/api/alerts/unsubscribe?token=alert-unsubscribe.5.abc",
+};
+
+describe("escapeHtml", () => {
+  it("escapes the five characters that matter in content and attributes", () => {
+    expect(escapeHtml(`<a href="x">Tom & 'Jerry'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
+  });
+});
+
+describe("alertMail", () => {
+  const mail = alertMail(alertInput);
+
+  it("names product, new price and retailer in the subject", () => {
+    expect(mail.subject).toBe(`Price drop: Tom & Jerry's <Crunchy> Treats is now £12.99 at Pets "at" Home`);
+  });
+
+  it("has a plain-text part with price, target, product link and unsubscribe link", () => {
+    expect(mail.text).toContain("Tom & Jerry's <Crunchy> Treats is now £12.99 at Pets \"at\" Home");
+    expect(mail.text).toContain("your target price of £15.00");
+    expect(mail.text).toContain(alertInput.productUrl);
+    expect(mail.text).toContain(alertInput.unsubscribeUrl);
+    expect(mail.text).toContain("PawPrice Ltd");
+  });
+
+  it("has an HTML part with every value escaped and both links as hrefs", () => {
+    expect(mail.html).toContain("Tom &amp; Jerry&#39;s &lt;Crunchy&gt; Treats");
+    expect(mail.html).not.toContain("<Crunchy>");
+    expect(mail.html).toContain("Pets &quot;at&quot; Home");
+    expect(mail.html).toContain("£12.99");
+    expect(mail.html).toContain(`href="https://pawprice.example/product/tom-jerry?x=1&amp;y=2"`);
+    expect(mail.html).toContain(`href="${alertInput.unsubscribeUrl}"`);
+  });
+
+  it("leaves the retailer out when it is unknown", () => {
+    const noRetailer = alertMail({ ...alertInput, retailerName: null });
+    expect(noRetailer.subject).toBe("Price drop: Tom & Jerry's <Crunchy> Treats is now £12.99");
+    expect(noRetailer.text).not.toContain(" at null");
+  });
+});
+
+describe("newsletterMail", () => {
+  const unsubscribeUrl = "https://pawprice.example/api/subscribers/unsubscribe?token=newsletter-unsubscribe.9.abc";
+
+  it("adds the unsubscribe footer to the text and builds escaped HTML paragraphs from it", () => {
+    const mail = newsletterMail({ ...identity, subject: "Spring deals", text: "Hello <friends>,\nnew deals.\n\nBye & thanks", unsubscribeUrl });
+    expect(mail.subject).toBe("Spring deals");
+    expect(mail.text.startsWith("Hello <friends>,\nnew deals.\n\nBye & thanks\n\n--\n")).toBe(true);
+    expect(mail.text).toContain(unsubscribeUrl);
+    expect(mail.html).toContain("Hello &lt;friends&gt;,<br>\nnew deals.</p>");
+    expect(mail.html).toContain("Bye &amp; thanks");
+    expect(mail.html).toContain(`href="${unsubscribeUrl}"`);
+  });
+
+  it("keeps the owner's HTML as written and puts the footer before </body>", () => {
+    const html = "<html><body><h1>Deals</h1></BODY></html>";
+    const mail = newsletterMail({ ...identity, subject: "Deals", text: "Deals", html, unsubscribeUrl });
+    expect(mail.html.startsWith("<html><body><h1>Deals</h1>")).toBe(true);
+    expect(mail.html.indexOf(unsubscribeUrl)).toBeLessThan(mail.html.indexOf("</BODY>"));
+    const fragment = newsletterMail({ ...identity, subject: "Deals", text: "Deals", html: "<p>Deals</p>", unsubscribeUrl });
+    expect(fragment.html).toContain(`<p>Deals</p>\n<p`);
+    expect(fragment.html).toContain(unsubscribeUrl);
+  });
+});
+
+describe("unsubscribePage", () => {
+  it("is a small escaped page that links back to the site", () => {
+    const page = unsubscribePage({ siteName: "Paw <Price>", baseUrl: "https://pawprice.example", heading: "Done", message: "No more & mails" });
+    expect(page).toContain("<title>Done - Paw &lt;Price&gt;</title>");
+    expect(page).toContain("No more &amp; mails");
+    expect(page).toContain(`href="https://pawprice.example/"`);
+  });
+});

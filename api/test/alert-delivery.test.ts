@@ -1,0 +1,641 @@
+/**
+ * Price-alert delivery and unsubscribe links end to end: a real SMTP server (smtp-server) on
+ * loopback, a real temporary SQLite file seeded with the catalogue generator, nodemailer as in
+ * production, and the unsubscribe routes through the app's in-process fetch.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { H3 } from "h3";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createApp, routes } from "../app.ts";
+import type { RouteHandler } from "../context.ts";
+import { checkAlerts, notifyPricesChanged, startAlertSchedule } from "../jobs/alert-check.ts";
+import { signToken } from "../lib/tokens.ts";
+import { createMailer, type Mailer } from "../mail/mailer.ts";
+import alertUnsubscribeGet from "../routes/alerts/unsubscribe.get.ts";
+import alertUnsubscribePost from "../routes/alerts/unsubscribe.post.ts";
+import subscriberUnsubscribeGet from "../routes/subscribers/unsubscribe.get.ts";
+import subscriberUnsubscribePost from "../routes/subscribers/unsubscribe.post.ts";
+import { projectRoot, siteConfig } from "../../data/config.ts";
+import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
+import { recomputeBestPrices } from "../../data/db/offers.ts";
+import { seedCatalogue } from "../../data/db/seed.ts";
+import { generateCatalogue } from "../../data/seed/generate.ts";
+
+// ---------------------------------------------------------------------------------------------
+// A real SMTP server that keeps what it receives
+
+interface ReceivedMail {
+  to: string[];
+  raw: string;
+  headers: Map<string, string>;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+class TestSmtpServer {
+  readonly received: ReceivedMail[] = [];
+  /** While set, every message is refused with a 5xx answer after DATA. */
+  refuse = false;
+  /** Delay before accepting a message, to make concurrent checks overlap. */
+  delayMs = 0;
+  port = 0;
+  private readonly server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData: (stream, session, callback) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        setTimeout(() => {
+          if (this.refuse) return callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
+          this.received.push(parseMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((rcpt) => rcpt.address)));
+          callback();
+        }, this.delayMs);
+      });
+    },
+  });
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    this.port = (this.server.server.address() as net.AddressInfo).port;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Just enough MIME reading for nodemailer's output (no parser dependency)
+
+function decodeQuotedPrintable(value: string): string {
+  const joined = value.replace(/=\r?\n/g, "");
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    const hex = joined.slice(i + 1, i + 3);
+    if (joined[i] === "=" && /^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(joined.charCodeAt(i));
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** RFC 2047 encoded words (=?UTF-8?Q?...?= and =?UTF-8?B?...?=), as nodemailer writes non-ASCII subjects. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, data: string) =>
+      encoding.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : decodeQuotedPrintable(data.replace(/_/g, " ")),
+    );
+}
+
+function splitHead(raw: string): { headers: Map<string, string>; body: string } {
+  const normalised = raw.replace(/\r\n/g, "\n");
+  const end = normalised.indexOf("\n\n");
+  const head = end === -1 ? normalised : normalised.slice(0, end);
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\n[ \t]+/g, " ").split("\n")) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return { headers, body: end === -1 ? "" : normalised.slice(end + 2) };
+}
+
+/** The text/plain and text/html parts of a message, walking nested multiparts. */
+function readParts(raw: string, parts: { text: string; html: string }): void {
+  const { headers, body } = splitHead(raw);
+  const type = headers.get("content-type") ?? "text/plain";
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (type.toLowerCase().startsWith("multipart/") && boundary) {
+    for (const part of body.split(`--${boundary}`).slice(1)) {
+      if (!part.startsWith("--")) readParts(part.replace(/^\n/, ""), parts);
+    }
+    return;
+  }
+  const encoding = (headers.get("content-transfer-encoding") ?? "7bit").toLowerCase();
+  const content = encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
+  if (type.toLowerCase().startsWith("text/html")) parts.html += content;
+  else if (type.toLowerCase().startsWith("text/plain")) parts.text += content;
+}
+
+function parseMail(raw: string, to: string[]): ReceivedMail {
+  const { headers } = splitHead(raw);
+  const parts = { text: "", html: "" };
+  readParts(raw, parts);
+  return { to, raw, headers, subject: decodeHeader(headers.get("subject") ?? ""), ...parts };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database, app and helpers
+
+const userId = "user_abcdefghijklmnopqrstuvwx";
+let dir: string;
+let databaseFile: string;
+let db: Db;
+let app: H3;
+let smtp: TestSmtpServer;
+let mailer: Mailer;
+let productIds: number[];
+const silent = () => {};
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-alerts-"));
+  // Signing keys for this test only (the server would create data/secrets/app-secret).
+  process.env.SECRETS_DIR = path.join(dir, "secrets");
+  databaseFile = path.join(dir, "test.db");
+  db = openDb(databaseFile);
+  await migrateDb(db);
+  seedCatalogue(db, generateCatalogue({ products: 30, today: new Date() }));
+  productIds = (db.$client.prepare("SELECT DISTINCT product_id AS id FROM product_prices ORDER BY product_id LIMIT 10").all() as { id: number }[]).map(
+    (row) => row.id,
+  );
+
+  app = createApp({ db });
+  // Registered here until api/app.ts lists them; skipped once it does.
+  const unsubscribeRoutes: [method: "GET" | "POST", path: string, handler: RouteHandler][] = [
+    ["GET", "/api/alerts/unsubscribe", alertUnsubscribeGet],
+    ["POST", "/api/alerts/unsubscribe", alertUnsubscribePost],
+    ["GET", "/api/subscribers/unsubscribe", subscriberUnsubscribeGet],
+    ["POST", "/api/subscribers/unsubscribe", subscriberUnsubscribePost],
+  ];
+  for (const [method, route, handler] of unsubscribeRoutes) {
+    if (!routes.some(([m, p]) => m === method && p === route)) app.on(method, route, (event) => handler(event, { db }));
+  }
+
+  smtp = new TestSmtpServer();
+  await smtp.start();
+  mailer = createMailer({ smtpUrl: smtp.url, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "unused-outbox") });
+});
+
+afterAll(async () => {
+  await smtp?.close();
+  db?.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  delete process.env.SECRETS_DIR;
+});
+
+beforeEach(() => {
+  db.$client.prepare("DELETE FROM price_alerts").run();
+  smtp.received.length = 0;
+  smtp.refuse = false;
+  smtp.delayMs = 0;
+});
+
+/** Makes `pence` the product's best price at its first retailer (the others dearer), as a price refresh would. */
+function setBestPrice(productId: number, pence: number): void {
+  db.$client.transaction(() => {
+    db.$client
+      .prepare(
+        `UPDATE product_prices SET price_pence = CASE WHEN id = (SELECT min(id) FROM product_prices WHERE product_id = ?1) THEN ?2 ELSE ?2 + 500 END,
+         in_stock = 1, price_override = 0 WHERE product_id = ?1`,
+      )
+      .run(productId, pence);
+    recomputeBestPrices(db, [productId]);
+  })();
+}
+
+function product(productId: number) {
+  return db.$client
+    .prepare("SELECT p.name, p.slug, p.best_price_pence, r.name AS retailer FROM products p JOIN retailers r ON r.id = p.best_retailer_id WHERE p.id = ?")
+    .get(productId) as { name: string; slug: string; best_price_pence: number; retailer: string };
+}
+
+function addAlert(productId: number, targetPence: number, email = "owner@example.com", isActive = true): number {
+  return (
+    db.$client
+      .prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email, is_active) VALUES (?, ?, ?, ?, ?) RETURNING id")
+      .get(userId, productId, targetPence, email, isActive ? 1 : 0) as { id: number }
+  ).id;
+}
+
+interface AlertRow {
+  is_active: number;
+  last_notified_at: string | null;
+  last_notified_price_pence: number | null;
+  claim_token: string | null;
+  claimed_at: string | null;
+}
+
+function alertRow(id: number): AlertRow {
+  return db.$client
+    .prepare("SELECT is_active, last_notified_at, last_notified_price_pence, claim_token, claimed_at FROM price_alerts WHERE id = ?")
+    .get(id) as AlertRow;
+}
+
+const check = (using: { db?: Db; mailer?: Mailer } = {}) => checkAlerts({ db: using.db ?? db, mailer: using.mailer ?? mailer, log: silent });
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** The path and query of a link in a mail, to request from the in-process app. */
+function linkPath(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
+}
+
+function unsubscribeLink(mail: ReceivedMail, route: string): string {
+  const pattern = new RegExp(`${siteConfig.baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}${route}\\?token=[A-Za-z0-9._-]+`);
+  const inText = pattern.exec(mail.text)?.[0];
+  expect(inText, "unsubscribe link in the text part").toBeDefined();
+  expect(mail.html).toContain(`href="${inText}"`);
+  return inText!;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe("price alert check", () => {
+  it("mails exactly one message with product, new price, retailer and links when the price drops to the target", async () => {
+    const [productId] = productIds as [number];
+    setBestPrice(productId, 2000);
+    const alertId = addAlert(productId, 1500, "owner@example.com");
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    expect(smtp.received).toHaveLength(0);
+
+    setBestPrice(productId, 1299);
+    expect(await check()).toEqual({ sent: 1, failed: 0, rearmed: 0 });
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0]!;
+    const { name, slug, retailer } = product(productId);
+    const productUrl = `${siteConfig.baseUrl}/product/${slug}`;
+
+    expect(mail.to).toEqual(["owner@example.com"]);
+    expect(mail.headers.get("from")).toContain("alerts@pawprice.example");
+    expect(mail.subject).toBe(`Price drop: ${name} is now £12.99 at ${retailer}`);
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain("£12.99");
+      expect(part).toContain("£15.00");
+      expect(part).toContain(productUrl);
+    }
+    expect(mail.text).toContain(name);
+    expect(mail.text).toContain(retailer);
+    const link = unsubscribeLink(mail, "/api/alerts/unsubscribe");
+    expect(link).toContain(`token=alert-unsubscribe.${alertId}.`);
+    expect(mail.headers.get("list-unsubscribe")).toBe(`<${link}>`);
+    expect(mail.headers.get("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+
+    const row = alertRow(alertId);
+    expect(row.last_notified_at).not.toBeNull();
+    expect(row.last_notified_price_pence).toBe(1299);
+    expect(row.claim_token).toBeNull();
+  });
+
+  it("sends nothing on a second check, nor when the price moves within the target but not below the mailed price", async () => {
+    const productId = productIds[1]!;
+    setBestPrice(productId, 999);
+    const alertId = addAlert(productId, 1000);
+    expect((await check()).sent).toBe(1);
+    const notifiedAt = alertRow(alertId).last_notified_at;
+
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    setBestPrice(productId, 1000);
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    expect(smtp.received).toHaveLength(1);
+    expect(alertRow(alertId).last_notified_at).toBe(notifiedAt);
+  });
+
+  it("mails again for a further drop below the price already mailed", async () => {
+    const productId = productIds[2]!;
+    setBestPrice(productId, 1400);
+    const alertId = addAlert(productId, 1500);
+    await check();
+    setBestPrice(productId, 1199);
+    expect((await check()).sent).toBe(1);
+    expect(smtp.received.map((mail) => mail.subject)).toEqual([expect.stringContaining("£14.00"), expect.stringContaining("£11.99")]);
+    expect(alertRow(alertId).last_notified_price_pence).toBe(1199);
+  });
+
+  it("after the price rises above the target, a new drop to the same price mails again", async () => {
+    const productId = productIds[3]!;
+    setBestPrice(productId, 1400);
+    const alertId = addAlert(productId, 1500);
+    await check();
+
+    setBestPrice(productId, 1600);
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 1 });
+    expect(alertRow(alertId).last_notified_price_pence).toBeNull();
+
+    setBestPrice(productId, 1400);
+    expect(await check()).toEqual({ sent: 1, failed: 0, rearmed: 0 });
+    expect(smtp.received).toHaveLength(2);
+    expect(smtp.received[1]!.subject).toContain("£14.00");
+  });
+
+  it("re-arms when the product goes out of stock everywhere, and mails when it is back at the target", async () => {
+    const productId = productIds[4]!;
+    setBestPrice(productId, 900);
+    addAlert(productId, 1000);
+    await check();
+    db.$client.prepare("UPDATE product_prices SET in_stock = 0 WHERE product_id = ?").run(productId);
+    recomputeBestPrices(db, [productId]);
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 1 });
+    setBestPrice(productId, 900);
+    expect((await check()).sent).toBe(1);
+  });
+
+  it("with the mail server down records nothing, releases the claim, and the next check sends once", async () => {
+    const productId = productIds[5]!;
+    setBestPrice(productId, 500);
+    const alertId = addAlert(productId, 1000);
+    const downMailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: "PawPrice <alerts@pawprice.example>", outboxDir: dir });
+
+    expect(await check({ mailer: downMailer })).toEqual({ sent: 0, failed: 1, rearmed: 0 });
+    expect(alertRow(alertId)).toMatchObject({ last_notified_at: null, last_notified_price_pence: null, claim_token: null, claimed_at: null });
+
+    expect(await check()).toEqual({ sent: 1, failed: 0, rearmed: 0 });
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    expect(smtp.received).toHaveLength(1);
+    expect(alertRow(alertId).last_notified_at).not.toBeNull();
+  });
+
+  it("when the mail server refuses the message, retries on the next check", async () => {
+    const productId = productIds[5]!;
+    setBestPrice(productId, 500);
+    const alertId = addAlert(productId, 1000);
+    smtp.refuse = true;
+    expect(await check()).toEqual({ sent: 0, failed: 1, rearmed: 0 });
+    expect(alertRow(alertId)).toMatchObject({ last_notified_at: null, claim_token: null });
+    smtp.refuse = false;
+    expect((await check()).sent).toBe(1);
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  it("never mails an inactive alert", async () => {
+    const productId = productIds[6]!;
+    setBestPrice(productId, 500);
+    const alertId = addAlert(productId, 1000, "gone@example.com", false);
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    expect(smtp.received).toHaveLength(0);
+    expect(alertRow(alertId).last_notified_at).toBeNull();
+  });
+
+  it("two checks at once, in one process or over two connections, mail each due alert exactly once", async () => {
+    smtp.delayMs = 30;
+    const due = productIds.slice(0, 3).map((productId, index) => {
+      setBestPrice(productId, 700);
+      return addAlert(productId, 800, `owner${index}@example.com`);
+    });
+    const inProcess = await Promise.all([check(), check()]);
+    expect(inProcess.reduce((sum, result) => sum + result.sent, 0)).toBe(3);
+    expect(smtp.received.map((mail) => mail.to[0]).sort()).toEqual(["owner0@example.com", "owner1@example.com", "owner2@example.com"]);
+
+    // Re-arm the same three and race a check on a second connection to the same file.
+    smtp.received.length = 0;
+    db.$client.prepare("UPDATE price_alerts SET last_notified_price_pence = NULL").run();
+    const second = openDb(databaseFile);
+    try {
+      const racing = await Promise.all([check(), check({ db: second }), check(), check({ db: second })]);
+      expect(racing.reduce((sum, result) => sum + result.sent, 0)).toBe(3);
+    } finally {
+      second.$client.close();
+    }
+    expect(smtp.received).toHaveLength(3);
+    for (const id of due) expect(alertRow(id).claim_token).toBeNull();
+  });
+
+  it("takes over a claim left behind by a check that died, once it is stale", async () => {
+    const productId = productIds[7]!;
+    setBestPrice(productId, 500);
+    const alertId = addAlert(productId, 1000);
+    const claim = db.$client.prepare("UPDATE price_alerts SET claim_token = 'dead-check', claimed_at = ? WHERE id = ?");
+    claim.run(new Date().toISOString(), alertId);
+    expect((await check()).sent).toBe(0);
+    claim.run(new Date(Date.now() - 60 * 60_000).toISOString(), alertId);
+    expect((await check()).sent).toBe(1);
+    expect(alertRow(alertId).claim_token).toBeNull();
+  });
+
+  it("without SMTP_URL writes a readable .eml file to the outbox", async () => {
+    const productId = productIds[8]!;
+    setBestPrice(productId, 500);
+    addAlert(productId, 1000, "outbox@example.com");
+    const outboxDir = path.join(dir, "outbox");
+    const outboxMailer = createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir });
+    expect(outboxMailer.describe).toBe("outbox");
+
+    expect(await check({ mailer: outboxMailer })).toEqual({ sent: 1, failed: 0, rearmed: 0 });
+    const files = fs.readdirSync(outboxDir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}\.\d{3}Z-[0-9a-f]{8}\.eml$/);
+    const mail = parseMail(fs.readFileSync(path.join(outboxDir, files[0]!), "utf8"), []);
+    expect(mail.headers.get("to")).toBe("outbox@example.com");
+    expect(mail.subject).toBe(`Price drop: ${product(productId).name} is now £5.00 at ${product(productId).retailer}`);
+    expect(mail.text).toContain("£5.00");
+    expect(mail.headers.get("list-unsubscribe")).toMatch(/^<.+\/api\/alerts\/unsubscribe\?token=alert-unsubscribe\.\d+\..+>$/);
+    expect(smtp.received).toHaveLength(0);
+  });
+});
+
+describe("alert schedule", () => {
+  it("never runs two checks at once: calls during a check share one follow-up check", async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const counting: Mailer = {
+      describe: "smtp",
+      async send(message) {
+        maxInFlight = Math.max(maxInFlight, ++inFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await mailer.send(message);
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+    for (const productId of productIds.slice(0, 2)) {
+      setBestPrice(productId, 300);
+      addAlert(productId, 400);
+    }
+    const schedule = startAlertSchedule({ db, mailer: counting, intervalMinutes: 0, log: silent });
+    const first = schedule.runNow();
+    const second = schedule.runNow();
+    const third = schedule.runNow();
+    expect(third).toBe(second);
+    expect(await first).toMatchObject({ sent: 2 });
+    expect(await second).toMatchObject({ sent: 0 });
+    expect(maxInFlight).toBe(1);
+    await schedule.stop();
+    expect(await schedule.runNow()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+  });
+
+  it("checks after a price change (notifyPricesChanged) and right away when started with an interval", async () => {
+    const productId = productIds[9]!;
+    setBestPrice(productId, 2000);
+    addAlert(productId, 1000, "first@example.com");
+    const schedule = startAlertSchedule({ db, mailer, intervalMinutes: 60, log: silent });
+    try {
+      setBestPrice(productId, 900);
+      notifyPricesChanged(schedule, silent);
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 5000 });
+      addAlert(productIds[0]!, 99_999, "second@example.com");
+      setBestPrice(productIds[0]!, 1000);
+      notifyPricesChanged(schedule, silent);
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(2), { timeout: 5000 });
+    } finally {
+      await schedule.stop();
+    }
+  });
+});
+
+describe("unsubscribe links", () => {
+  const request = (pathAndQuery: string, init?: RequestInit) => Promise.resolve(app.request(pathAndQuery, init));
+
+  async function mailedAlert(productId: number, email = "owner@example.com") {
+    setBestPrice(productId, 500);
+    const alertId = addAlert(productId, 1000, email);
+    await check();
+    const mail = smtp.received.find((received) => received.to[0] === email)!;
+    return { alertId, link: unsubscribeLink(mail, "/api/alerts/unsubscribe") };
+  }
+
+  it("the alert link from the mail switches the alert off once; a second use says so and changes nothing", async () => {
+    const { alertId, link } = await mailedAlert(productIds[0]!);
+    const first = await request(linkPath(link));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    const page = await first.text();
+    expect(page).toContain("Price alert switched off");
+    expect(page).toContain(siteConfig.siteName);
+    expect(page).toContain(`href="${siteConfig.baseUrl}/"`);
+    expect(alertRow(alertId).is_active).toBe(0);
+
+    const before = alertRow(alertId);
+    const second = await request(linkPath(link));
+    expect(second.status).toBe(200);
+    expect(await second.text()).toContain("already switched off");
+    expect(alertRow(alertId)).toEqual(before);
+
+    // Switched off means no more mail, even for a deeper drop.
+    setBestPrice(productIds[0]!, 100);
+    expect((await check()).sent).toBe(0);
+  });
+
+  it("refuses a tampered, foreign, missing or repeated token with 400 and changes nothing", async () => {
+    const { link } = await mailedAlert(productIds[1]!, "victim-a@example.com");
+    const other = await mailedAlert(productIds[2]!, "victim-b@example.com");
+    const token = new URL(link).searchParams.get("token")!;
+    const [purpose, id, signature] = token.split(".") as [string, string, string];
+    const snapshot = () => db.$client.prepare("SELECT id, is_active FROM price_alerts ORDER BY id").all();
+    const before = snapshot();
+    const flipped = signature[0] === "A" ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+
+    const badQueries = [
+      `token=${purpose}.${other.alertId}.${signature}`,
+      `token=${purpose}.${id}.${flipped}`,
+      `token=${signToken("newsletter-unsubscribe", Number(id))}`,
+      `token=${encodeURIComponent(token + "x")}`,
+      "token=",
+      "",
+      `token=${token}&token=${token}`,
+      `token=${"a".repeat(5000)}`,
+    ];
+    for (const query of badQueries) {
+      const response = await request(`/api/alerts/unsubscribe?${query}`);
+      expect(response.status, query.slice(0, 80)).toBe(400);
+      expect(await response.json()).toEqual({ error: "Invalid unsubscribe link" });
+    }
+    const post = await request(`/api/alerts/unsubscribe?token=${purpose}.${id}.${flipped}`, { method: "POST", body: "List-Unsubscribe=One-Click" });
+    expect(post.status).toBe(400);
+    expect(snapshot()).toEqual(before);
+  });
+
+  it("answers 404 for an alert that was deleted", async () => {
+    const { alertId, link } = await mailedAlert(productIds[3]!);
+    db.$client.prepare("DELETE FROM price_alerts WHERE id = ?").run(alertId);
+    const response = await request(linkPath(link));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "This price alert no longer exists" });
+  });
+
+  it("accepts the RFC 8058 one-click POST a mail client sends", async () => {
+    const { alertId, link } = await mailedAlert(productIds[4]!);
+    const init = { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" };
+    const first = await request(linkPath(link), init);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ unsubscribed: true, alreadyUnsubscribed: false });
+    expect(alertRow(alertId).is_active).toBe(0);
+    expect(await (await request(linkPath(link), init)).json()).toEqual({ unsubscribed: true, alreadyUnsubscribed: true });
+  });
+});
+
+describe("newsletter", () => {
+  const run = promisify(execFile);
+  const script = (name: string, args: string[]) =>
+    run(process.execPath, [path.join(projectRoot, "scripts", name), ...args], {
+      cwd: projectRoot,
+      env: { ...process.env, DATABASE_PATH: databaseFile, SMTP_URL: smtp.url, SECRETS_DIR: process.env.SECRETS_DIR },
+    });
+  const request = (pathAndQuery: string) => Promise.resolve(app.request(pathAndQuery));
+
+  it("npm run newsletter:send mails every active subscriber their own unsubscribe link, which works once", async () => {
+    db.$client.prepare("DELETE FROM email_subscribers").run();
+    const insert = db.$client.prepare("INSERT INTO email_subscribers (email, is_active) VALUES (?, ?) RETURNING id");
+    const reader = (insert.get("reader@example.com", 1) as { id: number }).id;
+    const other = (insert.get("other@example.com", 1) as { id: number }).id;
+    insert.get("left@example.com", 0);
+    const textFile = path.join(dir, "issue.txt");
+    fs.writeFileSync(textFile, "New spring deals on dog food & cat litter.\n");
+
+    const dryRun = await script("newsletter.ts", ["--subject", "Spring deals", "--text-file", textFile, "--dry-run"]);
+    expect(dryRun.stdout).toContain("would go to 2 active subscriber(s)");
+    expect(smtp.received).toHaveLength(0);
+
+    const sent = await script("newsletter.ts", ["--subject", "Spring deals", "--text-file", textFile]);
+    expect(sent.stdout).toContain("2 sent, 0 failed");
+    expect(smtp.received.map((mail) => mail.to[0]).sort()).toEqual(["other@example.com", "reader@example.com"]);
+    const mail = smtp.received.find((received) => received.to[0] === "reader@example.com")!;
+    expect(mail.subject).toBe("Spring deals");
+    expect(mail.text).toContain("New spring deals on dog food & cat litter.");
+    expect(mail.html).toContain("dog food &amp; cat litter");
+    const link = unsubscribeLink(mail, "/api/subscribers/unsubscribe");
+    expect(link).toContain(`token=newsletter-unsubscribe.${reader}.`);
+    expect(mail.headers.get("list-unsubscribe")).toBe(`<${link}>`);
+
+    const first = await request(linkPath(link));
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain("Unsubscribed from the newsletter");
+    const active = (id: number) => (db.$client.prepare("SELECT is_active FROM email_subscribers WHERE id = ?").get(id) as { is_active: number }).is_active;
+    expect(active(reader)).toBe(0);
+    expect(active(other)).toBe(1);
+    const second = await request(linkPath(link));
+    expect(second.status).toBe(200);
+    expect(await second.text()).toContain("already unsubscribed");
+
+    const token = new URL(link).searchParams.get("token")!;
+    const tampered = await request(`/api/subscribers/unsubscribe?token=${token.replace(`.${reader}.`, `.${other}.`)}`);
+    expect(tampered.status).toBe(400);
+    expect(await tampered.json()).toEqual({ error: "Invalid unsubscribe link" });
+    const alertToken = await request(`/api/subscribers/unsubscribe?token=${signToken("alert-unsubscribe", other)}`);
+    expect(alertToken.status).toBe(400);
+    expect(active(other)).toBe(1);
+  });
+
+  it("npm run alerts:check reports its counts", async () => {
+    setBestPrice(productIds[5]!, 500);
+    addAlert(productIds[5]!, 1000, "cli@example.com");
+    const { stdout } = await script("alerts-check.ts", []);
+    expect(stdout).toContain("1 sent, 0 failed, 0 re-armed (mail: smtp)");
+    expect(smtp.received.map((mail) => mail.to[0])).toEqual(["cli@example.com"]);
+  });
+});
