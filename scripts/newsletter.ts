@@ -69,7 +69,14 @@ function parseIssue(argv: string[]): Issue | "help" {
 
 function subscriberMail(issue: Issue, subscriber: Subscriber) {
   const unsubscribeUrl = siteConfig.baseUrl + apiPath("/subscribers/unsubscribe", { token: signToken("newsletter-unsubscribe", subscriber.id) });
-  const mail = newsletterMail({ ...issue, unsubscribeUrl, siteName: siteConfig.siteName, companyName: siteConfig.companyName });
+  const mail = newsletterMail({
+    subject: issue.subject,
+    text: issue.text,
+    html: issue.html,
+    unsubscribeUrl,
+    siteName: siteConfig.siteName,
+    companyName: siteConfig.companyName,
+  });
   return { to: subscriber.email, ...mail, unsubscribeUrl };
 }
 

@@ -201,10 +201,10 @@ function setBestPrice(productId: number, pence: number): void {
   db.$client.transaction(() => {
     db.$client
       .prepare(
-        `UPDATE product_prices SET price_pence = CASE WHEN id = (SELECT min(id) FROM product_prices WHERE product_id = ?1) THEN ?2 ELSE ?2 + 500 END,
-         in_stock = 1, price_override = 0 WHERE product_id = ?1`,
+        `UPDATE product_prices SET price_pence = CASE WHEN id = (SELECT min(id) FROM product_prices WHERE product_id = @productId) THEN @pence ELSE @pence + 500 END,
+         in_stock = 1, price_override = 0 WHERE product_id = @productId`,
       )
-      .run(productId, pence);
+      .run({ productId, pence });
     recomputeBestPrices(db, [productId]);
   })();
 }
@@ -478,19 +478,17 @@ describe("alert schedule", () => {
     expect(await schedule.runNow()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
   });
 
-  it("checks after a price change (notifyPricesChanged) and right away when started with an interval", async () => {
-    const productId = productIds[9]!;
-    setBestPrice(productId, 2000);
-    addAlert(productId, 1000, "first@example.com");
+  it("checks right away when started with an interval, then after every price change (notifyPricesChanged)", async () => {
+    setBestPrice(productIds[9]!, 900);
+    addAlert(productIds[9]!, 1000, "first@example.com");
+    setBestPrice(productIds[0]!, 2000);
+    addAlert(productIds[0]!, 1500, "second@example.com");
     const schedule = startAlertSchedule({ db, mailer, intervalMinutes: 60, log: silent });
     try {
-      setBestPrice(productId, 900);
+      await vi.waitFor(() => expect(smtp.received.map((mail) => mail.to[0])).toEqual(["first@example.com"]), { timeout: 5000 });
+      setBestPrice(productIds[0]!, 1400);
       notifyPricesChanged(schedule, silent);
-      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 5000 });
-      addAlert(productIds[0]!, 99_999, "second@example.com");
-      setBestPrice(productIds[0]!, 1000);
-      notifyPricesChanged(schedule, silent);
-      await vi.waitFor(() => expect(smtp.received).toHaveLength(2), { timeout: 5000 });
+      await vi.waitFor(() => expect(smtp.received.map((mail) => mail.to[0])).toEqual(["first@example.com", "second@example.com"]), { timeout: 5000 });
     } finally {
       await schedule.stop();
     }

@@ -2,18 +2,11 @@
 import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { toPounds } from "../domain/money.ts";
+import type { RecentlyViewedItem } from "../domain/catalogue.ts";
 
 /** How many recently viewed products are kept per visitor. */
 export const recentlyViewedLimit = 20;
 
-export interface RecentlyViewedItem {
-  id: number;
-  slug: string;
-  name: string;
-  image: string;
-  bestPrice: number | null;
-  viewedAt: string;
-}
 
 /** Records a view: one entry per product (a repeat view moves it to the front), the newest 20 kept. */
 export function recordView(db: Db, userId: string, productId: number): void {

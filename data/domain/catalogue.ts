@@ -58,6 +58,16 @@ export interface Product {
   lastEditedAt: string | null;
 }
 
+/** An entry of the Recently Viewed strip (SPEC.md section 3). */
+export interface RecentlyViewedItem {
+  id: number;
+  slug: string;
+  name: string;
+  image: string;
+  bestPrice: number | null;
+  viewedAt: string;
+}
+
 export interface Voucher {
   id: number;
   code: string;

@@ -1,16 +1,10 @@
 import { useEffect, useState } from "react";
+import type { RecentlyViewedItem } from "../../../data/domain/catalogue.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
 import { productPath } from "../../../data/domain/paths.ts";
 import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 
-export interface RecentlyViewedItem {
-  id: number;
-  slug: string;
-  name: string;
-  image: string;
-  bestPrice: number | null;
-}
 
 /** SPEC.md section 9: 4 skeleton placeholders while loading. */
 const skeletons = 4;

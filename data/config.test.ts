@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { alertCheckIntervalMinutes, appSecret, mailConfig, projectRoot } from "./config.ts";
+
+const saved = { ...process.env };
+afterEach(() => {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES"]) {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  }
+});
+
+describe("appSecret", () => {
+  it("creates a private random secret once and reuses it", () => {
+    delete process.env.APP_SECRET;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-secret-"));
+    try {
+      process.env.SECRETS_DIR = path.join(dir, "secrets");
+      const secret = appSecret();
+      const file = path.join(dir, "secrets", "app-secret");
+      expect(secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(fs.readFileSync(file, "utf8")).toBe(secret);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(appSecret()).toBe(secret);
+      expect(fs.readdirSync(path.join(dir, "secrets"))).toEqual(["app-secret"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses APP_SECRET when set, and refuses a short one", () => {
+    process.env.APP_SECRET = "x".repeat(32);
+    expect(appSecret()).toBe("x".repeat(32));
+    process.env.APP_SECRET = "too-short";
+    expect(() => appSecret()).toThrow(/at least 32 characters/);
+  });
+});
+
+describe("mail settings", () => {
+  it("defaults to the outbox under data/ and an hourly check", () => {
+    delete process.env.SMTP_URL;
+    delete process.env.MAIL_FROM;
+    delete process.env.MAIL_OUTBOX;
+    delete process.env.ALERT_CHECK_INTERVAL_MINUTES;
+    expect(mailConfig()).toEqual({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(projectRoot, "data/outbox") });
+    expect(alertCheckIntervalMinutes()).toBe(60);
+  });
+
+  it("reads SMTP_URL and the interval (0 disables), refusing a bad interval", () => {
+    process.env.SMTP_URL = " smtp://mail.example.com:587 ";
+    process.env.ALERT_CHECK_INTERVAL_MINUTES = "0";
+    expect(mailConfig().smtpUrl).toBe("smtp://mail.example.com:587");
+    expect(alertCheckIntervalMinutes()).toBe(0);
+    process.env.ALERT_CHECK_INTERVAL_MINUTES = "-5";
+    expect(() => alertCheckIntervalMinutes()).toThrow(/ALERT_CHECK_INTERVAL_MINUTES/);
+  });
+});
