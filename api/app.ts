@@ -33,6 +33,10 @@ import isFavorite from "./routes/is-favorite.get.ts";
 import listAlerts from "./routes/price-alerts/index.get.ts";
 import createAlert from "./routes/price-alerts/index.post.ts";
 import deleteAlert from "./routes/price-alerts/[id].delete.ts";
+import alertUnsubscribe from "./routes/alerts/unsubscribe.get.ts";
+import alertUnsubscribeOneClick from "./routes/alerts/unsubscribe.post.ts";
+import newsletterUnsubscribe from "./routes/subscribers/unsubscribe.get.ts";
+import newsletterUnsubscribeOneClick from "./routes/subscribers/unsubscribe.post.ts";
 import affiliateLinks from "./routes/affiliate-links.get.ts";
 import placeholder from "./routes/placeholder/[width]/[height].get.ts";
 
@@ -89,6 +93,10 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
   ["GET", "/api/price-alerts", listAlerts],
   ["POST", "/api/price-alerts", createAlert],
   ["DELETE", "/api/price-alerts/:id", deleteAlert],
+  ["GET", "/api/alerts/unsubscribe", alertUnsubscribe],
+  ["POST", "/api/alerts/unsubscribe", alertUnsubscribeOneClick],
+  ["GET", "/api/subscribers/unsubscribe", newsletterUnsubscribe],
+  ["POST", "/api/subscribers/unsubscribe", newsletterUnsubscribeOneClick],
 ];
 
 /** Messages for errors h3 raises itself with only a status text (malformed URL, no route, ...). */

@@ -8,7 +8,9 @@ import { serve } from "h3";
 import { createApp } from "./app.ts";
 import { ResponseCache } from "./lib/response-cache.ts";
 import { buildSite, defaultSiteDir } from "./site-build.ts";
-import { databasePath, serverHost, serverPort } from "../data/config.ts";
+import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort } from "../data/config.ts";
+import { notifyPricesChanged, startAlertSchedule } from "./jobs/alert-check.ts";
+import { createMailer } from "./mail/mailer.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
 
@@ -30,16 +32,23 @@ if (process.env.SITE_BUILD !== "never" && !fs.existsSync(path.join(siteDir, "ind
   }
 }
 
+// Price alerts: checked at start, on a schedule (ALERT_CHECK_INTERVAL_MINUTES, default 60) and
+// whenever a visitor sets an alert; price-changing code calls notifyPricesChanged after committing.
+const mailer = createMailer();
+const alertSchedule = startAlertSchedule({ db, mailer, intervalMinutes: alertCheckIntervalMinutes() });
+console.log(`Price alert e-mails: ${mailer.describe === "smtp" ? "sent over SMTP" : "written to the outbox folder (no SMTP_URL)"}`);
+
 const port = serverPort();
 // API_CACHE=off serves every read from the database (for measuring and debugging).
 const cache = process.env.API_CACHE === "off" ? undefined : new ResponseCache(db);
-const app = createApp({ db, cache }, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
+const app = createApp({ db, cache, onAlertsChanged: () => notifyPricesChanged(alertSchedule) }, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
 const server = serve(app, { port, hostname: serverHost(), silent: true });
 await server.ready();
 console.log(`PawPrice is running at http://localhost:${port}`);
 
 const shutdown = async () => {
   await server.close();
+  await alertSchedule.stop();
   db.$client.close();
   process.exit(0);
 };

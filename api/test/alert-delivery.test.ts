@@ -368,6 +368,25 @@ describe("price alert check", () => {
     expect(alertRow(alertId).last_notified_at).not.toBeNull();
   });
 
+  it("stops trying after repeated failures and leaves every due alert free for the next check", async () => {
+    let attempts = 0;
+    const failing: Mailer = {
+      describe: "smtp",
+      send: async () => {
+        attempts++;
+        throw new Error("connection refused");
+      },
+    };
+    const ids = productIds.slice(0, 7).map((productId) => {
+      setBestPrice(productId, 500);
+      return addAlert(productId, 1000);
+    });
+    expect(await check({ mailer: failing })).toEqual({ sent: 0, failed: 7, rearmed: 0 });
+    expect(attempts).toBe(5);
+    for (const id of ids) expect(alertRow(id)).toMatchObject({ last_notified_at: null, claim_token: null });
+    expect((await check()).sent).toBe(7);
+  });
+
   it("when the mail server refuses the message, retries on the next check", async () => {
     const productId = productIds[5]!;
     setBestPrice(productId, 500);

@@ -11,15 +11,14 @@ export const recentlyViewedLimit = 20;
 /** Records a view: one entry per product (a repeat view moves it to the front), the newest 20 kept. */
 export function recordView(db: Db, userId: string, productId: number): void {
   db.$client.transaction(() => {
-    statement(
-      db,
-      `INSERT INTO recently_viewed (user_id, product_id, viewed_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-       ON CONFLICT (user_id, product_id) DO UPDATE SET viewed_at = excluded.viewed_at`,
-    ).run(userId, productId);
+    // Delete and insert (not upsert) so the newest view always has the highest id: two views in
+    // the same millisecond still come back in the order they happened.
+    statement(db, "DELETE FROM recently_viewed WHERE user_id = ? AND product_id = ?").run(userId, productId);
+    statement(db, "INSERT INTO recently_viewed (user_id, product_id) VALUES (?, ?)").run(userId, productId);
     statement(
       db,
       `DELETE FROM recently_viewed WHERE user_id = ? AND id NOT IN (
-         SELECT id FROM recently_viewed WHERE user_id = ? ORDER BY viewed_at DESC, id DESC LIMIT ?)`,
+         SELECT id FROM recently_viewed WHERE user_id = ? ORDER BY id DESC LIMIT ?)`,
     ).run(userId, userId, recentlyViewedLimit);
   })();
 }
@@ -29,7 +28,7 @@ export function listRecentlyViewed(db: Db, userId: string): RecentlyViewedItem[]
     db,
     `SELECT p.id, p.slug, p.name, p.image, p.best_price_pence, rv.viewed_at
      FROM recently_viewed rv JOIN products p ON p.id = rv.product_id
-     WHERE rv.user_id = ? ORDER BY rv.viewed_at DESC, rv.id DESC LIMIT ?`,
+     WHERE rv.user_id = ? ORDER BY rv.id DESC LIMIT ?`,
   ).all(userId, recentlyViewedLimit) as { id: number; slug: string; name: string; image: string; best_price_pence: number | null; viewed_at: string }[];
   return rows.map((row) => ({
     id: row.id,

@@ -19,6 +19,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     databaseFile: string;
+    outboxDir: string;
   }
 }
 
@@ -49,8 +50,19 @@ export async function setup(project: TestProject): Promise<void> {
   if (!build.ok) throw new Error(`site build failed:\n${build.log}`);
 
   const port = await freePort();
+  const outboxDir = path.join(dir, "outbox");
   server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
-    env: { ...process.env, DATABASE_PATH: databaseFile, SITE_DIR: siteDir, PORT: String(port), HOST: "127.0.0.1" },
+    env: {
+      ...process.env,
+      DATABASE_PATH: databaseFile,
+      SITE_DIR: siteDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      // Mail goes to a temporary outbox (no SMTP_URL), secrets to a temporary folder.
+      MAIL_OUTBOX: outboxDir,
+      SECRETS_DIR: path.join(dir, "secrets"),
+      SMTP_URL: "",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -61,6 +73,7 @@ export async function setup(project: TestProject): Promise<void> {
   });
   project.provide("baseUrl", `http://127.0.0.1:${port}`);
   project.provide("databaseFile", databaseFile);
+  project.provide("outboxDir", outboxDir);
 }
 
 export async function teardown(): Promise<void> {

@@ -1,4 +1,6 @@
 import Database from "better-sqlite3";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { Product } from "../../data/domain/catalogue.ts";
@@ -6,6 +8,7 @@ import { islandsReady, launchBrowser, openPage, visibleIslandReady } from "./bro
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
+const outboxDir = inject("outboxDir");
 let browser: Browser;
 let products: Product[];
 beforeAll(async () => {
@@ -144,6 +147,11 @@ describe("price alerts", () => {
     await expect.poll(() => page.getByTestId("alert-created").isVisible()).toBe(true);
     await page.goto(`${baseUrl}/my-alerts`);
     await expect.poll(() => page.getByTestId("alerts-table").textContent()).toContain("Price reached!");
+    // Setting an alert whose target is already met sends its e-mail straight away (no SMTP here: the outbox).
+    const mails = () =>
+      fs.existsSync(outboxDir) ? fs.readdirSync(outboxDir).map((file) => fs.readFileSync(path.join(outboxDir, file), "utf8")) : [];
+    await expect.poll(() => mails().filter((mail) => mail.includes("To: owner@example.co.uk")).length, { timeout: 10_000 }).toBe(1);
+    expect(mails().find((mail) => mail.includes("To: owner@example.co.uk"))).toContain("/api/alerts/unsubscribe?token=");
     await context.close();
   });
 });
