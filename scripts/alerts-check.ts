@@ -9,25 +9,21 @@
  * could not run.
  */
 import { databasePath } from "../data/config.ts";
-import { closeDb, migrateDb, openDb, type Db } from "../data/db/client.ts";
+import { runCommand, UsageError, withDatabase } from "./cli.ts";
 import { checkAlerts } from "../api/jobs/alert-check.ts";
 import { createMailer } from "../api/mail/mailer.ts";
 
-async function main(): Promise<number> {
-  let db: Db | undefined;
-  try {
-    db = openDb(databasePath());
-    await migrateDb(db);
+async function check(): Promise<number> {
+  return withDatabase(databasePath(), async (db) => {
     const mailer = createMailer();
     const { sent, failed, rearmed } = await checkAlerts({ db, mailer });
     console.log(`${sent} sent, ${failed} failed, ${rearmed} re-armed (mail: ${mailer.describe})`);
     return failed > 0 ? 1 : 0;
-  } catch (error) {
-    console.error(`alerts:check: failed: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  } finally {
-    if (db) closeDb(db);
-  }
+  });
 }
 
-process.exitCode = await main();
+const usage = "Usage: node scripts/alerts-check.ts (no arguments)";
+process.exitCode = await runCommand("alerts:check", usage, (argv) => {
+  if (argv.includes("--help") || argv.includes("-h")) return "help";
+  if (argv.length > 0) throw new UsageError(`unexpected argument "${argv[0]}"`);
+}, check);

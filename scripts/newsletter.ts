@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { databasePath, siteConfig } from "../data/config.ts";
-import { closeDb, migrateDb, openDb, type Db } from "../data/db/client.ts";
+import { runCommand, UsageError, withDatabase } from "./cli.ts";
 import { activeSubscribers, type Subscriber } from "../data/db/alert-delivery.ts";
 import { apiPath } from "../data/domain/paths.ts";
 import { signToken } from "../api/lib/tokens.ts";
@@ -22,7 +22,6 @@ const usage = 'Usage: node scripts/newsletter.ts --subject "..." --text-file PAT
 /** After this many failures in a row the mail server is taken to be down and the run stops. */
 const maxConsecutiveFailures = 5;
 
-class UsageError extends Error {}
 
 interface Issue {
   subject: string;
@@ -102,24 +101,8 @@ async function sendAll(mailer: Mailer, issue: Issue, subscribers: Subscriber[]):
   return { sent, failed };
 }
 
-async function main(): Promise<number> {
-  let issue: Issue | "help";
-  try {
-    issue = parseIssue(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`newsletter: ${error.message}\n${usage}`);
-    return 2;
-  }
-  if (issue === "help") {
-    console.log(usage);
-    return 0;
-  }
-
-  let db: Db | undefined;
-  try {
-    db = openDb(databasePath());
-    await migrateDb(db);
+async function send(issue: Issue): Promise<number> {
+  return withDatabase(databasePath(), async (db) => {
     const subscribers = activeSubscribers(db);
     if (issue.dryRun) {
       console.log(`Dry run: "${issue.subject}" would go to ${subscribers.length} active subscriber(s); nothing sent`);
@@ -130,12 +113,7 @@ async function main(): Promise<number> {
     const skipped = subscribers.length - sent - failed;
     console.log(`${sent} sent, ${failed} failed${skipped ? `, ${skipped} not attempted` : ""} (mail: ${mailer.describe})`);
     return failed > 0 || skipped > 0 ? 1 : 0;
-  } catch (error) {
-    console.error(`newsletter: failed: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  } finally {
-    if (db) closeDb(db);
-  }
+  });
 }
 
-process.exitCode = await main();
+process.exitCode = await runCommand("newsletter", usage, parseIssue, send);

@@ -10,7 +10,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databasePath } from "../data/config.ts";
-import { closeDb, migrateDb, openDb, type Db } from "../data/db/client.ts";
+import { runCommand, UsageError, withDatabase } from "./cli.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
 
@@ -21,8 +21,6 @@ interface SeedArgs {
   products: number;
   database: string;
 }
-
-class UsageError extends Error {}
 
 function readOptions(argv: string[]) {
   try {
@@ -58,25 +56,9 @@ function parseSeedArgs(argv: string[]): SeedArgs | "help" {
   return { products, database };
 }
 
-async function main(): Promise<number> {
-  let args: SeedArgs | "help";
-  try {
-    args = parseSeedArgs(process.argv.slice(2));
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`seed: ${error.message}\n${usage}`);
-    return 2;
-  }
-  if (args === "help") {
-    console.log(usage);
-    return 0;
-  }
-
+async function seed(args: SeedArgs): Promise<number> {
   const started = performance.now();
-  let db: Db | undefined;
-  try {
-    db = openDb(args.database);
-    await migrateDb(db);
+  return withDatabase(args.database, (db) => {
     const catalogue = generateCatalogue({ products: args.products, today: new Date() });
     const counts = seedCatalogue(db, catalogue);
     const seconds = ((performance.now() - started) / 1000).toFixed(2);
@@ -86,12 +68,7 @@ async function main(): Promise<number> {
         `${catalogue.vouchers.length} vouchers into ${args.database} in ${seconds} s`,
     );
     return 0;
-  } catch (error) {
-    console.error(`seed: failed: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  } finally {
-    if (db) closeDb(db);
-  }
+  });
 }
 
-process.exitCode = await main();
+process.exitCode = await runCommand("seed", usage, parseSeedArgs, seed);
