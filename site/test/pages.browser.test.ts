@@ -37,6 +37,20 @@ describe("home page", () => {
     await context.close();
   });
 
+  it.each([375, 768, 1024, 1280])("fits every card's buttons inside the card at %i px", async (width) => {
+    const { page, context } = await openPage(browser, { width });
+    await page.goto(baseUrl);
+    const overflowing = await page.getByTestId("product-card").evaluateAll((cards) =>
+      cards.flatMap((card, index) => {
+        const box = card.getBoundingClientRect();
+        return [...card.querySelectorAll("a, button")].some((el) => el.getBoundingClientRect().right > box.right + 0.5) ? [index] : [];
+      }),
+    );
+    expect(overflowing).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await context.close();
+  });
+
   it("ships the product grid in the static HTML for crawlers and no-JS visitors", async () => {
     const html = await (await fetch(baseUrl)).text();
     expect((html.match(/data-testid="product-card"/g) ?? []).length).toBe(15);

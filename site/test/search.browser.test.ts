@@ -29,6 +29,16 @@ describe("search", () => {
     await context.close();
   });
 
+  it("searches from the phone layout's search box at 375 px", async () => {
+    const { page, context } = await openPage(browser, { width: 375, height: 800 });
+    await page.goto(baseUrl);
+    expect(await page.locator("#search-desktop").isVisible()).toBe(false);
+    await page.locator("#search-mobile").fill("kong");
+    await page.locator("#search-mobile").press("Enter");
+    await page.waitForURL(`${baseUrl}/search?q=kong`);
+    await context.close();
+  });
+
   it("does nothing when the search text is empty after trimming", async () => {
     const { page, context } = await openPage(browser);
     await page.goto(`${baseUrl}/vouchers`);

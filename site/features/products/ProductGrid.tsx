@@ -193,7 +193,7 @@ export default function ProductGrid(props: Props) {
           </button>
         </div>
       ) : (
-        <ul className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+        <ul className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 lg:grid-cols-3">
           {products.map((product) => (
             <li key={product.id}>
               <ProductCard product={product} links={props.links} />
