@@ -161,6 +161,21 @@ describe("other pages", () => {
     },
   );
 
+  it("serves hashed assets gzipped and cached for a year, pages revalidated", async () => {
+    const html = await (await fetch(baseUrl)).text();
+    const script = /src="(\/_astro\/[^"]+\.js)"/.exec(html)![1]!;
+    const asset = await fetch(baseUrl + script, { headers: { "accept-encoding": "gzip" } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-encoding")).toBe("gzip");
+    expect(asset.headers.get("content-type")).toMatch(/javascript/);
+    expect(asset.headers.get("cache-control")).toContain("immutable");
+    expect((await asset.text()).length).toBeGreaterThan(0);
+    const page = await fetch(baseUrl);
+    expect(page.headers.get("cache-control")).toContain("must-revalidate");
+    const etag = page.headers.get("etag")!;
+    expect((await fetch(baseUrl, { headers: { "if-none-match": etag } })).status).toBe(304);
+  });
+
   it("publishes a sitemap index and robots.txt", async () => {
     const index = await (await fetch(`${baseUrl}/sitemap.xml`)).text();
     expect(index).toContain("<sitemapindex");
