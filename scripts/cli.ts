@@ -1,10 +1,20 @@
 /** What the command-line entry points share: argument errors, exit codes and the database. */
+import { parseArgs, type ParseArgsOptionsConfig } from "node:util";
 import { closeDb, migrateDb, openDb, type Db } from "../data/db/client.ts";
 
 /** A bad command line: printed with the usage text, exit code 2. */
 export class UsageError extends Error {}
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Named options only (no positionals, unknown ones refused); a malformed command line is a UsageError. */
+export function parseOptions<const Options extends ParseArgsOptionsConfig>(argv: string[], options: Options) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError(message(error));
+  }
+}
 
 /**
  * Runs a command: `parse` reads the arguments ("help" prints the usage), `run` does the work and

@@ -9,9 +9,8 @@
  * the issue again. Exit codes: 0 all sent, 1 some failed or the run stopped, 2 bad arguments.
  */
 import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { databasePath, siteConfig } from "../data/config.ts";
-import { runCommand, UsageError, withDatabase } from "./cli.ts";
+import { parseOptions, runCommand, UsageError, withDatabase } from "./cli.ts";
 import { activeSubscribers, type Subscriber } from "../data/db/alert-delivery.ts";
 import { apiPath } from "../data/domain/paths.ts";
 import { signToken } from "../api/lib/tokens.ts";
@@ -39,23 +38,13 @@ function readFile(option: string, file: string): string {
 }
 
 function parseIssue(argv: string[]): Issue | "help" {
-  let values;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: {
-        subject: { type: "string" },
-        "text-file": { type: "string" },
-        "html-file": { type: "string" },
-        "dry-run": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const values = parseOptions(argv, {
+    subject: { type: "string" },
+    "text-file": { type: "string" },
+    "html-file": { type: "string" },
+    "dry-run": { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) return "help";
   const subject = values.subject?.trim();
   if (!subject) throw new UsageError("--subject is required");

@@ -8,9 +8,8 @@
  * 0 done, 1 seeding failed, 2 bad arguments. It never prompts, so it is safe in scripts.
  */
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { databasePath } from "../data/config.ts";
-import { runCommand, UsageError, withDatabase } from "./cli.ts";
+import { parseOptions, runCommand, UsageError, withDatabase } from "./cli.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
 
@@ -22,25 +21,12 @@ interface SeedArgs {
   database: string;
 }
 
-function readOptions(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      options: {
-        products: { type: "string" },
-        database: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 function parseSeedArgs(argv: string[]): SeedArgs | "help" {
-  const values = readOptions(argv);
+  const values = parseOptions(argv, {
+    products: { type: "string" },
+    database: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  });
   if (values.help) return "help";
 
   let products = defaultProductCount;
