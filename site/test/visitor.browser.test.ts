@@ -156,6 +156,28 @@ describe("price alerts", () => {
   });
 });
 
+describe("load failures", () => {
+  it("shows 'Failed to load your price alerts' with Try Again, which recovers", async () => {
+    const { page, context } = await openPage(browser);
+    await page.route("**/api/price-alerts?*", (route) => route.fulfill({ status: 503, body: "{\"error\":\"down\"}" }));
+    await page.goto(`${baseUrl}/my-alerts`);
+    await expect.poll(() => page.getByText("Failed to load your price alerts").isVisible()).toBe(true);
+    await page.unroute("**/api/price-alerts?*");
+    await page.getByRole("button", { name: "Try Again" }).click();
+    await expect.poll(() => page.getByText("No Price Alerts Set").isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "Browse Products" }).getAttribute("href")).toBe("/");
+    await context.close();
+  });
+
+  it("tells the visitor when favourites cannot be loaded", async () => {
+    const { page, context } = await openPage(browser);
+    await page.route("**/api/favorites?*", (route) => route.fulfill({ status: 503, body: "{\"error\":\"down\"}" }));
+    await page.goto(`${baseUrl}/favorites`);
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Failed to load your favorites. Please try again.");
+    await context.close();
+  });
+});
+
 describe("recently viewed", () => {
   it("shows a visited product on the home page", async () => {
     const product = products[7]!;
