@@ -38,7 +38,12 @@ export function createSiteHandler(currentRoot: () => string | null) {
     const served = await serveStatic(event, {
       fallthrough: true,
       encodings: precompressed,
-      headers: { "cache-control": cacheControl(event.url.pathname), "x-content-type-options": "nosniff" },
+      headers: {
+        "cache-control": cacheControl(event.url.pathname),
+        "x-content-type-options": "nosniff",
+        "x-frame-options": "SAMEORIGIN",
+        "referrer-policy": "strict-origin-when-cross-origin",
+      },
       getMeta: async (id) => {
         const file = resolveInside(root, id);
         const stat = file ? await fs.promises.stat(file).catch(() => null) : null;

@@ -172,6 +172,8 @@ describe("other pages", () => {
     expect((await asset.text()).length).toBeGreaterThan(0);
     const page = await fetch(baseUrl);
     expect(page.headers.get("cache-control")).toContain("must-revalidate");
+    expect(page.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
     const etag = page.headers.get("etag")!;
     expect((await fetch(baseUrl, { headers: { "if-none-match": etag } })).status).toBe(304);
   });
