@@ -21,7 +21,7 @@ import retailerById from "./routes/retailers/[id].get.ts";
 import brands from "./routes/brands.get.ts";
 import vouchers from "./routes/vouchers/index.get.ts";
 import voucherUse from "./routes/vouchers/[id]/uses.post.ts";
-import subscribe from "./routes/subscribers.post.ts";
+import subscribe from "./routes/subscribers/index.post.ts";
 import clicks from "./routes/clicks.post.ts";
 import recentlyViewed from "./routes/recently-viewed/index.get.ts";
 import recordView from "./routes/recently-viewed/index.post.ts";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineRoute } from "../context.ts";
-import { readJson } from "../lib/http.ts";
-import { emailSchema } from "../../data/domain/visitor.ts";
-import { subscribe } from "../../data/db/subscribers.ts";
+import { defineRoute } from "../../context.ts";
+import { readJson } from "../../lib/http.ts";
+import { emailSchema } from "../../../data/domain/visitor.ts";
+import { subscribe } from "../../../data/db/subscribers.ts";
 
 const body = z.object({
   email: emailSchema,
