@@ -17,13 +17,26 @@ import {
   toggleCompareExpanded,
 } from "./compare.store.ts";
 
-function CompareCard({ item, best }: { item: CompareItem; best: boolean }) {
+/** One compared product; in the expanded grid the image sits above the text so names have room. */
+function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean; stacked: boolean }) {
   return (
-    <li className={cn("relative flex gap-3 rounded-lg border bg-white p-3", best ? "border-emerald-600 ring-1 ring-emerald-600" : "border-slate-200")}>
+    <li
+      className={cn(
+        "relative flex gap-3 rounded-lg border bg-white p-3",
+        stacked && "flex-col",
+        best ? "border-emerald-600 ring-1 ring-emerald-600" : "border-slate-200",
+      )}
+    >
       {best && (
         <span className="absolute -top-2.5 left-3 rounded-full bg-emerald-700 px-2 py-0.5 text-[11px] font-semibold text-white">Best Price</span>
       )}
-      <img src={item.image || "/api/placeholder/120/120"} alt="" width={56} height={56} className="size-14 shrink-0 rounded-md bg-slate-100 object-contain" />
+      <img
+        src={item.image || "/api/placeholder/120/120"}
+        alt=""
+        width={56}
+        height={56}
+        className={cn("shrink-0 rounded-md bg-slate-100 object-contain", stacked ? "h-24 w-full" : "size-14")}
+      />
       <div className="min-w-0 flex-1">
         <a href={productPath(item.slug)} className="line-clamp-2 text-sm font-medium text-slate-900 hover:text-brand-700 hover:underline">
           {item.name}
@@ -34,7 +47,7 @@ function CompareCard({ item, best }: { item: CompareItem; best: boolean }) {
       <button
         type="button"
         onClick={() => removeProductFromCompare(item.id)}
-        className="self-start rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800"
+        className={cn("rounded-md p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-800", stacked ? "absolute top-2 right-2 bg-white/90" : "self-start")}
         aria-label={`Remove ${item.name} from comparison`}
       >
         <X className="size-4" aria-hidden="true" />
@@ -118,7 +131,7 @@ export default function CompareTray({ withBar = false }: { withBar?: boolean }) 
             )}
             <ul className={cn("grid flex-1 gap-3", expanded ? "grid-cols-1 sm:grid-cols-2 lg:grid-cols-4" : "grid-cols-1 min-[480px]:grid-cols-2")}>
               {shown.map((item) => (
-                <CompareCard key={item.id} item={item} best={item.id === best} />
+                <CompareCard key={item.id} item={item} best={item.id === best} stacked={expanded} />
               ))}
             </ul>
             {!expanded && items.length > 2 && (
