@@ -25,6 +25,9 @@ export default defineConfig({
           // One Chromium per file; two files at a time on a 2-core machine.
           maxWorkers: 2,
           testTimeout: 60_000,
+          // Islands hydrate on idle and the toast UI loads on demand: on a busy 2-core machine that
+          // can take more than expect.poll's default 1 s.
+          expect: { poll: { timeout: 8_000 } },
         },
       },
     ],
