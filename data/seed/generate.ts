@@ -7,7 +7,7 @@
  * only on the seed and k, never on the requested count, so a smaller catalogue is a prefix of
  * a larger one apart from the count-dependent rank, featured flags and review counts.
  */
-import type { AffiliateIds } from "../domain/catalogue.ts";
+import type { AffiliateIds, Voucher } from "../domain/catalogue.ts";
 import {
   categorySeeds,
   comparisonRetailerNames,
@@ -77,16 +77,8 @@ export interface GeneratedProduct {
   history: GeneratedPricePoint[];
 }
 
-export interface GeneratedVoucher {
-  code: string;
-  description: string;
-  retailer: string;
-  url: string;
-  discount: string;
-  /** Last valid day, YYYY-MM-DD. */
-  expiryDate: string;
-  uses: number;
-}
+/** A voucher as the seed writes it: the stored fields, before the database gives it an id. */
+export type GeneratedVoucher = Omit<Voucher, "id" | "isValid">;
 
 export interface GeneratedCatalogue {
   categories: GeneratedCategory[];

@@ -21,6 +21,38 @@ function parseTarget(text: string): number | null {
   return value > 0 ? value : null;
 }
 
+const inputClass = "mt-1 w-full rounded-lg border px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2";
+
+interface FieldInputProps {
+  id: string;
+  className: string;
+  "aria-invalid": true | undefined;
+  "aria-describedby": string | undefined;
+}
+
+/** A labelled input with its validation message, wired for screen readers. */
+function Field(props: { id: string; label: string; error: string | undefined; children: (input: FieldInputProps) => React.ReactNode }) {
+  const errorId = `${props.id}-error`;
+  return (
+    <div>
+      <label htmlFor={props.id} className="text-sm font-medium text-slate-800">
+        {props.label}
+      </label>
+      {props.children({
+        id: props.id,
+        className: `${inputClass} ${props.error ? "border-red-600" : "border-slate-300"}`,
+        "aria-invalid": props.error ? true : undefined,
+        "aria-describedby": props.error ? errorId : undefined,
+      })}
+      {props.error && (
+        <p id={errorId} className="mt-1 text-sm text-red-700">
+          {props.error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** The product page's price-drop alert form (SPEC.md sections 2, 4, 5 and 8). */
 export default function PriceAlertForm({ productId, productName, bestPrice }: Props) {
   const defaultTarget = bestPrice === null ? "" : bestPrice.toFixed(2);
@@ -72,49 +104,16 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
     );
   }
 
-  const field = "mt-1 w-full rounded-lg border px-3 py-2 text-sm focus:border-brand-600 focus:outline-none focus-visible:outline-2";
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="space-y-3" data-testid="price-alert-form">
-      <div>
-        <label htmlFor="alert-email" className="text-sm font-medium text-slate-800">
-          Email address
-        </label>
-        <input
-          id="alert-email"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? "alert-email-error" : undefined}
-          className={`${field} ${errors.email ? "border-red-600" : "border-slate-300"}`}
-          placeholder="you@example.co.uk"
-        />
-        {errors.email && (
-          <p id="alert-email-error" className="mt-1 text-sm text-red-700">
-            {errors.email}
-          </p>
+      <Field id="alert-email" label="Email address" error={errors.email}>
+        {(props) => (
+          <input {...props} type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} placeholder="you@example.co.uk" />
         )}
-      </div>
-      <div>
-        <label htmlFor="alert-target" className="text-sm font-medium text-slate-800">
-          Target price (£)
-        </label>
-        <input
-          id="alert-target"
-          inputMode="decimal"
-          value={target}
-          onChange={(event) => setTarget(event.target.value)}
-          aria-invalid={errors.target ? true : undefined}
-          aria-describedby={errors.target ? "alert-target-error" : undefined}
-          className={`${field} ${errors.target ? "border-red-600" : "border-slate-300"}`}
-        />
-        {errors.target && (
-          <p id="alert-target-error" className="mt-1 text-sm text-red-700">
-            {errors.target}
-          </p>
-        )}
-      </div>
+      </Field>
+      <Field id="alert-target" label="Target price (£)" error={errors.target}>
+        {(props) => <input {...props} inputMode="decimal" value={target} onChange={(event) => setTarget(event.target.value)} />}
+      </Field>
       <button type="submit" disabled={submitting} className="btn-primary w-full py-2.5">
         <BellIcon className="size-4" aria-hidden="true" />
         {submitting ? "Creating alert..." : "Create Price Alert"}
