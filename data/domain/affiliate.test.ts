@@ -157,6 +157,17 @@ describe("buildAffiliateUrl: Pets at Home redirector links", () => {
     const elsewhere = `https://www.awin1.com/cread.php?ued=${encodeURIComponent("https://evil.example/?next=petsathome")}`;
     expect(build("Pets at Home", elsewhere)).toBe(`${elsewhere}&aff=pah%2042`);
   });
+  it("trusts petsathome.com and its subdomains only, not hosts that merely end or start with the name", () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    for (const host of ["evilpetsathome.com", "petsathome.com.evil.example", "www.notpetsathome.com"]) {
+      const wrapped = `https://www.awin1.com/cread.php?ued=${encodeURIComponent(`https://${host}/p/1`)}`;
+      expect(build("Pets at Home", wrapped)).toBe(`${wrapped}&aff=pah%2042`);
+    }
+    for (const host of ["petsathome.com", "www.petsathome.com", "shop.petsathome.com"]) {
+      const wrapped = `https://www.awin1.com/cread.php?ued=${encodeURIComponent(`https://${host}/p/1`)}`;
+      expect(build("Pets at Home", wrapped)).toBe(`https://${host}/p/1?utm_source=website&utm_medium=affiliate&app_redirect=false&force_web=true&aff=pah+42`);
+    }
+  });
   it("tags a redirector link that does not point at Pets at Home as an ordinary link", () => {
     expect(build("Pets at Home", "https://go.example/r?url=https%3A%2F%2Fshop.example%2F")).toBe(
       "https://go.example/r?url=https%3A%2F%2Fshop.example%2F&aff=pah+42",

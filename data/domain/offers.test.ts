@@ -28,15 +28,38 @@ describe("bestOffer", () => {
     ]);
     expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 3, originalPricePence: null });
   });
-  it("breaks ties by retailer id", () => {
+  it("breaks a tie on price by the lower retailer id, whichever comes first", () => {
     expect(bestOffer([offer({ retailerId: 5 }), offer({ retailerId: 2 })]).bestRetailerId).toBe(2);
+    expect(bestOffer([offer({ retailerId: 2 }), offer({ retailerId: 5 })]).bestRetailerId).toBe(2);
+    // A tie between a manual price and a listed one is still a tie.
+    const manual = offer({ retailerId: 7, pricePence: 1500, priceOverride: true, manualPricePence: 1000 });
+    expect(bestOffer([manual, offer({ retailerId: 9 })]).bestRetailerId).toBe(7);
+    expect(bestOffer([offer({ retailerId: 9 }), manual]).bestRetailerId).toBe(7);
+  });
+  it("takes a cheaper offer over one of a lower retailer id", () => {
+    expect(bestOffer([offer({ retailerId: 1, pricePence: 1001 }), offer({ retailerId: 8, pricePence: 1000 })])).toMatchObject({ bestRetailerId: 8, bestPricePence: 1000 });
+    expect(bestOffer([offer({ retailerId: 8, pricePence: 1000 }), offer({ retailerId: 1, pricePence: 1001 })])).toMatchObject({ bestRetailerId: 8, bestPricePence: 1000 });
   });
   it("keeps the best offer's was-price only when it is above the price", () => {
     expect(bestOffer([offer({ originalPricePence: 1500 })]).originalPricePence).toBe(1500);
+    expect(bestOffer([offer({ originalPricePence: 1001 })]).originalPricePence).toBe(1001);
+    // Equal to the price: no saving, so no was-price.
+    expect(bestOffer([offer({ originalPricePence: 1000 })]).originalPricePence).toBeNull();
     expect(bestOffer([offer({ originalPricePence: 900 })]).originalPricePence).toBeNull();
+  });
+  it("compares the was-price with the manual price when the admin overrides", () => {
+    expect(bestOffer([offer({ originalPricePence: 1000, priceOverride: true, manualPricePence: 800 })]).originalPricePence).toBe(1000);
+    expect(bestOffer([offer({ pricePence: 700, originalPricePence: 800, priceOverride: true, manualPricePence: 800 })]).originalPricePence).toBeNull();
+  });
+  it("takes the was-price of the best offer, not of another", () => {
+    const best = bestOffer([offer({ retailerId: 1, pricePence: 1200, originalPricePence: 2000 }), offer({ retailerId: 2, pricePence: 1100, originalPricePence: 1300 })]);
+    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 2, originalPricePence: 1300 });
   });
   it("has no best price when nothing is in stock", () => {
     expect(bestOffer([offer({ inStock: false })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null });
+    // An out-of-stock offer never wins, however cheap, wherever it stands.
+    expect(bestOffer([offer({ retailerId: 1, pricePence: 1, inStock: false }), offer({ retailerId: 2 })]).bestRetailerId).toBe(2);
+    expect(bestOffer([offer({ retailerId: 2 }), offer({ retailerId: 1, pricePence: 1, inStock: false })]).bestRetailerId).toBe(2);
     expect(bestOffer([])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null });
   });
 });
