@@ -12,15 +12,10 @@ import { promisify } from "node:util";
 import type { H3 } from "h3";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createApp, routes } from "../app.ts";
-import type { RouteHandler } from "../context.ts";
+import { createApp } from "../app.ts";
 import { checkAlerts, notifyPricesChanged, startAlertSchedule } from "../jobs/alert-check.ts";
 import { signToken } from "../lib/tokens.ts";
 import { createMailer, type Mailer } from "../mail/mailer.ts";
-import alertUnsubscribeGet from "../routes/alerts/unsubscribe.get.ts";
-import alertUnsubscribePost from "../routes/alerts/unsubscribe.post.ts";
-import subscriberUnsubscribeGet from "../routes/subscribers/unsubscribe.get.ts";
-import subscriberUnsubscribePost from "../routes/subscribers/unsubscribe.post.ts";
 import { projectRoot, siteConfig } from "../../data/config.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
@@ -166,16 +161,6 @@ beforeAll(async () => {
   );
 
   app = createApp({ db });
-  // Registered here until api/app.ts lists them; skipped once it does.
-  const unsubscribeRoutes: [method: "GET" | "POST", path: string, handler: RouteHandler][] = [
-    ["GET", "/api/alerts/unsubscribe", alertUnsubscribeGet],
-    ["POST", "/api/alerts/unsubscribe", alertUnsubscribePost],
-    ["GET", "/api/subscribers/unsubscribe", subscriberUnsubscribeGet],
-    ["POST", "/api/subscribers/unsubscribe", subscriberUnsubscribePost],
-  ];
-  for (const [method, route, handler] of unsubscribeRoutes) {
-    if (!routes.some(([m, p]) => m === method && p === route)) app.on(method, route, (event) => handler(event, { db }));
-  }
 
   smtp = new TestSmtpServer();
   await smtp.start();
@@ -298,6 +283,29 @@ describe("price alert check", () => {
     expect(row.last_notified_at).not.toBeNull();
     expect(row.last_notified_price_pence).toBe(1299);
     expect(row.claim_token).toBeNull();
+  });
+
+  it("mails when the price drops exactly to the target, not while it is a penny above", async () => {
+    const productId = productIds[6]!;
+    setBestPrice(productId, 1501);
+    const alertId = addAlert(productId, 1500);
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    setBestPrice(productId, 1500);
+    expect(await check()).toEqual({ sent: 1, failed: 0, rearmed: 0 });
+    expect(smtp.received.map((mail) => mail.subject)).toEqual([expect.stringContaining("is now £15.00")]);
+    expect(alertRow(alertId).last_notified_price_pence).toBe(1500);
+  });
+
+  it("re-arms when the price rises a penny above the target, not while it stays on it", async () => {
+    const productId = productIds[6]!;
+    setBestPrice(productId, 1500);
+    const alertId = addAlert(productId, 1500);
+    await check();
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    expect(alertRow(alertId).last_notified_price_pence).toBe(1500);
+    setBestPrice(productId, 1501);
+    expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 1 });
+    expect(alertRow(alertId).last_notified_price_pence).toBeNull();
   });
 
   it("sends nothing on a second check, nor when the price moves within the target but not below the mailed price", async () => {
@@ -574,6 +582,10 @@ describe("unsubscribe links", () => {
     }
     const post = await request(`/api/alerts/unsubscribe?token=${purpose}.${id}.${flipped}`, { method: "POST", body: "List-Unsubscribe=One-Click" });
     expect(post.status).toBe(400);
+    expect(await post.json()).toEqual({ error: "Invalid unsubscribe link" });
+    const foreign = await request(`/api/alerts/unsubscribe?token=${signToken("newsletter-unsubscribe", Number(id))}`, { method: "POST", body: "List-Unsubscribe=One-Click" });
+    expect(foreign.status).toBe(400);
+    expect(await foreign.json()).toEqual({ error: "Invalid unsubscribe link" });
     expect(snapshot()).toEqual(before);
   });
 
@@ -645,7 +657,41 @@ describe("newsletter", () => {
     expect(await tampered.json()).toEqual({ error: "Invalid unsubscribe link" });
     const alertToken = await request(`/api/subscribers/unsubscribe?token=${signToken("alert-unsubscribe", other)}`);
     expect(alertToken.status).toBe(400);
+    expect(await alertToken.json()).toEqual({ error: "Invalid unsubscribe link" });
     expect(active(other)).toBe(1);
+  });
+
+  it("accepts the RFC 8058 one-click POST for a newsletter, for that subscriber only", async () => {
+    db.$client.prepare("DELETE FROM email_subscribers").run();
+    const insert = db.$client.prepare("INSERT INTO email_subscribers (email, is_active) VALUES (?, 1) RETURNING id");
+    const leaving = (insert.get("leaving@example.com") as { id: number }).id;
+    const staying = (insert.get("staying@example.com") as { id: number }).id;
+    const active = (id: number) => (db.$client.prepare("SELECT is_active FROM email_subscribers WHERE id = ?").get(id) as { is_active: number }).is_active;
+    const oneClick = (token: string) =>
+      Promise.resolve(
+        app.request(`/api/subscribers/unsubscribe?token=${token}`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "List-Unsubscribe=One-Click",
+        }),
+      );
+
+    // An alert's token is not a newsletter token, even with the same id.
+    const wrongPurpose = await oneClick(signToken("alert-unsubscribe", leaving));
+    expect(wrongPurpose.status).toBe(400);
+    expect(await wrongPurpose.json()).toEqual({ error: "Invalid unsubscribe link" });
+    expect(active(leaving)).toBe(1);
+
+    const first = await oneClick(signToken("newsletter-unsubscribe", leaving));
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    expect(await first.json()).toEqual({ unsubscribed: true, alreadyUnsubscribed: false });
+    expect([active(leaving), active(staying)]).toEqual([0, 1]);
+    expect(await (await oneClick(signToken("newsletter-unsubscribe", leaving))).json()).toEqual({ unsubscribed: true, alreadyUnsubscribed: true });
+
+    const gone = await oneClick(signToken("newsletter-unsubscribe", 999_999));
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toEqual({ error: "This newsletter subscription no longer exists" });
   });
 
   it("npm run alerts:check reports its counts", async () => {

@@ -39,13 +39,38 @@ describe("favourites", () => {
     expect(patched.status).toBe(200);
     expect(((await patched.json()) as { notes: string }).notes).toBe("Rex loves the chicken one");
 
-    const list = await api.json<{ id: number; notes: string; product: Product }[]>(`/api/favorites?userId=${alice}`);
+    // A second visitor with a favourite of their own: each list holds its owner's rows only.
+    const bobs = (await (await send("POST", "/api/favorites", { userId: bob, productId: products[10]!.id, notes: "Bob's" })).json()) as { id: number };
+    const list = await api.json<{ id: number; userId: string; notes: string; product: Product }[]>(`/api/favorites?userId=${alice}`);
     expect(list).toHaveLength(1);
+    expect(list[0]!.id).toBe(favorite.id);
+    expect(list[0]!.userId).toBe(alice);
     expect(list[0]!.product).toEqual(product);
     expect(list[0]!.notes).toBe("Rex loves the chicken one");
+    const bobsList = await api.json<{ id: number; notes: string; product: Product }[]>(`/api/favorites?userId=${bob}`);
+    expect(bobsList.map((f) => [f.id, f.notes, f.product.id])).toEqual([[bobs.id, "Bob's", products[10]!.id]]);
 
     expect((await send("DELETE", `/api/favorites/${favorite.id}?userId=${alice}`)).status).toBe(204);
     expect(await api.json(`/api/favorites?userId=${alice}`)).toEqual([]);
+    expect((await api.json<{ id: number }[]>(`/api/favorites?userId=${bob}`)).map((f) => f.id)).toEqual([bobs.id]);
+    expect((await send("DELETE", `/api/favorites/${bobs.id}?userId=${bob}`)).status).toBe(204);
+  });
+
+  it("lists a visitor's favourites newest first", async () => {
+    const erin = "user_erineeeeeeeeeeeeeeeeeeeee";
+    const ids: number[] = [];
+    for (const product of products.slice(20, 23)) {
+      ids.push(((await (await send("POST", "/api/favorites", { userId: erin, productId: product.id })).json()) as { id: number }).id);
+    }
+    expect((await api.json<{ id: number }[]>(`/api/favorites?userId=${erin}`)).map((f) => f.id)).toEqual([...ids].reverse());
+  });
+
+  it("clears a note with an empty one", async () => {
+    const { id } = (await (await send("POST", "/api/favorites", { userId: alice, productId: products[24]!.id, notes: "first" })).json()) as { id: number; notes: string };
+    expect(count("SELECT count(*) AS n FROM favorites WHERE id = ? AND notes = 'first'", id)).toBe(1);
+    const cleared = await send("PATCH", `/api/favorites/${id}?userId=${alice}`, { notes: "" });
+    expect(((await cleared.json()) as { notes: string | null }).notes).toBeNull();
+    expect(count("SELECT count(*) AS n FROM favorites WHERE id = ? AND notes IS NULL", id)).toBe(1);
   });
 
   it("keeps one row when the same product is saved twice", async () => {
@@ -81,7 +106,10 @@ describe("favourites", () => {
 
   it("rejects bad reads and bad ids", async () => {
     await expectError(await send("GET", "/api/favorites"), 400, "userId");
+    await expectError(await send("GET", "/api/favorites?userId=alice"), 400, "userId");
     await expectError(await send("GET", `/api/is-favorite?userId=${alice}&productId=abc`), 400, "productId");
+    await expectError(await send("GET", `/api/is-favorite?productId=1`), 400, "userId");
+    await expectError(await send("GET", `/api/is-favorite?userId=${alice}`), 400, "productId");
     await expectError(await send("DELETE", `/api/favorites/abc?userId=${alice}`), 400, "id");
     await expectError(await send("PATCH", `/api/favorites/1?userId=${alice}`, { notes: 5 }), 400, "notes");
   });
@@ -95,6 +123,8 @@ describe("favourites", () => {
     expect(count("SELECT count(*) AS n FROM favorites WHERE user_id = ?", carol)).toBe(favoriteLimit);
     // Saving one already saved is still fine at the limit.
     expect((await send("POST", "/api/favorites", { userId: carol, productId: ids[0]! })).status).toBe(200);
+    // Carol's favourites never count towards another visitor's limit.
+    expect((await send("POST", "/api/favorites", { userId: "user_ivanIiiiiiiiiiiiiiiiiiiii", productId: ids[favoriteLimit]! })).status).toBe(201);
   });
 });
 
@@ -110,15 +140,24 @@ describe("price alerts", () => {
       status: "Waiting for drop",
       product: { name: product.name, slug: product.slug, bestPrice: product.bestPrice },
     });
-    const list = await api.json<{ id: number }[]>(`/api/price-alerts?userId=${alice}`);
-    expect(list.map((a) => a.id)).toEqual([alert.id]);
+    // A second visitor with an alert of their own: each list holds its owner's alerts only.
+    const bobs = (await (await send("POST", "/api/price-alerts", { userId: bob, productId: products[11]!.id, email: "bob@example.com", targetPrice: 2 })).json()) as {
+      id: number;
+    };
+    const list = await api.json<{ id: number; userId: string }[]>(`/api/price-alerts?userId=${alice}`);
+    expect(list.map((a) => [a.id, a.userId])).toEqual([[alert.id, alice]]);
+    expect((await api.json<{ id: number }[]>(`/api/price-alerts?userId=${bob}`)).map((a) => a.id)).toEqual([bobs.id]);
+    expect((await send("DELETE", `/api/price-alerts/${bobs.id}?userId=${bob}`)).status).toBe(204);
 
     // A target at or above the current best price is already reached.
     const reached = (await (await send("POST", "/api/price-alerts", { userId: alice, productId: products[3]!.id, email: "alice@example.com", targetPrice: 99999 })).json()) as { status: string };
     expect(reached.status).toBe("Price reached!");
 
     await expectError(await send("DELETE", `/api/price-alerts/${alert.id}?userId=${bob}`), 404, "Price alert not found");
+    await expectError(await send("DELETE", `/api/price-alerts/${alert.id}`), 400, "userId");
+    expect(count("SELECT count(*) AS n FROM price_alerts WHERE id = ?", alert.id)).toBe(1);
     expect((await send("DELETE", `/api/price-alerts/${alert.id}?userId=${alice}`)).status).toBe(204);
+    expect(count("SELECT count(*) AS n FROM price_alerts WHERE id = ?", alert.id)).toBe(0);
     expect((await api.json<{ id: number }[]>(`/api/price-alerts?userId=${alice}`)).map((a) => a.id)).not.toContain(alert.id);
   });
 
@@ -150,20 +189,64 @@ describe("price alerts", () => {
     expect(count("SELECT count(*) AS n FROM price_alerts")).toBe(before);
   });
 
-  it(`stops at ${activeAlertLimit} active alerts with a clear message`, async () => {
+  it("lists a visitor's alerts newest first, with the status on the boundary", async () => {
+    const frank = "user_frankfffffffffffffffffff";
+    const product = products.find((p) => p.bestPrice !== null && p.bestPrice > 1)!;
+    const onTarget = (await (await send("POST", "/api/price-alerts", { userId: frank, productId: product.id, email: "f@example.com", targetPrice: product.bestPrice })).json()) as {
+      id: number;
+      status: string;
+    };
+    // Exactly on the best price is reached; a penny below is still waiting.
+    expect(onTarget.status).toBe("Price reached!");
+    const below = (await (
+      await send("POST", "/api/price-alerts", { userId: frank, productId: products[12]!.id, email: "f@example.com", targetPrice: Math.round(products[12]!.bestPrice! * 100 - 1) / 100 })
+    ).json()) as { id: number; status: string };
+    expect(below.status).toBe("Waiting for drop");
+    const list = await api.json<{ id: number; status: string }[]>(`/api/price-alerts?userId=${frank}`);
+    expect(list.map((a) => [a.id, a.status])).toEqual([
+      [below.id, "Waiting for drop"],
+      [onTarget.id, "Price reached!"],
+    ]);
+  });
+
+  it("leaves switched-off alerts out of the list", async () => {
+    const gina = "user_ginaggggggggggggggggggggg";
+    const kept = (await (await send("POST", "/api/price-alerts", { userId: gina, productId: products[13]!.id, email: "g@example.com", targetPrice: 1 })).json()) as { id: number };
+    const off = (await (await send("POST", "/api/price-alerts", { userId: gina, productId: products[14]!.id, email: "g@example.com", targetPrice: 1 })).json()) as { id: number };
+    api.db.$client.prepare("UPDATE price_alerts SET is_active = 0 WHERE id = ?").run(off.id);
+    expect((await api.json<{ id: number }[]>(`/api/price-alerts?userId=${gina}`)).map((a) => a.id)).toEqual([kept.id]);
+    // Setting the same alert again makes a new active one rather than reviving the switched-off row.
+    const again = await send("POST", "/api/price-alerts", { userId: gina, productId: products[14]!.id, email: "g@example.com", targetPrice: 1 });
+    expect(again.status).toBe(201);
+  });
+
+  it(`stops at ${activeAlertLimit} active alerts with a clear message, not counting switched-off ones`, async () => {
     const dave = "user_daveddddddddddddddddddddd";
-    const insert = api.db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, 'dave@example.com', 100)");
-    for (const product of products.slice(0, activeAlertLimit)) insert.run(dave, product.id);
+    const insert = api.db.$client.prepare(
+      "INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, is_active) VALUES (?, ?, 'dave@example.com', 100, ?)",
+    );
+    // Three switched-off alerts (unsubscribed from their mails) and one short of the limit of active ones.
+    for (const product of products.slice(activeAlertLimit + 2, activeAlertLimit + 5)) insert.run(dave, product.id, 0);
+    for (const product of products.slice(0, activeAlertLimit - 1)) insert.run(dave, product.id, 1);
+    const last = await send("POST", "/api/price-alerts", { userId: dave, productId: products[activeAlertLimit - 1]!.id, email: "dave@example.com", targetPrice: 1 });
+    expect(last.status).toBe(201);
+    expect(count("SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1", dave)).toBe(activeAlertLimit);
+    // Another visitor's alerts never count towards dave's limit, and dave's never towards theirs.
+    expect((await send("POST", "/api/price-alerts", { userId: "user_helenhhhhhhhhhhhhhhhhhhh", productId: products[0]!.id, email: "h@example.com", targetPrice: 1 })).status).toBe(201);
     await expectError(
       await send("POST", "/api/price-alerts", { userId: dave, productId: products[activeAlertLimit]!.id, email: "dave@example.com", targetPrice: 1 }),
       400,
       `up to ${activeAlertLimit} price alerts`,
     );
-    expect(count("SELECT count(*) AS n FROM price_alerts WHERE user_id = ?", dave)).toBe(activeAlertLimit);
+    expect(count("SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1", dave)).toBe(activeAlertLimit);
+    // Changing an alert dave already has is still fine at the limit.
+    expect((await send("POST", "/api/price-alerts", { userId: dave, productId: products[0]!.id, email: "dave@example.com", targetPrice: 2 })).status).toBe(200);
   });
 
   it("rejects bad reads and bad ids", async () => {
     await expectError(await send("GET", "/api/price-alerts"), 400, "userId");
+    await expectError(await send("GET", "/api/price-alerts?userId=robert"), 400, "userId");
     await expectError(await send("DELETE", `/api/price-alerts/0?userId=${alice}`), 400, "id");
+    await expectError(await send("DELETE", `/api/price-alerts/abc?userId=${alice}`), 400, "id");
   });
 });

@@ -1,11 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../data/domain/catalogue.ts";
+import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { sortOptions } from "../../data/domain/sorting.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 let api: TestServer;
+/** Products given boundary data before any request: best prices on whole pounds, search words in known fields. */
+const edge = { tenPounds: 0, twentyPounds: 0, nameMatch: 0, brandMatch: 0, descriptionMatch: 0, twins: [] as number[] };
 beforeAll(async () => {
   api = await startTestServer({ products: 300 });
+  const sqlite = api.db.$client;
+  const ids = (sqlite.prepare("SELECT id FROM products ORDER BY rank").all() as { id: number }[]).map((row) => row.id);
+  // The seed's prices never sit on a whole pound; these two do, so the bounds' inclusiveness is tested.
+  const setBest = (productId: number, pence: number) => {
+    sqlite.prepare("UPDATE product_prices SET price_pence = ? + 100 * (SELECT count(*) FROM product_prices o WHERE o.product_id = product_prices.product_id AND o.id < product_prices.id), in_stock = 1, price_override = 0 WHERE product_id = ?").run(pence, productId);
+    recomputeBestPrices(api.db, [productId]);
+  };
+  [edge.tenPounds, edge.twentyPounds] = [ids[5]!, ids[6]!];
+  setBest(edge.tenPounds, 1000);
+  setBest(edge.twentyPounds, 2000);
+  // One made-up word, in the name of a low-ranked product, the brand of a mid-ranked one and the
+  // description of the best-ranked one: the best match (the name) must still come first.
+  [edge.descriptionMatch, edge.brandMatch, edge.nameMatch] = [ids[0]!, ids[100]!, ids[250]!];
+  sqlite.prepare("UPDATE products SET description = description || ' Zanzibarian recipe.' WHERE id = ?").run(edge.descriptionMatch);
+  sqlite.prepare("UPDATE products SET brand = 'Zanzibarian' WHERE id = ?").run(edge.brandMatch);
+  sqlite.prepare("UPDATE products SET name = 'Zanzibarian Chew Toy' WHERE id = ?").run(edge.nameMatch);
+  // Two products whose searchable text is the same score alike: the better-ranked one first.
+  edge.twins = [ids[10]!, ids[20]!];
+  const twin = sqlite.prepare("UPDATE products SET name = 'Quokka Treat', brand = 'Hopper', description = 'Treats.', category_id = ? WHERE id = ?");
+  const { category_id } = sqlite.prepare("SELECT category_id FROM products WHERE id = ?").get(ids[10]) as { category_id: number };
+  for (const id of [...edge.twins].reverse()) twin.run(category_id, id);
 });
 afterAll(() => api.close());
 
@@ -103,6 +127,28 @@ describe("GET /api/products", () => {
     expect(over100.every((p) => p.bestPrice! >= 100)).toBe(true);
   });
 
+  it("includes a best price exactly on either bound, and excludes one a penny outside", async () => {
+    const ids = async (query: string) => (await all(query)).map((p) => p.id);
+    const between = await ids("minPrice=10&maxPrice=20");
+    expect(between).toContain(edge.tenPounds);
+    expect(between).toContain(edge.twentyPounds);
+    expect(await ids("maxPrice=20")).toContain(edge.twentyPounds);
+    expect(await ids("minPrice=20")).toContain(edge.twentyPounds);
+    expect(await ids("minPrice=20&maxPrice=20")).toEqual([edge.twentyPounds]);
+    expect(await ids("maxPrice=19.99")).not.toContain(edge.twentyPounds);
+    expect(await ids("minPrice=20.01")).not.toContain(edge.twentyPounds);
+    expect(await ids("minPrice=10.01&maxPrice=20")).not.toContain(edge.tenPounds);
+    expect((await api.json<{ count: number }>("/api/products/count?minPrice=20&maxPrice=20")).count).toBe(1);
+    expect((await api.json<{ count: number }>("/api/products/count?minPrice=10&maxPrice=10")).count).toBe(1);
+  });
+
+  it("leaves products with nothing in stock out of any price-bounded list", async () => {
+    const noPrice = (await all()).filter((p) => p.bestPrice === null).map((p) => p.id);
+    expect(noPrice.length).toBeGreaterThan(0);
+    const bounded = new Set((await all("minPrice=0")).map((p) => p.id));
+    for (const id of noPrice) expect(bounded.has(id)).toBe(false);
+  });
+
   it("combines filters and counts the same set", async () => {
     const query = "category=dog-food&minPrice=20";
     const products = await all(query);
@@ -143,10 +189,15 @@ describe("GET /api/products", () => {
 });
 
 describe("GET /api/products/featured, /{slug}, /by-id/{id}", () => {
-  it("lists featured products by rank", async () => {
+  it("lists featured products by rank, best first", async () => {
     const featured = await api.json<Product[]>("/api/products/featured");
-    expect(featured.length).toBeGreaterThan(0);
+    const expected = api.db.$client.prepare("SELECT id FROM products WHERE is_featured = 1 ORDER BY rank, id LIMIT 12").all() as { id: number }[];
+    expect(expected.length).toBeGreaterThan(2);
+    expect(featured.map((p) => p.id)).toEqual(expected.map((row) => row.id));
     expect(featured.every((p) => p.isFeatured)).toBe(true);
+    const ranks = featured.map((p) => p.rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(ranks[0]).toBeLessThan(ranks.at(-1)!);
     expect(await api.json<Product[]>("/api/products/featured?limit=2")).toEqual(featured.slice(0, 2));
   });
 
@@ -172,6 +223,20 @@ describe("GET /api/search", () => {
     expect(total).toBeGreaterThan(0);
     expect(products.length).toBe(Math.min(15, total));
     for (const p of products) expect(p.name.toLowerCase()).toMatch(/royal canin/);
+  });
+
+  it("ranks a match in the name above one in the brand, and that above one in the description, whatever their rank", async () => {
+    const { products, total } = await api.json<{ products: Product[]; total: number }>("/api/search?q=zanzibarian");
+    expect(total).toBe(3);
+    expect(products.map((p) => p.id)).toEqual([edge.nameMatch, edge.brandMatch, edge.descriptionMatch]);
+    // Paging keeps that order.
+    const second = await api.json<{ products: Product[] }>("/api/search?q=zanzibarian&offset=1&limit=1");
+    expect(second.products.map((p) => p.id)).toEqual([edge.brandMatch]);
+  });
+
+  it("orders equally good matches by rank", async () => {
+    const { products } = await api.json<{ products: Product[] }>("/api/search?q=quokka");
+    expect(products.map((p) => p.id)).toEqual(edge.twins);
   });
 
   it("finds brands with apostrophes with or without them", async () => {
