@@ -99,6 +99,17 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
   ["POST", "/api/subscribers/unsubscribe", newsletterUnsubscribeOneClick],
 ];
 
+/** Each route's path as a pattern: `:name` matches one path segment. */
+const routePatterns = routes.map(([method, path]) => ({
+  method,
+  pattern: new RegExp(`^${path.replace(/:[a-zA-Z]+/g, "[^/]+")}$`),
+}));
+
+/** The methods the route table serves at this path (none when no route matches it). */
+export function allowedMethods(pathname: string): Method[] {
+  return routePatterns.filter(({ pattern }) => pattern.test(pathname)).map(({ method }) => method);
+}
+
 /** Messages for errors h3 raises itself with only a status text (malformed URL, no route, ...). */
 const genericMessages: Record<number, string> = {
   400: "Malformed request: check the URL encoding and the body",
@@ -130,8 +141,15 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
     const run = cacheable.has(handler) ? withCache(handler) : handler;
     app.on(method, path, (event) => run(event, ctx));
   }
-  app.all("/api/**", () => {
-    throw new HTTPError({ status: 404, message: "Not found" });
+  app.all("/api/**", (event) => {
+    // A known path asked with another method is a 405 naming the methods it takes, not a 404.
+    const allowed = allowedMethods(event.url.pathname);
+    if (allowed.length === 0) throw new HTTPError({ status: 404, message: "Not found" });
+    throw new HTTPError({
+      status: 405,
+      message: `${event.req.method} is not allowed here; use ${allowed.join(" or ")}`,
+      headers: { allow: allowed.join(", ") },
+    });
   });
   if (options.siteRoot) app.all("/**", createSiteHandler(options.siteRoot));
   return app;

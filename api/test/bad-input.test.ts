@@ -49,6 +49,7 @@ const cases: [string, string][] = [
   [`/api/placeholder/100/100?text=${"t".repeat(61)}`, "text"],
 ];
 
+/** Each answer's exact wording and the unchanged database are checked route by route in routes.test.ts. */
 describe("bad input", () => {
   it.each(cases)("%s answers 400 naming %s", async (path, parameter) => {
     const response = await api.get(path);
@@ -57,11 +58,5 @@ describe("bad input", () => {
     const body = (await response.json()) as { error: string };
     expect(Object.keys(body)).toEqual(["error"]);
     expect(body.error).toContain(parameter);
-  });
-
-  it("changes nothing", async () => {
-    const before = api.db.$client.prepare("SELECT count(*) AS n, sum(best_price_pence) AS s FROM products").get();
-    for (const [path] of cases) await api.get(path);
-    expect(api.db.$client.prepare("SELECT count(*) AS n, sum(best_price_pence) AS s FROM products").get()).toEqual(before);
   });
 });
