@@ -68,13 +68,11 @@ afterAll(() => {
 });
 
 describe("loadProductPages", () => {
-  it("returns every product exactly once, quickly", () => {
-    expect(pages).toHaveLength(60);
-    expect(new Set(pages.map((page) => page.product.id)).size).toBe(60);
-    const started = performance.now();
-    expect(loadProductPages(db, { now })).toHaveLength(60);
-    // Three bulk queries take milliseconds; this only catches something pathological.
-    expect(performance.now() - started).toBeLessThan(1000);
+  it("returns every product exactly once, by id", () => {
+    // How fast this read is, is measured by npm run bench:build (pageDataMs), not asserted here.
+    expect(pages.map((page) => page.product.id)).toEqual(
+      (db.$client.prepare("SELECT id FROM products ORDER BY id").all() as { id: number }[]).map((row) => row.id),
+    );
   });
 
   it("shapes each product exactly as the API's getProductBySlug does, offers in the same order", () => {
