@@ -24,12 +24,36 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Migrated and seeded databases by catalogue size, kept as file images for the life of the test
+ * process: every server after the first of a size starts from a copy instead of migrating and
+ * seeding again (mutation testing starts servers thousands of times).
+ */
+const seededImages = new Map<string, Buffer>();
+
+async function seededImage(products: number, today: Date | undefined): Promise<Buffer> {
+  const key = `${products}|${today?.toISOString() ?? "now"}`;
+  const cached = seededImages.get(key);
+  if (cached) return cached;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-image-"));
+  try {
+    const db = openDb(path.join(dir, "image.db"));
+    await migrateDb(db);
+    seedCatalogue(db, generateCatalogue({ products, today: today ?? new Date() }));
+    const image = db.$client.serialize();
+    db.$client.close();
+    seededImages.set(key, image);
+    return image;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function startTestServer(options: { products?: number; today?: Date } = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-test-"));
   const databaseFile = path.join(dir, "test.db");
+  fs.writeFileSync(databaseFile, await seededImage(options.products ?? 300, options.today));
   const db = openDb(databaseFile);
-  await migrateDb(db);
-  seedCatalogue(db, generateCatalogue({ products: options.products ?? 300, today: options.today ?? new Date() }));
 
   const cache = new ResponseCache(db);
   const server: Server = createServer(toNodeHandler(createApp({ db, cache })));
