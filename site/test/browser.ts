@@ -1,7 +1,11 @@
 /** Real Chromium (Debian's package) through playwright-core, for the browser tests. */
+import Database from "better-sqlite3";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { expect } from "vitest";
+import { buildAffiliateUrl } from "../../data/domain/affiliate.ts";
+import { affiliateKeys, type AffiliateIds } from "../../data/domain/catalogue.ts";
 
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -79,4 +83,95 @@ export async function islandsReady(page: Page): Promise<void> {
 export async function visibleIslandReady(page: Page, containerSelector: string): Promise<void> {
   await page.locator(containerSelector).scrollIntoViewIfNeeded();
   await page.waitForSelector(`${containerSelector} astro-island:not([ssr])`, { state: "attached" });
+}
+
+/** An offer as stored: its retailer's name and the retailer's own (untagged) product URL. */
+export interface StoredOffer {
+  retailer: string;
+  url: string;
+}
+
+/** What the outbound links are checked against, read from the database the server uses. */
+export interface AffiliateData {
+  ids: AffiliateIds;
+  /** Every offer of the product with this slug, by retailer name. */
+  offers: (slug: string) => Map<string, string>;
+  /** The product's best offer (the one its cards and favourites link to). */
+  bestOffer: (slug: string) => StoredOffer;
+  close: () => void;
+}
+
+export function readAffiliateData(databaseFile: string): AffiliateData {
+  const db = new Database(databaseFile, { readonly: true });
+  const stored = new Map(db.prepare("SELECT key, value FROM affiliate_settings").raw().all() as [string, string][]);
+  const ids = Object.fromEntries(affiliateKeys.map((key) => [key, stored.get(key) ?? ""])) as AffiliateIds;
+  // Every ID is set, so every retailer's links must carry a tag.
+  for (const key of affiliateKeys) expect(ids[key], `affiliate ID ${key}`).not.toBe("");
+  const offers = (slug: string) => {
+    const rows = db
+      .prepare("SELECT r.name AS retailer, pp.url FROM product_prices pp JOIN products p ON p.id = pp.product_id JOIN retailers r ON r.id = pp.retailer_id WHERE p.slug = ?")
+      .all(slug) as StoredOffer[];
+    return new Map(rows.map((row) => [row.retailer, row.url]));
+  };
+  const bestOffer = (slug: string) =>
+    db
+      .prepare(
+        "SELECT r.name AS retailer, pp.url FROM products p JOIN product_prices pp ON pp.product_id = p.id AND pp.retailer_id = p.best_retailer_id JOIN retailers r ON r.id = pp.retailer_id WHERE p.slug = ?",
+      )
+      .get(slug) as StoredOffer;
+  return { ids, offers, bestOffer, close: () => db.close() };
+}
+
+/**
+ * The tracking parameters a retailer's links carry, written out from the affiliate rules:
+ * Amazon tag, Pets at Home aff, Jollyes ref, Zooplus partner, eBay mkevt=1&mkcid=1&campid;
+ * any other retailer ref=<site name>.
+ */
+export function trackingParams(retailer: string, ids: AffiliateIds): [string, string][] {
+  switch (retailer) {
+    case "Amazon":
+      return [["tag", ids.AMAZON]];
+    case "Pets at Home":
+      return [["aff", ids.PETS_AT_HOME]];
+    case "Jollyes":
+      return [["ref", ids.JOLLYES]];
+    case "Zooplus":
+      return [["partner", ids.ZOOPLUS]];
+    case "eBay":
+      return [
+        ["mkevt", "1"],
+        ["mkcid", "1"],
+        ["campid", ids.EBAY],
+      ];
+    default:
+      return [["ref", "PawPrice"]];
+  }
+}
+
+/** Asserts an outbound link is the offer's URL with its retailer's affiliate tracking, nothing else. */
+export function expectAffiliateLink(href: string | null, offer: StoredOffer, ids: AffiliateIds): void {
+  expect(href, `link to ${offer.retailer}`).toBe(buildAffiliateUrl(offer.retailer, offer.url, ids, "PawPrice"));
+  const params = new URL(href!).searchParams;
+  for (const [name, value] of trackingParams(offer.retailer, ids)) expect(params.get(name), `${name} on ${href}`).toBe(value);
+}
+
+export interface RecordedRequest {
+  method: string;
+  body: string | undefined;
+}
+
+/**
+ * Records every request the browser sends to `path` (a URL path, no query), and lets it through.
+ * It listens at browser level: beacons sent while a page unloads never reach Playwright's
+ * request events or the page's own DevTools session, but they do pass the browser's interception.
+ */
+export async function recordRequests(browser: Browser, path: string): Promise<{ requests: RecordedRequest[]; stop: () => Promise<void> }> {
+  const session = await browser.newBrowserCDPSession();
+  const requests: RecordedRequest[] = [];
+  session.on("Fetch.requestPaused", ({ requestId, request }) => {
+    if (new URL(request.url).pathname === path) requests.push({ method: request.method, body: request.postData });
+    void session.send("Fetch.continueRequest", { requestId }).catch(() => undefined);
+  });
+  await session.send("Fetch.enable", { patterns: [{ urlPattern: `*${path}*` }] });
+  return { requests, stop: () => session.detach() };
 }

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { islandsReady, launchBrowser, openPage, visibleIslandReady } from "./browser.ts";
+import { islandsReady, launchBrowser, openPage, recordRequests, visibleIslandReady } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
@@ -52,6 +52,7 @@ describe("vouchers", () => {
   it("copies a code and shows the check icon for 3 seconds, then counts the use", async () => {
     const { page, errors, context } = await openPage(browser);
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+    await page.clock.install();
     await page.goto(`${baseUrl}/vouchers`);
     await islandsReady(page);
     await expect(page.locator("h1").textContent()).resolves.toBe("Pet Vouchers & Deals");
@@ -59,11 +60,24 @@ describe("vouchers", () => {
     const code = (await voucher.locator("code").textContent())!;
     const db = new Database(databaseFile, { readonly: true });
     const usesBefore = (db.prepare("SELECT uses FROM vouchers WHERE code = ?").get(code) as { uses: number }).uses;
+    // The page's clock stands still from here: the check icon's 3 seconds pass only when the test says so.
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 5000));
     await voucher.getByRole("button", { name: `Copy code ${code}` }).click();
     await expect.poll(() => voucher.getByTestId("copied-icon").isVisible()).toBe(true);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
-    await page.waitForTimeout(3300);
-    await expect(voucher.getByTestId("copied-icon").count()).resolves.toBe(0);
+    await page.clock.runFor(2900);
+    // A posted message runs after the render that any fired timer queued (React schedules renders the same way).
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        }),
+    );
+    await expect(voucher.getByTestId("copied-icon").isVisible(), "icon at 2.9 s").resolves.toBe(true);
+    await page.clock.runFor(100);
+    await expect.poll(() => voucher.getByTestId("copied-icon").count(), { message: "icon at 3 s" }).toBe(0);
     await expect.poll(() => (db.prepare("SELECT uses FROM vouchers WHERE code = ?").get(code) as { uses: number }).uses).toBe(usesBefore + 1);
     db.close();
     const link = voucher.getByRole("link", { name: /^Shop at/ });
@@ -134,22 +148,41 @@ describe("mobile (375 px)", () => {
 });
 
 describe("cookie consent and the click log", () => {
+  const clickRows = (db: Database.Database, userId?: string | null) =>
+    userId === undefined
+      ? (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE action = 'affiliate_click'").get() as { n: number }).n
+      : (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click'").get(userId) as { n: number }).n;
+
   it("records nothing when the visitor declined", async () => {
     const { page, context } = await openPage(browser, { consent: "declined" });
+    const posted = await recordRequests(browser, "/api/clicks");
+    const db = new Database(databaseFile, { readonly: true });
+    const rowsBefore = clickRows(db);
     await page.goto(baseUrl);
     await islandsReady(page);
     expect(await page.getByRole("region", { name: "Cookie consent" }).isVisible()).toBe(false);
     const popup = context.waitForEvent("page");
     await page.getByRole("link", { name: /View Best Deal/ }).first().click();
     await (await popup).close();
+    // Leaving the page is when pending clicks are flushed: once the next page is ready, nothing was kept or sent.
     await page.goto(`${baseUrl}/vouchers`);
     await islandsReady(page);
     expect(await page.evaluate(() => localStorage.getItem("affiliate_clicks"))).toBeNull();
+    // A request of our own (invalid, so it stores nothing), sent after any flush, marks the end: it is the only one seen.
+    const marker = () => fetch("/api/clicks", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }).then((response) => response.status);
+    expect(await page.evaluate(marker)).toBe(400);
+    expect(posted.requests).toEqual([{ method: "POST", body: "{}" }]);
+    expect(clickRows(db)).toBe(rowsBefore);
+    const userId = await page.evaluate(() => localStorage.getItem("userId"));
+    if (userId !== null) expect(clickRows(db, userId)).toBe(0);
+    db.close();
+    await posted.stop();
     await context.close();
   });
 
   it("asks first, and logs affiliate clicks only after consent", async () => {
     const { page, context } = await openPage(browser, { consent: null });
+    const posted = await recordRequests(browser, "/api/clicks");
     await page.goto(baseUrl);
     await islandsReady(page);
     const banner = page.getByRole("region", { name: "Cookie consent" });
@@ -161,15 +194,15 @@ describe("cookie consent and the click log", () => {
     await (await popup).close();
     const userId = await page.evaluate(() => localStorage.getItem("userId"));
     expect(userId).toMatch(/^user_[a-z0-9]{24}$/);
-    // Leaving the page flushes the pending click (SPEC.md section 9): kept locally and sent to the API.
+    // Leaving the page flushes the pending click: kept locally and sent to the API once.
     await page.goto(`${baseUrl}/vouchers`);
     await islandsReady(page);
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("affiliate_clicks") ?? "[]") as { productName: string }[]);
     expect(stored).toHaveLength(1);
     const db = new Database(databaseFile, { readonly: true });
-    const count = () =>
-      (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click'").get(userId) as { n: number }).n;
-    await expect.poll(count).toBe(1);
+    await expect.poll(() => clickRows(db, userId)).toBe(1);
+    expect(posted.requests.map((request) => request.method)).toEqual(["POST"]);
+    expect(JSON.parse(posted.requests[0]!.body!).userId).toBe(userId);
     const row = db.prepare("SELECT product_id, retailer_id, metadata FROM user_behaviour WHERE user_id = ?").get(userId) as {
       product_id: number;
       retailer_id: number;
@@ -179,6 +212,7 @@ describe("cookie consent and the click log", () => {
     expect(row.retailer_id).toBeGreaterThan(0);
     expect(JSON.parse(row.metadata).productName).toBe(stored[0]!.productName);
     db.close();
+    await posted.stop();
     await context.close();
   });
 });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { Category, Product } from "../../data/domain/catalogue.ts";
-import { launchBrowser, openPage, seriousA11yViolations } from "./browser.ts";
+import { expectAffiliateLink, islandsReady, launchBrowser, openPage, readAffiliateData, seriousA11yViolations } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
+const databaseFile = inject("databaseFile");
 let browser: Browser;
 let categories: Category[];
 let product: Product;
@@ -32,6 +33,18 @@ describe("home page", () => {
     for (const heading of ["Shop by Category", "Vouchers & Offers", "We Compare Prices From"]) {
       await expect(page.getByRole("heading", { name: heading }).isVisible()).resolves.toBe(true);
     }
+    // Each card's View Best Deal goes to its best offer, tagged by the affiliate rules.
+    await islandsReady(page);
+    const affiliate = readAffiliateData(databaseFile);
+    const deals = await page.getByTestId("product-card").evaluateAll((cards) =>
+      cards.flatMap((card) => {
+        const deal = [...card.querySelectorAll("a")].find((a) => a.textContent?.includes("View Best Deal"));
+        return deal ? [{ product: card.querySelector("h3 a")!.getAttribute("href")!, href: deal.getAttribute("href") }] : [];
+      }),
+    );
+    expect(deals.length).toBeGreaterThan(0);
+    for (const deal of deals) expectAffiliateLink(deal.href, affiliate.bestOffer(deal.product.replace("/product/", "")), affiliate.ids);
+    affiliate.close();
     await page.waitForLoadState("networkidle");
     expect(errors).toEqual([]);
     await context.close();
@@ -93,6 +106,18 @@ describe("product page", () => {
     expect(table).toMatch(/Free Delivery|Standard Delivery/);
     const links = offersTable.locator("a[rel~=sponsored]");
     await expect(links.count()).resolves.toBe(product.prices.length);
+    // Every offer links to the retailer's own URL with that retailer's affiliate tag.
+    const affiliate = readAffiliateData(databaseFile);
+    const offers = affiliate.offers(product.slug);
+    const linked = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({ row: tr.textContent!, retailer: tr.querySelector("a")!.dataset.retailer!, href: tr.querySelector("a")!.getAttribute("href") })),
+    );
+    expect(linked.map((link) => link.retailer).sort()).toEqual([...offers.keys()].sort());
+    for (const { row, retailer, href } of linked) {
+      expect(row).toContain(retailer);
+      expectAffiliateLink(href, { retailer, url: offers.get(retailer)! }, affiliate.ids);
+    }
+    affiliate.close();
 
     type JsonLdNode = {
       "@type": string;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { Product } from "../../data/domain/catalogue.ts";
-import { islandsReady, launchBrowser, openPage, visibleIslandReady } from "./browser.ts";
+import { expectAffiliateLink, islandsReady, launchBrowser, openPage, readAffiliateData, visibleIslandReady } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
@@ -45,7 +45,10 @@ describe("favourites", () => {
     expect(await card.textContent()).toContain(product.name);
     const buyNow = card.getByRole("link", { name: /Buy Now/ });
     expect(await buyNow.getAttribute("rel")).toBe("sponsored noopener");
-    expect(await buyNow.getAttribute("href")).toMatch(/^https:\/\//);
+    // Buy Now goes to the best offer, tagged by the affiliate rules.
+    const affiliate = readAffiliateData(databaseFile);
+    expectAffiliateLink(await buyNow.getAttribute("href"), affiliate.bestOffer(product.slug), affiliate.ids);
+    affiliate.close();
 
     await card.getByRole("button", { name: "Add a note" }).click();
     await card.getByLabel("Your notes:").fill("For Biscuit's birthday");
