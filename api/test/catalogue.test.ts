@@ -90,7 +90,9 @@ describe("affiliate links, placeholder, health", () => {
     const links = await api.json<{ retailerId: number; url: string; price: number }[]>(`/api/affiliate-links?productId=${product!.id}`);
     expect(links.map((l) => l.retailerId).sort()).toEqual(product!.prices.map((p) => p.retailerId).sort());
     for (const link of links) expect(link.url).toMatch(/^https:\/\//);
-    expect((await api.get("/api/affiliate-links?productId=999999")).status).toBe(404);
+    const missing = await api.get("/api/affiliate-links?productId=999999");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: "Product not found" });
   });
 
   it("draws an SVG placeholder with clamped size and escaped text", async () => {

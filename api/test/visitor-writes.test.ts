@@ -94,8 +94,14 @@ describe("recently viewed", () => {
   });
 
   it("rejects a bad visitor id on reads", async () => {
-    expect((await api.get("/api/recently-viewed")).status).toBe(400);
-    expect((await api.get("/api/recently-viewed?userId=admin")).status).toBe(400);
+    for (const [path, message] of [
+      ["/api/recently-viewed", "userId is required"],
+      ["/api/recently-viewed?userId=admin", "userId must be an anonymous visitor id (user_ followed by 8 to 64 letters or digits)"],
+    ]) {
+      const response = await api.get(path!);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: message });
+    }
   });
 });
 
@@ -143,9 +149,14 @@ describe("POST /api/vouchers/{id}/uses", () => {
     const { id, uses } = api.db.$client.prepare("SELECT id, uses FROM vouchers LIMIT 1").get() as { id: number; uses: number };
     expect((await post(`/api/vouchers/${id}/uses`, {})).status).toBe(204);
     expect(count("SELECT uses AS n FROM vouchers WHERE id = ?", id)).toBe(uses + 1);
+    const allUses = () => api.db.$client.prepare("SELECT id, uses FROM vouchers ORDER BY id").all();
+    const before = allUses();
     const missing = await post("/api/vouchers/999999/uses", {});
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: "Voucher not found" });
-    expect((await post("/api/vouchers/abc/uses", {})).status).toBe(400);
+    const malformed = await post("/api/vouchers/abc/uses", {});
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toEqual({ error: "id must be a whole number" });
+    expect(allUses()).toEqual(before);
   });
 });
