@@ -459,3 +459,42 @@ describe("good input to each route: the data it answers, and where a write lands
     await goodInput[key]!();
   });
 });
+
+describe("cache headers", () => {
+  it("let browsers and CDNs keep public catalogue reads briefly, and never a visitor's own data", async () => {
+    const products = "public, max-age=10, stale-while-revalidate=60";
+    const lists = "public, max-age=60, stale-while-revalidate=60";
+    const cases: [string, string][] = [
+      ["/api/products", products],
+      ["/api/products/count", products],
+      ["/api/products/featured", products],
+      [`/api/products/${f.product.slug}`, products],
+      ["/api/search?q=dog", products],
+      ["/api/categories", lists],
+      [`/api/categories/${f.category.id}`, lists],
+      [`/api/categories/slug/${f.category.slug}`, lists],
+      ["/api/retailers", lists],
+      [`/api/retailers/${f.retailer.id}`, lists],
+      ["/api/brands", lists],
+      ["/api/vouchers", lists],
+      ["/api/placeholder/10/10", "public, max-age=86400"],
+      // Read by the admin form, which must see its own save at once.
+      [`/api/products/by-id/${f.product.id}`, "no-store"],
+      [`/api/affiliate-links?productId=${f.product.id}`, "no-store"],
+      ["/api/health", "no-store"],
+      [`/api/favorites?userId=${alice}`, "no-store"],
+      [`/api/is-favorite?userId=${alice}&productId=${f.product.id}`, "no-store"],
+      [`/api/price-alerts?userId=${alice}`, "no-store"],
+      [`/api/recently-viewed?userId=${alice}`, "no-store"],
+      ["/api/products?sort=nope", "no-store"],
+      ["/api/nothing-here", "no-store"],
+    ];
+    for (const [path, expected] of cases) {
+      // Twice: the second answer may come from the response cache and must say the same.
+      for (let i = 0; i < 2; i++) expect((await request("GET", path)).headers.get("cache-control"), path).toBe(expected);
+    }
+    const write = await request("POST", "/api/recently-viewed", { userId: alice, productId: f.product.id });
+    expect(write.status).toBe(204);
+    expect(write.headers.get("cache-control")).toBe("no-store");
+  });
+});
