@@ -76,7 +76,7 @@ describe("loadProductPages", () => {
   });
 
   it("shapes each product exactly as the API's getProductBySlug does, offers in the same order", () => {
-    for (const { product } of pages) {
+    for (const { product } of loadProductPages(db, { now })) {
       expect(product).toEqual(getProductBySlug(db, product.slug));
     }
   });
@@ -123,6 +123,14 @@ describe("productSitemaps", () => {
     const slugs = files.flatMap((file) => file.entries.map((entry) => entry.slug));
     expect(new Set(slugs)).toEqual(new Set(pages.map((page) => page.product.slug)));
     for (const entry of files.flatMap((file) => file.entries)) expect(Number.isNaN(Date.parse(entry.lastModified))).toBe(false);
+  });
+
+  it("makes no empty file when the products fill the last one exactly", () => {
+    expect(productSitemaps(db, 30).map((file) => [file.name, file.entries.length])).toEqual([
+      ["products-1", 30],
+      ["products-2", 30],
+    ]);
+    expect(productSitemaps(db, 60).map((file) => file.entries.length)).toEqual([60]);
   });
 
   it("puts up to 40,000 products in one file by default", () => {

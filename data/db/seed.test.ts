@@ -30,6 +30,14 @@ function productId(slug: string): number {
 }
 
 describe("seedCatalogue", () => {
+  it("refuses a catalogue that names a product slug twice, writing nothing", () => {
+    const small = generateCatalogue({ products: 5, today });
+    const twice = { ...small, products: [...small.products, { ...small.products[0]!, name: "Another name" }] };
+    expect(() => seedCatalogue(db, twice)).toThrow(`Catalogue has the product slug "${small.products[0]!.slug}" twice`);
+    expect(count("SELECT count(*) FROM products")).toBe(0);
+    expect(count("SELECT count(*) FROM retailers")).toBe(0);
+  });
+
   it("writes the whole catalogue and reports its counts", () => {
     const counts = seedCatalogue(db, catalogue480);
     const offers = catalogue480.products.reduce((sum, p) => sum + p.offers.length, 0);

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recomputeBestPrices } from "./offers.ts";
+import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+
+let temp: TempDb;
+let productIds: number[];
+beforeAll(async () => {
+  temp = await tempDb(10);
+  productIds = (temp.db.$client.prepare("SELECT id FROM products ORDER BY id").all() as { id: number }[]).map((row) => row.id);
+});
+afterAll(() => temp.remove());
+
+const run = (text: string, ...params: unknown[]) => temp.db.$client.prepare(text).run(...params);
+const best = (id: number) =>
+  temp.db.$client.prepare("SELECT best_price_pence AS price, best_retailer_id AS retailer, original_price_pence AS original FROM products WHERE id = ?").get(id);
+const offers = (id: number) => temp.db.$client.prepare("SELECT id, retailer_id FROM product_prices WHERE product_id = ? ORDER BY retailer_id").all(id) as { id: number; retailer_id: number }[];
+
+/** Gives the product's offers these prices (in retailer order), all in stock, no override, no was-price. */
+function setPrices(productId: number, prices: number[]): { id: number; retailer_id: number }[] {
+  const list = offers(productId);
+  list.forEach((offer, i) => run("UPDATE product_prices SET price_pence = ?, in_stock = 1, price_override = 0, manual_price_pence = NULL, original_price_pence = NULL WHERE id = ?", prices[i] ?? 9999, offer.id));
+  return list;
+}
+
+describe("recomputeBestPrices", () => {
+  it("takes an admin's manual price while the override is on", () => {
+    const id = productIds[0]!;
+    const [first, second] = setPrices(id, [1000, 1200]);
+    run("UPDATE product_prices SET price_override = 1, manual_price_pence = 900, original_price_pence = 1500 WHERE id = ?", second!.id);
+    recomputeBestPrices(temp.db, [id]);
+    expect(best(id)).toEqual({ price: 900, retailer: second!.retailer_id, original: 1500 });
+    run("UPDATE product_prices SET price_override = 0 WHERE id = ?", second!.id);
+    recomputeBestPrices(temp.db, [id]);
+    expect(best(id)).toEqual({ price: 1000, retailer: first!.retailer_id, original: null });
+  });
+
+  it("touches only the products named, and every product when none are named", () => {
+    const [a, b] = [productIds[1]!, productIds[2]!];
+    const [aFirst] = setPrices(a, [500]);
+    const [bFirst] = setPrices(b, [600]);
+    recomputeBestPrices(temp.db, [a]);
+    expect(best(a)).toMatchObject({ price: 500, retailer: aFirst!.retailer_id });
+    expect((best(b) as { price: number }).price).not.toBe(600);
+    recomputeBestPrices(temp.db);
+    expect(best(b)).toMatchObject({ price: 600, retailer: bFirst!.retailer_id });
+  });
+
+  it("clears the best price of a product whose offers are all gone or out of stock", () => {
+    const [gone, outOfStock] = [productIds[3]!, productIds[4]!];
+    run("DELETE FROM product_prices WHERE product_id = ?", gone);
+    run("UPDATE product_prices SET in_stock = 0 WHERE product_id = ?", outOfStock);
+    recomputeBestPrices(temp.db, [gone, outOfStock]);
+    expect(best(gone)).toEqual({ price: null, retailer: null, original: null });
+    expect(best(outOfStock)).toEqual({ price: null, retailer: null, original: null });
+    // The same through the whole-catalogue pass.
+    run("UPDATE products SET best_price_pence = 1, best_retailer_id = NULL WHERE id IN (?, ?)", gone, outOfStock);
+    recomputeBestPrices(temp.db);
+    expect(best(gone)).toEqual({ price: null, retailer: null, original: null });
+    expect(best(outOfStock)).toEqual({ price: null, retailer: null, original: null });
+  });
+
+  it("runs inside the caller's transaction, undone with it", () => {
+    const id = productIds[5]!;
+    setPrices(id, [700]);
+    recomputeBestPrices(temp.db, [id]);
+    expect(() =>
+      temp.db.$client.transaction(() => {
+        run("UPDATE product_prices SET price_pence = 100 WHERE product_id = ?", id);
+        recomputeBestPrices(temp.db, [id]);
+        expect((best(id) as { price: number }).price).toBe(100);
+        throw new Error("roll back");
+      })(),
+    ).toThrow("roll back");
+    expect((best(id) as { price: number }).price).toBe(700);
+  });
+});
