@@ -135,6 +135,9 @@ describe("price alerts", () => {
     expect(response.status).toBe(201);
     const alert = (await response.json()) as { id: number; targetPrice: number; email: string; status: string; product: { name: string; slug: string; bestPrice: number } };
     expect(alert).toMatchObject({
+      isActive: true,
+      userId: alice,
+      productId: product.id,
       targetPrice: 1.5,
       email: "alice@example.com",
       status: "Waiting for drop",

@@ -188,6 +188,48 @@ describe("GET /api/products", () => {
   });
 });
 
+describe("offer details", () => {
+  it("reports each offer's stock, delivery and manual price as stored, and the product's best retailer", async () => {
+    const sqlite = api.db.$client;
+    const [flagged, soldOut] = (sqlite.prepare("SELECT id, slug FROM products ORDER BY rank LIMIT 2 OFFSET 40").all() as { id: number; slug: string }[]);
+    const offerIds = (productId: number) => (sqlite.prepare("SELECT id FROM product_prices WHERE product_id = ? ORDER BY retailer_id").all(productId) as { id: number }[]).map((row) => row.id);
+    const [manual, plain] = offerIds(flagged!.id);
+    sqlite.prepare("UPDATE product_prices SET price_pence = 600, in_stock = 1, free_delivery = 1, price_override = 1, manual_price_pence = 450 WHERE id = ?").run(manual);
+    sqlite.prepare("UPDATE product_prices SET price_pence = 500, in_stock = 0, free_delivery = 0, price_override = 0, manual_price_pence = NULL WHERE id = ?").run(plain);
+    sqlite.prepare("UPDATE product_prices SET in_stock = 0 WHERE product_id = ?").run(soldOut!.id);
+    recomputeBestPrices(api.db, [flagged!.id, soldOut!.id]);
+    api.cache.invalidate();
+
+    const product = await api.json<Product>(`/api/products/${flagged!.slug}`);
+    const byId = new Map(product.prices.map((offer) => [offer.id, offer]));
+    expect(byId.get(manual!)).toMatchObject({ price: 4.5, inStock: true, freeDelivery: true, priceOverride: true, manualPrice: 4.5 });
+    expect(byId.get(plain!)).toMatchObject({ price: 5, inStock: false, freeDelivery: false, priceOverride: false, manualPrice: null });
+    // The cheaper listed price is out of stock: the manual price is the best.
+    expect(product.bestPrice).toBe(4.5);
+    expect(product.bestRetailer?.name).toBe(byId.get(manual!)!.retailer.name);
+    expect(product.prices[0]!.id).toBe(manual);
+
+    // The admin form reads the listed price and the flags, not the effective price.
+    const links = await api.json<{ retailerId: number; price: number; manualPrice: number | null; priceOverride: boolean; freeDelivery: boolean; inStock: boolean }[]>(
+      `/api/affiliate-links?productId=${flagged!.id}`,
+    );
+    expect(links[0]).toMatchObject({ price: 6, manualPrice: 4.5, priceOverride: true, freeDelivery: true, inStock: true });
+    expect(links[1]).toMatchObject({ price: 5, manualPrice: null, priceOverride: false, freeDelivery: false, inStock: false });
+
+    const empty = await api.json<Product>(`/api/products/${soldOut!.slug}`);
+    expect(empty.bestPrice).toBeNull();
+    expect(empty.bestRetailer).toBeNull();
+    expect(empty.bestRetailerId).toBeNull();
+  });
+
+  it("marks exactly the featured products as featured", async () => {
+    const featured = new Set((api.db.$client.prepare("SELECT id FROM products WHERE is_featured = 1").all() as { id: number }[]).map((row) => row.id));
+    const products = await all();
+    expect(products.some((p) => !p.isFeatured)).toBe(true);
+    for (const p of products) expect(p.isFeatured, p.slug).toBe(featured.has(p.id));
+  });
+});
+
 describe("GET /api/products/featured, /{slug}, /by-id/{id}", () => {
   it("lists featured products by rank, best first", async () => {
     const featured = await api.json<Product[]>("/api/products/featured");

@@ -131,6 +131,19 @@ describe("POST /api/clicks", () => {
     expect(rows[1]!.product_id).toBeNull();
   });
 
+  it("stores a click at a retailer it does not know, without a retailer id", async () => {
+    const visitor = "user_unknownretailerclicker";
+    expect((await post("/api/clicks", { userId: visitor, events: [click({ retailer: "Corner Pet Shop" })] })).status).toBe(204);
+    const row = api.db.$client.prepare("SELECT retailer_id, session_id, metadata FROM user_behaviour WHERE user_id = ?").get(visitor) as {
+      retailer_id: number | null;
+      session_id: string | null;
+      metadata: string;
+    };
+    expect(row.retailer_id).toBeNull();
+    expect(row.session_id).toBeNull();
+    expect(JSON.parse(row.metadata).retailer).toBe("Corner Pet Shop");
+  });
+
   it.each([
     [() => ({ events: [click()] }), "userId"],
     [() => ({ userId, events: [] }), "events"],
