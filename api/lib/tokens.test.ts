@@ -49,7 +49,8 @@ describe("signed tokens", () => {
   );
 
   it("signs only positive whole ids", () => {
-    expect(() => signToken("alert-unsubscribe", 0, secret)).toThrow();
-    expect(() => signToken("alert-unsubscribe", 1.5, secret)).toThrow();
+    expect(() => signToken("alert-unsubscribe", 0, secret)).toThrow("token id must be a positive integer, got 0");
+    expect(() => signToken("alert-unsubscribe", 1.5, secret)).toThrow("token id must be a positive integer, got 1.5");
+    expect(() => signToken("alert-unsubscribe", 2 ** 53, secret)).toThrow("token id must be a positive integer");
   });
 });

@@ -57,7 +57,11 @@ describe("POST /api/subscribers", () => {
   it("rejects a body that is not JSON, not declared JSON, empty or too large", async () => {
     await rejects("/api/subscribers", "{not json", 400, "not valid JSON", "email_subscribers");
     await rejects("/api/subscribers", "email=a@b.com", 415, "JSON", "email_subscribers", "application/x-www-form-urlencoded");
+    // The media type must be JSON itself, not merely mention it.
+    await rejects("/api/subscribers", { email: "a@b.com" }, 415, "JSON", "email_subscribers", "text/plain; note=application/json");
+    await rejects("/api/subscribers", { email: "a@b.com" }, 415, "JSON", "email_subscribers", "application/jsonp");
     await rejects("/api/subscribers", "", 400, "required", "email_subscribers");
+    await rejects("/api/subscribers", "  \n ", 400, "Request body is required", "email_subscribers");
     await rejects("/api/subscribers", { email: "a@b.com", pad: "x".repeat(20_000) }, 413, "exceeds the limit", "email_subscribers");
   });
 });
