@@ -1,0 +1,23 @@
+/**
+ * The tests Stryker runs against each mutant (npm run test:mutation): unit and API tests, in
+ * process. Browser tests are left out (a mutant must be killed in seconds, not per Chromium
+ * build), and so is the first-start test, whose server runs in a child process where no mutant
+ * is switched on.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+export default defineConfig({
+  root,
+  test: {
+    include: ["{data,api,scripts,site}/**/*.test.{ts,tsx}"],
+    exclude: ["**/node_modules/**", "**/.node/**", "**/dist/**", "**/.stryker-tmp/**", "**/*.browser.test.ts", "api/test/server-start.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 180_000,
+    // One worker for every file: the database driver and migrations load once per run, not per file.
+    isolate: false,
+  },
+});
