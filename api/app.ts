@@ -106,8 +106,9 @@ const routePatterns = routes.map(([method, path]) => ({
 }));
 
 /** The methods the route table serves at this path (none when no route matches it). */
-export function allowedMethods(pathname: string): Method[] {
-  return routePatterns.filter(({ pattern }) => pattern.test(pathname)).map(({ method }) => method);
+function allowedMethods(pathname: string): string[] {
+  const methods = routePatterns.filter(({ pattern }) => pattern.test(pathname)).map(({ method }) => method);
+  return methods.includes("GET") ? [...methods, "HEAD"] : methods;
 }
 
 /** Messages for errors h3 raises itself with only a status text (malformed URL, no route, ...). */
@@ -140,6 +141,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   for (const [method, path, handler] of routes) {
     const run = cacheable.has(handler) ? withCache(handler) : handler;
     app.on(method, path, (event) => run(event, ctx));
+    // HEAD answers as GET does, without the body (the HTTP server leaves it out).
+    if (method === "GET") app.on("HEAD", path, (event) => run(event, ctx));
   }
   app.all("/api/**", (event) => {
     // A known path asked with another method is a 405 naming the methods it takes, not a 404.

@@ -98,12 +98,12 @@ const anyId = 999_999;
 
 /** Bad input for each route, keyed "METHOD /path" as in the route table. */
 const badInput: Record<string, () => BadCase[]> = {
-  "GET /api/health": () => [{ method: "DELETE", path: "/api/health", status: 405, error: "DELETE is not allowed here; use GET" }],
+  "GET /api/health": () => [{ method: "DELETE", path: "/api/health", status: 405, error: "DELETE is not allowed here; use GET or HEAD" }],
   "GET /api/products": () => [
     { path: "/api/products?sort=cheapest", status: 400, error: "sort must be one of rank_asc, price_asc, price_desc, rating_desc, savings_desc" },
     { path: "/api/products?limit=101", status: 400, error: "limit must be between 1 and 100" },
     { path: "/api/products?minPrice=50&maxPrice=10", status: 400, error: "minPrice must not be above maxPrice" },
-    { method: "POST", path: "/api/products", body: { name: "x" }, status: 405, error: "POST is not allowed here; use GET" },
+    { method: "POST", path: "/api/products", body: { name: "x" }, status: 405, error: "POST is not allowed here; use GET or HEAD" },
   ],
   "GET /api/products/count": () => [{ path: "/api/products/count?maxPrice=1.999", status: 400, error: "maxPrice must be an amount in pounds, like 12.99" }],
   "GET /api/products/featured": () => [{ path: "/api/products/featured?limit=0", status: 400, error: "limit must be between 1 and 100" }],
@@ -114,13 +114,13 @@ const badInput: Record<string, () => BadCase[]> = {
   "GET /api/products/:slug": () => [
     { path: "/api/products/Not_A_Slug", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
     { path: "/api/products/no-such-product", status: 404, error: "Product not found" },
-    { method: "DELETE", path: `/api/products/${f.product.slug}`, status: 405, error: "DELETE is not allowed here; use GET" },
+    { method: "DELETE", path: `/api/products/${f.product.slug}`, status: 405, error: "DELETE is not allowed here; use GET or HEAD" },
   ],
   "GET /api/search": () => [
     { path: `/api/search?q=${"a".repeat(201)}`, status: 400, error: "q must be at most 200 characters" },
     { path: "/api/search?q=a&q=b", status: 400, error: "q must be given once" },
   ],
-  "GET /api/categories": () => [{ method: "POST", path: "/api/categories", body: { name: "New" }, status: 405, error: "POST is not allowed here; use GET" }],
+  "GET /api/categories": () => [{ method: "POST", path: "/api/categories", body: { name: "New" }, status: 405, error: "POST is not allowed here; use GET or HEAD" }],
   "GET /api/categories/slug/:slug": () => [
     { path: "/api/categories/slug/Dog%20Food", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
     { path: "/api/categories/slug/no-such-category", status: 404, error: "Category not found" },
@@ -129,12 +129,12 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/categories/0", status: 400, error: `id must be between 1 and ${Number.MAX_SAFE_INTEGER}` },
     { path: `/api/categories/${anyId}`, status: 404, error: "Category not found" },
   ],
-  "GET /api/retailers": () => [{ method: "PUT", path: "/api/retailers", body: [], status: 405, error: "PUT is not allowed here; use GET" }],
+  "GET /api/retailers": () => [{ method: "PUT", path: "/api/retailers", body: [], status: 405, error: "PUT is not allowed here; use GET or HEAD" }],
   "GET /api/retailers/:id": () => [
     { path: "/api/retailers/1.5", status: 400, error: "id must be a whole number" },
     { path: `/api/retailers/${anyId}`, status: 404, error: "Retailer not found" },
   ],
-  "GET /api/brands": () => [{ method: "DELETE", path: "/api/brands", status: 405, error: "DELETE is not allowed here; use GET" }],
+  "GET /api/brands": () => [{ method: "DELETE", path: "/api/brands", status: 405, error: "DELETE is not allowed here; use GET or HEAD" }],
   "GET /api/vouchers": () => [
     { path: "/api/vouchers?status=expired", status: 400, error: "status must be all or active" },
     { path: "/api/vouchers?sort=newest", status: 400, error: "sort must be expiry or popular" },
@@ -457,6 +457,20 @@ describe("bad input to each route: a clear 4xx error, and the database unchanged
 describe("good input to each route: the data it answers, and where a write lands", () => {
   it.each(routeKeys)("%s", async (key) => {
     await goodInput[key]!();
+  });
+});
+
+describe("HEAD", () => {
+  it("answers a GET route's status and headers without the body", async () => {
+    for (const path of ["/api/products?limit=2", `/api/products/${f.product.slug}`, "/api/health"]) {
+      const get = await request("GET", path);
+      const head = await request("HEAD", path);
+      expect(head.status, path).toBe(200);
+      expect(head.headers.get("content-type"), path).toBe(get.headers.get("content-type"));
+      expect(head.headers.get("cache-control"), path).toBe(get.headers.get("cache-control"));
+      expect(await head.text(), path).toBe("");
+    }
+    expect((await request("HEAD", "/api/products/no-such-product")).status).toBe(404);
   });
 });
 
