@@ -90,6 +90,23 @@ describe("ResponseCache", () => {
     expect(cache.get("/1")?.body).toBe(body(1));
   });
 
+  it("counts storing a key again as its latest use", () => {
+    const cache = new ResponseCache(db, { maxBytes: 1600 });
+    for (let i = 1; i <= 16; i++) cache.set(`/${i}`, { body: body(i), headers });
+    cache.set("/1", { body: body(1), headers });
+    cache.set("/17", { body: body(17), headers });
+    expect(cache.get("/1")?.body).toBe(body(1));
+    expect(cache.get("/2")).toBeUndefined();
+  });
+
+  it("by default keeps responses of up to 4 MiB (a sixteenth of 64 MiB)", () => {
+    const cache = new ResponseCache(db);
+    cache.set("/page", { body: "x".repeat(4 * 1024 * 1024), headers });
+    cache.set("/huge", { body: "x".repeat(4 * 1024 * 1024 + 1), headers });
+    expect(cache.get("/page")?.body.length).toBe(4 * 1024 * 1024);
+    expect(cache.get("/huge")).toBeUndefined();
+  });
+
   it("keeps no body larger than a sixteenth of the cap", () => {
     const cache = new ResponseCache(db, { maxBytes: 1600 });
     cache.set("/fits", { body: body(1, 100), headers });

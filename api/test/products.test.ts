@@ -222,6 +222,15 @@ describe("offer details", () => {
     expect(empty.bestRetailerId).toBeNull();
   });
 
+  it("lists a product whose offers were all removed with no prices", async () => {
+    const { id, slug } = api.db.$client.prepare("SELECT id, slug FROM products ORDER BY rank LIMIT 1 OFFSET 50").get() as { id: number; slug: string };
+    api.db.$client.prepare("DELETE FROM product_prices WHERE product_id = ?").run(id);
+    recomputeBestPrices(api.db, [id]);
+    api.cache.invalidate();
+    expect(await api.json<Product>(`/api/products/${slug}`)).toMatchObject({ prices: [], bestPrice: null, bestRetailer: null });
+    expect((await all()).find((p) => p.id === id)!.prices).toEqual([]);
+  });
+
   it("marks exactly the featured products as featured", async () => {
     const featured = new Set((api.db.$client.prepare("SELECT id FROM products WHERE is_featured = 1").all() as { id: number }[]).map((row) => row.id));
     const products = await all();

@@ -77,7 +77,8 @@ function request(method: string, pathAndQuery: string, body?: unknown, contentTy
   const init: RequestInit = { method };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
-    init.headers = { "content-type": contentType };
+    // An empty content type sends the body with none.
+    init.headers = contentType ? { "content-type": contentType } : {};
   }
   return fetch(api.baseUrl + pathAndQuery, init);
 }
@@ -158,6 +159,7 @@ const badInput: Record<string, () => BadCase[]> = {
     { method: "POST", path: "/api/subscribers", body: {}, status: 400, error: "email is required" },
     { method: "POST", path: "/api/subscribers", body: "email=a@b.co", contentType: form, status: 415, error: "Send a JSON body (Content-Type: application/json)" },
     { method: "POST", path: "/api/subscribers", body: "{", status: 400, error: "Request body is not valid JSON" },
+    { method: "POST", path: "/api/subscribers", body: '{"email":"a@b.co"}', contentType: "", status: 415, error: "Send a JSON body (Content-Type: application/json)" },
   ],
   "POST /api/clicks": () => [
     { method: "POST", path: "/api/clicks", body: { userId: alice, events: [] }, status: 400, error: "events must not be empty" },
@@ -169,6 +171,13 @@ const badInput: Record<string, () => BadCase[]> = {
       error: "productId: unknown product",
     },
     { method: "POST", path: "/api/clicks", body: { events: [] }, status: 400, error: "userId is required" },
+    {
+      method: "POST",
+      path: "/api/clicks",
+      body: { userId: alice, events: [{ retailer: "Amazon", productName: "x", price: -1, timestamp: new Date().toISOString() }] },
+      status: 400,
+      error: "events.0.price: Too small: expected number to be >=0",
+    },
   ],
   "GET /api/recently-viewed": () => [
     { path: "/api/recently-viewed", status: 400, error: "userId is required" },
@@ -504,9 +513,14 @@ describe("cache headers", () => {
       ["/api/nothing-here", "no-store"],
     ];
     for (const [path, expected] of cases) {
-      // Twice: the second answer may come from the response cache and must say the same.
+      // Twice: first from the handler, then from the response cache, which must say the same.
+      api.cache.invalidate();
       for (let i = 0; i < 2; i++) expect((await request("GET", path)).headers.get("cache-control"), path).toBe(expected);
     }
+    // An image drawn from a query string: it may not run scripts or be read as another type.
+    const svg = await request("GET", "/api/placeholder/10/10?text=x");
+    expect(svg.headers.get("content-security-policy")).toBe("default-src 'none'; style-src 'unsafe-inline'");
+    expect(svg.headers.get("x-content-type-options")).toBe("nosniff");
     const write = await request("POST", "/api/recently-viewed", { userId: alice, productId: f.product.id });
     expect(write.status).toBe(204);
     expect(write.headers.get("cache-control")).toBe("no-store");

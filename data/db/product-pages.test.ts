@@ -115,6 +115,16 @@ describe("loadProductPages", () => {
   });
 });
 
+describe("a product without offers", () => {
+  it("gets a page with no prices and no history", () => {
+    const { id } = db.$client.prepare("SELECT id FROM products ORDER BY id DESC LIMIT 1").get() as { id: number };
+    db.$client.prepare("DELETE FROM product_prices WHERE product_id = ?").run(id);
+    const page = loadProductPages(db, { now }).find((entry) => entry.product.id === id)!;
+    expect(page.product.prices).toEqual([]);
+    expect(page.history).toEqual([]);
+  });
+});
+
 describe("productSitemaps", () => {
   it("lists every product once, split into files of the given size", () => {
     const files = productSitemaps(db, 25);

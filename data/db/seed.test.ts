@@ -171,9 +171,25 @@ describe("seedCatalogue", () => {
     if (!first) throw new Error("no product generated");
     first.categorySlug = "no-such-category";
 
-    expect(() => seedCatalogue(db, broken)).toThrow(/unknown category/);
+    expect(() => seedCatalogue(db, broken)).toThrow('Catalogue refers to unknown category "no-such-category"');
     expect(count("SELECT count(*) FROM products")).toBe(480);
     expect(count("SELECT count(*) FROM product_prices")).toBe(catalogue480.products.reduce((sum, p) => sum + p.offers.length, 0));
+  });
+
+  it("names the retailer an offer or a price point refers to that the catalogue lacks, or the offer without history", () => {
+    const fresh = () => generateCatalogue({ products: 3, today });
+    const unknownOffer = fresh();
+    unknownOffer.products[0]!.offers[0]!.retailerName = "Nowhere Pets";
+    unknownOffer.products[0]!.history.push({ ...unknownOffer.products[0]!.history[0]!, retailerName: "Nowhere Pets" });
+    expect(() => seedCatalogue(db, unknownOffer)).toThrow('Catalogue refers to unknown retailer "Nowhere Pets"');
+    const unknownPoint = fresh();
+    unknownPoint.products[1]!.history.push({ ...unknownPoint.products[1]!.history[0]!, retailerName: "Elsewhere Pets" });
+    expect(() => seedCatalogue(db, unknownPoint)).toThrow('Catalogue refers to unknown retailer "Elsewhere Pets"');
+    const noHistory = fresh();
+    const offer = noHistory.products[2]!.offers[0]!;
+    noHistory.products[2]!.history = noHistory.products[2]!.history.filter((point) => point.retailerName !== offer.retailerName);
+    expect(() => seedCatalogue(db, noHistory)).toThrow(`Offer of "${noHistory.products[2]!.slug}" at ${offer.retailerName} has no price history`);
+    expect(count("SELECT count(*) FROM products")).toBe(0);
   });
 });
 
