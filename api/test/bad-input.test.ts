@@ -31,6 +31,9 @@ const cases: [string, string][] = [
   ["/api/products/by-id/0", "id"],
   ["/api/products/by-id/99999999999999999999", "id"],
   ["/api/products/Not%20A%20Slug", "slug"],
+  ["/api/products/dog-food_", "slug must be a slug"],
+  [`/api/products/${"a".repeat(201)}`, "slug is too long"],
+  ["/api/products?maxPrice=1000000.01", "maxPrice must be at most 1000000"],
   ["/api/products/%E0%A4%A", "URL"],
   [`/api/search?q=${"a".repeat(5000)}`, "q"],
   ["/api/search?q=dog&offset=-3", "offset"],
@@ -51,6 +54,11 @@ const cases: [string, string][] = [
 
 /** Each answer's exact wording and the unchanged database are checked route by route in routes.test.ts. */
 describe("bad input", () => {
+  it("takes a price bound of exactly the largest amount", async () => {
+    expect((await api.get("/api/products?maxPrice=1000000")).status).toBe(200);
+    expect((await api.get("/api/products/count?minPrice=1000000")).status).toBe(200);
+  });
+
   it.each(cases)("%s answers 400 naming %s", async (path, parameter) => {
     const response = await api.get(path);
     expect(response.status).toBe(400);

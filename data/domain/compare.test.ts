@@ -79,6 +79,9 @@ describe("canExpand", () => {
 describe("bestPricedId", () => {
   it("picks the lowest known price, the first on a tie", () => {
     expect(bestPricedId([item(1, 12.5), item(2, 9.99), item(3, null), item(4, 9.99)])).toBe(2);
+    // A price that is not a number never wins, even when it comes first.
+    expect(bestPricedId([item(1, Number.NaN), item(2, 20)])).toBe(2);
+    expect(bestPricedId([item(1, Number.NaN), item(2, null)])).toBeNull();
   });
   it("is null when no product has a price", () => {
     expect(bestPricedId([item(1, null)])).toBeNull();

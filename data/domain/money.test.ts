@@ -14,6 +14,20 @@ describe("toPence", () => {
     expect(toPence(19.99)).toBe(1999);
     expect(toPence(1.005 * 100 / 100)).toBe(null); // 1.005 has three decimals
   });
+  it("takes zero, and large amounts exactly, refusing a third decimal however large the amount", () => {
+    expect(toPence(0)).toBe(0);
+    expect(toPence("0")).toBe(0);
+    expect(toPence(1234567.89)).toBe(123456789);
+    expect(toPence(9999999.99)).toBe(999999999);
+    expect(toPence(99999.991)).toBeNull();
+    expect(toPence(1000000.001)).toBeNull();
+    expect(toPence(0.001)).toBeNull();
+  });
+  it("reads only numbers and text, not values that merely turn into text", () => {
+    expect(toPence(["12"])).toBeNull();
+    expect(toPence({ toString: () => "5" })).toBeNull();
+    expect(toPence(true)).toBeNull();
+  });
   it("rejects what is not an amount", () => {
     for (const bad of ["abc", "", "-1", "1.234", "1e3", "1,50", null, undefined, NaN, Infinity, -0.5, {}]) {
       expect(toPence(bad)).toBeNull();

@@ -29,8 +29,10 @@ export function toPence(value: unknown): Pence | null {
   if (typeof value === "number") {
     if (!Number.isFinite(value) || value < 0) return null;
     const pence = Math.round(value * 100);
-    // Reject amounts with more than two decimals (12.345), allowing float noise (0.1 + 0.2).
-    return Math.abs(pence - value * 100) < 1e-6 * Math.max(1, value * 100) ? pence : null;
+    // Reject amounts with more than two decimals (12.345), allowing float noise (0.1 + 0.2). The
+    // noise in value * 100 stays below a millionth of a penny up to £10 million; a tolerance that
+    // grew with the amount would let 99999.991 through as £99,999.99.
+    return Math.abs(pence - value * 100) < 1e-6 ? pence : null;
   }
   if (typeof value !== "string") return null;
   const match = /^\s*£?\s*(\d{1,9})(?:\.(\d{1,2}))?\s*$/.exec(value);

@@ -19,6 +19,14 @@ describe("parsePriceRange", () => {
     expect(parsePriceRange("10")).toBeNull();
     expect(parsePriceRange("1-2-3")).toBeNull();
   });
+  it("takes pence on either side, up to two decimals", () => {
+    expect(parsePriceRange("10.55-20.99")).toEqual({ minPrice: 10.55, maxPrice: 20.99 });
+    expect(parsePriceRange("0.5-")).toEqual({ minPrice: 0.5 });
+    expect(parsePriceRange("10.555-20")).toBeNull();
+    expect(parsePriceRange("10-20.999")).toBeNull();
+    expect(parsePriceRange("10.x-20")).toBeNull();
+    expect(parsePriceRange("10-20.xy")).toBeNull();
+  });
   it("formats back to the option values", () => {
     for (const option of priceRangeOptions) expect(formatPriceRange(parsePriceRange(option.value)!)).toBe(option.value);
   });
