@@ -63,6 +63,20 @@ export const equivalentMutants = [
     reason: "null > price is false in JavaScript, so a missing was-price is dropped by the comparison that follows.",
   },
   {
+    file: "data/domain/compare.ts",
+    mutator: "ConditionalExpression",
+    original: "item.bestPrice === null",
+    replacement: "false",
+    reason: "Number.isFinite(null) is false, so the check that follows skips a missing price all the same.",
+  },
+  {
+    file: "data/domain/search.ts",
+    mutator: "Regex",
+    original: "/[^\\p{L}\\p{N}]+/u",
+    replacement: "/[^\\p{L}\\p{N}]/u",
+    reason: "Splitting at each separator instead of each run of them only adds empty terms, which the next step drops.",
+  },
+  {
     file: "data/db/statements.ts",
     mutator: "ConditionalExpression",
     original: "!cache",

@@ -76,8 +76,9 @@ function databaseDigest(): string {
 function request(method: string, pathAndQuery: string, body?: unknown, contentType = "application/json"): Promise<Response> {
   const init: RequestInit = { method };
   if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-    // An empty content type sends the body with none.
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    // An empty content type sends the body with none (as bytes: fetch labels a string text/plain).
+    init.body = contentType ? text : new TextEncoder().encode(text);
     init.headers = contentType ? { "content-type": contentType } : {};
   }
   return fetch(api.baseUrl + pathAndQuery, init);
