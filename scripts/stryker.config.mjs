@@ -249,6 +249,20 @@ export const equivalentMutants = [
     reason: "routeParam is only called by routes whose path has that parameter, so the router always sets params.",
   },
   {
+    file: "data/db/seed.ts",
+    mutator: "StringLiteral",
+    original: '"product"',
+    replacement: '""',
+    reason: "Every product's id is looked up right after the product was upserted, so the unknown-product message is never produced.",
+  },
+  {
+    file: "api/lib/http.ts",
+    mutator: "StringLiteral",
+    original: '""',
+    line: 'const type = event.req.headers.get("content-type") ?? "";',
+    reason: "Any fallback that is not a JSON media type gives the same 415 for a body sent without a content type.",
+  },
+  {
     file: "api/lib/response-cache.ts",
     mutator: "UpdateOperator",
     original: "this.#generation++",

@@ -232,6 +232,7 @@ describe("offer details", () => {
   });
 
   it("marks exactly the featured products as featured", async () => {
+    api.cache.invalidate();
     const featured = new Set((api.db.$client.prepare("SELECT id FROM products WHERE is_featured = 1").all() as { id: number }[]).map((row) => row.id));
     const products = await all();
     expect(products.some((p) => !p.isFeatured)).toBe(true);
