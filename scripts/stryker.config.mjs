@@ -97,13 +97,13 @@ export const equivalentMutants = [
     replacement: "false",
     reason: "A shortcut: the query over an empty id list returns nothing anyway.",
   })),
-  ...[
+  .../** @type {[string, string, string][]} */ ([
     ["ConditionalExpression", "total === 0 || page.offset >= total", "false"],
     ["LogicalOperator", "total === 0 || page.offset >= total", "total === 0 && page.offset >= total"],
     ["ConditionalExpression", "total === 0", "false"],
     ["ConditionalExpression", "page.offset >= total", "false"],
     ["EqualityOperator", "page.offset >= total", "page.offset > total"],
-  ].map(([mutator, original, replacement]) => ({
+  ]).map(([mutator, original, replacement]) => ({
     file: "data/db/products.ts",
     mutator,
     original,
@@ -222,12 +222,12 @@ export const equivalentMutants = [
     replacement: "true",
     reason: "A read-only connection opens an existing file: creating its existing folder and asking for the WAL mode it already has change nothing.",
   },
-  ...[
+  .../** @type {[string, string, string][]} */ ([
     ["ConditionalExpression", "a.recordedAt > b.recordedAt", "true"],
     ["ConditionalExpression", "a.recordedAt > b.recordedAt", "false"],
     ["EqualityOperator", "a.recordedAt > b.recordedAt", "a.recordedAt >= b.recordedAt"],
     ["EqualityOperator", "a.recordedAt > b.recordedAt", "a.recordedAt <= b.recordedAt"],
-  ].map(([mutator, original, replacement]) => ({
+  ]).map(([mutator, original, replacement]) => ({
     file: "data/db/product-pages.ts",
     mutator,
     original,
@@ -269,10 +269,10 @@ export const equivalentMutants = [
     replacement: "this.#generation--",
     reason: "Any change of the generation makes every stored version stale; the direction does not matter.",
   },
-  ...[
+  .../** @type {[string, string][]} */ ([
     ["token.length > maxTokenLength", "false"],
     ["token.length > maxTokenLength", "token.length >= maxTokenLength"],
-  ].map(([original, replacement]) => ({
+  ]).map(([original, replacement]) => ({
     file: "api/lib/tokens.ts",
     mutator: replacement === "false" ? "ConditionalExpression" : "EqualityOperator",
     original,
