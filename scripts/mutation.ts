@@ -6,13 +6,12 @@
  * Exits non-zero when a folder misses its target.
  *
  * Options: --report-only   summarise the last report without running Stryker
- *          -- ARGS          passed to Stryker (e.g. -- --mutate data/domain/offers.ts)
+ *          anything else    passed to Stryker (e.g. --mutate data/domain/offers.ts)
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { projectRoot } from "../data/config.ts";
 
 /** A surviving mutant that no test can catch, as listed in the Stryker config with its reason. */
@@ -31,7 +30,10 @@ interface EquivalentMutant {
 const configFile = path.join(projectRoot, "scripts/stryker.config.mjs");
 const { equivalentMutants } = (await import(pathToFileURL(configFile).href)) as { equivalentMutants: EquivalentMutant[] };
 
-const { values, positionals } = parseArgs({ options: { "report-only": { type: "boolean", default: false } }, allowPositionals: true });
+// Everything but --report-only goes to Stryker as it is (e.g. --mutate data/domain/offers.ts).
+const args = process.argv.slice(2);
+const reportOnly = args.includes("--report-only");
+const strykerArgs = args.filter((arg) => arg !== "--report-only");
 
 /** Folders and the share of their mutants the tests must catch. */
 const targets: { folder: string; prefixes: string[]; target: number }[] = [
@@ -52,9 +54,9 @@ interface Report {
 
 const reportFile = path.join(projectRoot, "reports/mutation/mutation.json");
 
-if (!values["report-only"]) {
+if (!reportOnly) {
   const stryker = path.join(projectRoot, "node_modules/@stryker-mutator/core/bin/stryker.js");
-  const run = spawnSync(process.execPath, [stryker, "run", "scripts/stryker.config.mjs", ...positionals], { cwd: projectRoot, stdio: "inherit" });
+  const run = spawnSync(process.execPath, [stryker, "run", "scripts/stryker.config.mjs", ...strykerArgs], { cwd: projectRoot, stdio: "inherit" });
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 
