@@ -17,6 +17,7 @@ export default {
     "data/db/**/*.ts",
     "api/lib/**/*.ts",
     "api/routes/**/*.ts",
+    "api/jobs/**/*.ts",
     "!**/*.test.ts",
     // Configuration and declarations, not logic: the schema is checked through migrations and every query.
     "!data/db/drizzle.config.ts",

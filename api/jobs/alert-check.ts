@@ -16,6 +16,7 @@ import { apiPath, productPath } from "../../data/domain/paths.ts";
 import { signToken } from "../lib/tokens.ts";
 import type { Mailer, MailMessage } from "../mail/mailer.ts";
 import { alertMail } from "../mail/templates.ts";
+import { createJobRunner } from "./runner.ts";
 
 export interface AlertCheckResult {
   sent: number;
@@ -123,32 +124,8 @@ const nothingDone: AlertCheckResult = { sent: 0, failed: 0, rearmed: 0 };
  * during a check is served by one follow-up check, since the running one may have missed the change.
  */
 export function startAlertSchedule({ db, mailer, intervalMinutes, log = console.error }: AlertScheduleOptions): AlertSchedule {
-  let current: Promise<AlertCheckResult> | null = null;
-  let followUp: Promise<AlertCheckResult> | null = null;
-  let stopped = false;
-
-  const start = (): Promise<AlertCheckResult> => {
-    if (stopped) return Promise.resolve({ ...nothingDone });
-    const run = checkAlerts({ db, mailer, log }).finally(() => {
-      if (current === run) current = null;
-    });
-    current = run;
-    return run;
-  };
-
-  const runNow = (): Promise<AlertCheckResult> => {
-    if (followUp) return followUp;
-    if (!current) return start();
-    followUp = current
-      .catch(() => undefined)
-      .then(() => {
-        followUp = null;
-        return start();
-      });
-    return followUp;
-  };
-
-  const scheduled = () => logOutcome(runNow(), log);
+  const runner = createJobRunner(() => checkAlerts({ db, mailer, log }), { whenStopped: { ...nothingDone } });
+  const scheduled = () => logOutcome(runner.request(), log);
 
   const timer = intervalMinutes > 0 ? setInterval(scheduled, intervalMinutes * 60_000) : null;
   // The timer alone must not keep a process alive (tests, scripts); the server's listener does.
@@ -156,11 +133,10 @@ export function startAlertSchedule({ db, mailer, intervalMinutes, log = console.
   if (timer) scheduled();
 
   return {
-    runNow,
+    runNow: () => runner.request(),
     async stop() {
-      stopped = true;
       if (timer) clearInterval(timer);
-      await (followUp ?? current)?.catch(() => undefined);
+      await runner.stop();
     },
   };
 }
