@@ -42,12 +42,6 @@ import placeholder from "./routes/placeholder/[width]/[height].get.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/**
- * Public catalogue reads whose response depends only on the URL and the catalogue: served from
- * the response cache between catalogue writes.
- */
-const cacheable = new Set<RouteHandler>([listProducts, countProducts, featuredProducts, productBySlug, search, listCategories, categoryById, categoryBySlug, listRetailers, retailerById, brands]);
-
 function withCache(handler: RouteHandler): RouteHandler {
   return async (event, ctx) => {
     const cache = ctx.cache;
@@ -63,20 +57,32 @@ function withCache(handler: RouteHandler): RouteHandler {
   };
 }
 
-export const routes: ReadonlyArray<readonly [Method, string, RouteHandler]> = [
+export interface RouteOptions {
+  /**
+   * A public catalogue read whose answer depends only on the URL and the catalogue: served from
+   * the response cache between catalogue writes.
+   */
+  cache?: boolean;
+}
+
+/** Public catalogue reads: cached. */
+const cached: RouteOptions = { cache: true };
+
+/** Every endpoint: method, path (`:name` is one path segment), handler and options. */
+export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, RouteOptions?]> = [
   ["GET", "/api/health", health],
-  ["GET", "/api/products", listProducts],
-  ["GET", "/api/products/count", countProducts],
-  ["GET", "/api/products/featured", featuredProducts],
+  ["GET", "/api/products", listProducts, cached],
+  ["GET", "/api/products/count", countProducts, cached],
+  ["GET", "/api/products/featured", featuredProducts, cached],
   ["GET", "/api/products/by-id/:id", productById],
-  ["GET", "/api/products/:slug", productBySlug],
-  ["GET", "/api/search", search],
-  ["GET", "/api/categories", listCategories],
-  ["GET", "/api/categories/slug/:slug", categoryBySlug],
-  ["GET", "/api/categories/:id", categoryById],
-  ["GET", "/api/retailers", listRetailers],
-  ["GET", "/api/retailers/:id", retailerById],
-  ["GET", "/api/brands", brands],
+  ["GET", "/api/products/:slug", productBySlug, cached],
+  ["GET", "/api/search", search, cached],
+  ["GET", "/api/categories", listCategories, cached],
+  ["GET", "/api/categories/slug/:slug", categoryBySlug, cached],
+  ["GET", "/api/categories/:id", categoryById, cached],
+  ["GET", "/api/retailers", listRetailers, cached],
+  ["GET", "/api/retailers/:id", retailerById, cached],
+  ["GET", "/api/brands", brands, cached],
   ["GET", "/api/vouchers", vouchers],
   ["POST", "/api/vouchers/:id/uses", voucherUse],
   ["GET", "/api/affiliate-links", affiliateLinks],
@@ -138,8 +144,8 @@ export interface AppOptions {
 
 export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   const app = new H3({ onError: (error) => errorResponse(error) });
-  for (const [method, path, handler] of routes) {
-    const run = cacheable.has(handler) ? withCache(handler) : handler;
+  for (const [method, path, handler, options] of routes) {
+    const run = options?.cache ? withCache(handler) : handler;
     app.on(method, path, (event) => run(event, ctx));
     // HEAD answers as GET does, without the body (the HTTP server leaves it out).
     if (method === "GET") app.on("HEAD", path, (event) => run(event, ctx));
