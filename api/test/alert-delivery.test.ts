@@ -502,7 +502,11 @@ describe("alert schedule", () => {
     expect(await second).toMatchObject({ sent: 0 });
     expect(maxInFlight).toBe(1);
     await schedule.stop();
+    // Stopped: even a due alert is left for the next start.
+    setBestPrice(productIds[4]!, 300);
+    addAlert(productIds[4]!, 400, "after-stop@example.com");
     expect(await schedule.runNow()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+    expect(smtp.received.map((mail) => mail.to[0])).not.toContain("after-stop@example.com");
   });
 
   it("checks right away when started with an interval, then after every price change (notifyPricesChanged)", async () => {
@@ -519,6 +523,39 @@ describe("alert schedule", () => {
     } finally {
       await schedule.stop();
     }
+  });
+});
+
+describe("alert schedule timing and log", () => {
+  it("checks again when a whole interval has passed, not before", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const lines: string[] = [];
+    const schedule = startAlertSchedule({ db, mailer, intervalMinutes: 1, log: (line) => lines.push(line) });
+    try {
+      // The first check runs at start, with nothing due.
+      await schedule.runNow();
+      setBestPrice(productIds[2]!, 400);
+      addAlert(productIds[2]!, 500, "interval@example.com");
+      vi.advanceTimersByTime(59_999);
+      expect(await schedule.runNow()).toMatchObject({ sent: 1 });
+      setBestPrice(productIds[3]!, 400);
+      addAlert(productIds[3]!, 500, "tick@example.com");
+      vi.advanceTimersByTime(1);
+      await vi.waitFor(() => expect(smtp.received.map((mail) => mail.to[0])).toContain("tick@example.com"), { timeout: 5000 });
+      // The scheduled check reports what it mailed; an idle one says nothing.
+      await vi.waitFor(() => expect(lines).toEqual(["Price alerts: 1 sent, 0 failed, 0 re-armed"]), { timeout: 5000 });
+    } finally {
+      await schedule.stop();
+      vi.useRealTimers();
+    }
+  });
+
+  it("logs a check that failed as a whole", async () => {
+    const lines: string[] = [];
+    const broken = openDb(databaseFile);
+    broken.$client.close();
+    notifyPricesChanged(startAlertSchedule({ db: broken, mailer, intervalMinutes: 0, log: silent }), (line) => lines.push(line));
+    await vi.waitFor(() => expect(lines).toEqual([expect.stringMatching(/^Price alert check failed: .*database connection is not open/)]));
   });
 });
 
