@@ -6,18 +6,21 @@ import fs from "node:fs";
 import path from "node:path";
 import { serve } from "h3";
 import { createApp } from "./app.ts";
-import { ResponseCache } from "./lib/response-cache.ts";
+import { createServices } from "./services.ts";
 import { buildSite, defaultSiteDir } from "./site-build.ts";
 import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort } from "../data/config.ts";
-import { notifyPricesChanged, startAlertSchedule } from "./jobs/alert-check.ts";
-import { createMailer } from "./mail/mailer.ts";
-import { migrateDb, openDb } from "../data/db/client.ts";
-import { ensureSeeded } from "../data/db/seed.ts";
 
 const file = databasePath();
-const db = openDb(file);
-await migrateDb(db);
-if (ensureSeeded(db)) console.log(`Seeded the catalogue into ${file}`);
+// Price alerts: checked at start, on a schedule (ALERT_CHECK_INTERVAL_MINUTES, default 60), after
+// catalogue changes and whenever a visitor sets an alert. Other processes' writes (npm run seed,
+// imports) are noticed within 2 s. API_CACHE=off serves every read from the database.
+const services = await createServices({
+  databaseFile: file,
+  cache: process.env.API_CACHE !== "off",
+  alertIntervalMinutes: alertCheckIntervalMinutes(),
+  watchMs: 2000,
+});
+if (services.seeded) console.log(`Seeded the catalogue into ${file}`);
 
 const siteDir = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : defaultSiteDir;
 // SITE_BUILD=never: serve the API (and whatever build exists) without building, e.g. for benchmarks.
@@ -32,24 +35,17 @@ if (process.env.SITE_BUILD !== "never" && !fs.existsSync(path.join(siteDir, "ind
   }
 }
 
-// Price alerts: checked at start, on a schedule (ALERT_CHECK_INTERVAL_MINUTES, default 60) and
-// whenever a visitor sets an alert; price-changing code calls notifyPricesChanged after committing.
-const mailer = createMailer();
-const alertSchedule = startAlertSchedule({ db, mailer, intervalMinutes: alertCheckIntervalMinutes() });
-console.log(`Price alert e-mails: ${mailer.describe === "smtp" ? "sent over SMTP" : "written to the outbox folder (no SMTP_URL)"}`);
+console.log(`Price alert e-mails: ${services.mailer.describe === "smtp" ? "sent over SMTP" : "written to the outbox folder (no SMTP_URL)"}`);
 
 const port = serverPort();
-// API_CACHE=off serves every read from the database (for measuring and debugging).
-const cache = process.env.API_CACHE === "off" ? undefined : new ResponseCache(db);
-const app = createApp({ db, cache, onAlertsChanged: () => notifyPricesChanged(alertSchedule) }, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
+const app = createApp(services.context, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
 const server = serve(app, { port, hostname: serverHost(), silent: true });
 await server.ready();
 console.log(`PawPrice is running at http://localhost:${port}`);
 
 const shutdown = async () => {
   await server.close();
-  await alertSchedule.stop();
-  db.$client.close();
+  await services.close();
   process.exit(0);
 };
 process.on("SIGINT", shutdown);

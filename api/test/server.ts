@@ -8,7 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import { toNodeHandler } from "h3";
 import { createApp } from "../app.ts";
-import { ResponseCache } from "../lib/response-cache.ts";
+import type { ResponseCache } from "../lib/response-cache.ts";
+import { createMailer } from "../mail/mailer.ts";
+import { createServices } from "../services.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
@@ -53,10 +55,16 @@ export async function startTestServer(options: { products?: number; today?: Date
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-test-"));
   const databaseFile = path.join(dir, "test.db");
   fs.writeFileSync(databaseFile, await seededImage(options.products ?? 300, options.today));
-  const db = openDb(databaseFile);
-
-  const cache = new ResponseCache(db);
-  const server: Server = createServer(toNodeHandler(createApp({ db, cache })));
+  // Mail goes to a temporary outbox; no alert checks run by themselves, so a test's database stands still.
+  const services = await createServices({
+    databaseFile,
+    prepare: false,
+    mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
+    alertsOnChange: false,
+  });
+  const { db } = services;
+  const cache = services.cache!;
+  const server: Server = createServer(toNodeHandler(createApp(services.context)));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("server has no port");
@@ -77,7 +85,7 @@ export async function startTestServer(options: { products?: number; today?: Date
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      db.$client.close();
+      await services.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,105 @@
+/**
+ * What the server runs on, built the same way by api/server.ts and the tests: the database, the
+ * response cache, the mailer, the price-alert schedule, and the one signal every catalogue change
+ * goes through (catalogueChanged), whether this process wrote it or another one did.
+ */
+import type { AppContext } from "./context.ts";
+import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "./jobs/alert-check.ts";
+import { ResponseCache } from "./lib/response-cache.ts";
+import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { migrateDb, openDb, type Db } from "../data/db/client.ts";
+import { ensureSeeded } from "../data/db/seed.ts";
+
+export interface CatalogueChange {
+  /** Who wrote it: this process (through its own connection) or another one (seed, import). */
+  source: "this-process" | "another-process";
+  /** The products whose data changed, when known; absent when anything may have changed. */
+  productIds?: readonly number[];
+}
+
+export interface Services {
+  db: Db;
+  /** Whether opening seeded an empty catalogue. */
+  seeded: boolean;
+  /** Absent when responses are not cached (API_CACHE=off). */
+  cache: ResponseCache | undefined;
+  mailer: Mailer;
+  alerts: AlertSchedule;
+  /**
+   * Call after committing a catalogue write: drops cached responses and checks price alerts (a
+   * price may have reached a target). Writes by other processes arrive here by themselves.
+   */
+  catalogueChanged(change: CatalogueChange): void;
+  /** What the route handlers get. */
+  context: AppContext;
+  /** Stops watching and the alert schedule, then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface ServicesOptions {
+  databaseFile: string;
+  /** Migrate, and seed an empty catalogue, on open (default). Off for a file prepared already. */
+  prepare?: boolean;
+  /** Cache public catalogue responses (default on). */
+  cache?: boolean;
+  mailer?: Mailer;
+  /** Minutes between scheduled alert checks; 0: none scheduled. */
+  alertIntervalMinutes?: number;
+  /** Check alerts after catalogue and alert changes (default on; off where a test needs the database to stand still). */
+  alertsOnChange?: boolean;
+  /** How often to look for writes by other processes, in ms (SQLite's data_version); 0: not watched. */
+  watchMs?: number;
+  log?: (line: string) => void;
+}
+
+export async function createServices(options: ServicesOptions): Promise<Services> {
+  const log = options.log ?? console.error;
+  const db = openDb(options.databaseFile);
+  let seeded = false;
+  if (options.prepare ?? true) {
+    await migrateDb(db);
+    seeded = ensureSeeded(db);
+  }
+  const cache = (options.cache ?? true) ? new ResponseCache(db) : undefined;
+  const mailer = options.mailer ?? createMailer();
+  const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log });
+  const alertsOnChange = options.alertsOnChange ?? true;
+  const checkAlerts = () => {
+    if (alertsOnChange) notifyPricesChanged(alerts, log);
+  };
+
+  const catalogueChanged = (_change: CatalogueChange) => {
+    cache?.invalidate();
+    checkAlerts();
+  };
+
+  // Another connection's commit moves data_version; this connection's own writes do not.
+  const dataVersion = () => db.$client.pragma("data_version", { simple: true }) as number;
+  let seenVersion = dataVersion();
+  const watcher =
+    (options.watchMs ?? 0) > 0
+      ? setInterval(() => {
+          const version = dataVersion();
+          if (version === seenVersion) return;
+          seenVersion = version;
+          catalogueChanged({ source: "another-process" });
+        }, options.watchMs)
+      : null;
+  // Watching alone must not keep a process alive; the server's listener does.
+  watcher?.unref();
+
+  return {
+    db,
+    seeded,
+    cache,
+    mailer,
+    alerts,
+    catalogueChanged,
+    context: { db, cache, onAlertsChanged: checkAlerts },
+    async close() {
+      if (watcher) clearInterval(watcher);
+      await alerts.stop();
+      db.$client.close();
+    },
+  };
+}

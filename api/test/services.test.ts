@@ -1,0 +1,78 @@
+/**
+ * createServices over a real SQLite file: the catalogue change signal drops cached responses and
+ * checks price alerts, for this process's writes and, by watching SQLite's data_version, for
+ * writes by another connection (the seed, an import).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createMailer } from "../mail/mailer.ts";
+import { createServices, type Services } from "../services.ts";
+import { openDb } from "../../data/db/client.ts";
+import { recomputeBestPrices } from "../../data/db/offers.ts";
+
+let dir: string;
+let services: Services;
+let productIds: number[];
+const outbox = () => (fs.existsSync(path.join(dir, "outbox")) ? fs.readdirSync(path.join(dir, "outbox")) : []);
+const mailedTo = () => outbox().map((file) => /^To: (.+)$/m.exec(fs.readFileSync(path.join(dir, "outbox", file), "utf8"))?.[1]);
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-services-"));
+  process.env.SECRETS_DIR = path.join(dir, "secrets");
+  services = await createServices({
+    databaseFile: path.join(dir, "app.db"),
+    mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
+    watchMs: 20,
+    log: () => {},
+  });
+  productIds = (services.db.$client.prepare("SELECT id FROM products WHERE best_price_pence IS NOT NULL ORDER BY id LIMIT 5").all() as { id: number }[]).map((row) => row.id);
+});
+afterAll(async () => {
+  await services.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  delete process.env.SECRETS_DIR;
+});
+
+/** Sets every offer of the product to `pence` and re-derives its best price, through `db`. */
+function setPrice(db: Services["db"], productId: number, pence: number) {
+  db.$client.prepare("UPDATE product_prices SET price_pence = ?, in_stock = 1, price_override = 0 WHERE product_id = ?").run(pence, productId);
+  recomputeBestPrices(db, [productId]);
+}
+
+function addAlert(productId: number, targetPence: number, email: string) {
+  services.db.$client
+    .prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES ('user_servicestest1', ?, ?, ?)")
+    .run(productId, email, targetPence);
+}
+
+describe("createServices", () => {
+  it("migrates and seeds a new database", () => {
+    expect(services.seeded).toBe(true);
+    expect((services.db.$client.prepare("SELECT count(*) AS n FROM products").get() as { n: number }).n).toBeGreaterThan(100);
+  });
+
+  it("on a change made here, drops cached responses and mails alerts whose target was reached", async () => {
+    const [productId] = productIds as [number];
+    services.cache!.set("/api/products", { body: "[]", headers: {} });
+    addAlert(productId, 500, "here@example.com");
+    setPrice(services.db, productId, 450);
+    // Nothing noticed yet: this connection's own writes are announced, not watched.
+    expect(services.cache!.get("/api/products")?.body).toBe("[]");
+    services.catalogueChanged({ source: "this-process", productIds: [productId] });
+    expect(services.cache!.size).toBe(0);
+    await vi.waitFor(() => expect(mailedTo()).toContain("here@example.com"), { timeout: 5000 });
+  });
+
+  it("notices another process's write by itself and takes the same path", async () => {
+    const productId = productIds[1]!;
+    addAlert(productId, 500, "elsewhere@example.com");
+    services.cache!.set("/api/products", { body: "[]", headers: {} });
+    const other = openDb(path.join(dir, "app.db"));
+    setPrice(other, productId, 499);
+    other.$client.close();
+    await vi.waitFor(() => expect(mailedTo()).toContain("elsewhere@example.com"), { timeout: 5000 });
+    expect(services.cache!.get("/api/products")).toBeUndefined();
+  });
+});
