@@ -19,7 +19,7 @@ const bob = "user_bobroutesbbbbbbbbbbbbbb";
 interface Fixture {
   product: { id: number; slug: string; name: string; category_id: number };
   category: { id: number; name: string; slug: string; icon: string };
-  retailer: { id: number; name: string; logo: string; website: string };
+  retailer: { id: number; key: string; name: string; logo: string; website: string; comparesPrices: boolean };
   voucherId: number;
   favoriteId: number;
   alertId: number;
@@ -47,7 +47,10 @@ beforeAll(async () => {
   f = {
     product,
     category: sqlite.prepare("SELECT id, name, slug, icon FROM categories WHERE id = ?").get(product.category_id) as Fixture["category"],
-    retailer: sqlite.prepare("SELECT id, name, logo, website FROM retailers ORDER BY id LIMIT 1").get() as Fixture["retailer"],
+    retailer: {
+      ...(sqlite.prepare("SELECT id, key, name, logo, website FROM retailers ORDER BY id LIMIT 1").get() as Omit<Fixture["retailer"], "comparesPrices">),
+      comparesPrices: true,
+    },
     voucherId: (sqlite.prepare("SELECT id FROM vouchers ORDER BY id LIMIT 1").get() as { id: number }).id,
     favoriteId,
     alertId,
@@ -301,7 +304,11 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("GET", `/api/categories/${f.category.id}`)).toEqual(f.category);
   },
   "GET /api/retailers": async () => {
-    expect(await ok("GET", "/api/retailers")).toEqual(rows("SELECT id, name, logo, website FROM retailers ORDER BY name COLLATE NOCASE, id"));
+    const expected = rows<{ compares_prices: number }>(
+      "SELECT id, key, name, logo, website, compares_prices FROM retailers ORDER BY name COLLATE NOCASE, id",
+    ).map(({ compares_prices, ...retailer }) => ({ ...retailer, comparesPrices: compares_prices === 1 }));
+    expect(expected.some((retailer) => !retailer.comparesPrices)).toBe(true);
+    expect(await ok("GET", "/api/retailers")).toEqual(expected);
   },
   "GET /api/retailers/:id": async () => {
     expect(await ok("GET", `/api/retailers/${f.retailer.id}`)).toEqual(f.retailer);

@@ -16,12 +16,22 @@ export function getCategoryBySlug(db: Db, slug: string): Category | null {
   return (statement(db, "SELECT id, name, slug, icon FROM categories WHERE slug = ?").get(slug) as Category | undefined) ?? null;
 }
 
+const retailerColumns = "id, key, name, logo, website, compares_prices = 1 AS comparesPrices";
+
+type RetailerRow = Omit<Retailer, "comparesPrices"> & { comparesPrices: number };
+
+const toRetailer = (row: unknown): Retailer => {
+  const retailer = row as RetailerRow;
+  return { ...retailer, comparesPrices: retailer.comparesPrices === 1 };
+};
+
 export function listRetailers(db: Db): Retailer[] {
-  return statement(db, "SELECT id, name, logo, website FROM retailers ORDER BY name COLLATE NOCASE, id").all() as Retailer[];
+  return statement(db, `SELECT ${retailerColumns} FROM retailers ORDER BY name COLLATE NOCASE, id`).all().map(toRetailer);
 }
 
 export function getRetailerById(db: Db, id: number): Retailer | null {
-  return (statement(db, "SELECT id, name, logo, website FROM retailers WHERE id = ?").get(id) as Retailer | undefined) ?? null;
+  const row = statement(db, `SELECT ${retailerColumns} FROM retailers WHERE id = ?`).get(id);
+  return row === undefined ? null : toRetailer(row);
 }
 
 interface VoucherRow extends Omit<Voucher, "isValid"> {
@@ -66,10 +76,10 @@ export function getAffiliateIds(db: Db): AffiliateIds {
   return Object.fromEntries(affiliateKeys.map((key) => [key, stored.get(key) ?? ""])) as AffiliateIds;
 }
 
-/** Retailers that carry product offers (the price-comparison ones), for the grid's retailer filter. */
+/** The retailers whose prices the site compares (the grid's retailer filter, "compared across N retailers"). */
 export function listComparisonRetailers(db: Db): Retailer[] {
   return statement(
     db,
-    "SELECT id, name, logo, website FROM retailers r WHERE EXISTS (SELECT 1 FROM product_prices pp WHERE pp.retailer_id = r.id) ORDER BY name COLLATE NOCASE, id",
-  ).all() as Retailer[];
+    `SELECT ${retailerColumns} FROM retailers WHERE compares_prices = 1 ORDER BY name COLLATE NOCASE, id`,
+  ).all().map(toRetailer);
 }

@@ -26,13 +26,22 @@ export const categories = sqliteTable("categories", {
   name: text("name").notNull(),
   slug: text("slug").notNull().unique(),
   icon: text("icon").notNull(),
+  description: text("description").notNull().default(""),
 });
 
 export const retailers = sqliteTable("retailers", {
   id: integer("id").primaryKey({ autoIncrement: true }),
+  /**
+   * Stable identity (`amazon`, `pets-at-home`): affiliate rules, feeds and page texts key on it,
+   * never on the display name, which the admin may change.
+   */
+  key: text("key").notNull().unique(),
   name: text("name").notNull().unique(),
   logo: text("logo").notNull(),
   website: text("website").notNull(),
+  description: text("description").notNull().default(""),
+  /** Whether the site compares product prices at this retailer (else it only has vouchers). */
+  comparesPrices: integer("compares_prices", { mode: "boolean" }).notNull().default(false),
 });
 
 export const products = sqliteTable(
@@ -253,3 +262,65 @@ export const affiliateSettings = sqliteTable("affiliate_settings", {
   value: text("value").notNull(),
   updatedAt: createdAt("updated_at"),
 });
+
+/** Site-wide settings kept on the server (the admin password hash, ...). */
+export const appSettings = sqliteTable("app_settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: createdAt("updated_at"),
+});
+
+/**
+ * Admin sessions. Only a SHA-256 of the session id is stored, so a copy of the database does
+ * not let anyone sign in. Idle and absolute expiry are checked on every request.
+ */
+export const adminSessions = sqliteTable(
+  "admin_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    createdAt: createdAt("created_at"),
+    lastSeenAt: text("last_seen_at").notNull(),
+  },
+  (t) => [index("admin_sessions_last_seen_idx").on(t.lastSeenAt)],
+);
+
+/** Every admin write: when, what, which entity, and a before/after summary. */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: createdAt("at"),
+    /** create, update, delete, or another verb (rebuild, settings). */
+    action: text("action").notNull(),
+    /** product, category, retailer, voucher, affiliate-ids, subscriber, site. */
+    entity: text("entity").notNull(),
+    entityId: integer("entity_id"),
+    /** One line a site owner reads: "Updated product Royal Canin ... (price £12.99 -> £11.49)". */
+    summary: text("summary").notNull(),
+    /** JSON of the changed fields before and after (null when created or deleted). */
+    before: text("before"),
+    after: text("after"),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at)],
+);
+
+/** One row per site build (full or fast), for Platform Health and the build status. */
+export const siteBuilds = sqliteTable(
+  "site_builds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at"),
+    durationMs: integer("duration_ms"),
+    /** full: every page; fast: only the pages one product change affects. */
+    kind: text("kind").notNull(),
+    /** running, succeeded, failed. */
+    result: text("result").notNull(),
+    /** The release folder it built into. */
+    release: text("release"),
+    pages: integer("pages"),
+    /** The last lines of the build's output. */
+    logTail: text("log_tail"),
+  },
+  (t) => [index("site_builds_started_idx").on(t.startedAt)],
+);

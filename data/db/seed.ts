@@ -49,7 +49,7 @@ function assertUniqueSlugs(catalogue: GeneratedCatalogue): void {
 
 /**
  * Replaces the catalogue in one transaction (all or nothing):
- * categories and retailers are upserted by slug and name, products by slug; products,
+ * categories and retailers are upserted by slug and key, products by slug; products,
  * categories and retailers missing from the catalogue are deleted (cascading their visitor
  * data); offers, price history and vouchers are replaced; affiliate IDs are only filled in
  * where missing, so an admin's IDs survive. Best prices are re-derived from the offers.
@@ -63,9 +63,11 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
      ON CONFLICT(slug) DO UPDATE SET name = excluded.name, icon = excluded.icon
      RETURNING id`,
   );
-  const upsertRetailer = sqlite.prepare<[string, string, string], { id: number }>(
-    `INSERT INTO retailers (name, logo, website) VALUES (?, ?, ?)
-     ON CONFLICT(name) DO UPDATE SET logo = excluded.logo, website = excluded.website
+  // By key: an admin's rename of a seeded retailer is overwritten, its id (and offers) kept.
+  const upsertRetailer = sqlite.prepare<[string, string, string, string, number], { id: number }>(
+    `INSERT INTO retailers (key, name, logo, website, compares_prices) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET name = excluded.name, logo = excluded.logo, website = excluded.website,
+       compares_prices = excluded.compares_prices
      RETURNING id`,
   );
   const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, string]>(
@@ -91,7 +93,7 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
     }
     const retailerIds = new Map<string, number>();
     for (const retailer of catalogue.retailers) {
-      const row = upsertRetailer.get(retailer.name, retailer.logo, retailer.website);
+      const row = upsertRetailer.get(retailer.key, retailer.name, retailer.logo, retailer.website, retailer.comparesPrices ? 1 : 0);
       if (row) retailerIds.set(retailer.name, row.id);
     }
 
@@ -159,8 +161,8 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
       .prepare("DELETE FROM categories WHERE slug NOT IN (SELECT value FROM json_each(?))")
       .run(jsonList(catalogue.categories.map((category) => category.slug)));
     sqlite
-      .prepare("DELETE FROM retailers WHERE name NOT IN (SELECT value FROM json_each(?))")
-      .run(jsonList(catalogue.retailers.map((retailer) => retailer.name)));
+      .prepare("DELETE FROM retailers WHERE key NOT IN (SELECT value FROM json_each(?))")
+      .run(jsonList(catalogue.retailers.map((retailer) => retailer.key)));
 
     sqlite.exec("DELETE FROM vouchers");
     for (const voucher of catalogue.vouchers) {

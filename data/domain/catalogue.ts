@@ -11,9 +11,13 @@ export interface Category {
 
 export interface Retailer {
   id: number;
+  /** Stable identity (`amazon`, `pets-at-home`): affiliate rules and feeds key on it, not on the name. */
+  key: string;
   name: string;
   logo: string;
   website: string;
+  /** Whether the site compares product prices here (else the retailer only has vouchers). */
+  comparesPrices: boolean;
 }
 
 export interface RetailerRef {

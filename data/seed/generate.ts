@@ -39,9 +39,12 @@ export interface GeneratedCategory {
 }
 
 export interface GeneratedRetailer {
+  /** Stable identity (`pets-at-home`). */
+  key: string;
   name: string;
   logo: string;
   website: string;
+  comparesPrices: boolean;
 }
 
 export interface GeneratedOffer {
@@ -492,7 +495,7 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
 
   return {
     categories: categorySeeds.map(({ name, slug, icon }) => ({ name, slug, icon })),
-    retailers: retailerSeeds.map(({ name, logo, website }) => ({ name, logo, website })),
+    retailers: retailerSeeds.map(({ slug, name, logo, website, comparesPrices }) => ({ key: slug, name, logo, website, comparesPrices })),
     products: drafts.map((draft) => draft.product),
     vouchers,
     affiliateIds: { ...defaultAffiliateIds },
