@@ -1,0 +1,232 @@
+/**
+ * The admin app's calls to the API. Same-origin, JSON bodies with a JSON content type, the
+ * session cookie sent by the browser. A non-OK answer throws `ApiError` (its `error` is the
+ * server's message). A 401 means the session is gone: the app is sent to the login screen and
+ * the call never settles, so the screen that made it shows no error of its own.
+ */
+import { apiPath, type ApiParams } from "../../../data/domain/paths.ts";
+import type { AffiliateIds, Category, Retailer } from "../../../data/domain/catalogue.ts";
+import { ApiError } from "../../lib/api.ts";
+import { sessionExpired } from "./session.store.ts";
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+async function send(method: Method, path: string, body?: unknown, params?: ApiParams): Promise<Response> {
+  const response = await fetch(apiPath(path, params), {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 401) {
+    sessionExpired();
+    return new Promise<never>(() => undefined);
+  }
+  if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
+  return response;
+}
+
+async function json<T>(method: Method, path: string, body?: unknown, params?: ApiParams): Promise<T> {
+  const response = await send(method, path, body, params);
+  return (response.status === 204 ? undefined : await response.json()) as T;
+}
+
+/** The server's own message for a failed call, else the fallback. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError) return error.error ?? fallback;
+  return fallback;
+}
+
+// Session
+
+/** Logs in; answers the 401 of a wrong password itself (it is not an expired session). */
+export async function login(password: string): Promise<void> {
+  const response = await fetch(apiPath("/api/admin/login"), {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": "application/json" },
+    body: JSON.stringify({ password }),
+  });
+  if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
+}
+
+/** Whether the browser holds a valid admin session (asked without the 401 redirect). */
+export async function hasSession(): Promise<boolean> {
+  const response = await fetch(apiPath("/api/admin/session"), { credentials: "same-origin", headers: { accept: "application/json" } });
+  if (response.status === 401) return false;
+  if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
+  return true;
+}
+
+export const logout = () => json<{ ok: true }>("POST", "/api/admin/logout", {});
+
+// Dashboard and site builds
+
+export interface AuditEntry {
+  id: number;
+  at: string;
+  action: string;
+  entity: string;
+  entityId: number | null;
+  summary: string;
+}
+
+export interface Dashboard {
+  counts: { products: number; categories: number; retailers: number };
+  recentChanges: AuditEntry[];
+}
+
+export type BuildState = "idle" | "scheduled" | "building";
+
+export interface BuildRecord {
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  kind: string;
+  result: string;
+  logTail: string;
+}
+
+export interface BuildStatus {
+  state: BuildState;
+  lastBuild: BuildRecord | null;
+}
+
+export const fetchDashboard = () => json<Dashboard>("GET", "/api/admin/dashboard");
+export const fetchBuildStatus = () => json<BuildStatus>("GET", "/api/admin/build-status");
+export const requestRebuild = () => json<{ state: BuildState }>("POST", "/api/admin/rebuild", {});
+
+// Products
+
+export interface AdminProductRow {
+  id: number;
+  name: string;
+  slug: string;
+  category: { id: number; name: string };
+  bestRetailer: { id: number; name: string } | null;
+  bestPrice: number | null;
+  rating: number;
+  reviewCount: number;
+  isFeatured: boolean;
+  lastEditedAt: string | null;
+}
+
+export interface AdminProductPage {
+  products: AdminProductRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface RetailerLink {
+  retailerId: number;
+  affiliateUrl: string;
+  price: number;
+  originalPrice: number | null;
+  inStock: boolean;
+  priceOverride: boolean;
+  manualPrice: number | null;
+  freeDelivery: boolean;
+}
+
+export interface ProductInput {
+  name: string;
+  slug: string;
+  description: string;
+  image: string;
+  brand: string | null;
+  categoryId: number;
+  rating: number;
+  reviewCount: number;
+  isFeatured: boolean;
+  retailerLinks: RetailerLink[];
+}
+
+export type AdminProduct = Omit<ProductInput, "slug"> & { id: number; slug: string };
+
+export const fetchAdminProducts = (params: { page: number; q: string }) => json<AdminProductPage>("GET", "/api/admin/products", undefined, params);
+export const fetchAdminProduct = (id: number) => json<AdminProduct>("GET", `/api/admin/products/${id}`);
+export const createProduct = (input: ProductInput) => json<{ id: number; slug: string }>("POST", "/api/products", input);
+export const updateProduct = (id: number, input: ProductInput) => json<{ id: number; slug: string }>("PUT", `/api/products/${id}`, input);
+export const deleteProduct = (id: number) => json<void>("DELETE", `/api/products/${id}`);
+
+/** Brand names for the product form; a failed load gives an empty list (a new brand can still be typed). */
+export const fetchBrands = () => json<string[]>("GET", "/api/brands").catch(() => [] as string[]);
+
+/** The spreadsheet of all products, with the file name the server gives it. */
+export async function exportProducts(): Promise<{ blob: Blob; fileName: string }> {
+  const response = await send("GET", "/api/admin/export-products");
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
+  const fileName = match ? decodeURIComponent(match[1] ?? match[2] ?? "") : "products.xlsx";
+  return { blob: await response.blob(), fileName: fileName || "products.xlsx" };
+}
+
+// Categories and retailers
+
+export type AdminCategory = Category & { description: string };
+export type CategoryInput = Omit<AdminCategory, "id">;
+export type AdminRetailer = Retailer & { description: string };
+export type RetailerInput = Pick<AdminRetailer, "name" | "logo" | "website" | "description" | "comparesPrices">;
+
+export const fetchCategories = () => json<AdminCategory[]>("GET", "/api/categories");
+export const fetchCategory = (id: number) => json<AdminCategory>("GET", `/api/categories/${id}`);
+export const createCategory = (input: CategoryInput) => json<AdminCategory>("POST", "/api/categories", input);
+export const updateCategory = (id: number, input: CategoryInput) => json<AdminCategory>("PUT", `/api/categories/${id}`, input);
+export const deleteCategory = (id: number) => json<void>("DELETE", `/api/categories/${id}`);
+
+export const fetchRetailers = () => json<AdminRetailer[]>("GET", "/api/retailers");
+export const fetchRetailer = (id: number) => json<AdminRetailer>("GET", `/api/retailers/${id}`);
+export const createRetailer = (input: RetailerInput) => json<AdminRetailer>("POST", "/api/retailers", input);
+export const updateRetailer = (id: number, input: RetailerInput) => json<AdminRetailer>("PUT", `/api/retailers/${id}`, input);
+export const deleteRetailer = (id: number) => json<void>("DELETE", `/api/retailers/${id}`);
+
+// Affiliate IDs, subscribers, vouchers, analytics
+
+export const fetchAffiliateIds = () => json<AffiliateIds>("GET", "/api/admin/affiliate-ids");
+export const saveAffiliateIds = (ids: AffiliateIds) => json<AffiliateIds>("PUT", "/api/admin/affiliate-ids", ids);
+
+export interface EmailSubscriber {
+  id: number;
+  email: string;
+  isActive: boolean;
+  subscribedAt: string;
+  source: string;
+}
+
+export const fetchSubscribers = () => json<EmailSubscriber[]>("GET", "/api/admin/email-subscribers");
+export const deleteSubscriber = (id: number) => json<void>("DELETE", `/api/admin/email-subscribers/${id}`);
+
+export interface AdminVoucher {
+  id: number;
+  code: string;
+  description: string;
+  retailer: string;
+  url: string;
+  discount: string;
+  expiryDate: string;
+  uses: number;
+  isValid: boolean;
+}
+
+export type VoucherInput = Pick<AdminVoucher, "code" | "description" | "retailer" | "url" | "discount" | "expiryDate">;
+
+export const fetchVouchers = () => json<AdminVoucher[]>("GET", "/api/admin/vouchers");
+export const createVoucher = (input: VoucherInput) => json<AdminVoucher>("POST", "/api/admin/vouchers", input);
+export const updateVoucher = (id: number, input: VoucherInput) => json<AdminVoucher>("PUT", `/api/admin/vouchers/${id}`, input);
+export const deleteVoucher = (id: number) => json<void>("DELETE", `/api/admin/vouchers/${id}`);
+
+export interface Analytics {
+  totals: { products: number; featuredProducts: number; categories: number; retailers: number; emailSubscribers: number; activeVouchers: number };
+  distribution: { categoryId: number; name: string; products: number; percent: number }[];
+  clicks: { days: number; byRetailer: { retailer: string; clicks: number }[]; topProducts: { productId: number; name: string; slug: string; clicks: number }[] };
+  health: {
+    database: { ok: boolean; sizeBytes: number };
+    lastPriceRefresh: string | null;
+    lastBuild: BuildRecord | null;
+    build: { state: BuildState };
+    mail: { transport: "smtp" | "outbox" };
+  };
+}
+
+export const fetchAnalytics = () => json<Analytics>("GET", "/api/admin/analytics");

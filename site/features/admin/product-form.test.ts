@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import {
+  emptyOfferRow,
+  emptyProductFields,
+  missingRequired,
+  offerRowFrom,
+  priceInputDisabled,
+  priceNote,
+  productInput,
+  slugFromName,
+  slugToSave,
+  withOverride,
+} from "./product-form.ts";
+
+describe("slugs", () => {
+  it("lowercases, turns spaces into hyphens and drops other characters", () => {
+    expect(slugFromName("Royal Canin Maxi Adult 15kg")).toBe("royal-canin-maxi-adult-15kg");
+    expect(slugFromName("Hill's Science Plan 2.5kg")).toBe("hills-science-plan-25kg");
+    expect(slugFromName("  Pets & Co  -- Treats! ")).toBe("pets-co-treats");
+    expect(slugFromName("£££")).toBe("");
+  });
+
+  it("keeps a stored slug unless the admin types another; empty means from the name", () => {
+    expect(slugToSave({ name: "Dog Bed XL", slugField: "dog-bed" })).toBe("dog-bed");
+    expect(slugToSave({ name: "Dog Bed XL", slugField: "" })).toBe("dog-bed-xl");
+    expect(slugToSave({ name: "Dog Bed", slugField: "  Cosy Bed " })).toBe("cosy-bed");
+  });
+});
+
+describe("price override", () => {
+  const stored = offerRowFrom({
+    retailerId: 2,
+    affiliateUrl: "https://example.com/p",
+    price: 12.99,
+    originalPrice: null,
+    inStock: true,
+    priceOverride: true,
+    manualPrice: 9.5,
+    freeDelivery: false,
+  });
+
+  it("says which price shoppers see", () => {
+    expect(priceNote(stored)).toBe("Override active - using custom price of £9.50");
+    expect(priceNote({ ...stored, priceOverride: false })).toBe("Using extracted price: £12.99");
+  });
+
+  it("turning it off resets the price to the stored manual price", () => {
+    const off = withOverride({ ...stored, manualPrice: "8" }, false);
+    expect(off.priceOverride).toBe(false);
+    expect(off.price).toBe("9.5");
+    expect(priceNote(off)).toBe("Using extracted price: £9.50");
+  });
+
+  it("turning it on starts the manual price from the listed one when empty", () => {
+    const row = { ...emptyOfferRow(), affiliateUrl: "https://x.test/", price: "5.25" };
+    expect(withOverride(row, true).manualPrice).toBe("5.25");
+    expect(withOverride({ ...row, manualPrice: "4" }, true).manualPrice).toBe("4");
+    // No stored manual price: the listed price stays.
+    expect(withOverride({ ...row, priceOverride: true }, false).price).toBe("5.25");
+  });
+
+  it("disables the price without a URL unless overriding", () => {
+    expect(priceInputDisabled(emptyOfferRow())).toBe(true);
+    expect(priceInputDisabled({ ...emptyOfferRow(), priceOverride: true })).toBe(false);
+    expect(priceInputDisabled({ ...emptyOfferRow(), affiliateUrl: "https://x.test/" })).toBe(false);
+  });
+});
+
+describe("productInput", () => {
+  it("requires a name and a category", () => {
+    expect(missingRequired(emptyProductFields())).toBe(true);
+    expect(missingRequired({ ...emptyProductFields(), name: "A", categoryId: "" })).toBe(true);
+    expect(missingRequired({ ...emptyProductFields(), name: " ", categoryId: "1" })).toBe(true);
+    expect(missingRequired({ ...emptyProductFields(), name: "A", categoryId: "1" })).toBe(false);
+  });
+
+  it("sends only rows with a retailer and a URL, numbers parsed", () => {
+    const fields = {
+      ...emptyProductFields(),
+      name: " Dog Bed ",
+      categoryId: "4",
+      brand: " ",
+      rating: "4.2",
+      reviewCount: "17",
+      offers: [
+        { ...emptyOfferRow(), retailerId: "1", affiliateUrl: " https://a.test/x ", price: "10.5", originalPrice: "12" },
+        { ...emptyOfferRow(), retailerId: "2", affiliateUrl: "https://b.test/y", price: "" },
+        { ...emptyOfferRow(), retailerId: "3", affiliateUrl: "" },
+        { ...emptyOfferRow(), retailerId: "", affiliateUrl: "https://c.test/" },
+      ],
+    };
+    expect(productInput(fields)).toEqual({
+      name: "Dog Bed",
+      slug: "dog-bed",
+      description: "",
+      image: "",
+      brand: null,
+      categoryId: 4,
+      rating: 4.2,
+      reviewCount: 17,
+      isFeatured: false,
+      retailerLinks: [
+        { retailerId: 1, affiliateUrl: "https://a.test/x", price: 10.5, originalPrice: 12, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
+        { retailerId: 2, affiliateUrl: "https://b.test/y", price: 0, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
+      ],
+    });
+  });
+});

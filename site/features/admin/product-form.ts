@@ -1,0 +1,188 @@
+/**
+ * The product form's rules, apart from its UI: the slug, the offer rows and what is sent.
+ */
+import { formatPrice } from "../../../data/domain/display.ts";
+import type { AdminProduct, ProductInput, RetailerLink } from "./admin-api.ts";
+
+/**
+ * A slug from a name: lowercase, spaces become hyphens, anything other than a-z, 0-9 and
+ * hyphens is removed; then runs of hyphens collapse and none lead or trail, because the server
+ * accepts only single hyphens between letters and digits. (The server's own rule lives beside
+ * its zod schemas, which an island must not bundle.)
+ * @example slugFromName("Royal Canin Maxi Adult 15kg") // "royal-canin-maxi-adult-15kg"
+ * @example slugFromName("Pets & Co. Treats") // "pets-co-treats"
+ */
+export function slugFromName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\s+/g, "-")
+    .replace(/[^a-z0-9-]/g, "")
+    .replace(/-+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+/**
+ * The slug to save. A new product's slug comes from its name. An existing product keeps the
+ * slug it has (its public address, which search engines and shared links know) unless the admin
+ * typed a different one; a slug field left empty is derived from the name again. Whatever is
+ * typed is cleaned with the same rule as a name.
+ * @example slugToSave({ name: "Dog Bed", slugField: "" }) // "dog-bed"
+ * @example slugToSave({ name: "Dog Bed XL", slugField: "dog-bed" }) // "dog-bed"
+ * @example slugToSave({ name: "Dog Bed", slugField: "Cosy Bed" }) // "cosy-bed"
+ */
+export function slugToSave(fields: { name: string; slugField: string }): string {
+  const typed = slugFromName(fields.slugField.trim());
+  return typed || slugFromName(fields.name.trim());
+}
+
+/** One offer row as the form edits it: number fields stay text until saved. */
+export interface OfferRow {
+  /** Stable React key for the row. */
+  key: number;
+  retailerId: string;
+  affiliateUrl: string;
+  price: string;
+  originalPrice: string;
+  inStock: boolean;
+  priceOverride: boolean;
+  manualPrice: string;
+  /** The manual price as stored on the server ("" for a new row). */
+  storedManualPrice: string;
+  freeDelivery: boolean;
+}
+
+let nextRowKey = 1;
+
+const numberText = (value: number | null | undefined) => (value === null || value === undefined ? "" : String(value));
+
+export function emptyOfferRow(): OfferRow {
+  return {
+    key: nextRowKey++,
+    retailerId: "",
+    affiliateUrl: "",
+    price: "",
+    originalPrice: "",
+    inStock: true,
+    priceOverride: false,
+    manualPrice: "",
+    storedManualPrice: "",
+    freeDelivery: false,
+  };
+}
+
+export function offerRowFrom(link: RetailerLink): OfferRow {
+  return {
+    key: nextRowKey++,
+    retailerId: String(link.retailerId),
+    affiliateUrl: link.affiliateUrl,
+    price: numberText(link.price),
+    originalPrice: numberText(link.originalPrice),
+    inStock: link.inStock,
+    priceOverride: link.priceOverride,
+    manualPrice: numberText(link.manualPrice),
+    storedManualPrice: numberText(link.manualPrice),
+    freeDelivery: link.freeDelivery,
+  };
+}
+
+/**
+ * Switches a row's price override. On: the manual price is what shoppers pay (it starts from the
+ * listed price when empty). Off: the listed price is reset to the stored manual price, so the
+ * shopper's price does not jump until the next price refresh replaces it.
+ */
+export function withOverride(row: OfferRow, on: boolean): OfferRow {
+  if (on) return { ...row, priceOverride: true, manualPrice: row.manualPrice || row.price };
+  return { ...row, priceOverride: false, price: row.storedManualPrice || row.price };
+}
+
+/** The listed price can be typed only when there is a URL it belongs to, or while overriding. */
+export function priceInputDisabled(row: OfferRow): boolean {
+  return !row.priceOverride && row.affiliateUrl.trim() === "";
+}
+
+/**
+ * The line under a row's prices saying which one shoppers see.
+ * @example priceNote({ ...row, priceOverride: true, manualPrice: "9.5" }) // "Override active - using custom price of £9.50"
+ * @example priceNote({ ...row, priceOverride: false, price: "12.99" }) // "Using extracted price: £12.99"
+ */
+export function priceNote(row: Pick<OfferRow, "priceOverride" | "price" | "manualPrice">): string {
+  return row.priceOverride
+    ? `Override active - using custom price of ${formatPrice(parseNumber(row.manualPrice, 0))}`
+    : `Using extracted price: ${formatPrice(parseNumber(row.price, 0))}`;
+}
+
+/** A number from a form field; blank or not a number gives the fallback. */
+export function parseNumber<T extends number | null>(text: string, fallback: T): number | T {
+  if (text.trim() === "") return fallback;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : fallback;
+}
+
+/** The fields of the form, as text and flags. */
+export interface ProductFields {
+  name: string;
+  slugField: string;
+  description: string;
+  image: string;
+  brand: string;
+  categoryId: string;
+  rating: string;
+  reviewCount: string;
+  isFeatured: boolean;
+  offers: OfferRow[];
+}
+
+export function emptyProductFields(): ProductFields {
+  return { name: "", slugField: "", description: "", image: "", brand: "", categoryId: "", rating: "4.5", reviewCount: "0", isFeatured: false, offers: [] };
+}
+
+export function productFieldsFrom(product: AdminProduct): ProductFields {
+  return {
+    name: product.name,
+    slugField: product.slug,
+    description: product.description ?? "",
+    image: product.image ?? "",
+    brand: product.brand ?? "",
+    categoryId: String(product.categoryId),
+    rating: String(product.rating),
+    reviewCount: String(product.reviewCount),
+    isFeatured: product.isFeatured,
+    offers: product.retailerLinks.map(offerRowFrom),
+  };
+}
+
+/** Name and category are required; the form says so before anything is sent. */
+export function missingRequired(fields: ProductFields): boolean {
+  return fields.name.trim() === "" || fields.categoryId === "";
+}
+
+/**
+ * What is sent: only offer rows with both a retailer and a URL; price parsed with 0 for blank.
+ * A blank manual price or original price is sent as null (no value), not as £0.00.
+ */
+export function productInput(fields: ProductFields): ProductInput {
+  const brand = fields.brand.trim();
+  return {
+    name: fields.name.trim(),
+    slug: slugToSave(fields),
+    description: fields.description.trim(),
+    image: fields.image.trim(),
+    brand: brand === "" ? null : brand,
+    categoryId: Number(fields.categoryId),
+    rating: parseNumber(fields.rating, 4.5),
+    reviewCount: Math.trunc(parseNumber(fields.reviewCount, 0)),
+    isFeatured: fields.isFeatured,
+    retailerLinks: fields.offers
+      .filter((row) => row.retailerId !== "" && row.affiliateUrl.trim() !== "")
+      .map((row) => ({
+        retailerId: Number(row.retailerId),
+        affiliateUrl: row.affiliateUrl.trim(),
+        price: parseNumber(row.price, 0),
+        originalPrice: parseNumber(row.originalPrice, null),
+        inStock: row.inStock,
+        priceOverride: row.priceOverride,
+        manualPrice: parseNumber(row.manualPrice, null),
+        freeDelivery: row.freeDelivery,
+      })),
+  };
+}

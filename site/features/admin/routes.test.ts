@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { adminPaths, matchAdminRoute } from "./routes.ts";
+
+describe("matchAdminRoute", () => {
+  it.each([
+    ["/admin", { screen: "dashboard" }],
+    ["/admin/", { screen: "dashboard" }],
+    ["/admin/index.html", { screen: "dashboard" }],
+    ["/admin/login", { screen: "login" }],
+    ["/admin/products", { screen: "products" }],
+    ["/admin/products/new", { screen: "product-form", id: null }],
+    ["/admin/products/add", { screen: "product-form", id: null }],
+    ["/admin/products/edit/12", { screen: "product-form", id: 12 }],
+    ["/admin/products/12", { screen: "product-form", id: 12 }],
+    ["/admin/categories/new", { screen: "category-form", id: null }],
+    ["/admin/categories/edit/3/", { screen: "category-form", id: 3 }],
+    ["/admin/retailers", { screen: "retailers" }],
+    ["/admin/retailers/edit/7", { screen: "retailer-form", id: 7 }],
+    ["/admin/vouchers/new", { screen: "voucher-form", id: null }],
+    ["/admin/affiliate-links", { screen: "affiliate-links" }],
+    ["/admin/email-subscribers", { screen: "email-subscribers" }],
+    ["/admin/analytics", { screen: "analytics" }],
+    ["/admin/amazon-import", { screen: "amazon-import" }],
+  ])("%s", (path, route) => {
+    expect(matchAdminRoute(path)).toEqual(route);
+  });
+
+  it.each(["/admin/nope", "/admin/products/edit/0", "/admin/products/edit/abc", "/admin/categories/12", "/admin/categories/add", "/admin/login/x", "/admin/products/1/2", "/other"])(
+    "%s is not an admin screen",
+    (path) => {
+      expect(matchAdminRoute(path)).toEqual({ screen: "not-found" });
+    },
+  );
+
+  it("understands every path it builds", () => {
+    expect(matchAdminRoute(adminPaths.editProduct(5))).toEqual({ screen: "product-form", id: 5 });
+    expect(matchAdminRoute(adminPaths.editCategory(5))).toEqual({ screen: "category-form", id: 5 });
+    expect(matchAdminRoute(adminPaths.editRetailer(5))).toEqual({ screen: "retailer-form", id: 5 });
+    expect(matchAdminRoute(adminPaths.editVoucher(5))).toEqual({ screen: "voucher-form", id: 5 });
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * /admin/categories: every category with its slug, icon and id; edit, or delete after the
+ * browser's confirmation (the server refuses while products are still in it, and says so).
+ */
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import { categoryPath } from "../../../../data/domain/paths.ts";
+import { toast } from "../../toast/toast.store.ts";
+import { deleteCategory, errorMessage, fetchCategories, type AdminCategory } from "../admin-api.ts";
+import { adminPaths } from "../routes.ts";
+import { AdminLink, LoadFailed, Loading, PageHeader, Table, Td, Th, useLoad } from "../ui.tsx";
+
+export default function CategoriesList() {
+  const { state, reload } = useLoad(fetchCategories, []);
+
+  async function remove(category: AdminCategory) {
+    if (!window.confirm(`Are you sure you want to delete the category "${category.name}"?`)) return;
+    try {
+      await deleteCategory(category.id);
+      toast({ title: "Category deleted successfully" });
+      reload();
+    } catch (error) {
+      toast({ title: "Failed to delete category", description: errorMessage(error, "Please try again."), variant: "destructive" });
+    }
+  }
+
+  return (
+    <div>
+      <PageHeader
+        title="Categories"
+        back={{ href: adminPaths.dashboard, label: "Dashboard" }}
+        actions={
+          <AdminLink href={adminPaths.newCategory} className="btn-primary">
+            <Plus className="size-4" aria-hidden="true" />
+            Add New Category
+          </AdminLink>
+        }
+      />
+      {state.kind === "loading" && <Loading label="Loading categories..." />}
+      {state.kind === "failed" && <LoadFailed message={`Error loading categories: ${errorMessage(state.error, String(state.error))}`} onRetry={reload} />}
+      {state.kind === "ready" && (
+        <Table
+          caption="Categories"
+          minWidth="40rem"
+          head={
+            <tr>
+              <Th>Name</Th>
+              <Th>Slug</Th>
+              <Th>Icon</Th>
+              <Th>ID</Th>
+              <Th className="text-right">Actions</Th>
+            </tr>
+          }
+        >
+          {state.data.map((category) => (
+            <tr key={category.id} className="hover:bg-slate-50" data-testid="category-row">
+              <Td className="font-medium text-slate-900">{category.name}</Td>
+              <Td>
+                <a href={categoryPath(category.slug)} target="_blank" rel="noopener" className="text-slate-600 hover:underline">
+                  {category.slug}
+                </a>
+              </Td>
+              <Td>
+                <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{category.icon}</code>
+              </Td>
+              <Td className="text-slate-600 tabular-nums">{category.id}</Td>
+              <Td className="text-right whitespace-nowrap">
+                <AdminLink href={adminPaths.editCategory(category.id)} className="btn-ghost px-2" aria-label={`Edit ${category.name}`}>
+                  <Pencil className="size-4" aria-hidden="true" />
+                  Edit
+                </AdminLink>
+                <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(category)} aria-label={`Delete ${category.name}`}>
+                  <Trash2 className="size-4" aria-hidden="true" />
+                  Delete
+                </button>
+              </Td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * /admin/categories/new and /admin/categories/edit/{id}: name, slug, icon (all required) and
+ * an optional description, which is saved. Success returns to the list.
+ */
+import { useState, type FormEvent } from "react";
+import { ApiError } from "../../../lib/api.ts";
+import { toast } from "../../toast/toast.store.ts";
+import { createCategory, errorMessage, fetchCategory, updateCategory, type CategoryInput } from "../admin-api.ts";
+import { slugFromName } from "../product-form.ts";
+import { adminPaths } from "../routes.ts";
+import { navigate } from "../router.ts";
+import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+
+const back = { href: adminPaths.categories, label: "Back to Categories" };
+const blank: CategoryInput = { name: "", slug: "", icon: "", description: "" };
+
+export default function CategoryForm({ id }: { id: number | null }) {
+  const { state, reload } = useLoad(() => (id === null ? Promise.resolve(blank) : fetchCategory(id)), [id]);
+  if (state.kind === "loading")
+    return (
+      <div>
+        <PageHeader title={id === null ? "Add New Category" : "Edit Category"} back={back} />
+        <Loading label="Loading category..." />
+      </div>
+    );
+  if (state.kind === "failed")
+    return (
+      <div>
+        <PageHeader title="Edit Category" back={back} />
+        <LoadFailed
+          message={state.error instanceof ApiError && state.error.status === 404 ? "This category does not exist." : errorMessage(state.error, "Could not load the category.")}
+          onRetry={reload}
+        />
+      </div>
+    );
+  const { name, slug, icon, description } = state.data;
+  return <CategoryEditor id={id} initial={{ name, slug, icon, description: description ?? "" }} />;
+}
+
+function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryInput }) {
+  const [fields, setFields] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  // A new category's slug follows its name until the admin edits the slug.
+  const [slugTouched, setSlugTouched] = useState(id !== null);
+  const set = (key: keyof CategoryInput, value: string) => setFields((previous) => ({ ...previous, [key]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    const input = { name: fields.name.trim(), slug: fields.slug.trim(), icon: fields.icon.trim(), description: fields.description.trim() };
+    try {
+      if (id === null) await createCategory(input);
+      else await updateCategory(id, input);
+      toast({ title: id === null ? "Category created successfully" : "Category updated successfully" });
+      navigate(adminPaths.categories);
+    } catch (error) {
+      setSaving(false);
+      toast({ title: id === null ? "Failed to create category" : "Failed to update category", description: errorMessage(error, "Please try again."), variant: "destructive" });
+    }
+  }
+
+  return (
+    <div>
+      <PageHeader title={id === null ? "Add New Category" : `Edit Category: ${initial.name}`} back={back} />
+      <Card className="max-w-2xl">
+        <form onSubmit={submit} className="grid gap-4">
+          <Field label="Category Name" required>
+            {({ id: inputId }) => (
+              <input
+                id={inputId}
+                required
+                maxLength={100}
+                value={fields.name}
+                onChange={(event) => {
+                  const name = event.target.value;
+                  setFields((previous) => ({ ...previous, name, slug: slugTouched ? previous.slug : slugFromName(name) }));
+                }}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field label="Slug" required hint="Lowercase letters, digits and hyphens; the category page is /category/{slug}.">
+            {({ id: inputId, describedBy }) => (
+              <input
+                id={inputId}
+                required
+                maxLength={200}
+                pattern="[a-z0-9]+(-[a-z0-9]+)*"
+                value={fields.slug}
+                onChange={(event) => {
+                  setSlugTouched(true);
+                  set("slug", event.target.value);
+                }}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field label="Icon" required hint="An icon name, e.g. PawPrint, Bone, Fish.">
+            {({ id: inputId, describedBy }) => (
+              <input id={inputId} required maxLength={50} placeholder="PawPrint" value={fields.icon} onChange={(event) => set("icon", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+            )}
+          </Field>
+          <Field label="Description">
+            {({ id: inputId }) => <textarea id={inputId} rows={4} maxLength={2000} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
+          </Field>
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" className="btn-primary" disabled={saving}>
+              {saving ? "Saving..." : id === null ? "Create Category" : "Update Category"}
+            </button>
+            <AdminLink href={adminPaths.categories} className="btn-outline">
+              Cancel
+            </AdminLink>
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,424 @@
+/**
+ * The product form: /admin/products/new and /add create, /admin/products/edit/{id} and
+ * /admin/products/{id} edit. Name and category are required; offer rows need a retailer and a
+ * URL to be saved. After a save the list is shown again.
+ */
+import { Plus, Trash2, TriangleAlert } from "lucide-react";
+import { useId, useState, type FormEvent } from "react";
+import { ApiError } from "../../../lib/api.ts";
+import { cn } from "../../../lib/cn.ts";
+import { toast } from "../../toast/toast.store.ts";
+import {
+  createProduct,
+  errorMessage,
+  fetchAdminProduct,
+  fetchBrands,
+  fetchCategories,
+  fetchRetailers,
+  updateProduct,
+  type AdminCategory,
+  type AdminRetailer,
+} from "../admin-api.ts";
+import {
+  emptyOfferRow,
+  emptyProductFields,
+  missingRequired,
+  priceInputDisabled,
+  priceNote,
+  productFieldsFrom,
+  productInput,
+  slugFromName,
+  withOverride,
+  type OfferRow,
+  type ProductFields,
+} from "../product-form.ts";
+import { adminPaths } from "../routes.ts";
+import { navigate } from "../router.ts";
+import { AdminLink, Badge, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+
+interface FormData {
+  fields: ProductFields;
+  categories: AdminCategory[];
+  retailers: AdminRetailer[];
+  brands: string[];
+}
+
+async function loadForm(id: number | null): Promise<FormData> {
+  const [product, categories, retailers, brands] = await Promise.all([
+    id === null ? Promise.resolve(null) : fetchAdminProduct(id),
+    fetchCategories(),
+    fetchRetailers(),
+    fetchBrands(),
+  ]);
+  return { fields: product ? productFieldsFrom(product) : emptyProductFields(), categories, retailers, brands };
+}
+
+export default function ProductForm({ id }: { id: number | null }) {
+  const { state, reload } = useLoad(() => loadForm(id), [id]);
+  const title = id === null ? "Add New Product" : "Edit Product";
+  const back = { href: adminPaths.products, label: "Back to Products" };
+  if (state.kind === "loading") {
+    return (
+      <div>
+        <PageHeader title={title} back={back} />
+        <Loading label="Loading product..." />
+      </div>
+    );
+  }
+  if (state.kind === "failed") {
+    const notFound = state.error instanceof ApiError && state.error.status === 404;
+    return (
+      <div>
+        <PageHeader title={title} back={back} />
+        <LoadFailed message={notFound ? "This product does not exist (it may have been deleted)." : errorMessage(state.error, "Could not load the product.")} onRetry={reload} />
+      </div>
+    );
+  }
+  return <ProductEditor id={id} title={title} back={back} data={state.data} />;
+}
+
+function ProductEditor({ id, title, back, data }: { id: number | null; title: string; back: { href: string; label: string }; data: FormData }) {
+  const [fields, setFields] = useState<ProductFields>(data.fields);
+  const [saving, setSaving] = useState(false);
+  const [showRequired, setShowRequired] = useState(false);
+  const brandListId = useId();
+  const set = <K extends keyof ProductFields>(key: K, value: ProductFields[K]) => setFields((previous) => ({ ...previous, [key]: value }));
+  const setRow = (key: number, change: (row: OfferRow) => OfferRow) =>
+    setFields((previous) => ({ ...previous, offers: previous.offers.map((row) => (row.key === key ? change(row) : row)) }));
+
+  // Offers are for retailers whose prices the site compares; a row keeps its retailer even if that changed.
+  const offerRetailers = (row: OfferRow) => data.retailers.filter((retailer) => retailer.comparesPrices || String(retailer.id) === row.retailerId);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (missingRequired(fields)) {
+      setShowRequired(true);
+      toast({ title: "Missing Fields", description: "Please fill in product name and category.", variant: "destructive" });
+      document.getElementById(fields.name.trim() === "" ? "product-name" : "product-category")?.focus();
+      return;
+    }
+    setSaving(true);
+    const input = productInput(fields);
+    try {
+      if (id === null) {
+        await createProduct(input);
+        toast({ title: "Product Created", description: "Product created successfully!" });
+      } else {
+        await updateProduct(id, input);
+        toast({ title: "Success", description: "Product updated successfully and is now live on the website!" });
+      }
+      navigate(adminPaths.products);
+    } catch (error) {
+      setSaving(false);
+      if (id === null) toast({ title: "Error", description: errorMessage(error, "Failed to create product"), variant: "destructive" });
+      else toast({ title: "Update Failed", description: errorMessage(error, "Failed to update product. Please try again."), variant: "destructive" });
+    }
+  }
+
+  const derivedSlug = slugFromName(fields.name);
+  const nameMissing = showRequired && fields.name.trim() === "";
+  const categoryMissing = showRequired && fields.categoryId === "";
+
+  return (
+    <form onSubmit={submit} noValidate={false} aria-labelledby="product-form-title" data-testid="product-form">
+      <PageHeader title={id === null ? title : `${title}: ${data.fields.name}`} back={back} />
+      <span id="product-form-title" className="sr-only">
+        {title}
+      </span>
+      <div className="grid gap-6 xl:grid-cols-3">
+        <Card className="grid gap-4 xl:col-span-2" aria-labelledby="details-heading">
+          <h2 id="details-heading" className="text-lg font-semibold text-slate-900">
+            Details
+          </h2>
+          <Field label="Product name" id="product-name" required error={nameMissing ? "Product name is required" : null}>
+            {({ id: inputId, describedBy, invalid }) => (
+              <input
+                id={inputId}
+                value={fields.name}
+                onChange={(event) => set("name", event.target.value)}
+                className={inputClass}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                aria-required="true"
+                maxLength={200}
+              />
+            )}
+          </Field>
+          <Field
+            label="Slug"
+            hint={
+              id === null
+                ? `Leave empty to use the name: /product/${derivedSlug || "..."}`
+                : "The page address. Changing it breaks links people have saved; leave it unless it is wrong."
+            }
+          >
+            {({ id: inputId, describedBy }) => (
+              <input
+                id={inputId}
+                value={fields.slugField}
+                onChange={(event) => set("slugField", event.target.value)}
+                placeholder={derivedSlug}
+                className={inputClass}
+                aria-describedby={describedBy}
+                maxLength={200}
+              />
+            )}
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <Field label="Brand" hint="Pick a brand or type a new one.">
+              {({ id: inputId, describedBy }) => (
+                <>
+                  <input
+                    id={inputId}
+                    list={brandListId}
+                    value={fields.brand}
+                    onChange={(event) => set("brand", event.target.value)}
+                    className={inputClass}
+                    aria-describedby={describedBy}
+                    autoComplete="off"
+                    maxLength={100}
+                  />
+                  <datalist id={brandListId}>
+                    {data.brands.map((brand) => (
+                      <option key={brand} value={brand} />
+                    ))}
+                  </datalist>
+                </>
+              )}
+            </Field>
+            <Field label="Category" id="product-category" required error={categoryMissing ? "Category is required" : null}>
+              {({ id: inputId, describedBy, invalid }) => (
+                <select
+                  id={inputId}
+                  value={fields.categoryId}
+                  onChange={(event) => set("categoryId", event.target.value)}
+                  className={inputClass}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  aria-required="true"
+                >
+                  <option value="">Select a category</option>
+                  {data.categories.map((category) => (
+                    <option key={category.id} value={category.id}>
+                      {category.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          </div>
+          <Field label="Image URL" hint="An https address, or a path on this site.">
+            {({ id: inputId, describedBy }) => (
+              <div className="flex items-start gap-3">
+                <input
+                  id={inputId}
+                  type="text"
+                  inputMode="url"
+                  value={fields.image}
+                  onChange={(event) => set("image", event.target.value)}
+                  placeholder="https://"
+                  className={inputClass}
+                  aria-describedby={describedBy}
+                />
+                {/^(https?:\/\/|\/)/.test(fields.image.trim()) && (
+                  <img src={fields.image.trim()} alt="" className="size-10 shrink-0 rounded-md border border-slate-200 bg-white object-contain" />
+                )}
+              </div>
+            )}
+          </Field>
+          <Field label="Description">
+            {({ id: inputId }) => (
+              <textarea id={inputId} rows={5} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />
+            )}
+          </Field>
+        </Card>
+
+        <Card className="grid content-start gap-4" aria-labelledby="listing-heading">
+          <h2 id="listing-heading" className="text-lg font-semibold text-slate-900">
+            Listing
+          </h2>
+          <Field label="Rating" hint="0 to 5, one decimal.">
+            {({ id: inputId, describedBy }) => (
+              <input
+                id={inputId}
+                type="number"
+                min={0}
+                max={5}
+                step={0.1}
+                value={fields.rating}
+                onChange={(event) => set("rating", event.target.value)}
+                className={inputClass}
+                aria-describedby={describedBy}
+              />
+            )}
+          </Field>
+          <Field label="Review count">
+            {({ id: inputId }) => (
+              <input
+                id={inputId}
+                type="number"
+                min={0}
+                step={1}
+                value={fields.reviewCount}
+                onChange={(event) => set("reviewCount", event.target.value)}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Checkbox label="Featured product (shown first on the home page)" checked={fields.isFeatured} onChange={(event) => set("isFeatured", event.target.checked)} />
+        </Card>
+      </div>
+
+      <Card className="mt-6" aria-labelledby="offers-heading">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <h2 id="offers-heading" className="text-lg font-semibold text-slate-900">
+              Retailer offers
+            </h2>
+            <p className="text-sm text-slate-600">Rows without both a retailer and a URL are not saved.</p>
+          </div>
+          <button type="button" className="btn-outline" onClick={() => set("offers", [...fields.offers, emptyOfferRow()])}>
+            <Plus className="size-4" aria-hidden="true" />
+            Add offer
+          </button>
+        </div>
+        {fields.offers.length === 0 && <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">No offers yet. Add one per retailer that sells this product.</p>}
+        <ol className="grid gap-4">
+          {fields.offers.map((row, index) => (
+            <OfferRowEditor
+              key={row.key}
+              row={row}
+              number={index + 1}
+              retailers={offerRetailers(row)}
+              takenRetailerIds={new Set(fields.offers.filter((other) => other.key !== row.key).map((other) => other.retailerId))}
+              onChange={(change) => setRow(row.key, change)}
+              onRemove={() => set("offers", fields.offers.filter((other) => other.key !== row.key))}
+            />
+          ))}
+        </ol>
+      </Card>
+
+      <div className="sticky bottom-0 z-10 mt-6 -mx-4 flex flex-wrap justify-end gap-2 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border sm:px-4">
+        <AdminLink href={adminPaths.products} className="btn-outline">
+          Cancel
+        </AdminLink>
+        <button type="submit" className="btn-primary" disabled={saving}>
+          {saving ? "Saving..." : id === null ? "Create Product" : "Update Product"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function OfferRowEditor(props: {
+  row: OfferRow;
+  number: number;
+  retailers: AdminRetailer[];
+  takenRetailerIds: Set<string>;
+  onChange: (change: (row: OfferRow) => OfferRow) => void;
+  onRemove: () => void;
+}) {
+  const { row, onChange } = props;
+  const update = <K extends keyof OfferRow>(key: K, value: OfferRow[K]) => onChange((current) => ({ ...current, [key]: value }));
+  const retailerName = props.retailers.find((retailer) => String(retailer.id) === row.retailerId)?.name;
+  const legend = `Offer ${props.number}${retailerName ? `: ${retailerName}` : ""}`;
+  const priceDisabled = priceInputDisabled(row);
+  return (
+    <li>
+      <fieldset className="rounded-lg border border-slate-200 bg-slate-50/60 p-4" data-testid="offer-row">
+        <div className="mb-3 flex items-center justify-between gap-2">
+          <legend className="float-left text-sm font-semibold text-slate-900">{legend}</legend>
+          <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={props.onRemove} aria-label={`Remove ${legend}`}>
+            <Trash2 className="size-4" aria-hidden="true" />
+            <span className="hidden sm:inline">Remove</span>
+          </button>
+        </div>
+        <div className="clear-both grid gap-3 sm:grid-cols-2 lg:grid-cols-6">
+          <Field label="Retailer" className="lg:col-span-2">
+            {({ id }) => (
+              <select id={id} value={row.retailerId} onChange={(event) => update("retailerId", event.target.value)} className={inputClass}>
+                <option value="">Select a retailer</option>
+                {props.retailers.map((retailer) => (
+                  <option key={retailer.id} value={retailer.id} disabled={props.takenRetailerIds.has(String(retailer.id))}>
+                    {retailer.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Product URL" className="sm:col-span-1 lg:col-span-4">
+            {({ id }) => (
+              <input id={id} type="url" value={row.affiliateUrl} onChange={(event) => update("affiliateUrl", event.target.value)} placeholder="https://" className={inputClass} />
+            )}
+          </Field>
+          <Field label="Price (£)" className="lg:col-span-2" hint={priceDisabled ? "Enter the product URL first." : undefined}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="number"
+                min={0}
+                step={0.01}
+                inputMode="decimal"
+                value={row.price}
+                onChange={(event) => update("price", event.target.value)}
+                disabled={priceDisabled}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field label="Original price (£)" className="lg:col-span-2" hint="The was-price, if any.">
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="number"
+                min={0}
+                step={0.01}
+                inputMode="decimal"
+                value={row.originalPrice}
+                onChange={(event) => update("originalPrice", event.target.value)}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field label="Manual price (£)" className="lg:col-span-2" hint={row.priceOverride ? "Shoppers pay this price." : "Used when Override Price is on."}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="number"
+                min={0}
+                step={0.01}
+                inputMode="decimal"
+                value={row.manualPrice}
+                onChange={(event) => update("manualPrice", event.target.value)}
+                disabled={!row.priceOverride}
+                required={row.priceOverride}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+        </div>
+        <div className="mt-3 flex flex-wrap items-center gap-x-5 gap-y-2">
+          <Checkbox label="In stock" checked={row.inStock} onChange={(event) => update("inStock", event.target.checked)} />
+          <Checkbox label="Free delivery" checked={row.freeDelivery} onChange={(event) => update("freeDelivery", event.target.checked)} />
+          <span className="inline-flex items-center gap-2">
+            <Checkbox label="Override Price" checked={row.priceOverride} onChange={(event) => onChange((current) => withOverride(current, event.target.checked))} />
+            {row.priceOverride && <Badge tone="amber">ACTIVE</Badge>}
+          </span>
+        </div>
+        <p
+          className={cn(
+            "mt-3 flex items-center gap-2 rounded-md px-3 py-2 text-sm",
+            row.priceOverride ? "bg-amber-50 text-amber-900" : "bg-white text-slate-700 ring-1 ring-slate-200",
+          )}
+          aria-live="polite"
+        >
+          {row.priceOverride && <TriangleAlert className="size-4 shrink-0" aria-hidden="true" />}
+          {priceNote(row)}
+        </p>
+      </fieldset>
+    </li>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * /admin/retailers/new and /admin/retailers/edit/{id}: name, website and logo (required), an
+ * optional description (saved) and whether the site compares prices at this retailer.
+ */
+import { useState, type FormEvent } from "react";
+import { ApiError } from "../../../lib/api.ts";
+import { toast } from "../../toast/toast.store.ts";
+import { createRetailer, errorMessage, fetchRetailer, updateRetailer, type RetailerInput } from "../admin-api.ts";
+import { adminPaths } from "../routes.ts";
+import { navigate } from "../router.ts";
+import { AdminLink, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+
+const back = { href: adminPaths.retailers, label: "Back to Retailers" };
+const blank: RetailerInput = { name: "", website: "", logo: "", description: "", comparesPrices: true };
+
+export default function RetailerForm({ id }: { id: number | null }) {
+  const { state, reload } = useLoad(() => (id === null ? Promise.resolve(blank) : fetchRetailer(id)), [id]);
+  if (state.kind === "loading")
+    return (
+      <div>
+        <PageHeader title={id === null ? "Add New Retailer" : "Edit Retailer"} back={back} />
+        <Loading label="Loading retailer..." />
+      </div>
+    );
+  if (state.kind === "failed")
+    return (
+      <div>
+        <PageHeader title="Edit Retailer" back={back} />
+        <LoadFailed
+          message={state.error instanceof ApiError && state.error.status === 404 ? "This retailer does not exist." : errorMessage(state.error, "Could not load the retailer.")}
+          onRetry={reload}
+        />
+      </div>
+    );
+  const { name, website, logo, description, comparesPrices } = state.data;
+  return <RetailerEditor id={id} initial={{ name, website, logo, description: description ?? "", comparesPrices: Boolean(comparesPrices) }} />;
+}
+
+function RetailerEditor({ id, initial }: { id: number | null; initial: RetailerInput }) {
+  const [fields, setFields] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const set = <K extends keyof RetailerInput>(key: K, value: RetailerInput[K]) => setFields((previous) => ({ ...previous, [key]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    const input: RetailerInput = {
+      name: fields.name.trim(),
+      website: fields.website.trim(),
+      logo: fields.logo.trim(),
+      description: fields.description.trim(),
+      comparesPrices: fields.comparesPrices,
+    };
+    try {
+      if (id === null) await createRetailer(input);
+      else await updateRetailer(id, input);
+      toast({ title: id === null ? "Retailer created successfully" : "Retailer updated successfully" });
+      navigate(adminPaths.retailers);
+    } catch (error) {
+      setSaving(false);
+      toast({ title: id === null ? "Failed to create retailer" : "Failed to update retailer", description: errorMessage(error, "Please try again."), variant: "destructive" });
+    }
+  }
+
+  const logoPreview = /^(https?:\/\/|\/)/.test(fields.logo.trim()) ? fields.logo.trim() : null;
+  return (
+    <div>
+      <PageHeader title={id === null ? "Add New Retailer" : `Edit Retailer: ${initial.name}`} back={back} />
+      <Card className="max-w-2xl">
+        <form onSubmit={submit} className="grid gap-4">
+          <Field label="Retailer Name" required>
+            {({ id: inputId }) => <input id={inputId} required maxLength={100} value={fields.name} onChange={(event) => set("name", event.target.value)} className={inputClass} />}
+          </Field>
+          <Field label="Website URL" required>
+            {({ id: inputId }) => (
+              <input id={inputId} type="url" required placeholder="https://www.example.co.uk" value={fields.website} onChange={(event) => set("website", event.target.value)} className={inputClass} />
+            )}
+          </Field>
+          <Field label="Logo URL" required hint="An https address, or a path on this site such as /retailers/amazon.svg.">
+            {({ id: inputId, describedBy }) => (
+              <div className="flex items-center gap-3">
+                <input id={inputId} required value={fields.logo} onChange={(event) => set("logo", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+                {logoPreview && <img src={logoPreview} alt="" className="h-10 w-24 shrink-0 rounded border border-slate-200 bg-white object-contain p-1" />}
+              </div>
+            )}
+          </Field>
+          <Field label="Description">
+            {({ id: inputId }) => <textarea id={inputId} rows={4} maxLength={2000} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
+          </Field>
+          <Checkbox label="Compare prices at this retailer" checked={fields.comparesPrices} onChange={(event) => set("comparesPrices", event.target.checked)} />
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" className="btn-primary" disabled={saving}>
+              {saving ? "Saving..." : id === null ? "Create Retailer" : "Update Retailer"}
+            </button>
+            <AdminLink href={adminPaths.retailers} className="btn-outline">
+              Cancel
+            </AdminLink>
+          </div>
+        </form>
+      </Card>
+    </div>
+  );
+}
