@@ -147,3 +147,18 @@ describe("productSitemaps", () => {
     expect(productSitemaps(db).map((file) => file.entries.length)).toEqual([60]);
   });
 });
+
+describe("loadProductPages for some products", () => {
+  it("reads just those, by id, exactly as the whole catalogue's read has them; unknown ids are skipped", () => {
+    const all = loadProductPages(db, { now });
+    const wanted = [all[7]!.product.id, all[2]!.product.id, 999_999, all[0]!.product.id];
+    const some = loadProductPages(db, { now, productIds: wanted });
+    expect(some).toEqual([all[0], all[2], all[7]]);
+    expect(loadProductPages(db, { now, productIds: [] })).toEqual([]);
+  });
+
+  it("narrows the window for them as for everyone", () => {
+    const first = loadProductPages(db, { now, historyDays: 30 })[0]!;
+    expect(loadProductPages(db, { now, historyDays: 30, productIds: [first.product.id] })).toEqual([first]);
+  });
+});

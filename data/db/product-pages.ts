@@ -4,7 +4,7 @@
  * a per-page query would cost each of 50,000 pages a round trip (TOOLCHAIN.md, build throughput).
  */
 import type { Db } from "./client.ts";
-import { listAllProducts } from "./products.ts";
+import { getProductsByIds, listAllProducts } from "./products.ts";
 import { statement } from "./statements.ts";
 import type { Product } from "../domain/catalogue.ts";
 import type { HistoryPoint } from "../domain/price-chart.ts";
@@ -21,6 +21,8 @@ export interface ProductPagesOptions {
   now: Date;
   /** Length of the price-history window ending at `now`; 90 days unless given. */
   historyDays?: number;
+  /** Only these products (unknown ids are skipped); every product when absent. */
+  productIds?: readonly number[];
 }
 
 export const defaultHistoryDays = 90;
@@ -46,19 +48,29 @@ const historySql = `SELECT product_id, retailer_id, price_pence, recorded_at FRO
   SELECT product_id, retailer_id, price_pence, max(recorded_at) FROM price_history WHERE recorded_at < @start
   GROUP BY product_id, retailer_id`;
 
+/** The same for a few products, read through the (product_id, recorded_at) index. */
+const someProductsHistorySql = `SELECT product_id, retailer_id, price_pence, recorded_at FROM price_history
+  WHERE product_id IN (SELECT value FROM json_each(@ids)) AND recorded_at >= @start
+  UNION ALL
+  SELECT product_id, retailer_id, price_pence, max(recorded_at) FROM price_history
+  WHERE product_id IN (SELECT value FROM json_each(@ids)) AND recorded_at < @start
+  GROUP BY product_id, retailer_id`;
+
 const byRetailerThenTime = (a: HistoryPoint, b: HistoryPoint) =>
   a.retailerId - b.retailerId || (a.recordedAt < b.recordedAt ? -1 : a.recordedAt > b.recordedAt ? 1 : 0);
 
 /**
- * Every product with its offers and, for each retailer it has an offer at, its price history
- * over the last `historyDays` days plus the point carried in at the window's start; in three
- * queries. Products come by id, their offers ordered as in getProductBySlug (in stock first,
+ * Every product (or only `productIds`) with its offers and, for each retailer it has an offer
+ * at, its price history over the last `historyDays` days plus the point carried in at the
+ * window's start; in three queries. Products come by id, their offers ordered as in getProductBySlug (in stock first,
  * cheapest first), their history by retailer id then time.
  */
 export function loadProductPages(db: Db, options: ProductPagesOptions): ProductPageData[] {
   const days = options.historyDays ?? defaultHistoryDays;
   const start = new Date(options.now.getTime() - days * dayMs).toISOString();
-  const pages = listAllProducts(db).map((product): ProductPageData => ({ product, history: [] }));
+  const ids = options.productIds;
+  const products = ids === undefined ? listAllProducts(db) : [...getProductsByIds(db, ids).values()].sort((a, b) => a.id - b.id);
+  const pages = products.map((product): ProductPageData => ({ product, history: [] }));
 
   // Per product, the retailers it is sold at now: a removed offer's old prices are not charted.
   const byProduct = new Map<number, { page: ProductPageData; retailers: Map<number, string> }>();
@@ -66,7 +78,11 @@ export function loadProductPages(db: Db, options: ProductPagesOptions): ProductP
     const retailers = new Map(page.product.prices.map((offer) => [offer.retailerId, offer.retailer.name]));
     byProduct.set(page.product.id, { page, retailers });
   }
-  for (const row of statement(db, historySql).all({ start }) as HistoryRow[]) {
+  const historyRows =
+    ids === undefined
+      ? statement(db, historySql).all({ start })
+      : statement(db, someProductsHistorySql).all({ start, ids: JSON.stringify(ids) });
+  for (const row of historyRows as HistoryRow[]) {
     const entry = byProduct.get(row.product_id);
     const retailerName = entry?.retailers.get(row.retailer_id);
     if (entry === undefined || retailerName === undefined) continue;

@@ -65,8 +65,12 @@ describe("site build records", () => {
   it("finishes a build only once, and only a running one", () => {
     clear();
     const id = recordBuildStart(temp.db, { kind: "full", release: "r3", startedAt: new Date("2026-11-22T10:00:00.000Z") });
-    expect(recordBuildFinish(temp.db, id, { result: "failed", finishedAt: new Date("2026-11-22T10:00:01.000Z"), pages: null, log: "first" })).toBe(true);
-    expect(recordBuildFinish(temp.db, id, { result: "succeeded", finishedAt: new Date("2026-11-22T10:00:02.000Z"), pages: 3, log: "second" })).toBe(false);
+    expect(
+      recordBuildFinish(temp.db, id, { result: "failed", finishedAt: new Date("2026-11-22T10:00:01.000Z"), pages: null, log: "first" }),
+    ).toBe(true);
+    expect(
+      recordBuildFinish(temp.db, id, { result: "succeeded", finishedAt: new Date("2026-11-22T10:00:02.000Z"), pages: 3, log: "second" }),
+    ).toBe(false);
     expect(recordBuildFinish(temp.db, id + 1, { result: "succeeded", finishedAt: new Date(), pages: 1, log: "" })).toBe(false);
     expect(latestBuild(temp.db)).toMatchObject({ id, result: "failed", logTail: "first", durationMs: 1000 });
   });

@@ -71,8 +71,7 @@ export function recordBuildFinish(
   outcome: { result: "succeeded" | "failed"; finishedAt: Date; pages: number | null; log: string },
 ): boolean {
   const started = statement(db, "SELECT started_at FROM site_builds WHERE id = ? AND result = 'running'").get(id) as
-    | { started_at: string }
-    | undefined;
+    { started_at: string } | undefined;
   if (!started) return false;
   const durationMs = Math.max(0, outcome.finishedAt.getTime() - Date.parse(started.started_at));
   statement(db, "UPDATE site_builds SET finished_at = ?, duration_ms = ?, result = ?, pages = ?, log_tail = ? WHERE id = ?").run(
@@ -91,9 +90,10 @@ export function recordBuildFinish(
  * will finish them. Call once at start, before this process records builds of its own.
  */
 export function failAbandonedBuilds(db: Db, now: Date): number {
-  return statement(db, "UPDATE site_builds SET result = 'failed', finished_at = ?, log_tail = 'The process running this build ended before it finished.' WHERE result = 'running'").run(
-    now.toISOString(),
-  ).changes;
+  return statement(
+    db,
+    "UPDATE site_builds SET result = 'failed', finished_at = ?, log_tail = 'The process running this build ended before it finished.' WHERE result = 'running'",
+  ).run(now.toISOString()).changes;
 }
 
 /** The latest builds, newest first. */
