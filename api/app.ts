@@ -39,6 +39,34 @@ import newsletterUnsubscribe from "./routes/subscribers/unsubscribe.get.ts";
 import newsletterUnsubscribeOneClick from "./routes/subscribers/unsubscribe.post.ts";
 import affiliateLinks from "./routes/affiliate-links.get.ts";
 import placeholder from "./routes/placeholder/[width]/[height].get.ts";
+import adminLogin from "./routes/admin/login.post.ts";
+import adminLogout from "./routes/admin/logout.post.ts";
+import adminSession from "./routes/admin/session.get.ts";
+import adminDashboard from "./routes/admin/dashboard.get.ts";
+import adminProducts from "./routes/admin/products/index.get.ts";
+import adminProduct from "./routes/admin/products/[id].get.ts";
+import createProduct from "./routes/products/index.post.ts";
+import updateProduct from "./routes/products/[id].put.ts";
+import deleteProduct from "./routes/products/[id].delete.ts";
+import createCategory from "./routes/categories/index.post.ts";
+import updateCategory from "./routes/categories/[id].put.ts";
+import deleteCategory from "./routes/categories/[id].delete.ts";
+import createRetailer from "./routes/retailers/index.post.ts";
+import updateRetailer from "./routes/retailers/[id].put.ts";
+import deleteRetailer from "./routes/retailers/[id].delete.ts";
+import adminVouchers from "./routes/admin/vouchers/index.get.ts";
+import createVoucher from "./routes/admin/vouchers/index.post.ts";
+import updateVoucher from "./routes/admin/vouchers/[id].put.ts";
+import deleteVoucher from "./routes/admin/vouchers/[id].delete.ts";
+import affiliateIds from "./routes/admin/affiliate-ids.get.ts";
+import saveAffiliateIds from "./routes/admin/affiliate-ids.put.ts";
+import subscribers from "./routes/admin/email-subscribers/index.get.ts";
+import deleteSubscriber from "./routes/admin/email-subscribers/[id].delete.ts";
+import analytics from "./routes/admin/analytics.get.ts";
+import rebuild from "./routes/admin/rebuild.post.ts";
+import buildStatus from "./routes/admin/build-status.get.ts";
+import { assertSameSite, hasSession } from "./lib/admin-auth.ts";
+import { cacheNone } from "./lib/http.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -57,16 +85,34 @@ function withCache(handler: RouteHandler): RouteHandler {
   };
 }
 
+/**
+ * Admin routes run only with a live admin session (else 401), are never cached, and refuse a
+ * state-changing request that another site could have made the admin's browser send (403).
+ */
+function withAdmin(handler: RouteHandler): RouteHandler {
+  return (event, ctx) => {
+    cacheNone(event);
+    const method = event.req.method;
+    if (ctx.admin && method !== "GET" && method !== "HEAD") assertSameSite(event, ctx.admin.publicOrigin);
+    if (!ctx.admin || !hasSession(ctx.db, event)) throw new HTTPError({ status: 401, message: "Sign in to the admin area" });
+    return handler(event, ctx);
+  };
+}
+
 export interface RouteOptions {
   /**
    * A public catalogue read whose answer depends only on the URL and the catalogue: served from
    * the response cache between catalogue writes.
    */
   cache?: boolean;
+  /** Only with an admin session: every admin screen's call and every catalogue write. */
+  auth?: "admin";
 }
 
 /** Public catalogue reads: cached. */
 const cached: RouteOptions = { cache: true };
+/** The admin's calls and the catalogue writes. */
+const admin: RouteOptions = { auth: "admin" };
 
 /** Every endpoint: method, path (`:name` is one path segment), handler and options. */
 export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, RouteOptions?]> = [
@@ -103,6 +149,33 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["POST", "/api/alerts/unsubscribe", alertUnsubscribeOneClick],
   ["GET", "/api/subscribers/unsubscribe", newsletterUnsubscribe],
   ["POST", "/api/subscribers/unsubscribe", newsletterUnsubscribeOneClick],
+  // Admin: signing in and out are open (they check for themselves); everything else needs a session.
+  ["POST", "/api/admin/login", adminLogin],
+  ["POST", "/api/admin/logout", adminLogout],
+  ["GET", "/api/admin/session", adminSession, admin],
+  ["GET", "/api/admin/dashboard", adminDashboard, admin],
+  ["GET", "/api/admin/products", adminProducts, admin],
+  ["GET", "/api/admin/products/:id", adminProduct, admin],
+  ["POST", "/api/products", createProduct, admin],
+  ["PUT", "/api/products/:id", updateProduct, admin],
+  ["DELETE", "/api/products/:id", deleteProduct, admin],
+  ["POST", "/api/categories", createCategory, admin],
+  ["PUT", "/api/categories/:id", updateCategory, admin],
+  ["DELETE", "/api/categories/:id", deleteCategory, admin],
+  ["POST", "/api/retailers", createRetailer, admin],
+  ["PUT", "/api/retailers/:id", updateRetailer, admin],
+  ["DELETE", "/api/retailers/:id", deleteRetailer, admin],
+  ["GET", "/api/admin/vouchers", adminVouchers, admin],
+  ["POST", "/api/admin/vouchers", createVoucher, admin],
+  ["PUT", "/api/admin/vouchers/:id", updateVoucher, admin],
+  ["DELETE", "/api/admin/vouchers/:id", deleteVoucher, admin],
+  ["GET", "/api/admin/affiliate-ids", affiliateIds, admin],
+  ["PUT", "/api/admin/affiliate-ids", saveAffiliateIds, admin],
+  ["GET", "/api/admin/email-subscribers", subscribers, admin],
+  ["DELETE", "/api/admin/email-subscribers/:id", deleteSubscriber, admin],
+  ["GET", "/api/admin/analytics", analytics, admin],
+  ["POST", "/api/admin/rebuild", rebuild, admin],
+  ["GET", "/api/admin/build-status", buildStatus, admin],
 ];
 
 /** Each route's path as a pattern: `:name` matches one path segment. */
@@ -145,7 +218,7 @@ export interface AppOptions {
 export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   const app = new H3({ onError: (error) => errorResponse(error) });
   for (const [method, path, handler, options] of routes) {
-    const run = options?.cache ? withCache(handler) : handler;
+    const run = options?.auth === "admin" ? withAdmin(handler) : options?.cache ? withCache(handler) : handler;
     app.on(method, path, (event) => run(event, ctx));
     // HEAD answers as GET does, without the body (the HTTP server leaves it out).
     if (method === "GET") app.on("HEAD", path, (event) => run(event, ctx));

@@ -1,14 +1,41 @@
 import type { H3Event } from "h3";
 import type { Db } from "../data/db/client.ts";
+import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
+import type { LoginLimiter } from "./lib/admin-auth.ts";
 import type { ResponseCache } from "./lib/response-cache.ts";
+
+/** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
+export interface SiteBuilds {
+  /** Schedules a build of what the change affects (coalesced with other changes). */
+  request(change: CatalogueChange): void;
+  /** What the build is doing and how the last one went, for the admin. */
+  status(): unknown;
+}
+
+/** What the admin routes need beyond the database. */
+export interface AdminContext {
+  /** The admin password's scrypt hash (environment, database, or generated on first start). */
+  passwordHash: string;
+  limiter: LoginLimiter;
+  /** This site's public origin (PUBLIC_BASE_URL), accepted as a request's Origin besides the request's own. */
+  publicOrigin: string;
+  /** Call after every committed catalogue write: drops cached responses, checks alerts, rebuilds pages. */
+  catalogueChanged(change: CatalogueChange): void;
+  site?: SiteBuilds | undefined;
+  mailTransport: "smtp" | "outbox";
+  /** When prices were last refreshed from the retailers (null: never). */
+  lastPriceRefresh?: () => string | null;
+}
 
 /** What every handler may use; built once by the server (or a test) and passed to createApp. */
 export interface AppContext {
   db: Db;
   /** Public catalogue responses (see lib/response-cache.ts); writes to the catalogue invalidate it. */
-  cache?: ResponseCache;
+  cache?: ResponseCache | undefined;
   /** Called after a visitor creates or changes an alert, so a target already met is mailed soon. */
   onAlertsChanged?: () => void;
+  /** Absent: every admin route and catalogue write answers 401. */
+  admin?: AdminContext | undefined;
 }
 
 export type RouteHandler = (event: H3Event, ctx: AppContext) => unknown;
@@ -16,4 +43,14 @@ export type RouteHandler = (event: H3Event, ctx: AppContext) => unknown;
 /** Declares a handler; the type makes a route file's default export checkable on its own. */
 export function defineRoute(handler: RouteHandler): RouteHandler {
   return handler;
+}
+
+/** A handler for an `auth: "admin"` route: it runs only with a live admin session. */
+export type AdminRouteHandler = (event: H3Event, ctx: AppContext & { admin: AdminContext }) => unknown;
+
+export function defineAdminRoute(handler: AdminRouteHandler): RouteHandler {
+  return (event, ctx) => {
+    if (!ctx.admin) throw new Error("admin route registered without auth: \"admin\"");
+    return handler(event, ctx as AppContext & { admin: AdminContext });
+  };
 }

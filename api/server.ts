@@ -21,6 +21,18 @@ const services = await createServices({
   watchMs: 2000,
 });
 if (services.seeded) console.log(`Seeded the catalogue into ${file}`);
+if (services.adminPassword.password !== undefined) {
+  // Shown this once; only its hash is stored.
+  console.log(
+    [
+      "",
+      "  Admin password (generated on first start, shown only now):",
+      `    ${services.adminPassword.password}`,
+      "  Sign in at /admin/login. Change it with `npm run admin:password`, or set ADMIN_PASSWORD_HASH.",
+      "",
+    ].join("\n"),
+  );
+}
 
 const siteDir = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : defaultSiteDir;
 // SITE_BUILD=never: serve the API (and whatever build exists) without building, e.g. for benchmarks.

@@ -3,19 +3,18 @@
  * response cache, the mailer, the price-alert schedule, and the one signal every catalogue change
  * goes through (catalogueChanged), whether this process wrote it or another one did.
  */
-import type { AppContext } from "./context.ts";
+import type { AppContext, SiteBuilds } from "./context.ts";
 import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "./jobs/alert-check.ts";
+import { createLoginLimiter, pruneSessions, resolvePasswordHash, type PasswordSource } from "./lib/admin-auth.ts";
 import { ResponseCache } from "./lib/response-cache.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
+import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
+import { siteConfig } from "../data/config.ts";
 
-export interface CatalogueChange {
-  /** Who wrote it: this process (through its own connection) or another one (seed, import). */
-  source: "this-process" | "another-process";
-  /** The products whose data changed, when known; absent when anything may have changed. */
-  productIds?: readonly number[];
-}
+/** Another process wrote (seed, import): what changed is unknown, so everything may have. */
+const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
 
 export interface Services {
   db: Db;
@@ -25,9 +24,12 @@ export interface Services {
   cache: ResponseCache | undefined;
   mailer: Mailer;
   alerts: AlertSchedule;
+  /** Where the admin password hash came from; `password` only when generated on this start (print it once). */
+  adminPassword: PasswordSource;
   /**
-   * Call after committing a catalogue write: drops cached responses and checks price alerts (a
-   * price may have reached a target). Writes by other processes arrive here by themselves.
+   * Call after committing a catalogue write: drops cached responses, checks price alerts (a
+   * price may have reached a target) and rebuilds the affected pages. Writes by other processes
+   * arrive here by themselves.
    */
   catalogueChanged(change: CatalogueChange): void;
   /** What the route handlers get. */
@@ -49,6 +51,10 @@ export interface ServicesOptions {
   alertsOnChange?: boolean;
   /** How often to look for writes by other processes, in ms (SQLite's data_version); 0: not watched. */
   watchMs?: number;
+  /** The admin password's scrypt hash; default ADMIN_PASSWORD_HASH, else the stored one, else generated. */
+  adminPasswordHash?: string | undefined;
+  /** Rebuilds the public pages after catalogue changes (the server's; absent in API-only tests). */
+  site?: SiteBuilds | undefined;
   log?: (line: string) => void;
 }
 
@@ -68,10 +74,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
     if (alertsOnChange) notifyPricesChanged(alerts, log);
   };
 
-  const catalogueChanged = (_change: CatalogueChange) => {
+  const catalogueChanged = (change: CatalogueChange) => {
     cache?.invalidate();
     checkAlerts();
+    options.site?.request(change);
   };
+  const adminPassword = await resolvePasswordHash(db, options.adminPasswordHash ?? process.env.ADMIN_PASSWORD_HASH);
 
   // Another connection's commit moves data_version; this connection's own writes do not.
   const dataVersion = () => db.$client.pragma("data_version", { simple: true }) as number;
@@ -82,11 +90,14 @@ export async function createServices(options: ServicesOptions): Promise<Services
           const version = dataVersion();
           if (version === seenVersion) return;
           seenVersion = version;
-          catalogueChanged({ source: "another-process" });
+          catalogueChanged(unknownChange);
         }, options.watchMs)
       : null;
   // Watching alone must not keep a process alive; the server's listener does.
   watcher?.unref();
+  // Expired admin sessions are deleted hourly (a request with one is refused whenever it comes).
+  const sessionPruner = setInterval(() => pruneSessions(db), 60 * 60 * 1000);
+  sessionPruner.unref();
 
   return {
     db,
@@ -94,10 +105,24 @@ export async function createServices(options: ServicesOptions): Promise<Services
     cache,
     mailer,
     alerts,
+    adminPassword,
     catalogueChanged,
-    context: { db, cache, onAlertsChanged: checkAlerts },
+    context: {
+      db,
+      cache,
+      onAlertsChanged: checkAlerts,
+      admin: {
+        passwordHash: adminPassword.hash,
+        limiter: createLoginLimiter(),
+        publicOrigin: new URL(siteConfig.baseUrl).origin,
+        catalogueChanged,
+        site: options.site,
+        mailTransport: mailer.describe,
+      },
+    },
     async close() {
       if (watcher) clearInterval(watcher);
+      clearInterval(sessionPruner);
       await alerts.stop();
       db.$client.close();
     },

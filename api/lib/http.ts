@@ -10,10 +10,14 @@ export function notFound(message: string): HTTPError {
   return new HTTPError({ status: 404, message });
 }
 
-/** The first problem of a failed parse, as one sentence naming the parameter. */
-function firstIssue(error: z.ZodError): string {
+/**
+ * The first problem of a failed parse, as one sentence naming the parameter; `asIs` keeps the
+ * schema's message unchanged (messages written as whole sentences for a form, like "Password is required").
+ */
+function firstIssue(error: z.ZodError, asIs = false): string {
   const issue = error.issues[0];
   if (!issue) return "Invalid input";
+  if (asIs) return issue.message;
   const name = issue.path.map(String).join(".");
   return issue.message.startsWith(name) || !name ? issue.message : `${name}: ${issue.message}`;
 }
@@ -32,9 +36,14 @@ export function parseQuery<S extends z.ZodType>(event: H3Event, schema: S): z.in
   return parseWith(schema, queryObject(event));
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+export interface ParseOptions {
+  /** Keep the schema's messages as they are instead of prefixing the field's path. */
+  messagesAsIs?: boolean;
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, options: ParseOptions = {}): z.infer<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw badRequest(firstIssue(result.error));
+  if (!result.success) throw badRequest(firstIssue(result.error, options.messagesAsIs));
   return result.data;
 }
 
@@ -63,7 +72,7 @@ const defaultBodyLimit = 16 * 1024;
  * The request's JSON body, size-limited and validated. Wrong content type: 415; too large: 413;
  * empty, not JSON or not matching the schema: 400 naming the field.
  */
-export async function readJson<S extends z.ZodType>(event: H3Event, schema: S, limit = defaultBodyLimit): Promise<z.infer<S>> {
+export async function readJson<S extends z.ZodType>(event: H3Event, schema: S, limit = defaultBodyLimit, options: ParseOptions = {}): Promise<z.infer<S>> {
   const type = event.req.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
     throw new HTTPError({ status: 415, message: "Send a JSON body (Content-Type: application/json)" });
@@ -77,7 +86,7 @@ export async function readJson<S extends z.ZodType>(event: H3Event, schema: S, l
   } catch {
     throw badRequest("Request body is not valid JSON");
   }
-  return parseWith(schema, data);
+  return parseWith(schema, data, options);
 }
 
 export function noContent(): Response {

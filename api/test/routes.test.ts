@@ -9,17 +9,24 @@ import crypto from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../app.ts";
+import type { SiteBuilds } from "../context.ts";
+import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { signToken } from "../lib/tokens.ts";
-import { startTestServer, type TestServer } from "./server.ts";
+import { startTestServer, testAdminPassword, type TestServer } from "./server.ts";
 
 let api: TestServer;
+/** The admin's session cookie for the whole file. */
+let session: string;
+/** Stands in for the site rebuild job: records what the change signal asked it to build. */
+const builds: CatalogueChange[] = [];
+const site: SiteBuilds = { request: (change) => builds.push(change), status: () => ({ state: "idle", lastBuild: null }) };
 const alice = "user_aliceroutesaaaaaaaaaaaa";
 const bob = "user_bobroutesbbbbbbbbbbbbbb";
 
 interface Fixture {
   product: { id: number; slug: string; name: string; category_id: number };
-  category: { id: number; name: string; slug: string; icon: string };
-  retailer: { id: number; key: string; name: string; logo: string; website: string; comparesPrices: boolean };
+  category: { id: number; name: string; slug: string; icon: string; description: string };
+  retailer: { id: number; key: string; name: string; logo: string; website: string; description: string; comparesPrices: boolean };
   voucherId: number;
   favoriteId: number;
   alertId: number;
@@ -28,7 +35,8 @@ interface Fixture {
 let f: Fixture;
 
 beforeAll(async () => {
-  api = await startTestServer({ products: 40 });
+  api = await startTestServer({ products: 40, site });
+  session = await api.login();
   process.env.SECRETS_DIR = path.join(api.dir, "secrets");
   const sqlite = api.db.$client;
   const product = sqlite.prepare("SELECT id, slug, name, category_id FROM products WHERE best_price_pence IS NOT NULL ORDER BY rank LIMIT 1").get() as Fixture["product"];
@@ -46,9 +54,9 @@ beforeAll(async () => {
   sqlite.prepare("INSERT INTO email_subscribers (email) VALUES ('other@example.com')").run();
   f = {
     product,
-    category: sqlite.prepare("SELECT id, name, slug, icon FROM categories WHERE id = ?").get(product.category_id) as Fixture["category"],
+    category: sqlite.prepare("SELECT id, name, slug, icon, description FROM categories WHERE id = ?").get(product.category_id) as Fixture["category"],
     retailer: {
-      ...(sqlite.prepare("SELECT id, key, name, logo, website FROM retailers ORDER BY id LIMIT 1").get() as Omit<Fixture["retailer"], "comparesPrices">),
+      ...(sqlite.prepare("SELECT id, key, name, logo, website, description FROM retailers ORDER BY id LIMIT 1").get() as Omit<Fixture["retailer"], "comparesPrices">),
       comparesPrices: true,
     },
     voucherId: (sqlite.prepare("SELECT id FROM vouchers ORDER BY id LIMIT 1").get() as { id: number }).id,
@@ -76,13 +84,13 @@ function databaseDigest(): string {
   return hash.digest("hex");
 }
 
-function request(method: string, pathAndQuery: string, body?: unknown, contentType = "application/json"): Promise<Response> {
-  const init: RequestInit = { method };
+function request(method: string, pathAndQuery: string, body?: unknown, contentType = "application/json", extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const init: RequestInit = { method, headers: extraHeaders };
   if (body !== undefined) {
     const text = typeof body === "string" ? body : JSON.stringify(body);
     // An empty content type sends the body with none (as bytes: fetch labels a string text/plain).
     init.body = contentType ? text : new TextEncoder().encode(text);
-    init.headers = contentType ? { "content-type": contentType } : {};
+    init.headers = contentType ? { ...extraHeaders, "content-type": contentType } : extraHeaders;
   }
   return fetch(api.baseUrl + pathAndQuery, init);
 }
@@ -95,11 +103,515 @@ interface BadCase {
   status: number;
   /** The exact message, or a part of it given as a RegExp. */
   error: string | RegExp;
+  /** Sent with the admin's session cookie (an admin route's input is checked only for the admin). */
+  admin?: boolean;
+  headers?: Record<string, string>;
 }
 
 const oneClick = "List-Unsubscribe=One-Click";
 const form = "application/x-www-form-urlencoded";
 const anyId = 999_999;
+
+// ---------------------------------------------------------------------------------------------
+// Admin routes and catalogue writes
+
+const anonymous = (method: string, path: string, body?: unknown): BadCase => ({ method, path, body, status: 401, error: "Sign in to the admin area" });
+const crossSite = (method: string, path: string, body: unknown, headers: Record<string, string>): BadCase => ({
+  method,
+  path,
+  body,
+  admin: true,
+  headers,
+  status: 403,
+  error: "Requests from other sites are refused",
+});
+const evilOrigin = { origin: "https://evil.example" };
+
+/** A product body the admin form would send: two offers at compared retailers. */
+function productBody(overrides: Record<string, unknown> = {}) {
+  const [first, second] = rows<{ id: number }>("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id LIMIT 2");
+  return {
+    name: "Test Kibble Adult 2kg",
+    description: "Crunchy.",
+    image: "",
+    brand: "Acme",
+    categoryId: f.category.id,
+    rating: 4.2,
+    reviewCount: 12,
+    isFeatured: false,
+    retailerLinks: [
+      { retailerId: first!.id, affiliateUrl: "https://www.example.com/a", price: 12.99, originalPrice: 15, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: true },
+      { retailerId: second!.id, affiliateUrl: "https://www.example.com/b", price: 11.5, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
+    ],
+    ...overrides,
+  };
+}
+
+const categoryBody = (overrides: Record<string, unknown> = {}) => ({ name: "Tortoise", slug: "tortoise", icon: "Turtle", description: "Shells and salad.", ...overrides });
+const retailerBody = (overrides: Record<string, unknown> = {}) => ({
+  name: "Paws Direct",
+  logo: "https://cdn.example.com/paws.svg",
+  website: "https://www.pawsdirect.example",
+  description: "A test shop.",
+  comparesPrices: true,
+  ...overrides,
+});
+const voucherBody = (overrides: Record<string, unknown> = {}) => ({
+  code: "WOOF10",
+  description: "10% off dog food",
+  retailer: "Pets at Home",
+  url: "https://www.petsathome.com/",
+  discount: "10%",
+  expiryDate: "2027-03-31",
+  ...overrides,
+});
+const affiliateBody = (overrides: Record<string, unknown> = {}) => ({ AMAZON: "paw-21", PETS_AT_HOME: "pah1", JOLLYES: "jol1", ZOOPLUS: "zoo1", EBAY: "5338000000", ...overrides });
+
+/** A category no product uses, made for a test that deletes or clashes with it. */
+const spareCategory = (slug: string) => row<{ id: number }>("INSERT INTO categories (name, slug, icon) VALUES (?, ?, 'PawPrint') RETURNING id", slug, slug).id;
+const auditRows = () => rows<{ action: string; entity: string; entity_id: number | null; summary: string }>("SELECT action, entity, entity_id, summary FROM audit_log ORDER BY id");
+
+const adminBadInput: Record<string, () => BadCase[]> = {
+  "POST /api/admin/login": () => [
+    { method: "POST", path: "/api/admin/login", body: {}, status: 400, error: "Password is required" },
+    { method: "POST", path: "/api/admin/login", body: { password: "" }, status: 400, error: "Password is required" },
+    { method: "POST", path: "/api/admin/login", body: { password: `${testAdminPassword}x` }, status: 401, error: "Invalid password" },
+    { method: "POST", path: "/api/admin/login", body: { password: testAdminPassword }, headers: evilOrigin, status: 403, error: "Requests from other sites are refused" },
+    { method: "GET", path: "/api/admin/login", status: 405, error: "GET is not allowed here; use POST" },
+  ],
+  "POST /api/admin/logout": () => [
+    { method: "POST", path: "/api/admin/logout", admin: true, headers: { "sec-fetch-site": "cross-site" }, status: 403, error: "Requests from other sites are refused" },
+    { method: "DELETE", path: "/api/admin/logout", admin: true, status: 405, error: "DELETE is not allowed here; use POST" },
+  ],
+  "GET /api/admin/session": () => [
+    anonymous("GET", "/api/admin/session"),
+    { path: "/api/admin/session", headers: { cookie: "pawprice_admin=forged-session-id" }, status: 401, error: "Sign in to the admin area" },
+  ],
+  "GET /api/admin/dashboard": () => [anonymous("GET", "/api/admin/dashboard"), { method: "POST", path: "/api/admin/dashboard", admin: true, status: 405, error: "POST is not allowed here; use GET or HEAD" }],
+  "GET /api/admin/products": () => [
+    anonymous("GET", "/api/admin/products"),
+    { path: "/api/admin/products?page=0", admin: true, status: 400, error: "page must be a whole number from 1" },
+    { path: "/api/admin/products?q=a&q=b", admin: true, status: 400, error: "q must be given once" },
+  ],
+  "GET /api/admin/products/:id": () => [
+    anonymous("GET", `/api/admin/products/${f.product.id}`),
+    { path: "/api/admin/products/abc", admin: true, status: 400, error: "id must be a whole number" },
+    { path: `/api/admin/products/${anyId}`, admin: true, status: 404, error: "Product not found" },
+  ],
+  "POST /api/products": () => [
+    anonymous("POST", "/api/products", productBody()),
+    crossSite("POST", "/api/products", productBody(), evilOrigin),
+    crossSite("POST", "/api/products", productBody(), { "sec-fetch-site": "cross-site" }),
+    { method: "POST", path: "/api/products", admin: true, body: "name=x", contentType: form, status: 415, error: "Send a JSON body (Content-Type: application/json)" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ name: undefined }), status: 400, error: "name is required" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ name: "  " }), status: 400, error: "name is required" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ categoryId: anyId }), status: 400, error: "categoryId: unknown category" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ slug: f.product.slug }), status: 409, error: `A product with the slug "${f.product.slug}" already exists` },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ name: "!!!" }), status: 400, error: "name must contain a letter or digit (the page address is made from it)" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ slug: "Bad Slug" }), status: 400, error: "slug must use only a-z, 0-9 and single hyphens between them" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: 5.1 }), status: 400, error: "rating must be from 0 to 5" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: -0.1 }), status: 400, error: "rating must be from 0 to 5" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: 4.25 }), status: 400, error: "rating must have at most one decimal" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ reviewCount: -1 }), status: 400, error: "reviewCount must be a whole number of at least 0" },
+    {
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ retailerLinks: [{ ...productBody().retailerLinks[0], price: 1.999 }] }),
+      status: 400,
+      error: "retailerLinks.0.price: price must be an amount of at least 0 with at most two decimals",
+    },
+    {
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ retailerLinks: [{ ...productBody().retailerLinks[0], price: -1 }] }),
+      status: 400,
+      error: "retailerLinks.0.price: price must be an amount of at least 0 with at most two decimals",
+    },
+    {
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ retailerLinks: [{ ...productBody().retailerLinks[0], affiliateUrl: "javascript:alert(1)" }] }),
+      status: 400,
+      error: "retailerLinks.0.affiliateUrl: affiliateUrl must be an http or https URL",
+    },
+    {
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ retailerLinks: [{ ...productBody().retailerLinks[0], retailerId: anyId }] }),
+      status: 400,
+      error: "retailerLinks.0.retailerId: unknown retailer",
+    },
+    {
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ retailerLinks: [productBody().retailerLinks[0], productBody().retailerLinks[0]] }),
+      status: 400,
+      error: "retailerLinks.1.retailerId: each retailer may appear once per product",
+    },
+    {
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ retailerLinks: [{ ...productBody().retailerLinks[0], priceOverride: true, manualPrice: null }] }),
+      status: 400,
+      error: "retailerLinks.0.manualPrice: manualPrice is required when priceOverride is on",
+    },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ image: "javascript:alert(1)" }), status: 400, error: "image must be an http or https URL or a path on this site" },
+  ],
+  "PUT /api/products/:id": () => [
+    anonymous("PUT", `/api/products/${f.product.id}`, productBody()),
+    crossSite("PUT", `/api/products/${f.product.id}`, productBody(), evilOrigin),
+    { method: "PUT", path: `/api/products/${anyId}`, admin: true, body: productBody(), status: 404, error: "Product not found" },
+    { method: "PUT", path: "/api/products/abc", admin: true, body: productBody(), status: 400, error: "id must be a whole number" },
+    {
+      method: "PUT",
+      path: `/api/products/${row<{ id: number }>("SELECT id FROM products WHERE id <> ? ORDER BY id LIMIT 1", f.product.id).id}`,
+      admin: true,
+      body: productBody({ slug: f.product.slug }),
+      status: 409,
+      error: `A product with the slug "${f.product.slug}" already exists`,
+    },
+    { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ isFeatured: "yes" }), status: 400, error: "isFeatured must be true or false" },
+  ],
+  "DELETE /api/products/:id": () => [
+    anonymous("DELETE", `/api/products/${f.product.id}`),
+    crossSite("DELETE", `/api/products/${f.product.id}`, undefined, evilOrigin),
+    { method: "DELETE", path: `/api/products/${anyId}`, admin: true, status: 404, error: "Product not found" },
+  ],
+  "POST /api/categories": () => [
+    anonymous("POST", "/api/categories", categoryBody()),
+    crossSite("POST", "/api/categories", categoryBody(), evilOrigin),
+    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ name: "" }), status: 400, error: "name is required" },
+    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ slug: f.category.slug }), status: 409, error: `A category with the slug "${f.category.slug}" already exists` },
+    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ icon: "<svg>" }), status: 400, error: "icon must be an icon name, like PawPrint" },
+  ],
+  "PUT /api/categories/:id": () => [
+    anonymous("PUT", `/api/categories/${f.category.id}`, categoryBody()),
+    { method: "PUT", path: `/api/categories/${anyId}`, admin: true, body: categoryBody(), status: 404, error: "Category not found" },
+    {
+      method: "PUT",
+      path: `/api/categories/${f.category.id}`,
+      admin: true,
+      body: categoryBody({ slug: row<{ slug: string }>("SELECT slug FROM categories WHERE id <> ? ORDER BY id LIMIT 1", f.category.id).slug }),
+      status: 409,
+      error: /^A category with the slug "[a-z-]+" already exists$/,
+    },
+  ],
+  "DELETE /api/categories/:id": () => [
+    anonymous("DELETE", `/api/categories/${f.category.id}`),
+    {
+      method: "DELETE",
+      path: `/api/categories/${f.category.id}`,
+      admin: true,
+      status: 409,
+      error: `Category "${f.category.name}" still has ${row<{ n: number }>("SELECT count(*) AS n FROM products WHERE category_id = ?", f.category.id).n} products; move or delete them first`,
+    },
+    { method: "DELETE", path: `/api/categories/${anyId}`, admin: true, status: 404, error: "Category not found" },
+  ],
+  "POST /api/retailers": () => [
+    anonymous("POST", "/api/retailers", retailerBody()),
+    { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ website: "ftp://files.example" }), status: 400, error: "website must be an http or https URL" },
+    { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ logo: "" }), status: 400, error: "logo is required" },
+    { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ name: f.retailer.name.toUpperCase(), key: "amazon-two" }), status: 409, error: `A retailer named "${f.retailer.name.toUpperCase()}" already exists` },
+    { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ key: f.retailer.key }), status: 409, error: `A retailer with the key "${f.retailer.key}" already exists` },
+  ],
+  "PUT /api/retailers/:id": () => [
+    anonymous("PUT", `/api/retailers/${f.retailer.id}`, retailerBody()),
+    { method: "PUT", path: `/api/retailers/${anyId}`, admin: true, body: retailerBody(), status: 404, error: "Retailer not found" },
+    {
+      method: "PUT",
+      path: `/api/retailers/${f.retailer.id}`,
+      admin: true,
+      body: retailerBody({ name: f.retailer.name, comparesPrices: false }),
+      status: 409,
+      error: /^Amazon still has \d+ offers; remove them before turning off price comparison$/,
+    },
+  ],
+  "DELETE /api/retailers/:id": () => [
+    anonymous("DELETE", `/api/retailers/${f.retailer.id}`),
+    { method: "DELETE", path: `/api/retailers/${f.retailer.id}`, admin: true, status: 409, error: /^Retailer "Amazon" still has \d+ offers; remove them first$/ },
+    { method: "DELETE", path: `/api/retailers/${anyId}`, admin: true, status: 404, error: "Retailer not found" },
+  ],
+  "GET /api/admin/vouchers": () => [anonymous("GET", "/api/admin/vouchers")],
+  "POST /api/admin/vouchers": () => [
+    anonymous("POST", "/api/admin/vouchers", voucherBody()),
+    { method: "POST", path: "/api/admin/vouchers", admin: true, body: voucherBody({ expiryDate: "2027-02-30" }), status: 400, error: "expiryDate must be a real calendar date" },
+    { method: "POST", path: "/api/admin/vouchers", admin: true, body: voucherBody({ expiryDate: "31/03/2027" }), status: 400, error: "expiryDate must be a date (YYYY-MM-DD)" },
+    { method: "POST", path: "/api/admin/vouchers", admin: true, body: voucherBody({ url: "data:text/html,hi" }), status: 400, error: "url must be an http or https URL" },
+    {
+      method: "POST",
+      path: "/api/admin/vouchers",
+      admin: true,
+      body: (() => {
+        const { code, retailer } = row<{ code: string; retailer: string }>("SELECT code, retailer FROM vouchers WHERE id = ?", f.voucherId);
+        return voucherBody({ code, retailer });
+      })(),
+      status: 409,
+      error: /^.+ already has the voucher code ".+"$/,
+    },
+  ],
+  "PUT /api/admin/vouchers/:id": () => [
+    anonymous("PUT", `/api/admin/vouchers/${f.voucherId}`, voucherBody()),
+    { method: "PUT", path: `/api/admin/vouchers/${anyId}`, admin: true, body: voucherBody(), status: 404, error: "Voucher not found" },
+    { method: "PUT", path: `/api/admin/vouchers/${f.voucherId}`, admin: true, body: voucherBody({ code: "" }), status: 400, error: "code is required" },
+  ],
+  "DELETE /api/admin/vouchers/:id": () => [
+    anonymous("DELETE", `/api/admin/vouchers/${f.voucherId}`),
+    { method: "DELETE", path: `/api/admin/vouchers/${anyId}`, admin: true, status: 404, error: "Voucher not found" },
+  ],
+  "GET /api/admin/affiliate-ids": () => [anonymous("GET", "/api/admin/affiliate-ids")],
+  "PUT /api/admin/affiliate-ids": () => [
+    anonymous("PUT", "/api/admin/affiliate-ids", affiliateBody()),
+    { method: "PUT", path: "/api/admin/affiliate-ids", admin: true, body: affiliateBody({ AMAZON: undefined }), status: 400, error: "Amazon affiliate ID is required" },
+    { method: "PUT", path: "/api/admin/affiliate-ids", admin: true, body: affiliateBody({ PETS_AT_HOME: " " }), status: 400, error: "Pets at Home affiliate ID is required" },
+    { method: "PUT", path: "/api/admin/affiliate-ids", admin: true, body: affiliateBody({ JOLLYES: "" }), status: 400, error: "Jollyes affiliate ID is required" },
+    { method: "PUT", path: "/api/admin/affiliate-ids", admin: true, body: affiliateBody({ ZOOPLUS: "" }), status: 400, error: "Zooplus affiliate ID is required" },
+    { method: "PUT", path: "/api/admin/affiliate-ids", admin: true, body: affiliateBody({ EBAY: "" }), status: 400, error: "eBay affiliate ID is required" },
+    { method: "PUT", path: "/api/admin/affiliate-ids", admin: true, body: affiliateBody({ AMAZON: "tag&evil=1" }), status: 400, error: "AMAZON may use only letters, digits and . _ ~ -" },
+  ],
+  "GET /api/admin/email-subscribers": () => [anonymous("GET", "/api/admin/email-subscribers")],
+  "DELETE /api/admin/email-subscribers/:id": () => [
+    anonymous("DELETE", `/api/admin/email-subscribers/${f.subscriberId}`),
+    { method: "DELETE", path: `/api/admin/email-subscribers/${anyId}`, admin: true, status: 404, error: "Subscriber not found" },
+  ],
+  "GET /api/admin/analytics": () => [anonymous("GET", "/api/admin/analytics")],
+  "POST /api/admin/rebuild": () => [anonymous("POST", "/api/admin/rebuild"), crossSite("POST", "/api/admin/rebuild", undefined, { "sec-fetch-site": "cross-site" })],
+  "GET /api/admin/build-status": () => [anonymous("GET", "/api/admin/build-status")],
+};
+
+const adminGoodInput: Record<string, () => Promise<void>> = {
+  "POST /api/admin/login": async () => {
+    const sessions = () => row<{ n: number }>("SELECT count(*) AS n FROM admin_sessions").n;
+    const before = sessions();
+    const response = await request("POST", "/api/admin/login", { password: testAdminPassword }, undefined, { origin: api.baseUrl });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ ok: true });
+    const cookie = response.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^pawprice_admin=[A-Za-z0-9_-]{22};/);
+    expect(cookie).toMatch(/; HttpOnly/i);
+    expect(cookie).toMatch(/; SameSite=Strict/i);
+    expect(cookie).not.toMatch(/; Secure/i);
+    expect(sessions()).toBe(before + 1);
+    // Only a digest of the session id is stored.
+    const token = /^pawprice_admin=([^;]+)/.exec(cookie)![1]!;
+    expect(rows("SELECT token_hash FROM admin_sessions WHERE token_hash = ?", token)).toEqual([]);
+    expect(rows("SELECT 1 FROM admin_sessions WHERE token_hash = ?", crypto.createHash("sha256").update(token).digest("hex"))).toHaveLength(1);
+  },
+  "POST /api/admin/logout": async () => {
+    const cookie = await api.login();
+    expect((await request("GET", "/api/admin/session", undefined, undefined, { cookie })).status).toBe(200);
+    const response = await request("POST", "/api/admin/logout", undefined, undefined, { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("set-cookie")).toMatch(/^pawprice_admin=;.*Max-Age=0/i);
+    expect((await request("GET", "/api/admin/session", undefined, undefined, { cookie })).status).toBe(401);
+    // The file's own session is untouched.
+    expect((await request("GET", "/api/admin/session", undefined, undefined, { cookie: session })).status).toBe(200);
+  },
+  "GET /api/admin/session": async () => {
+    expect(await adminOk("GET", "/api/admin/session")).toEqual({ authenticated: true });
+  },
+  "GET /api/admin/dashboard": async () => {
+    const insert = api.db.$client.prepare("INSERT INTO audit_log (at, action, entity, entity_id, summary) VALUES (?, 'update', 'product', 1, ?)");
+    for (let i = 0; i < 21; i++) insert.run(`2026-01-01T00:00:${String(i).padStart(2, "0")}.000Z`, `change ${i}`);
+    const body = (await adminOk("GET", "/api/admin/dashboard")) as { counts: unknown; recentChanges: { summary: string }[] };
+    expect(body.counts).toEqual(row("SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM categories) AS categories, (SELECT count(*) FROM retailers) AS retailers"));
+    const newest = rows<{ summary: string }>("SELECT summary FROM audit_log ORDER BY at DESC, id DESC LIMIT 20").map((r) => r.summary);
+    expect(body.recentChanges.map((c) => c.summary)).toEqual(newest);
+    expect(body.recentChanges).toHaveLength(20);
+  },
+  "GET /api/admin/products": async () => {
+    const body = (await adminOk("GET", "/api/admin/products?page=1")) as { products: { id: number }[]; total: number; page: number; pageSize: number };
+    expect(body.products.map((p) => p.id)).toEqual(rows<{ id: number }>("SELECT id FROM products ORDER BY rank, id LIMIT 100").map((r) => r.id));
+    expect(body).toMatchObject({ total: row<{ n: number }>("SELECT count(*) AS n FROM products").n, page: 1, pageSize: 100 });
+    const page2 = (await adminOk("GET", "/api/admin/products?page=2")) as { products: unknown[] };
+    expect(page2.products).toEqual([]);
+    const found = (await adminOk("GET", `/api/admin/products?q=${encodeURIComponent(f.product.name)}`)) as { products: { id: number }[] };
+    expect(found.products[0]?.id).toBe(f.product.id);
+  },
+  "GET /api/admin/products/:id": async () => {
+    const body = (await adminOk("GET", `/api/admin/products/${f.product.id}`)) as { slug: string; retailerLinks: { retailerId: number; affiliateUrl: string; price: number }[] };
+    expect(body.slug).toBe(f.product.slug);
+    const offers = rows<{ retailer_id: number; url: string; price_pence: number }>("SELECT retailer_id, url, price_pence FROM product_prices WHERE product_id = ? ORDER BY retailer_id", f.product.id);
+    expect(body.retailerLinks.map((l) => [l.retailerId, l.affiliateUrl, l.price])).toEqual(offers.map((o) => [o.retailer_id, o.url, o.price_pence / 100]));
+  },
+  "POST /api/products": async () => {
+    builds.length = 0;
+    const body = productBody();
+    const created = (await adminOk("POST", "/api/products", body, 201)) as { id: number; slug: string };
+    expect(created.slug).toBe("test-kibble-adult-2kg");
+    // Best price: the lowest in-stock price (11.50 at the second retailer, which has no was-price).
+    expect(row("SELECT name, category_id, best_price_pence, best_retailer_id, original_price_pence, last_edited_at FROM products WHERE id = ?", created.id)).toEqual({
+      name: body.name,
+      category_id: f.category.id,
+      best_price_pence: 1150,
+      best_retailer_id: body.retailerLinks[1]!.retailerId,
+      original_price_pence: null,
+      last_edited_at: null,
+    });
+    expect(rows("SELECT retailer_id, price_pence FROM price_history WHERE product_id = ? ORDER BY retailer_id", created.id)).toEqual(
+      body.retailerLinks.map((l) => ({ retailer_id: l.retailerId, price_pence: Math.round(l.price * 100) })),
+    );
+    expect(auditRows().at(-1)).toEqual({ action: "create", entity: "product", entity_id: created.id, summary: `Created product "${body.name}" with 2 offers` });
+    expect(builds).toEqual([{ productIds: [created.id], categoryIds: [f.category.id], siteWide: false }]);
+    // The public API shows it at once: the change signal dropped the cached answers.
+    expect(await ok("GET", `/api/products/${created.slug}`)).toMatchObject({ id: created.id, bestPrice: 11.5 });
+  },
+  "PUT /api/products/:id": async () => {
+    const id = row<{ id: number }>("SELECT id FROM products WHERE slug = 'test-kibble-adult-2kg'").id;
+    await ok("GET", `/api/products/test-kibble-adult-2kg`);
+    builds.length = 0;
+    const body = productBody();
+    const first = body.retailerLinks[0]!;
+    // The first retailer drops to 10.00 (below the other's 11.50): it becomes the best, with its was-price.
+    const edited = { ...body, isFeatured: true, retailerLinks: [{ ...first, price: 10 }, body.retailerLinks[1]!] };
+    expect(await adminOk("PUT", `/api/products/${id}`, edited)).toEqual({ id, slug: "test-kibble-adult-2kg" });
+    expect(row("SELECT best_price_pence, best_retailer_id, original_price_pence, is_featured FROM products WHERE id = ?", id)).toEqual({
+      best_price_pence: 1000,
+      best_retailer_id: first.retailerId,
+      original_price_pence: 1500,
+      is_featured: 1,
+    });
+    expect(row<{ last_edited_at: string | null }>("SELECT last_edited_at FROM products WHERE id = ?", id).last_edited_at).not.toBeNull();
+    // History grows by one point, for the retailer whose price moved.
+    expect(rows("SELECT retailer_id, price_pence FROM price_history WHERE product_id = ? ORDER BY id", id)).toEqual([
+      { retailer_id: first.retailerId, price_pence: 1299 },
+      { retailer_id: body.retailerLinks[1]!.retailerId, price_pence: 1150 },
+      { retailer_id: first.retailerId, price_pence: 1000 },
+    ]);
+    expect(auditRows().at(-1)?.summary).toBe(`Updated product "${body.name}": price at ${f.retailer.name} £12.99 -> £10.00, isFeatured`);
+    expect(builds).toEqual([{ productIds: [id], categoryIds: [f.category.id], siteWide: false }]);
+    expect(await ok("GET", `/api/products/test-kibble-adult-2kg`)).toMatchObject({ bestPrice: 10 });
+    // Saving the same again changes nothing: no history point, no audit entry, no rebuild.
+    const audits = auditRows().length;
+    await adminOk("PUT", `/api/products/${id}`, edited);
+    expect(row<{ n: number }>("SELECT count(*) AS n FROM price_history WHERE product_id = ?", id).n).toBe(3);
+    expect(auditRows()).toHaveLength(audits);
+    expect(builds).toHaveLength(1);
+  },
+  "DELETE /api/products/:id": async () => {
+    const id = row<{ id: number }>("SELECT id FROM products WHERE slug = 'test-kibble-adult-2kg'").id;
+    const others = rows("SELECT id FROM products WHERE id <> ? ORDER BY id", id);
+    builds.length = 0;
+    await adminOk("DELETE", `/api/products/${id}`, undefined, 204);
+    expect(rows("SELECT id FROM products ORDER BY id")).toEqual(others);
+    expect(rows("SELECT id FROM product_prices WHERE product_id = ?", id)).toEqual([]);
+    expect(auditRows().at(-1)).toEqual({ action: "delete", entity: "product", entity_id: id, summary: `Deleted product "Test Kibble Adult 2kg"` });
+    expect(builds).toEqual([{ productIds: [id], categoryIds: [f.category.id], siteWide: true }]);
+    expect((await request("GET", "/api/products/test-kibble-adult-2kg")).status).toBe(404);
+  },
+  "POST /api/categories": async () => {
+    builds.length = 0;
+    const created = (await adminOk("POST", "/api/categories", categoryBody(), 201)) as { id: number };
+    expect(row("SELECT name, slug, icon, description FROM categories WHERE id = ?", created.id)).toEqual(categoryBody());
+    expect(builds).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
+    expect(((await ok("GET", "/api/categories")) as { slug: string }[]).map((c) => c.slug)).toContain("tortoise");
+  },
+  "PUT /api/categories/:id": async () => {
+    const id = row<{ id: number }>("SELECT id FROM categories WHERE slug = 'tortoise'").id;
+    const updated = await adminOk("PUT", `/api/categories/${id}`, categoryBody({ name: "Tortoises", description: "" }));
+    expect(updated).toEqual({ id, ...categoryBody({ name: "Tortoises", description: "" }) });
+    expect(row("SELECT name, description FROM categories WHERE id = ?", id)).toEqual({ name: "Tortoises", description: "" });
+    expect(auditRows().at(-1)?.summary).toBe('Updated category "Tortoises": name, description');
+  },
+  "DELETE /api/categories/:id": async () => {
+    const id = spareCategory("spare-category");
+    await adminOk("DELETE", `/api/categories/${id}`, undefined, 204);
+    expect(rows("SELECT id FROM categories WHERE id = ?", id)).toEqual([]);
+  },
+  "POST /api/retailers": async () => {
+    const created = (await adminOk("POST", "/api/retailers", retailerBody(), 201)) as { id: number; key: string };
+    expect(created.key).toBe("paws-direct");
+    expect(row("SELECT key, name, website, description, compares_prices FROM retailers WHERE id = ?", created.id)).toEqual({
+      key: "paws-direct",
+      name: "Paws Direct",
+      website: "https://www.pawsdirect.example",
+      description: "A test shop.",
+      compares_prices: 1,
+    });
+  },
+  "PUT /api/retailers/:id": async () => {
+    const id = row<{ id: number }>("SELECT id FROM retailers WHERE key = 'paws-direct'").id;
+    // A new name keeps the key: affiliate rules and feeds still find the retailer.
+    await adminOk("PUT", `/api/retailers/${id}`, retailerBody({ name: "Paws Direct UK", comparesPrices: false }));
+    expect(row("SELECT key, name, compares_prices FROM retailers WHERE id = ?", id)).toEqual({ key: "paws-direct", name: "Paws Direct UK", compares_prices: 0 });
+  },
+  "DELETE /api/retailers/:id": async () => {
+    const id = row<{ id: number }>("SELECT id FROM retailers WHERE key = 'paws-direct'").id;
+    await adminOk("DELETE", `/api/retailers/${id}`, undefined, 204);
+    expect(rows("SELECT id FROM retailers WHERE id = ?", id)).toEqual([]);
+  },
+  "GET /api/admin/vouchers": async () => {
+    const body = (await adminOk("GET", "/api/admin/vouchers")) as { id: number }[];
+    expect(body.map((v) => v.id)).toEqual(rows<{ id: number }>("SELECT id FROM vouchers ORDER BY expiry_date, id").map((r) => r.id));
+  },
+  "POST /api/admin/vouchers": async () => {
+    const created = (await adminOk("POST", "/api/admin/vouchers", voucherBody(), 201)) as { id: number };
+    expect(row("SELECT code, description, retailer, url, discount, expiry_date AS expiryDate FROM vouchers WHERE id = ?", created.id)).toEqual(voucherBody());
+  },
+  "PUT /api/admin/vouchers/:id": async () => {
+    const id = row<{ id: number }>("SELECT id FROM vouchers WHERE code = 'WOOF10'").id;
+    await adminOk("PUT", `/api/admin/vouchers/${id}`, voucherBody({ discount: "15%" }));
+    expect(row("SELECT discount FROM vouchers WHERE id = ?", id)).toEqual({ discount: "15%" });
+  },
+  "DELETE /api/admin/vouchers/:id": async () => {
+    const id = row<{ id: number }>("SELECT id FROM vouchers WHERE code = 'WOOF10'").id;
+    await adminOk("DELETE", `/api/admin/vouchers/${id}`, undefined, 204);
+    expect(rows("SELECT id FROM vouchers WHERE id = ?", id)).toEqual([]);
+  },
+  "GET /api/admin/affiliate-ids": async () => {
+    const stored = Object.fromEntries(rows<{ key: string; value: string }>("SELECT key, value FROM affiliate_settings").map((r) => [r.key, r.value]));
+    expect(await adminOk("GET", "/api/admin/affiliate-ids")).toEqual({ AMAZON: "", PETS_AT_HOME: "", JOLLYES: "", ZOOPLUS: "", EBAY: "", ...stored });
+  },
+  "PUT /api/admin/affiliate-ids": async () => {
+    builds.length = 0;
+    expect(await adminOk("PUT", "/api/admin/affiliate-ids", affiliateBody({ AMAZON: " paw-21 " }))).toEqual(affiliateBody());
+    expect(Object.fromEntries(rows<{ key: string; value: string }>("SELECT key, value FROM affiliate_settings").map((r) => [r.key, r.value]))).toEqual(affiliateBody());
+    expect(builds).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
+  },
+  "GET /api/admin/email-subscribers": async () => {
+    const body = (await adminOk("GET", "/api/admin/email-subscribers")) as { id: number; email: string; isActive: boolean }[];
+    expect(body.map((s) => s.id)).toEqual(rows<{ id: number }>("SELECT id FROM email_subscribers ORDER BY subscribed_at DESC, id DESC").map((r) => r.id));
+    expect(body.find((s) => s.id === f.subscriberId)).toMatchObject({ email: "reader@example.com", isActive: true, source: "website" });
+  },
+  "DELETE /api/admin/email-subscribers/:id": async () => {
+    const id = row<{ id: number }>("INSERT INTO email_subscribers (email) VALUES ('gone@example.com') RETURNING id").id;
+    const others = rows("SELECT id FROM email_subscribers WHERE id <> ? ORDER BY id", id);
+    await adminOk("DELETE", `/api/admin/email-subscribers/${id}`, undefined, 204);
+    expect(rows("SELECT id FROM email_subscribers ORDER BY id")).toEqual(others);
+    expect(auditRows().at(-1)).toEqual({ action: "delete", entity: "subscriber", entity_id: id, summary: "Removed subscriber gone@example.com" });
+  },
+  "GET /api/admin/analytics": async () => {
+    const body = (await adminOk("GET", "/api/admin/analytics")) as {
+      totals: Record<string, number>;
+      distribution: { categoryId: number; products: number; percent: number }[];
+      clicks: { byRetailer: { retailer: string; clicks: number }[] };
+      health: { database: { ok: boolean }; mail: { transport: string }; build: { state: string } };
+    };
+    expect(body.totals.products).toBe(row<{ n: number }>("SELECT count(*) AS n FROM products").n);
+    expect(body.totals.featuredProducts).toBe(row<{ n: number }>("SELECT count(*) AS n FROM products WHERE is_featured = 1").n);
+    const total = body.totals.products!;
+    for (const entry of body.distribution) {
+      expect(entry.products).toBe(row<{ n: number }>("SELECT count(*) AS n FROM products WHERE category_id = ?", entry.categoryId).n);
+      expect(entry.percent).toBe(Math.round((entry.products * 100) / total));
+    }
+    expect(body.distribution.map((d) => d.products)).toEqual([...body.distribution.map((d) => d.products)].sort((a, b) => b - a));
+    expect(body.health).toMatchObject({ database: { ok: true }, mail: { transport: "outbox" }, build: { state: "idle" } });
+  },
+  "POST /api/admin/rebuild": async () => {
+    builds.length = 0;
+    expect(await adminOk("POST", "/api/admin/rebuild", undefined, 202)).toEqual({ state: "idle", lastBuild: null });
+    expect(builds).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
+    expect(auditRows().at(-1)).toMatchObject({ action: "rebuild", entity: "site" });
+  },
+  "GET /api/admin/build-status": async () => {
+    expect(await adminOk("GET", "/api/admin/build-status")).toEqual({ state: "idle", lastBuild: null });
+  },
+};
 
 /** Bad input for each route, keyed "METHOD /path" as in the route table. */
 const badInput: Record<string, () => BadCase[]> = {
@@ -108,7 +620,7 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/products?sort=cheapest", status: 400, error: "sort must be one of rank_asc, price_asc, price_desc, rating_desc, savings_desc" },
     { path: "/api/products?limit=101", status: 400, error: "limit must be between 1 and 100" },
     { path: "/api/products?minPrice=50&maxPrice=10", status: 400, error: "minPrice must not be above maxPrice" },
-    { method: "POST", path: "/api/products", body: { name: "x" }, status: 405, error: "POST is not allowed here; use GET or HEAD" },
+    { method: "PATCH", path: "/api/products", body: { name: "x" }, status: 405, error: "PATCH is not allowed here; use GET or POST or HEAD" },
   ],
   "GET /api/products/count": () => [{ path: "/api/products/count?maxPrice=1.999", status: 400, error: "maxPrice must be an amount in pounds, like 12.99" }],
   "GET /api/products/featured": () => [{ path: "/api/products/featured?limit=0", status: 400, error: "limit must be between 1 and 100" }],
@@ -119,13 +631,13 @@ const badInput: Record<string, () => BadCase[]> = {
   "GET /api/products/:slug": () => [
     { path: "/api/products/Not_A_Slug", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
     { path: "/api/products/no-such-product", status: 404, error: "Product not found" },
-    { method: "DELETE", path: `/api/products/${f.product.slug}`, status: 405, error: "DELETE is not allowed here; use GET or HEAD" },
+    { method: "PATCH", path: `/api/products/${f.product.slug}`, status: 405, error: "PATCH is not allowed here; use GET or PUT or DELETE or HEAD" },
   ],
   "GET /api/search": () => [
     { path: `/api/search?q=${"a".repeat(201)}`, status: 400, error: "q must be at most 200 characters" },
     { path: "/api/search?q=a&q=b", status: 400, error: "q must be given once" },
   ],
-  "GET /api/categories": () => [{ method: "POST", path: "/api/categories", body: { name: "New" }, status: 405, error: "POST is not allowed here; use GET or HEAD" }],
+  "GET /api/categories": () => [{ method: "PATCH", path: "/api/categories", body: { name: "New" }, status: 405, error: "PATCH is not allowed here; use GET or POST or HEAD" }],
   "GET /api/categories/slug/:slug": () => [
     { path: "/api/categories/slug/Dog%20Food", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
     { path: "/api/categories/slug/no-such-category", status: 404, error: "Category not found" },
@@ -134,7 +646,7 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/categories/0", status: 400, error: `id must be between 1 and ${Number.MAX_SAFE_INTEGER}` },
     { path: `/api/categories/${anyId}`, status: 404, error: "Category not found" },
   ],
-  "GET /api/retailers": () => [{ method: "PUT", path: "/api/retailers", body: [], status: 405, error: "PUT is not allowed here; use GET or HEAD" }],
+  "GET /api/retailers": () => [{ method: "PUT", path: "/api/retailers", body: [], status: 405, error: "PUT is not allowed here; use GET or POST or HEAD" }],
   "GET /api/retailers/:id": () => [
     { path: "/api/retailers/1.5", status: 400, error: "id must be a whole number" },
     { path: `/api/retailers/${anyId}`, status: 404, error: "Retailer not found" },
@@ -261,6 +773,7 @@ const badInput: Record<string, () => BadCase[]> = {
       error: "This newsletter subscription no longer exists",
     },
   ],
+  ...adminBadInput,
 };
 
 /** A good request to each route and what its answer and its effect must be, checked against the database. */
@@ -295,7 +808,7 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(body.products.map((p) => p.id)).toContain(f.product.id);
   },
   "GET /api/categories": async () => {
-    expect(await ok("GET", "/api/categories")).toEqual(rows("SELECT id, name, slug, icon FROM categories ORDER BY name COLLATE NOCASE, id"));
+    expect(await ok("GET", "/api/categories")).toEqual(rows("SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id"));
   },
   "GET /api/categories/slug/:slug": async () => {
     expect(await ok("GET", `/api/categories/slug/${f.category.slug}`)).toEqual(f.category);
@@ -305,7 +818,7 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "GET /api/retailers": async () => {
     const expected = rows<{ compares_prices: number }>(
-      "SELECT id, key, name, logo, website, compares_prices FROM retailers ORDER BY name COLLATE NOCASE, id",
+      "SELECT id, key, name, logo, website, description, compares_prices FROM retailers ORDER BY name COLLATE NOCASE, id",
     ).map(({ compares_prices, ...retailer }) => ({ ...retailer, comparesPrices: compares_prices === 1 }));
     expect(expected.some((retailer) => !retailer.comparesPrices)).toBe(true);
     expect(await ok("GET", "/api/retailers")).toEqual(expected);
@@ -434,15 +947,20 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(row("SELECT is_active FROM email_subscribers WHERE id = ?", id)).toEqual({ is_active: 0 });
     expect(row("SELECT is_active FROM email_subscribers WHERE id = ?", f.subscriberId)).toEqual({ is_active: 1 });
   },
+  ...adminGoodInput,
 };
 
 /** Sends a request that must succeed with `status`; returns the JSON body (null for 204). */
-async function ok(method: string, pathAndQuery: string, body?: unknown, status = 200, contentType?: string): Promise<unknown> {
-  const response = await request(method, pathAndQuery, body, contentType);
+async function ok(method: string, pathAndQuery: string, body?: unknown, status = 200, contentType?: string, headers?: Record<string, string>): Promise<unknown> {
+  const response = await request(method, pathAndQuery, body, contentType, headers);
   const text = await response.text();
   expect(response.status, `${method} ${pathAndQuery}: ${text}`).toBe(status);
   return status === 204 ? null : JSON.parse(text);
 }
+
+/** As `ok`, signed in as the admin. */
+const adminOk = (method: string, pathAndQuery: string, body?: unknown, status = 200) =>
+  ok(method, pathAndQuery, body, status, undefined, { cookie: session });
 
 const routeKeys = routes.map(([method, path]) => `${method} ${path}`);
 
@@ -457,7 +975,8 @@ describe("bad input to each route: a clear 4xx error, and the database unchanged
   it.each(routeKeys)("%s", async (key) => {
     for (const bad of badInput[key]!()) {
       const before = databaseDigest();
-      const response = await request(bad.method ?? "GET", bad.path, bad.body, bad.contentType);
+      const headers = { ...(bad.admin ? { cookie: session } : {}), ...bad.headers };
+      const response = await request(bad.method ?? "GET", bad.path, bad.body, bad.contentType, headers);
       const label = `${bad.method ?? "GET"} ${bad.path.slice(0, 100)}`;
       expect(response.status, label).toBe(bad.status);
       expect(response.headers.get("content-type"), label).toMatch(/^application\/json/);

@@ -10,14 +10,26 @@ import { toNodeHandler } from "h3";
 import { createApp } from "../app.ts";
 import type { ResponseCache } from "../lib/response-cache.ts";
 import { createMailer } from "../mail/mailer.ts";
-import { createServices } from "../services.ts";
+import type { SiteBuilds } from "../context.ts";
+import { hashPassword } from "../lib/admin-auth.ts";
+import { createServices, type Services } from "../services.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
 
+/** The admin password of every test server (its hash is made once per test process). */
+export const testAdminPassword = "test-admin-password-1";
+let testHash: Promise<string> | undefined;
+export const testAdminPasswordHash = () => (testHash ??= hashPassword(testAdminPassword));
+
 export interface TestServer {
   baseUrl: string;
   db: Db;
+  services: Services;
+  /** Signs in as the admin: the session cookie to send (`cookie` header). */
+  login(): Promise<string>;
+  /** A same-origin JSON request with the admin's session cookie. */
+  admin(method: string, path: string, body?: unknown, cookie?: string): Promise<Response>;
   cache: ResponseCache;
   databaseFile: string;
   dir: string;
@@ -51,7 +63,7 @@ async function seededImage(products: number, today: Date | undefined): Promise<B
   }
 }
 
-export async function startTestServer(options: { products?: number; today?: Date } = {}): Promise<TestServer> {
+export async function startTestServer(options: { products?: number; today?: Date; site?: SiteBuilds } = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-test-"));
   const databaseFile = path.join(dir, "test.db");
   fs.writeFileSync(databaseFile, await seededImage(options.products ?? 300, options.today));
@@ -61,6 +73,8 @@ export async function startTestServer(options: { products?: number; today?: Date
     prepare: false,
     mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
     alertsOnChange: false,
+    adminPasswordHash: await testAdminPasswordHash(),
+    site: options.site,
   });
   const { db } = services;
   const cache = services.cache!;
@@ -71,9 +85,29 @@ export async function startTestServer(options: { products?: number; today?: Date
   const baseUrl = `http://127.0.0.1:${address.port}`;
 
   const get = (pathAndQuery: string) => fetch(baseUrl + pathAndQuery);
+  const login = async () => {
+    const response = await fetch(`${baseUrl}/api/admin/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ password: testAdminPassword }),
+    });
+    if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
+    const cookie = /^[^;]+/.exec(response.headers.get("set-cookie") ?? "")?.[0];
+    if (!cookie) throw new Error("login set no cookie");
+    return cookie;
+  };
+  let session: string | undefined;
+  const admin = async (method: string, path: string, body?: unknown, cookie?: string) => {
+    const headers: Record<string, string> = { cookie: cookie ?? (session ??= await login()) };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    return fetch(baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  };
   return {
     baseUrl,
     db,
+    services,
+    login,
+    admin,
     cache,
     databaseFile,
     dir,

@@ -60,7 +60,7 @@ describe("createServices", () => {
     setPrice(services.db, productId, 450);
     // Nothing noticed yet: this connection's own writes are announced, not watched.
     expect(services.cache!.get("/api/products")?.body).toBe("[]");
-    services.catalogueChanged({ source: "this-process", productIds: [productId] });
+    services.catalogueChanged({ productIds: [productId], categoryIds: [], siteWide: false });
     expect(services.cache!.size).toBe(0);
     await vi.waitFor(() => expect(mailedTo()).toContain("here@example.com"), { timeout: 5000 });
   });

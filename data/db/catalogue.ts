@@ -5,18 +5,18 @@ import { affiliateKeys, type AffiliateIds, type Category, type Retailer, type Vo
 import { ukToday } from "../domain/dates.ts";
 
 export function listCategories(db: Db): Category[] {
-  return statement(db, "SELECT id, name, slug, icon FROM categories ORDER BY name COLLATE NOCASE, id").all() as Category[];
+  return statement(db, "SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id").all() as Category[];
 }
 
 export function getCategoryById(db: Db, id: number): Category | null {
-  return (statement(db, "SELECT id, name, slug, icon FROM categories WHERE id = ?").get(id) as Category | undefined) ?? null;
+  return (statement(db, "SELECT id, name, slug, icon, description FROM categories WHERE id = ?").get(id) as Category | undefined) ?? null;
 }
 
 export function getCategoryBySlug(db: Db, slug: string): Category | null {
-  return (statement(db, "SELECT id, name, slug, icon FROM categories WHERE slug = ?").get(slug) as Category | undefined) ?? null;
+  return (statement(db, "SELECT id, name, slug, icon, description FROM categories WHERE slug = ?").get(slug) as Category | undefined) ?? null;
 }
 
-const retailerColumns = "id, key, name, logo, website, compares_prices = 1 AS comparesPrices";
+const retailerColumns = "id, key, name, logo, website, description, compares_prices = 1 AS comparesPrices";
 
 type RetailerRow = Omit<Retailer, "comparesPrices"> & { comparesPrices: number };
 

@@ -1,4 +1,5 @@
 import type { Db } from "./client.ts";
+import { recordAudit } from "./audit.ts";
 import { statement } from "./statements.ts";
 
 /**
@@ -17,4 +18,17 @@ export function subscribe(db: Db, email: string, source: string): { created: boo
     statement(db, "INSERT INTO email_subscribers (email, source) VALUES (?, ?)").run(email, source);
     return { created: true };
   })();
+}
+
+/** Deletes a subscriber (the admin's list), with an audit entry; false when there is none. */
+export function deleteSubscriber(db: Db, id: number, now = new Date()): boolean {
+  return db.$client
+    .transaction(() => {
+      const row = statement(db, "SELECT email FROM email_subscribers WHERE id = ?").get(id) as { email: string } | undefined;
+      if (!row) return false;
+      statement(db, "DELETE FROM email_subscribers WHERE id = ?").run(id);
+      recordAudit(db, { action: "delete", entity: "subscriber", entityId: id, summary: `Removed subscriber ${row.email}` }, now);
+      return true;
+    })
+    .immediate();
 }

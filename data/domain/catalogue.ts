@@ -7,6 +7,7 @@ export interface Category {
   name: string;
   slug: string;
   icon: string;
+  description: string;
 }
 
 export interface Retailer {
@@ -16,6 +17,7 @@ export interface Retailer {
   name: string;
   logo: string;
   website: string;
+  description: string;
   /** Whether the site compares product prices here (else the retailer only has vouchers). */
   comparesPrices: boolean;
 }

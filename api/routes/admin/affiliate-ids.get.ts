@@ -1,0 +1,4 @@
+import { defineAdminRoute } from "../../context.ts";
+import { getAffiliateIds } from "../../../data/db/catalogue.ts";
+
+export default defineAdminRoute((_event, { db }) => getAffiliateIds(db));

@@ -1,0 +1,12 @@
+import { defineAdminRoute } from "../../context.ts";
+import { commitWrite } from "../../lib/catalogue-write.ts";
+import { readJson } from "../../lib/http.ts";
+import { setAffiliateIds } from "../../../data/db/catalogue-writer.ts";
+import { affiliateIdsInput } from "../../../data/domain/catalogue-input.ts";
+
+/** All five IDs are required; saving them rebuilds every page (every outbound link carries one). */
+export default defineAdminRoute(async (event, { db, admin }) => {
+  // The five messages are the form's own ("Amazon affiliate ID is required").
+  const ids = await readJson(event, affiliateIdsInput, undefined, { messagesAsIs: true });
+  return commitWrite(admin, () => setAffiliateIds(db, ids));
+});

@@ -1,0 +1,28 @@
+import fs from "node:fs";
+import { defineAdminRoute } from "../../context.ts";
+import { readAnalytics } from "../../../data/db/admin-reads.ts";
+import { ukToday } from "../../../data/domain/dates.ts";
+
+/** The analytics cards, and Platform Health as measured now (not fixed texts). */
+export default defineAdminRoute((_event, { db, admin }) => {
+  const analytics = readAnalytics(db, new Date(), ukToday());
+  let database: { ok: boolean; sizeBytes: number | null };
+  try {
+    db.$client.prepare("SELECT 1").get();
+    const file = db.$client.name;
+    database = { ok: true, sizeBytes: file && fs.existsSync(file) ? fs.statSync(file).size : null };
+  } catch {
+    database = { ok: false, sizeBytes: null };
+  }
+  const build = (admin.site?.status() ?? null) as { state?: string; lastBuild?: unknown } | null;
+  return {
+    ...analytics,
+    health: {
+      database,
+      lastPriceRefresh: admin.lastPriceRefresh?.() ?? null,
+      lastBuild: build?.lastBuild ?? null,
+      build: { state: build?.state ?? "idle" },
+      mail: { transport: admin.mailTransport },
+    },
+  };
+});

@@ -1,0 +1,4 @@
+import { defineAdminRoute } from "../../context.ts";
+
+/** What the site build is doing (idle, scheduled, building) and how the last one went. */
+export default defineAdminRoute((_event, { admin }) => admin.site?.status() ?? { state: "idle", lastBuild: null });

@@ -1,0 +1,4 @@
+import { defineAdminRoute } from "../../context.ts";
+
+/** 200 while the session is live (the route's guard answers 401 otherwise): the admin screens ask on load. */
+export default defineAdminRoute(() => ({ authenticated: true }));

@@ -1,0 +1,630 @@
+/**
+ * The one write path of the catalogue: products with their offers, categories, retailers,
+ * vouchers and affiliate IDs. Admin screens, imports and the price refresh all write through
+ * here, so every write
+ * - runs in one IMMEDIATE transaction (it holds the write lock from the start, so the checks it
+ *   makes cannot be overtaken by another writer before it stores),
+ * - is validated against the database (known category and retailers, unique slugs, nothing
+ *   deleted that products still use) and refused with a `WriteRefused` that changes nothing,
+ * - appends to price_history whenever an offer's effective price changes,
+ * - re-derives best price, best retailer and original price with the domain rule the pages use
+ *   (data/domain/offers.ts, through recomputeBestPrices),
+ * - records an audit entry,
+ * - and returns what changed, which the caller hands to the change signal after the commit
+ *   (drop cached responses, check price alerts, rebuild the affected pages).
+ */
+import type { Db } from "./client.ts";
+import { changedFields, recordAudit } from "./audit.ts";
+import { recomputeBestPrices } from "./offers.ts";
+import { statement } from "./statements.ts";
+import { affiliateKeys, type AffiliateIds } from "../domain/catalogue.ts";
+import type { CategoryInput, OfferInput, ProductInput, RetailerInput, VoucherInput } from "../domain/catalogue-input.ts";
+import { slugify } from "../domain/catalogue-input.ts";
+import { formatPence, type Pence } from "../domain/money.ts";
+import { effectivePence } from "../domain/offers.ts";
+
+/** What a committed write changed, for the change signal. */
+export interface CatalogueChange {
+  /** Products whose public data changed (their pages, and the lists they appear in). */
+  productIds: readonly number[];
+  /** Categories whose product lists changed (a product's old and new category when it moves). */
+  categoryIds: readonly number[];
+  /**
+   * Whether something every page shows changed (the category menu, retailer names, affiliate
+   * IDs in every link, vouchers) or a page disappeared: every page must be rebuilt.
+   */
+  siteWide: boolean;
+}
+
+/** A write refused before anything was stored: bad reference (400), missing (404), conflict (409). */
+export class WriteRefused extends Error {
+  readonly status: 400 | 404 | 409;
+
+  constructor(status: 400 | 404 | 409, message: string) {
+    super(message);
+    this.name = "WriteRefused";
+    this.status = status;
+  }
+}
+
+export interface Written<T> {
+  value: T;
+  change: CatalogueChange;
+}
+
+const noChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: false };
+const siteWideChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
+
+/** Runs `write` in one IMMEDIATE transaction (all or nothing). */
+function immediate<T>(db: Db, write: () => T): T {
+  return db.$client.transaction(write).immediate();
+}
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+// ---------------------------------------------------------------------------------------------
+// Products and offers
+
+interface StoredOffer {
+  id: number;
+  retailer_id: number;
+  price_pence: number;
+  original_price_pence: number | null;
+  url: string;
+  in_stock: number;
+  free_delivery: number;
+  price_override: number;
+  manual_price_pence: number | null;
+}
+
+interface StoredProduct {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  image: string;
+  brand: string | null;
+  category_id: number;
+  rating: number;
+  review_count: number;
+  is_featured: number;
+}
+
+const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
+  effectivePence({ retailerId: 0, originalPricePence: null, inStock: true, ...offer });
+
+function storedEffective(offer: StoredOffer): Pence {
+  return offerEffective({ priceOverride: offer.price_override === 1, manualPricePence: offer.manual_price_pence, pricePence: offer.price_pence });
+}
+
+function inputEffective(link: OfferInput): Pence {
+  return offerEffective({ priceOverride: link.priceOverride, manualPricePence: link.manualPrice, pricePence: link.price });
+}
+
+function assertCategory(db: Db, categoryId: number): void {
+  if (statement(db, "SELECT 1 FROM categories WHERE id = ?").get(categoryId) === undefined) {
+    throw new WriteRefused(400, "categoryId: unknown category");
+  }
+}
+
+/** Every linked retailer must exist and be one whose prices the site compares. */
+function assertRetailers(db: Db, links: readonly OfferInput[]): void {
+  if (links.length === 0) return;
+  const rows = statement(db, "SELECT id, name, compares_prices FROM retailers WHERE id IN (SELECT value FROM json_each(?))").all(
+    JSON.stringify(links.map((link) => link.retailerId)),
+  ) as { id: number; name: string; compares_prices: number }[];
+  const known = new Map(rows.map((row) => [row.id, row]));
+  for (const [index, link] of links.entries()) {
+    const retailer = known.get(link.retailerId);
+    if (!retailer) throw new WriteRefused(400, `retailerLinks.${index}.retailerId: unknown retailer`);
+    if (retailer.compares_prices !== 1) {
+      throw new WriteRefused(400, `retailerLinks.${index}.retailerId: prices are not compared at ${retailer.name}; turn on price comparison for it first`);
+    }
+  }
+}
+
+function assertProductSlugFree(db: Db, slug: string, exceptId: number | null): void {
+  const row = statement(db, "SELECT id FROM products WHERE slug = ?").get(slug) as { id: number } | undefined;
+  if (row && row.id !== exceptId) throw new WriteRefused(409, `A product with the slug "${slug}" already exists`);
+}
+
+function storedProduct(db: Db, id: number): StoredProduct | undefined {
+  return statement(
+    db,
+    "SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured FROM products WHERE id = ?",
+  ).get(id) as StoredProduct | undefined;
+}
+
+function storedOffers(db: Db, productId: number): StoredOffer[] {
+  return statement(
+    db,
+    `SELECT id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override, manual_price_pence
+     FROM product_prices WHERE product_id = ? ORDER BY retailer_id`,
+  ).all(productId) as StoredOffer[];
+}
+
+function retailerNames(db: Db): Map<number, string> {
+  const rows = statement(db, "SELECT id, name FROM retailers").all() as { id: number; name: string }[];
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** The product as the audit log compares it: its fields, and each offer keyed by retailer name. */
+function auditView(product: StoredProduct | ProductInput, offers: readonly StoredOffer[] | readonly OfferInput[], names: Map<number, string>) {
+  const fields =
+    "category_id" in product
+      ? {
+          name: product.name,
+          slug: product.slug,
+          description: product.description,
+          image: product.image,
+          brand: product.brand,
+          categoryId: product.category_id,
+          rating: product.rating,
+          reviewCount: product.review_count,
+          isFeatured: product.is_featured === 1,
+        }
+      : {
+          name: product.name,
+          slug: product.slug,
+          description: product.description,
+          image: product.image,
+          brand: product.brand,
+          categoryId: product.categoryId,
+          rating: product.rating,
+          reviewCount: product.reviewCount,
+          isFeatured: product.isFeatured,
+        };
+  const offerViews: Record<string, unknown> = {};
+  for (const offer of offers) {
+    const stored = "retailer_id" in offer;
+    const retailerId = stored ? offer.retailer_id : offer.retailerId;
+    offerViews[`offer at ${names.get(retailerId) ?? `retailer ${retailerId}`}`] = stored
+      ? {
+          price: offer.price_pence,
+          originalPrice: offer.original_price_pence,
+          url: offer.url,
+          inStock: offer.in_stock === 1,
+          freeDelivery: offer.free_delivery === 1,
+          priceOverride: offer.price_override === 1,
+          manualPrice: offer.manual_price_pence,
+        }
+      : {
+          price: offer.price,
+          originalPrice: offer.originalPrice,
+          url: offer.affiliateUrl,
+          inStock: offer.inStock,
+          freeDelivery: offer.freeDelivery,
+          priceOverride: offer.priceOverride,
+          manualPrice: offer.manualPrice,
+        };
+  }
+  return { ...fields, ...offerViews };
+}
+
+/** "price at Amazon £12.99 -> £11.49" for each offer whose effective price moved. */
+function priceMoves(
+  before: readonly StoredOffer[],
+  after: readonly OfferInput[],
+  names: Map<number, string>,
+): { retailer: string; text: string }[] {
+  const old = new Map(before.map((offer) => [offer.retailer_id, storedEffective(offer)]));
+  const moves: { retailer: string; text: string }[] = [];
+  for (const link of after) {
+    const was = old.get(link.retailerId);
+    const now = inputEffective(link);
+    const retailer = names.get(link.retailerId) ?? `retailer ${link.retailerId}`;
+    if (was !== undefined && was !== now) moves.push({ retailer, text: `price at ${retailer} ${formatPence(was)} -> ${formatPence(now)}` });
+  }
+  return moves;
+}
+
+/**
+ * Makes the product's offers exactly `links`: updates offers of retailers it already had, adds
+ * new ones, removes the rest. A new offer, or an offer whose effective price (the manual price
+ * under override, else the listed price) changes, appends a price_history point at `now`.
+ */
+function writeOffers(db: Db, productId: number, links: readonly OfferInput[], now: string): void {
+  const existing = new Map(storedOffers(db, productId).map((offer) => [offer.retailer_id, offer]));
+  const insert = statement(
+    db,
+    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override, manual_price_pence, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const update = statement(
+    db,
+    `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, url = ?, in_stock = ?, free_delivery = ?, price_override = ?,
+       manual_price_pence = ?, updated_at = ? WHERE id = ?`,
+  );
+  const history = statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)");
+  for (const link of links) {
+    const values = [
+      link.price,
+      link.originalPrice,
+      link.affiliateUrl,
+      link.inStock ? 1 : 0,
+      link.freeDelivery ? 1 : 0,
+      link.priceOverride ? 1 : 0,
+      link.manualPrice,
+    ] as const;
+    const offer = existing.get(link.retailerId);
+    existing.delete(link.retailerId);
+    if (!offer) {
+      insert.run(productId, link.retailerId, ...values, now);
+      history.run(productId, link.retailerId, inputEffective(link), now);
+      continue;
+    }
+    const stored = [
+      offer.price_pence,
+      offer.original_price_pence,
+      offer.url,
+      offer.in_stock,
+      offer.free_delivery,
+      offer.price_override,
+      offer.manual_price_pence,
+    ] as const;
+    // An unchanged offer keeps its updated_at: that is when its price was last set.
+    if (stored.every((value, index) => value === values[index])) continue;
+    update.run(...values, now, offer.id);
+    if (storedEffective(offer) !== inputEffective(link)) history.run(productId, link.retailerId, inputEffective(link), now);
+  }
+  const remove = statement(db, "DELETE FROM product_prices WHERE id = ?");
+  for (const offer of existing.values()) remove.run(offer.id);
+}
+
+export function createProduct(db: Db, input: ProductInput, now = new Date()): Written<{ id: number; slug: string }> {
+  return immediate(db, () => {
+    assertCategory(db, input.categoryId);
+    assertRetailers(db, input.retailerLinks);
+    assertProductSlugFree(db, input.slug, null);
+    const at = now.toISOString();
+    // A new product sorts last under Best Selling until its rank is set.
+    const { id } = statement(
+      db,
+      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?) RETURNING id`,
+    ).get(
+      input.name,
+      input.slug,
+      input.description,
+      input.image,
+      input.brand,
+      input.categoryId,
+      input.rating,
+      input.reviewCount,
+      input.isFeatured ? 1 : 0,
+      at,
+    ) as { id: number };
+    writeOffers(db, id, input.retailerLinks, at);
+    recomputeBestPrices(db, [id]);
+    recordAudit(
+      db,
+      {
+        action: "create",
+        entity: "product",
+        entityId: id,
+        summary: `Created product "${input.name}" with ${plural(input.retailerLinks.length, "offer")}`,
+        after: auditView(input, input.retailerLinks, retailerNames(db)),
+      },
+      now,
+    );
+    return { value: { id, slug: input.slug }, change: { productIds: [id], categoryIds: [input.categoryId], siteWide: false } };
+  });
+}
+
+export function updateProduct(db: Db, id: number, input: ProductInput, now = new Date()): Written<{ id: number; slug: string }> {
+  return immediate(db, () => {
+    const before = storedProduct(db, id);
+    if (!before) throw new WriteRefused(404, "Product not found");
+    assertCategory(db, input.categoryId);
+    assertRetailers(db, input.retailerLinks);
+    assertProductSlugFree(db, input.slug, id);
+    const offersBefore = storedOffers(db, id);
+    const names = retailerNames(db);
+    const diff = changedFields(auditView(before, offersBefore, names), auditView(input, input.retailerLinks, names));
+    if (diff.names.length === 0) return { value: { id, slug: input.slug }, change: noChange };
+
+    const at = now.toISOString();
+    statement(
+      db,
+      `UPDATE products SET name = ?, slug = ?, description = ?, image = ?, brand = ?, category_id = ?, rating = ?, review_count = ?,
+         is_featured = ?, last_edited_at = ? WHERE id = ?`,
+    ).run(
+      input.name,
+      input.slug,
+      input.description,
+      input.image,
+      input.brand,
+      input.categoryId,
+      input.rating,
+      input.reviewCount,
+      input.isFeatured ? 1 : 0,
+      at,
+      id,
+    );
+    writeOffers(db, id, input.retailerLinks, at);
+    recomputeBestPrices(db, [id]);
+    // "price at Amazon £12.99 -> £11.49" stands for its offer; other changed fields are named.
+    const moves = priceMoves(offersBefore, input.retailerLinks, names);
+    const movedOffers = new Set(moves.map((move) => move.retailer));
+    const details = [
+      ...moves.map((move) => move.text),
+      ...diff.names.filter((name) => !movedOffers.has(name.replace(/^offer at /, ""))),
+    ].join(", ");
+    recordAudit(
+      db,
+      { action: "update", entity: "product", entityId: id, summary: `Updated product "${input.name}": ${details}`, before: diff.before, after: diff.after },
+      now,
+    );
+    // A changed slug moves the page: the old address must disappear, which only a full build does.
+    const siteWide = before.slug !== input.slug;
+    const categoryIds = [...new Set([before.category_id, input.categoryId])];
+    return { value: { id, slug: input.slug }, change: { productIds: [id], categoryIds, siteWide } };
+  });
+}
+
+export function deleteProduct(db: Db, id: number, now = new Date()): Written<null> {
+  return immediate(db, () => {
+    const before = storedProduct(db, id);
+    if (!before) throw new WriteRefused(404, "Product not found");
+    // Offers, history, favourites, alerts and views go with it (ON DELETE CASCADE).
+    statement(db, "DELETE FROM products WHERE id = ?").run(id);
+    recordAudit(db, { action: "delete", entity: "product", entityId: id, summary: `Deleted product "${before.name}"` }, now);
+    // Its page must disappear: a full build.
+    return { value: null, change: { productIds: [id], categoryIds: [before.category_id], siteWide: true } };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Categories
+
+interface StoredCategory {
+  id: number;
+  name: string;
+  slug: string;
+  icon: string;
+  description: string;
+}
+
+function storedCategory(db: Db, id: number): StoredCategory | undefined {
+  return statement(db, "SELECT id, name, slug, icon, description FROM categories WHERE id = ?").get(id) as StoredCategory | undefined;
+}
+
+function assertCategorySlugFree(db: Db, slug: string, exceptId: number | null): void {
+  const row = statement(db, "SELECT id FROM categories WHERE slug = ?").get(slug) as { id: number } | undefined;
+  if (row && row.id !== exceptId) throw new WriteRefused(409, `A category with the slug "${slug}" already exists`);
+}
+
+export function createCategory(db: Db, input: CategoryInput, now = new Date()): Written<StoredCategory> {
+  return immediate(db, () => {
+    assertCategorySlugFree(db, input.slug, null);
+    const row = statement(db, "INSERT INTO categories (name, slug, icon, description) VALUES (?, ?, ?, ?) RETURNING id, name, slug, icon, description").get(
+      input.name,
+      input.slug,
+      input.icon,
+      input.description,
+    ) as StoredCategory;
+    recordAudit(db, { action: "create", entity: "category", entityId: row.id, summary: `Created category "${row.name}"`, after: { ...input } }, now);
+    return { value: row, change: siteWideChange };
+  });
+}
+
+export function updateCategory(db: Db, id: number, input: CategoryInput, now = new Date()): Written<StoredCategory> {
+  return immediate(db, () => {
+    const before = storedCategory(db, id);
+    if (!before) throw new WriteRefused(404, "Category not found");
+    assertCategorySlugFree(db, input.slug, id);
+    const { id: _, ...fields } = before;
+    const diff = changedFields(fields, { ...input });
+    const after = { id, ...input };
+    if (diff.names.length === 0) return { value: after, change: noChange };
+    statement(db, "UPDATE categories SET name = ?, slug = ?, icon = ?, description = ? WHERE id = ?").run(
+      input.name,
+      input.slug,
+      input.icon,
+      input.description,
+      id,
+    );
+    recordAudit(
+      db,
+      { action: "update", entity: "category", entityId: id, summary: `Updated category "${input.name}": ${diff.names.join(", ")}`, before: diff.before, after: diff.after },
+      now,
+    );
+    return { value: after, change: siteWideChange };
+  });
+}
+
+export function deleteCategory(db: Db, id: number, now = new Date()): Written<null> {
+  return immediate(db, () => {
+    const before = storedCategory(db, id);
+    if (!before) throw new WriteRefused(404, "Category not found");
+    const { n } = statement(db, "SELECT count(*) AS n FROM products WHERE category_id = ?").get(id) as { n: number };
+    if (n > 0) throw new WriteRefused(409, `Category "${before.name}" still has ${plural(n, "product")}; move or delete them first`);
+    statement(db, "DELETE FROM categories WHERE id = ?").run(id);
+    recordAudit(db, { action: "delete", entity: "category", entityId: id, summary: `Deleted category "${before.name}"` }, now);
+    return { value: null, change: siteWideChange };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retailers
+
+interface StoredRetailer {
+  id: number;
+  key: string;
+  name: string;
+  logo: string;
+  website: string;
+  description: string;
+  comparesPrices: boolean;
+}
+
+function storedRetailer(db: Db, id: number): StoredRetailer | undefined {
+  const row = statement(db, "SELECT id, key, name, logo, website, description, compares_prices FROM retailers WHERE id = ?").get(id) as
+    | (Omit<StoredRetailer, "comparesPrices"> & { compares_prices: number })
+    | undefined;
+  if (!row) return undefined;
+  const { compares_prices, ...rest } = row;
+  return { ...rest, comparesPrices: compares_prices === 1 };
+}
+
+function assertRetailerFree(db: Db, key: string, name: string, exceptId: number | null): void {
+  const byKey = statement(db, "SELECT id FROM retailers WHERE key = ?").get(key) as { id: number } | undefined;
+  if (byKey && byKey.id !== exceptId) throw new WriteRefused(409, `A retailer with the key "${key}" already exists`);
+  const byName = statement(db, "SELECT id FROM retailers WHERE name = ? COLLATE NOCASE").get(name) as { id: number } | undefined;
+  if (byName && byName.id !== exceptId) throw new WriteRefused(409, `A retailer named "${name}" already exists`);
+}
+
+function offerCount(db: Db, retailerId: number): number {
+  return (statement(db, "SELECT count(*) AS n FROM product_prices WHERE retailer_id = ?").get(retailerId) as { n: number }).n;
+}
+
+export function createRetailer(db: Db, input: RetailerInput, now = new Date()): Written<StoredRetailer> {
+  return immediate(db, () => {
+    const key = input.key ?? slugify(input.name);
+    if (!key) throw new WriteRefused(400, "name must contain a letter or digit (the retailer's key is made from it)");
+    assertRetailerFree(db, key, input.name, null);
+    const { id } = statement(
+      db,
+      "INSERT INTO retailers (key, name, logo, website, description, compares_prices) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    ).get(key, input.name, input.logo, input.website, input.description, input.comparesPrices ? 1 : 0) as { id: number };
+    const value = { id, key, name: input.name, logo: input.logo, website: input.website, description: input.description, comparesPrices: input.comparesPrices };
+    recordAudit(db, { action: "create", entity: "retailer", entityId: id, summary: `Created retailer "${input.name}"`, after: { ...value } }, now);
+    return { value, change: siteWideChange };
+  });
+}
+
+export function updateRetailer(db: Db, id: number, input: RetailerInput, now = new Date()): Written<StoredRetailer> {
+  return immediate(db, () => {
+    const before = storedRetailer(db, id);
+    if (!before) throw new WriteRefused(404, "Retailer not found");
+    // The key is the retailer's identity for affiliate rules and feeds: kept unless given.
+    const key = input.key ?? before.key;
+    assertRetailerFree(db, key, input.name, id);
+    if (before.comparesPrices && !input.comparesPrices) {
+      const offers = offerCount(db, id);
+      if (offers > 0) {
+        throw new WriteRefused(409, `${before.name} still has ${plural(offers, "offer")}; remove them before turning off price comparison`);
+      }
+    }
+    const after = { id, key, name: input.name, logo: input.logo, website: input.website, description: input.description, comparesPrices: input.comparesPrices };
+    const diff = changedFields({ ...before }, after);
+    if (diff.names.length === 0) return { value: after, change: noChange };
+    statement(db, "UPDATE retailers SET key = ?, name = ?, logo = ?, website = ?, description = ?, compares_prices = ? WHERE id = ?").run(
+      key,
+      input.name,
+      input.logo,
+      input.website,
+      input.description,
+      input.comparesPrices ? 1 : 0,
+      id,
+    );
+    recordAudit(
+      db,
+      { action: "update", entity: "retailer", entityId: id, summary: `Updated retailer "${input.name}": ${diff.names.join(", ")}`, before: diff.before, after: diff.after },
+      now,
+    );
+    return { value: after, change: siteWideChange };
+  });
+}
+
+export function deleteRetailer(db: Db, id: number, now = new Date()): Written<null> {
+  return immediate(db, () => {
+    const before = storedRetailer(db, id);
+    if (!before) throw new WriteRefused(404, "Retailer not found");
+    const offers = offerCount(db, id);
+    if (offers > 0) throw new WriteRefused(409, `Retailer "${before.name}" still has ${plural(offers, "offer")}; remove them first`);
+    statement(db, "DELETE FROM retailers WHERE id = ?").run(id);
+    recordAudit(db, { action: "delete", entity: "retailer", entityId: id, summary: `Deleted retailer "${before.name}"` }, now);
+    return { value: null, change: siteWideChange };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Vouchers
+
+interface StoredVoucher extends VoucherInput {
+  id: number;
+}
+
+function storedVoucher(db: Db, id: number): StoredVoucher | undefined {
+  return statement(db, "SELECT id, code, description, retailer, url, discount, expiry_date AS expiryDate FROM vouchers WHERE id = ?").get(id) as
+    | StoredVoucher
+    | undefined;
+}
+
+function assertVoucherFree(db: Db, input: VoucherInput, exceptId: number | null): void {
+  const row = statement(db, "SELECT id FROM vouchers WHERE retailer = ? AND code = ?").get(input.retailer, input.code) as { id: number } | undefined;
+  if (row && row.id !== exceptId) throw new WriteRefused(409, `${input.retailer} already has the voucher code "${input.code}"`);
+}
+
+export function createVoucher(db: Db, input: VoucherInput, now = new Date()): Written<StoredVoucher> {
+  return immediate(db, () => {
+    assertVoucherFree(db, input, null);
+    const { id } = statement(
+      db,
+      "INSERT INTO vouchers (code, description, retailer, url, discount, expiry_date) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+    ).get(input.code, input.description, input.retailer, input.url, input.discount, input.expiryDate) as { id: number };
+    recordAudit(db, { action: "create", entity: "voucher", entityId: id, summary: `Created voucher ${input.code} (${input.retailer})`, after: { ...input } }, now);
+    return { value: { id, ...input }, change: siteWideChange };
+  });
+}
+
+export function updateVoucher(db: Db, id: number, input: VoucherInput, now = new Date()): Written<StoredVoucher> {
+  return immediate(db, () => {
+    const before = storedVoucher(db, id);
+    if (!before) throw new WriteRefused(404, "Voucher not found");
+    assertVoucherFree(db, input, id);
+    const diff = changedFields({ ...before }, { id, ...input });
+    if (diff.names.length === 0) return { value: { id, ...input }, change: noChange };
+    statement(db, "UPDATE vouchers SET code = ?, description = ?, retailer = ?, url = ?, discount = ?, expiry_date = ? WHERE id = ?").run(
+      input.code,
+      input.description,
+      input.retailer,
+      input.url,
+      input.discount,
+      input.expiryDate,
+      id,
+    );
+    recordAudit(
+      db,
+      { action: "update", entity: "voucher", entityId: id, summary: `Updated voucher ${input.code} (${input.retailer}): ${diff.names.join(", ")}`, before: diff.before, after: diff.after },
+      now,
+    );
+    return { value: { id, ...input }, change: siteWideChange };
+  });
+}
+
+export function deleteVoucher(db: Db, id: number, now = new Date()): Written<null> {
+  return immediate(db, () => {
+    const before = storedVoucher(db, id);
+    if (!before) throw new WriteRefused(404, "Voucher not found");
+    statement(db, "DELETE FROM vouchers WHERE id = ?").run(id);
+    recordAudit(db, { action: "delete", entity: "voucher", entityId: id, summary: `Deleted voucher ${before.code} (${before.retailer})` }, now);
+    return { value: null, change: siteWideChange };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Affiliate IDs
+
+/** Stores all five IDs; every outbound link carries them, so every page is rebuilt. */
+export function setAffiliateIds(db: Db, ids: AffiliateIds, now = new Date()): Written<AffiliateIds> {
+  return immediate(db, () => {
+    const rows = statement(db, "SELECT key, value FROM affiliate_settings").all() as { key: string; value: string }[];
+    const stored = new Map(rows.map((row) => [row.key, row.value]));
+    const before = Object.fromEntries(affiliateKeys.map((key) => [key, stored.get(key) ?? ""]));
+    const diff = changedFields(before, { ...ids });
+    if (diff.names.length === 0) return { value: ids, change: noChange };
+    const upsert = statement(
+      db,
+      "INSERT INTO affiliate_settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+    );
+    for (const key of affiliateKeys) upsert.run(key, ids[key], now.toISOString());
+    recordAudit(
+      db,
+      { action: "update", entity: "affiliate-ids", entityId: null, summary: `Updated affiliate IDs: ${diff.names.join(", ")}`, before: diff.before, after: diff.after },
+      now,
+    );
+    return { value: ids, change: siteWideChange };
+  });
+}

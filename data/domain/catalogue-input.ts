@@ -1,0 +1,201 @@
+/**
+ * What the admin may write into the catalogue, validated on the server before anything is
+ * stored: every message names its field, so a 400 says exactly what to fix. Amounts arrive as
+ * pounds and leave as integer pence.
+ */
+import { z } from "zod";
+import { affiliateKeys, type AffiliateIds } from "./catalogue.ts";
+import { toPence, type Pence } from "./money.ts";
+
+/** Lowercase letters, digits and single hyphens between them: the shape of every slug we serve. */
+export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const maxSlugLength = 200;
+/** The highest price accepted for an offer, in pounds (a typo guard, far above any pet product). */
+export const maxOfferPounds = 100_000;
+/** Offers one product may have: one per retailer, and no site compares more than this. */
+export const maxOffersPerProduct = 50;
+
+/**
+ * A slug from a name: lowercase, spaces become hyphens, every character other than a-z, 0-9 and
+ * hyphen is removed; then runs of hyphens collapse and none lead or trail, so the result is a
+ * valid slug (or empty when the name has no letters or digits).
+ * @example slugify("Royal Canin Mini Adult 2kg") // "royal-canin-mini-adult-2kg"
+ */
+export function slugify(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\s+/g, "-")
+    .replace(/[^a-z0-9-]/g, "")
+    .replace(/-+/g, "-")
+    .replace(/^-|-$/g, "");
+}
+
+const text = (name: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be text`) })
+    .trim()
+    .max(max, `${name} must be at most ${max} characters`);
+
+const requiredText = (name: string, max: number) => text(name, max).min(1, `${name} is required`);
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+};
+
+/** An absolute http(s) URL. */
+const httpUrl = (name: string) => requiredText(name, 2000).refine(isHttpUrl, `${name} must be an http or https URL`);
+
+/** An image: an absolute http(s) URL or a path on this site ("/retailers/amazon.svg"); empty means none. */
+const imageUrl = (name: string) =>
+  text(name, 2000).refine(
+    (value) => value === "" || isHttpUrl(value) || (/^\/(?!\/)/.test(value) && !/[\s\\]/.test(value)),
+    `${name} must be an http or https URL or a path on this site`,
+  );
+
+const slug = (name: string) =>
+  text(name, maxSlugLength)
+    .min(1, `${name} is required`)
+    .regex(slugPattern, `${name} must use only a-z, 0-9 and single hyphens between them`);
+
+/** Pounds (number or numeric text) to pence: at least 0, at most two decimals. */
+const pounds = (name: string) =>
+  z
+    .union([z.number(), z.string()], { error: `${name} must be an amount in pounds` })
+    .transform((value, ctx): Pence => {
+      const pence = toPence(value);
+      if (pence === null) {
+        ctx.addIssue({ code: "custom", message: `${name} must be an amount of at least 0 with at most two decimals` });
+        return z.NEVER;
+      }
+      if (pence > maxOfferPounds * 100) {
+        ctx.addIssue({ code: "custom", message: `${name} must be at most £${maxOfferPounds.toLocaleString("en-GB")}` });
+        return z.NEVER;
+      }
+      return pence;
+    });
+
+const optionalPounds = (name: string) => z.union([z.null(), pounds(name)]).default(null);
+
+const id = (name: string) =>
+  z.number({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a whole number`) }).int(`${name} must be a whole number`).positive(`${name} must be a whole number`);
+
+const flag = (name: string, fallback: boolean) => z.boolean({ error: `${name} must be true or false` }).default(fallback);
+
+export const offerInput = z.object({
+  retailerId: id("retailerId"),
+  affiliateUrl: httpUrl("affiliateUrl"),
+  price: pounds("price"),
+  originalPrice: optionalPounds("originalPrice"),
+  inStock: flag("inStock", true),
+  priceOverride: flag("priceOverride", false),
+  manualPrice: optionalPounds("manualPrice"),
+  freeDelivery: flag("freeDelivery", false),
+});
+export type OfferInput = z.infer<typeof offerInput>;
+
+export const productInput = z
+  .object({
+    name: requiredText("name", 200),
+    /** Derived from the name when absent or empty. */
+    slug: z.union([z.literal(""), slug("slug")]).optional(),
+    description: text("description", 10_000).default(""),
+    image: imageUrl("image").default(""),
+    brand: z.union([z.null(), text("brand", 100)]).default(null).transform((value) => (value === "" ? null : value)),
+    categoryId: id("categoryId"),
+    rating: z
+      .number({ error: "rating must be a number from 0 to 5" })
+      .min(0, "rating must be from 0 to 5")
+      .max(5, "rating must be from 0 to 5")
+      .refine((value) => Number.isInteger(Math.round(value * 10)) && Math.abs(value * 10 - Math.round(value * 10)) < 1e-9, "rating must have at most one decimal")
+      .default(4.5),
+    reviewCount: z
+      .number({ error: "reviewCount must be a whole number of at least 0" })
+      .int("reviewCount must be a whole number of at least 0")
+      .min(0, "reviewCount must be a whole number of at least 0")
+      .max(100_000_000, "reviewCount is too large")
+      .default(0),
+    isFeatured: flag("isFeatured", false),
+    retailerLinks: z.array(offerInput, { error: "retailerLinks must be a list" }).max(maxOffersPerProduct, `a product can have at most ${maxOffersPerProduct} offers`).default([]),
+  })
+  .transform((input, ctx) => {
+    const slugValue = input.slug ? input.slug : slugify(input.name);
+    if (!slugPattern.test(slugValue)) {
+      ctx.addIssue({ code: "custom", path: ["name"], message: "name must contain a letter or digit (the page address is made from it)" });
+      return z.NEVER;
+    }
+    const seen = new Set<number>();
+    for (const [index, link] of input.retailerLinks.entries()) {
+      if (seen.has(link.retailerId)) {
+        ctx.addIssue({ code: "custom", path: ["retailerLinks", index, "retailerId"], message: "each retailer may appear once per product" });
+        return z.NEVER;
+      }
+      seen.add(link.retailerId);
+      if (link.priceOverride && link.manualPrice === null) {
+        ctx.addIssue({ code: "custom", path: ["retailerLinks", index, "manualPrice"], message: "manualPrice is required when priceOverride is on" });
+        return z.NEVER;
+      }
+    }
+    return { ...input, slug: slugValue };
+  });
+export type ProductInput = z.infer<typeof productInput>;
+
+export const categoryInput = z.object({
+  name: requiredText("name", 100),
+  slug: slug("slug"),
+  icon: requiredText("icon", 50).regex(/^[A-Za-z][A-Za-z0-9]*$/, "icon must be an icon name, like PawPrint"),
+  description: text("description", 2000).default(""),
+});
+export type CategoryInput = z.infer<typeof categoryInput>;
+
+export const retailerInput = z.object({
+  name: requiredText("name", 100),
+  /** Derived from the name on create when absent; never changed by an update that leaves it out. */
+  key: slug("key").optional(),
+  logo: requiredText("logo", 2000).pipe(imageUrl("logo")),
+  website: httpUrl("website"),
+  description: text("description", 2000).default(""),
+  comparesPrices: flag("comparesPrices", false),
+});
+export type RetailerInput = z.infer<typeof retailerInput>;
+
+export const voucherInput = z.object({
+  code: requiredText("code", 50),
+  description: requiredText("description", 500),
+  retailer: requiredText("retailer", 100),
+  url: httpUrl("url"),
+  discount: requiredText("discount", 50),
+  expiryDate: z
+    .string({ error: "expiryDate must be a date (YYYY-MM-DD)" })
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "expiryDate must be a date (YYYY-MM-DD)")
+    .refine((value) => {
+      const date = new Date(`${value}T00:00:00Z`);
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    }, "expiryDate must be a real calendar date"),
+});
+export type VoucherInput = z.infer<typeof voucherInput>;
+
+const affiliateIdMessages: Record<keyof AffiliateIds, string> = {
+  AMAZON: "Amazon affiliate ID is required",
+  PETS_AT_HOME: "Pets at Home affiliate ID is required",
+  JOLLYES: "Jollyes affiliate ID is required",
+  ZOOPLUS: "Zooplus affiliate ID is required",
+  EBAY: "eBay affiliate ID is required",
+};
+
+const affiliateId = (key: keyof AffiliateIds) =>
+  z
+    .string({ error: affiliateIdMessages[key] })
+    .trim()
+    .min(1, affiliateIdMessages[key])
+    .max(100, `${key} must be at most 100 characters`)
+    .regex(/^[A-Za-z0-9._~-]+$/, `${key} may use only letters, digits and . _ ~ -`);
+
+/** All five IDs are required; each is a URL-safe token (it goes into every outbound link). */
+export const affiliateIdsInput = z.object(
+  Object.fromEntries(affiliateKeys.map((key) => [key, affiliateId(key)])) as Record<keyof AffiliateIds, ReturnType<typeof affiliateId>>,
+);
