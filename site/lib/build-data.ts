@@ -1,29 +1,148 @@
 /**
- * Build-time access to the catalogue: pages read SQLite through the data layer directly (no HTTP
- * round trip). One connection per build process; small shared lists are read once.
+ * Build-time access to the catalogue: every page and component reads the database through these
+ * functions, never through data/db (or data/seed) directly. Pages read SQLite through the data
+ * layer (no HTTP round trip), one read-only connection per pass, small shared lists read once.
+ *
+ * A pass is one build or one fast re-render (api/site-build-worker.ts): it reads one database
+ * snapshot, and a fast one renders only some products' pages. The worker announces each pass
+ * through a global (the pages run inside Astro's bundle, a copy of this module that the worker
+ * cannot import); a new pass drops everything read for the previous one. Without a worker
+ * (astro dev, astro check) the pass reads DATABASE_PATH and covers every product.
  */
 import { databasePath } from "../../data/config.ts";
 import { openDb, type Db } from "../../data/db/client.ts";
-import { getAffiliateIds, listCategories, listRetailers } from "../../data/db/catalogue.ts";
-import type { AffiliateIds, Category, Retailer } from "../../data/domain/catalogue.ts";
+import { getAffiliateIds, listCategories, listComparisonRetailers, listRetailers, listVouchers } from "../../data/db/catalogue.ts";
+import {
+  defaultHistoryDays,
+  loadProductPages,
+  productSitemaps,
+  type ProductPageData,
+  type ProductSitemap,
+} from "../../data/db/product-pages.ts";
+import { countProducts, listBrands, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
+import type { AffiliateIds, Category, Product, Retailer, Voucher } from "../../data/domain/catalogue.ts";
+import type { ProductFilters } from "../../data/domain/queries.ts";
+import { defaultSort } from "../../data/domain/sorting.ts";
 
-let db: Db | undefined;
-let categories: Category[] | undefined;
-let retailers: Retailer[] | undefined;
-let affiliateIds: AffiliateIds | undefined;
+export interface BuildPass {
+  /** The database file this pass reads, opened read-only (the build's snapshot). */
+  databaseFile: string;
+  /** Only these products get pages (a fast re-render); null: every product. */
+  productIds: readonly number[] | null;
+  /** Filled in by the pass: each product page it rendered, for the release's index of pages. */
+  productPages?: { id: number; slug: string }[];
+}
 
-export function buildDb(): Db {
-  return (db ??= openDb(databasePath()));
+/** Where the worker puts the current pass (Symbol.for: the same key in every copy of this module). */
+export const buildPassKey = Symbol.for("pawprice.site-build-pass");
+
+type PassGlobal = { [buildPassKey]?: BuildPass };
+
+let defaultPass: BuildPass | undefined;
+
+function currentPass(): BuildPass {
+  return (globalThis as PassGlobal)[buildPassKey] ?? (defaultPass ??= { databaseFile: databasePath(), productIds: null });
+}
+
+interface PassData {
+  pass: BuildPass;
+  db: Db;
+  /** Values read once per pass, by name. */
+  memo: Map<string, unknown>;
+}
+
+let data: PassData | undefined;
+
+function passData(): PassData {
+  const pass = currentPass();
+  if (data?.pass !== pass) {
+    data?.db.$client.close();
+    data = { pass, db: openDb(pass.databaseFile, { readonly: true }), memo: new Map() };
+  }
+  return data;
+}
+
+/** `read` once per pass under this name. */
+function once<T>(name: string, read: (db: Db) => T): T {
+  const { db, memo } = passData();
+  if (!memo.has(name)) memo.set(name, read(db));
+  return memo.get(name) as T;
 }
 
 export function allCategories(): Category[] {
-  return (categories ??= listCategories(buildDb()));
+  return once("categories", listCategories);
 }
 
 export function allRetailers(): Retailer[] {
-  return (retailers ??= listRetailers(buildDb()));
+  return once("retailers", listRetailers);
+}
+
+/** The retailers whose prices the site compares, by name. */
+export function comparisonRetailers(): Retailer[] {
+  return once("comparison-retailers", listComparisonRetailers);
+}
+
+/**
+ * The compared retailers' names for sentences ("across Amazon, Pets at Home, ... and eBay"), in
+ * the order they were added, and how many there are.
+ */
+export function comparedRetailers(): { names: string[]; count: number; list: string } {
+  return once("compared-retailers", () => {
+    const names = [...comparisonRetailers()].sort((a, b) => a.id - b.id).map((retailer) => retailer.name);
+    return { names, count: names.length, list: new Intl.ListFormat("en-GB", { type: "conjunction" }).format(names) };
+  });
 }
 
 export function buildAffiliateIds(): AffiliateIds {
-  return (affiliateIds ??= getAffiliateIds(buildDb()));
+  return once("affiliate-ids", getAffiliateIds);
+}
+
+export function allBrands(): string[] {
+  return once("brands", listBrands);
+}
+
+export { defaultHistoryDays };
+
+/**
+ * Product pages of this pass: every product, or a fast pass's products only; each with its
+ * offers and its price history over the `defaultHistoryDays` up to `now` (three queries in all,
+ * whatever the count).
+ */
+export function productPages(now: Date): ProductPageData[] {
+  return once("product-pages", (db) => {
+    const { pass } = passData();
+    const pages = loadProductPages(db, {
+      now,
+      historyDays: defaultHistoryDays,
+      ...(pass.productIds ? { productIds: pass.productIds } : {}),
+    });
+    pass.productPages = pages.map(({ product }) => ({ id: product.id, slug: product.slug }));
+    return pages;
+  });
+}
+
+/** Every product's sitemap entry, in files of 40,000 (read once for the index and the files). */
+export function productSitemapFiles(): ProductSitemap[] {
+  return once("product-sitemaps", productSitemaps);
+}
+
+/** The top featured product (the home page's example deal), or undefined when none is featured. */
+export function topFeaturedProduct(): Product | undefined {
+  return once("featured", (db) => listFeaturedProducts(db, 1)[0]);
+}
+
+/** A product grid's first page in the default order, and how many products match. */
+export function gridFirstPage(filters: ProductFilters, pageSize: number): { products: Product[]; count: number } {
+  const { db } = passData();
+  return { products: listProducts(db, filters, { sort: defaultSort, offset: 0, limit: pageSize }), count: countProducts(db, filters) };
+}
+
+/** The vouchers island's first page of active vouchers, and the names of retailers with any voucher. */
+export function voucherLists(pageSize: number): { vouchers: Voucher[]; total: number; retailers: string[] } {
+  const { db } = passData();
+  const { vouchers, total } = listVouchers(db, { status: "active", sort: "expiry", offset: 0, limit: pageSize });
+  const retailers = [
+    ...new Set(listVouchers(db, { status: "all", sort: "expiry", offset: 0, limit: 100 }).vouchers.map((v) => v.retailer)),
+  ].sort();
+  return { vouchers, total, retailers };
 }

@@ -4,15 +4,14 @@
  */
 import type { APIRoute } from "astro";
 import { siteConfig } from "../../data/config.ts";
-import { productSitemaps } from "../../data/db/product-pages.ts";
-import { buildDb } from "../lib/build-data.ts";
+import { productSitemapFiles } from "../lib/build-data.ts";
 
 const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 export const GET: APIRoute = () => {
   const files = [
     { name: "pages", lastModified: undefined },
-    ...productSitemaps(buildDb()).map((file) => ({
+    ...productSitemapFiles().map((file) => ({
       name: file.name,
       lastModified: file.entries.reduce((latest, entry) => (entry.lastModified > latest ? entry.lastModified : latest), ""),
     })),

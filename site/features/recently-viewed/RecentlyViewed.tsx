@@ -9,8 +9,11 @@ import { getVisitorId } from "../../lib/browser/visitor.ts";
 /** SPEC.md section 9: 4 skeleton placeholders while loading. */
 const skeletons = 4;
 
-/** The visitor's recently viewed products (SPEC.md section 2); hidden when there are none. */
-export default function RecentlyViewed() {
+/**
+ * The visitor's recently viewed products; hidden when there are none. `retailerCount`: how many
+ * retailers the site compares (from the database at build time).
+ */
+export default function RecentlyViewed({ retailerCount }: { retailerCount: number }) {
   const [items, setItems] = useState<RecentlyViewedItem[] | null>(null);
 
   useEffect(() => {
@@ -51,7 +54,7 @@ export default function RecentlyViewed() {
                   />
                   <p className="mt-2 line-clamp-2 text-sm font-medium text-slate-900">{item.name}</p>
                   <p className="mt-1 text-sm font-bold text-slate-900">{formatPrice(item.bestPrice, "N/A")}</p>
-                  <p className="text-xs text-slate-600">Compared across 5 retailers</p>
+                  <p className="text-xs text-slate-600">Compared across {retailerCount} retailers</p>
                 </a>
               </li>
             ))}

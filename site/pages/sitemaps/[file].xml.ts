@@ -5,9 +5,8 @@
  */
 import type { APIRoute, InferGetStaticPropsType } from "astro";
 import { siteConfig } from "../../../data/config.ts";
-import { productSitemaps } from "../../../data/db/product-pages.ts";
 import { categoryPath, cookiePath, homePath, privacyPath, productPath, vouchersPath } from "../../../data/domain/paths.ts";
-import { allCategories, buildDb } from "../../lib/build-data.ts";
+import { allCategories, productSitemapFiles } from "../../lib/build-data.ts";
 
 interface UrlEntry {
   path: string;
@@ -21,7 +20,7 @@ export function getStaticPaths() {
   const pages: UrlEntry[] = [...staticPaths.map((path) => ({ path })), ...allCategories().map((category) => ({ path: categoryPath(category.slug) }))];
   return [
     { params: { file: "pages" }, props: { entries: pages } },
-    ...productSitemaps(buildDb()).map((file) => ({
+    ...productSitemapFiles().map((file) => ({
       params: { file: file.name },
       props: { entries: file.entries.map((entry): UrlEntry => ({ path: productPath(entry.slug), lastModified: entry.lastModified })) },
     })),
