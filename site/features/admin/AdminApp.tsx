@@ -1,10 +1,10 @@
 /**
  * The admin area: one React app on /admin that routes on location.pathname. Every screen but
- * the login asks the server for the session first; without one it goes to /admin/login.
+ * the login asks the server for the session first; without one it goes to /admin/login. The
+ * page mounts the site's Toaster beside it, which shows the toasts the screens raise.
  */
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
-import Toaster from "../toast/Toaster.tsx";
 import { hasSession } from "./admin-api.ts";
 import { AdminShell } from "./AdminShell.tsx";
 import { adminPaths, matchAdminRoute, type AdminRoute } from "./routes.ts";
@@ -116,10 +116,5 @@ export default function AdminApp() {
       </AdminShell>
     );
 
-  return (
-    <>
-      {content}
-      <Toaster />
-    </>
-  );
+  return content;
 }

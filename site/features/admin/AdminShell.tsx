@@ -2,7 +2,7 @@
  * The frame around every signed-in admin screen: the top bar (site name, View site, Logout) and
  * the section navigation (a sidebar on wide screens, a scrolling row on phones).
  */
-import { ChartColumn, ExternalLink, FolderTree, House, Import, LayoutDashboard, Link2, LogOut, Mail, Package, Store, Ticket } from "lucide-react";
+import { ArrowUpRight, ChartColumn, FolderTree, House, Import, LayoutDashboard, Link2, LogOut, Mails, Package, Store, TicketPercent } from "./icons.tsx";
 import { useState, type ReactNode } from "react";
 import { homePath } from "../../../data/domain/paths.ts";
 import { cn } from "../../lib/cn.ts";
@@ -19,9 +19,9 @@ export const sections: Section[] = [
   { href: adminPaths.products, label: "Products", icon: Package, screens: ["products", "product-form"] },
   { href: adminPaths.categories, label: "Categories", icon: FolderTree, screens: ["categories", "category-form"] },
   { href: adminPaths.retailers, label: "Retailers", icon: Store, screens: ["retailers", "retailer-form"] },
-  { href: adminPaths.vouchers, label: "Vouchers", icon: Ticket, screens: ["vouchers", "voucher-form"] },
+  { href: adminPaths.vouchers, label: "Vouchers", icon: TicketPercent, screens: ["vouchers", "voucher-form"] },
   { href: adminPaths.affiliateLinks, label: "Affiliate IDs", icon: Link2, screens: ["affiliate-links"] },
-  { href: adminPaths.emailSubscribers, label: "Subscribers", icon: Mail, screens: ["email-subscribers"] },
+  { href: adminPaths.emailSubscribers, label: "Subscribers", icon: Mails, screens: ["email-subscribers"] },
   { href: adminPaths.analytics, label: "Analytics", icon: ChartColumn, screens: ["analytics"] },
   { href: adminPaths.amazonImport, label: "Import", icon: Import, screens: ["amazon-import"] },
 ];
@@ -65,7 +65,7 @@ export function AdminShell({ route, children }: { route: AdminRoute; children: R
           </AdminLink>
           <div className="flex items-center gap-2">
             <a href={homePath} className="btn-ghost hidden px-3 sm:inline-flex">
-              <ExternalLink className="size-4" aria-hidden="true" />
+              <ArrowUpRight className="size-4" aria-hidden="true" />
               View site
             </a>
             <LogoutButton />

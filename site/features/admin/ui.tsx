@@ -2,7 +2,7 @@
  * The admin screens' building blocks: links that navigate inside the app, page headings,
  * labelled form fields, loading and error states, tables and the rating stars.
  */
-import { Star } from "lucide-react";
+import { Ellipsis, StarIcon } from "./icons.tsx";
 import { useCallback, useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { maxStars } from "../../../data/domain/display.ts";
 import { cn } from "../../lib/cn.ts";
@@ -182,7 +182,7 @@ export function RatingStars({ rating, reviewCount }: { rating: number; reviewCou
   return (
     <span className="inline-flex items-center gap-1 whitespace-nowrap" aria-label={`Rated ${rating} out of 5 from ${reviewCount} reviews`} role="img">
       {Array.from({ length: maxStars }, (_, index) => (
-        <Star key={index} className={cn("size-3.5", index < filled ? "fill-amber-400 text-amber-400" : "text-slate-300")} aria-hidden="true" />
+        <StarIcon key={index} className={cn("size-3.5", index < filled ? "fill-amber-400 text-amber-400" : "text-slate-300")} aria-hidden="true" />
       ))}
       <span className="ml-1 text-xs text-slate-600">({reviewCount})</span>
     </span>
@@ -210,4 +210,126 @@ export function downloadFile(blob: Blob, fileName: string): void {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export interface MenuAction {
+  label: string;
+  icon: ReactNode;
+  danger?: boolean;
+  onSelect: () => void;
+}
+
+/**
+ * A button opening a short menu of actions (the menu-button pattern): arrow keys move between
+ * the items, Escape or a click elsewhere closes it and returns the focus to the button. The menu
+ * is placed against the viewport, so a scrolling table around the button does not clip it; it
+ * closes when the page scrolls or resizes.
+ */
+export function ActionMenu({ label, actions }: { label: string; actions: MenuAction[] }) {
+  const [position, setPosition] = useState<{ top: number; right: number } | null>(null);
+  const open = position !== null;
+  const setOpen = (value: boolean | ((open: boolean) => boolean)) => {
+    const next = typeof value === "function" ? value(open) : value;
+    if (!next) return setPosition(null);
+    const rect = button.current!.getBoundingClientRect();
+    // Open upwards when the menu would not fit below the button.
+    const menuHeight = 8 + actions.length * 40;
+    const top = rect.bottom + 4 + menuHeight > window.innerHeight ? Math.max(4, rect.top - 4 - menuHeight) : rect.bottom + 4;
+    setPosition({ top, right: Math.max(4, window.innerWidth - rect.right) });
+  };
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+  const items = () => [...(root.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]') ?? [])];
+
+  useEffect(() => {
+    if (!open) return;
+    items()[0]?.focus();
+    const closeOutside = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const dismiss = () => setPosition(null);
+    document.addEventListener("pointerdown", closeOutside);
+    window.addEventListener("resize", dismiss);
+    window.addEventListener("scroll", dismiss, true);
+    return () => {
+      document.removeEventListener("pointerdown", closeOutside);
+      window.removeEventListener("resize", dismiss);
+      window.removeEventListener("scroll", dismiss, true);
+    };
+  }, [open]);
+
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
+  return (
+    <div ref={root} className="relative inline-block text-left">
+      <button
+        ref={button}
+        type="button"
+        className="btn-ghost px-2"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        onClick={() => setOpen((value) => !value)}
+        onKeyDown={(event) => {
+          if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        <Ellipsis className="size-4" aria-hidden="true" />
+      </button>
+      {position && (
+        <div
+          id={menuId}
+          role="menu"
+          aria-label={label}
+          style={{ top: position.top, right: position.right }}
+          className="fixed z-50 min-w-36 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg"
+          onKeyDown={(event) => {
+            const all = items();
+            const index = all.indexOf(document.activeElement as HTMLButtonElement);
+            if (event.key === "Escape") {
+              event.preventDefault();
+              close();
+            } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+              event.preventDefault();
+              const step = event.key === "ArrowDown" ? 1 : -1;
+              all[(index + step + all.length) % all.length]?.focus();
+            } else if (event.key === "Home" || event.key === "End") {
+              event.preventDefault();
+              (event.key === "Home" ? all[0] : all.at(-1))?.focus();
+            } else if (event.key === "Tab") {
+              setOpen(false);
+            }
+          }}
+        >
+          {actions.map((action) => (
+            <button
+              key={action.label}
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              className={cn(
+                "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left outline-none focus:bg-slate-100",
+                action.danger ? "text-red-700 hover:bg-red-50 focus:bg-red-50" : "text-slate-800 hover:bg-slate-100",
+              )}
+              onClick={() => {
+                close();
+                action.onSelect();
+              }}
+            >
+              {action.icon}
+              {action.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
 }

@@ -2,7 +2,7 @@
  * /admin/affiliate-links: the five affiliate programme IDs every outbound link carries. They are
  * stored on the server (saving rebuilds the public pages with them); all five are required.
  */
-import { ExternalLink } from "lucide-react";
+import { ArrowUpRight } from "../icons.tsx";
 import { useRef, useState, type FormEvent } from "react";
 import { affiliateKeys, type AffiliateIds, type AffiliateKey } from "../../../../data/domain/catalogue.ts";
 import { toast } from "../../toast/toast.store.ts";
@@ -52,7 +52,7 @@ export default function AffiliateLinks() {
             <li key={programme.name} className="rounded-lg border border-slate-200 p-3">
               <a href={programme.href} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 font-medium text-brand-700 hover:underline">
                 {programme.name}
-                <ExternalLink className="size-3.5" aria-hidden="true" />
+                <ArrowUpRight className="size-3.5" aria-hidden="true" />
                 <span className="sr-only">(opens in a new tab)</span>
               </a>
               <p className="text-sm text-slate-600">{programme.text}</p>

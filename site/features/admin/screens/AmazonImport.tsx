@@ -3,7 +3,7 @@
  * source, which does not exist yet; the page says so rather than offering a button that
  * cannot work.
  */
-import { Info } from "lucide-react";
+import { Info } from "../icons.tsx";
 import { adminPaths } from "../routes.ts";
 import { AdminLink, Card, PageHeader } from "../ui.tsx";
 

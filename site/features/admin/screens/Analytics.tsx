@@ -3,7 +3,7 @@
  * days, and the platform's health as measured by the server (database, price refresh, last
  * site build with its log, outgoing mail).
  */
-import { Database, Hammer, Mail, RefreshCw } from "lucide-react";
+import { Database, Hammer, Mails, RefreshCw } from "../icons.tsx";
 import type { ReactNode } from "react";
 import { productPath } from "../../../../data/domain/paths.ts";
 import { errorMessage, fetchAnalytics, type Analytics as AnalyticsData } from "../admin-api.ts";
@@ -94,7 +94,7 @@ function Health({ health }: { health: AnalyticsData["health"] }) {
           )}
         </HealthItem>
         <HealthItem
-          icon={<Mail className="size-4" />}
+          icon={<Mails className="size-4" />}
           title="Outgoing mail"
           status={<Badge tone={health.mail.transport === "smtp" ? "green" : "amber"}>{health.mail.transport === "smtp" ? "SMTP" : "Outbox"}</Badge>}
         >

@@ -2,8 +2,7 @@
  * /admin/categories: every category with its slug, icon and id; edit, or delete after the
  * browser's confirmation (the server refuses while products are still in it, and says so).
  */
-import { Pencil, Plus, Trash2 } from "lucide-react";
-import { categoryPath } from "../../../../data/domain/paths.ts";
+import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
 import { toast } from "../../toast/toast.store.ts";
 import { deleteCategory, errorMessage, fetchCategories, type AdminCategory } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
@@ -30,7 +29,7 @@ export default function CategoriesList() {
         back={{ href: adminPaths.dashboard, label: "Dashboard" }}
         actions={
           <AdminLink href={adminPaths.newCategory} className="btn-primary">
-            <Plus className="size-4" aria-hidden="true" />
+            <CirclePlus className="size-4" aria-hidden="true" />
             Add New Category
           </AdminLink>
         }
@@ -54,22 +53,18 @@ export default function CategoriesList() {
           {state.data.map((category) => (
             <tr key={category.id} className="hover:bg-slate-50" data-testid="category-row">
               <Td className="font-medium text-slate-900">{category.name}</Td>
-              <Td>
-                <a href={categoryPath(category.slug)} target="_blank" rel="noopener" className="text-slate-600 hover:underline">
-                  {category.slug}
-                </a>
-              </Td>
+              <Td className="text-slate-600">{category.slug}</Td>
               <Td>
                 <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{category.icon}</code>
               </Td>
               <Td className="text-slate-600 tabular-nums">{category.id}</Td>
               <Td className="text-right whitespace-nowrap">
                 <AdminLink href={adminPaths.editCategory(category.id)} className="btn-ghost px-2" aria-label={`Edit ${category.name}`}>
-                  <Pencil className="size-4" aria-hidden="true" />
+                  <SquarePen className="size-4" aria-hidden="true" />
                   Edit
                 </AdminLink>
                 <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(category)} aria-label={`Delete ${category.name}`}>
-                  <Trash2 className="size-4" aria-hidden="true" />
+                  <Trash className="size-4" aria-hidden="true" />
                   Delete
                 </button>
               </Td>

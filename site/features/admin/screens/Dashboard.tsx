@@ -2,7 +2,7 @@
  * /admin: the catalogue's counts, shortcuts to every section, the latest 20 changes and the
  * state of the public site's build, with a button to rebuild it now.
  */
-import { ChartColumn, FolderTree, Import, Link2, Mail, Package, Plus, RefreshCw, Store, Ticket } from "lucide-react";
+import { ChartColumn, CirclePlus, FolderTree, Import, Link2, Mails, Package, RefreshCw, Store, TicketPercent } from "../icons.tsx";
 import { useEffect, useState } from "react";
 import { relativeTime } from "../../../../data/domain/display.ts";
 import { homePath } from "../../../../data/domain/paths.ts";
@@ -16,10 +16,10 @@ const tiles = [
   { href: adminPaths.products, title: "Products", text: "Edit products, offers and prices", icon: Package },
   { href: adminPaths.categories, title: "Categories", text: "Names, slugs and icons", icon: FolderTree },
   { href: adminPaths.retailers, title: "Retailers", text: "Shops, logos and websites", icon: Store },
-  { href: adminPaths.vouchers, title: "Vouchers", text: "Codes, discounts and expiry dates", icon: Ticket },
+  { href: adminPaths.vouchers, title: "Vouchers", text: "Codes, discounts and expiry dates", icon: TicketPercent },
   { href: adminPaths.amazonImport, title: "Amazon Import", text: "Import best-selling products", icon: Import },
   { href: adminPaths.affiliateLinks, title: "Affiliate Links", text: "Your affiliate programme IDs", icon: Link2 },
-  { href: adminPaths.emailSubscribers, title: "Email Subscribers", text: "Newsletter sign-ups and export", icon: Mail },
+  { href: adminPaths.emailSubscribers, title: "Email Subscribers", text: "Newsletter sign-ups and export", icon: Mails },
   { href: adminPaths.analytics, title: "Analytics", text: "Clicks, distribution and health", icon: ChartColumn },
 ];
 
@@ -118,7 +118,7 @@ export default function Dashboard() {
               Manage Products
             </AdminLink>
             <AdminLink href={adminPaths.newProduct} className="btn-primary">
-              <Plus className="size-4" aria-hidden="true" />
+              <CirclePlus className="size-4" aria-hidden="true" />
               Add New Product
             </AdminLink>
             <AdminLink href={adminPaths.categories} className="btn-outline">

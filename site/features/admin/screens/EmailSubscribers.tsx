@@ -2,7 +2,7 @@
  * /admin/email-subscribers: newsletter sign-ups (newest first) with their counts, an export of
  * the active addresses as a text file (one per line) and removal of a subscriber.
  */
-import { Download, Mail, Trash2 } from "lucide-react";
+import { Download, Mails, Trash } from "../icons.tsx";
 import { toast } from "../../toast/toast.store.ts";
 import { deleteSubscriber, errorMessage, fetchSubscribers, type EmailSubscriber } from "../admin-api.ts";
 import { formatDateTime, timeSince } from "../format.ts";
@@ -89,7 +89,7 @@ export default function EmailSubscribers() {
         )}
         {state.kind === "ready" && subscribers.length === 0 && (
           <div className="px-4 py-12 text-center">
-            <Mail className="mx-auto size-10 text-slate-300" aria-hidden="true" />
+            <Mails className="mx-auto size-10 text-slate-300" aria-hidden="true" />
             <p className="mt-3 font-semibold text-slate-900">No subscribers yet</p>
             <p className="mt-1 text-sm text-slate-600">Email subscribers will appear here when users sign up for updates.</p>
           </div>
@@ -109,7 +109,7 @@ export default function EmailSubscribers() {
                 </div>
                 <Badge tone={subscriber.isActive ? "green" : "slate"}>{subscriber.isActive ? "Active" : "Inactive"}</Badge>
                 <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(subscriber)} aria-label={`Delete ${subscriber.email}`}>
-                  <Trash2 className="size-4" aria-hidden="true" />
+                  <Trash className="size-4" aria-hidden="true" />
                 </button>
               </li>
             ))}

@@ -2,7 +2,7 @@
  * /admin/login: one password field. The server checks it and sets the session cookie; a wrong
  * password, too many attempts or an empty field each say so.
  */
-import { LockKeyhole } from "lucide-react";
+import { LockKeyhole } from "../icons.tsx";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { homePath } from "../../../../data/domain/paths.ts";
 import { ApiError } from "../../../lib/api.ts";

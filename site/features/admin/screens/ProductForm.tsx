@@ -3,7 +3,7 @@
  * /admin/products/{id} edit. Name and category are required; offer rows need a retailer and a
  * URL to be saved. After a save the list is shown again.
  */
-import { Plus, Trash2, TriangleAlert } from "lucide-react";
+import { CirclePlus, Trash, TriangleAlert } from "../icons.tsx";
 import { useId, useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
 import { cn } from "../../../lib/cn.ts";
@@ -278,7 +278,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
             <p className="text-sm text-slate-600">Rows without both a retailer and a URL are not saved.</p>
           </div>
           <button type="button" className="btn-outline" onClick={() => set("offers", [...fields.offers, emptyOfferRow()])}>
-            <Plus className="size-4" aria-hidden="true" />
+            <CirclePlus className="size-4" aria-hidden="true" />
             Add offer
           </button>
         </div>
@@ -329,7 +329,7 @@ function OfferRowEditor(props: {
         <div className="mb-3 flex items-center justify-between gap-2">
           <legend className="float-left text-sm font-semibold text-slate-900">{legend}</legend>
           <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={props.onRemove} aria-label={`Remove ${legend}`}>
-            <Trash2 className="size-4" aria-hidden="true" />
+            <Trash className="size-4" aria-hidden="true" />
             <span className="hidden sm:inline">Remove</span>
           </button>
         </div>

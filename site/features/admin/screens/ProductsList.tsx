@@ -4,8 +4,7 @@
  * the search live in the query string, so back/forward and reloads keep them.
  */
 import { useStore } from "@nanostores/react";
-import { Check, Download, Ellipsis, Pencil, Plus, Search, Trash2 } from "lucide-react";
-import { DropdownMenu } from "radix-ui";
+import { CircleCheckBig, CirclePlus, Download, Search, SquarePen, Trash } from "../icons.tsx";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatPrice, relativeTime, truncate } from "../../../../data/domain/display.ts";
 import { homePath, productPath } from "../../../../data/domain/paths.ts";
@@ -13,7 +12,7 @@ import { toast } from "../../toast/toast.store.ts";
 import { deleteProduct, errorMessage, exportProducts, fetchAdminProducts, type AdminProductRow } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
 import { $location, navigate } from "../router.ts";
-import { AdminLink, downloadFile, inputClass, LoadFailed, Loading, PageHeader, RatingStars, Table, Td, Th, useLoad } from "../ui.tsx";
+import { ActionMenu, AdminLink, downloadFile, inputClass, LoadFailed, Loading, PageHeader, RatingStars, Table, Td, Th, useLoad } from "../ui.tsx";
 
 /** Product names longer than this are cut in the list. */
 const nameLength = 40;
@@ -24,34 +23,6 @@ function listPath(page: number, q: string): string {
   if (page > 1) params.set("page", String(page));
   const query = params.toString();
   return query ? `${adminPaths.products}?${query}` : adminPaths.products;
-}
-
-function RowMenu({ product, onDelete }: { product: AdminProductRow; onDelete: () => void }) {
-  return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className="btn-ghost px-2" aria-label={`Actions for ${product.name}`}>
-        <Ellipsis className="size-4" aria-hidden="true" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-36 rounded-lg border border-slate-200 bg-white p-1 text-sm shadow-lg">
-          <DropdownMenu.Item
-            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-slate-800 outline-none data-highlighted:bg-slate-100"
-            onSelect={() => navigate(adminPaths.editProduct(product.id))}
-          >
-            <Pencil className="size-4" aria-hidden="true" />
-            Edit
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className="flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-red-700 outline-none data-highlighted:bg-red-50"
-            onSelect={onDelete}
-          >
-            <Trash2 className="size-4" aria-hidden="true" />
-            Delete
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
 }
 
 export default function ProductsList() {
@@ -110,7 +81,7 @@ export default function ProductsList() {
               {exporting ? "Exporting..." : "Export Excel"}
             </button>
             <AdminLink href={adminPaths.newProduct} className="btn-primary">
-              <Plus className="size-4" aria-hidden="true" />
+              <CirclePlus className="size-4" aria-hidden="true" />
               Add New Product
             </AdminLink>
             <a href={homePath} className="btn-ghost">
@@ -180,11 +151,17 @@ export default function ProductsList() {
                 <RatingStars rating={product.rating} reviewCount={product.reviewCount} />
               </Td>
               <Td className="text-center">
-                {product.isFeatured ? <Check className="mx-auto size-4 text-emerald-600" aria-label="Featured" /> : <span className="sr-only">Not featured</span>}
+                {product.isFeatured ? <CircleCheckBig className="mx-auto size-4 text-emerald-600" aria-label="Featured" /> : <span className="sr-only">Not featured</span>}
               </Td>
               <Td className="whitespace-nowrap text-slate-600">{relativeTime(product.lastEditedAt)}</Td>
               <Td className="text-right">
-                <RowMenu product={product} onDelete={() => void remove(product)} />
+                <ActionMenu
+                  label={`Actions for ${product.name}`}
+                  actions={[
+                    { label: "Edit", icon: <SquarePen className="size-4" aria-hidden="true" />, onSelect: () => navigate(adminPaths.editProduct(product.id)) },
+                    { label: "Delete", icon: <Trash className="size-4" aria-hidden="true" />, danger: true, onSelect: () => void remove(product) },
+                  ]}
+                />
               </Td>
             </tr>
           ))}

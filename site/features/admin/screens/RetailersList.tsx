@@ -2,7 +2,7 @@
  * /admin/retailers: every retailer with its website, logo and id, and whether the site compares
  * its prices; edit, or delete after the browser's confirmation.
  */
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
 import { truncate } from "../../../../data/domain/display.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { deleteRetailer, errorMessage, fetchRetailers, type AdminRetailer } from "../admin-api.ts";
@@ -33,7 +33,7 @@ export default function RetailersList() {
         back={{ href: adminPaths.dashboard, label: "Dashboard" }}
         actions={
           <AdminLink href={adminPaths.newRetailer} className="btn-primary">
-            <Plus className="size-4" aria-hidden="true" />
+            <CirclePlus className="size-4" aria-hidden="true" />
             Add New Retailer
           </AdminLink>
         }
@@ -81,11 +81,11 @@ export default function RetailersList() {
               <Td className="text-slate-600 tabular-nums">{retailer.id}</Td>
               <Td className="text-right whitespace-nowrap">
                 <AdminLink href={adminPaths.editRetailer(retailer.id)} className="btn-ghost px-2" aria-label={`Edit ${retailer.name}`}>
-                  <Pencil className="size-4" aria-hidden="true" />
+                  <SquarePen className="size-4" aria-hidden="true" />
                   Edit
                 </AdminLink>
                 <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(retailer)} aria-label={`Delete ${retailer.name}`}>
-                  <Trash2 className="size-4" aria-hidden="true" />
+                  <Trash className="size-4" aria-hidden="true" />
                   Delete
                 </button>
               </Td>

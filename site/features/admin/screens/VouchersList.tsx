@@ -2,7 +2,7 @@
  * /admin/vouchers: every voucher with its code, retailer, discount, expiry (expired ones are
  * marked) and how often it was copied; edit, or delete after the browser's confirmation.
  */
-import { Pencil, Plus, Trash2 } from "lucide-react";
+import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
 import { toast } from "../../toast/toast.store.ts";
 import { deleteVoucher, errorMessage, fetchVouchers, type AdminVoucher } from "../admin-api.ts";
 import { formatDay } from "../format.ts";
@@ -30,7 +30,7 @@ export default function VouchersList() {
         back={{ href: adminPaths.dashboard, label: "Dashboard" }}
         actions={
           <AdminLink href={adminPaths.newVoucher} className="btn-primary">
-            <Plus className="size-4" aria-hidden="true" />
+            <CirclePlus className="size-4" aria-hidden="true" />
             Add New Voucher
           </AdminLink>
         }
@@ -67,11 +67,11 @@ export default function VouchersList() {
               <Td className="text-right tabular-nums">{voucher.uses.toLocaleString("en-GB")}</Td>
               <Td className="text-right whitespace-nowrap">
                 <AdminLink href={adminPaths.editVoucher(voucher.id)} className="btn-ghost px-2" aria-label={`Edit ${voucher.code}`}>
-                  <Pencil className="size-4" aria-hidden="true" />
+                  <SquarePen className="size-4" aria-hidden="true" />
                   Edit
                 </AdminLink>
                 <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(voucher)} aria-label={`Delete ${voucher.code}`}>
-                  <Trash2 className="size-4" aria-hidden="true" />
+                  <Trash className="size-4" aria-hidden="true" />
                   Delete
                 </button>
               </Td>
