@@ -14,8 +14,11 @@ export interface SiteBuilds {
 
 /** What the admin routes need beyond the database. */
 export interface AdminContext {
-  /** The admin password's scrypt hash (environment, database, or generated on first start). */
-  passwordHash: string;
+  /**
+   * The admin password's scrypt hash (environment, database, or generated on first start), read
+   * at each login so `npm run admin:password` takes effect without a restart.
+   */
+  passwordHash(): string;
   limiter: LoginLimiter;
   /** This site's public origin (PUBLIC_BASE_URL), accepted as a request's Origin besides the request's own. */
   publicOrigin: string;

@@ -10,6 +10,7 @@ import { ResponseCache } from "./lib/response-cache.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
+import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import { siteConfig } from "../data/config.ts";
 
@@ -112,7 +113,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       cache,
       onAlertsChanged: checkAlerts,
       admin: {
-        passwordHash: adminPassword.hash,
+        // A hash from the environment is fixed; one in the database may be changed by `npm run admin:password`.
+        passwordHash: () => (adminPassword.source === "environment" ? adminPassword.hash : (storedPasswordHash(db) ?? adminPassword.hash)),
         limiter: createLoginLimiter(),
         publicOrigin: new URL(siteConfig.baseUrl).origin,
         catalogueChanged,

@@ -4,7 +4,11 @@
  * here), sessions expire when idle and at their absolute limit, logout ends them, failed logins
  * are limited, and requests another site could forge are refused.
  */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServices } from "../services.ts";
+import { projectRoot } from "../../data/config.ts";
 import { routes } from "../app.ts";
 import { createLoginLimiter, hashPassword, parsePasswordHash, resolvePasswordHash, sessionAbsoluteMs, sessionIdleMs, verifyPassword } from "../lib/admin-auth.ts";
 import { startTestServer, testAdminPassword, type TestServer } from "./server.ts";
@@ -106,7 +110,8 @@ describe("requests from other sites", () => {
     const body = JSON.stringify({ name: "X", slug: "x-cat", icon: "PawPrint" });
     const send = (headers: Record<string, string>) =>
       fetch(`${api.baseUrl}/api/categories`, { method: "POST", headers: { cookie, "content-type": "application/json", ...headers }, body });
-    for (const headers of [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { origin: api.baseUrl.replace("127.0.0.1", "localhost") }]) {
+    const forged: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: "null" }, { "sec-fetch-site": "cross-site" }, { origin: api.baseUrl.replace("127.0.0.1", "localhost") }];
+    for (const headers of forged) {
       const response = await send(headers);
       expect(response.status, JSON.stringify(headers)).toBe(403);
       expect(await response.json()).toEqual({ error: "Requests from other sites are refused" });
@@ -173,6 +178,33 @@ describe("password hashes", () => {
       const env = await hashPassword("from the environment");
       expect(await resolvePasswordHash(temp.db, env)).toEqual({ source: "environment", hash: env });
     } finally {
+      temp.remove();
+    }
+  });
+});
+
+describe("npm run admin:password", () => {
+  it("reads one line from stdin, stores its hash, ends open sessions, and the running server takes it at the next login", async () => {
+    const temp = await tempDb(5);
+    const services = await createServices({ databaseFile: temp.file, prepare: false, adminPasswordHash: "", log: () => {} });
+    try {
+      expect(services.adminPassword.source).toBe("generated");
+      const admin = services.context.admin!;
+      expect(await verifyPassword(services.adminPassword.password!, admin.passwordHash())).toBe(true);
+      temp.db.$client.prepare("INSERT INTO admin_sessions (token_hash, last_seen_at) VALUES ('x', '2026-01-01')").run();
+      const run = (input: string) =>
+        spawnSync(process.execPath, [path.join(projectRoot, "scripts/admin-password.ts")], { input, env: { ...process.env, DATABASE_PATH: temp.file, ADMIN_PASSWORD_HASH: "" }, encoding: "utf8" });
+      const short = run("too-short\n");
+      expect(short.status).toBe(1);
+      expect(short.stderr).toContain("at least 12 characters; nothing changed");
+      expect(await verifyPassword(services.adminPassword.password!, admin.passwordHash())).toBe(true);
+      const changed = run("a brand new admin password\n");
+      expect(changed.status, changed.stderr).toBe(0);
+      expect(await verifyPassword("a brand new admin password", admin.passwordHash())).toBe(true);
+      expect(await verifyPassword(services.adminPassword.password!, admin.passwordHash())).toBe(false);
+      expect(temp.db.$client.prepare("SELECT count(*) AS n FROM admin_sessions").get()).toEqual({ n: 0 });
+    } finally {
+      await services.close();
       temp.remove();
     }
   });

@@ -20,7 +20,7 @@ export default defineRoute(async (event, { db, admin }) => {
   const client = clientKey(event);
   admin.limiter.check(client);
   const { password } = await readJson(event, body, undefined, { messagesAsIs: true });
-  if (!(await verifyPassword(password, admin.passwordHash))) {
+  if (!(await verifyPassword(password, admin.passwordHash()))) {
     admin.limiter.failed(client);
     throw new HTTPError({ status: 401, message: "Invalid password" });
   }
