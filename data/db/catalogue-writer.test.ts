@@ -1,0 +1,141 @@
+/**
+ * The catalogue writer over a real SQLite file: what each write stores, the price history it
+ * appends, the best price it derives, what it reports as changed, and that a refused or failing
+ * write stores nothing at all.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProduct, deleteCategory, updateProduct, WriteRefused } from "./catalogue-writer.ts";
+import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+import { productInput, type ProductInput } from "../domain/catalogue-input.ts";
+
+let temp: TempDb;
+let retailers: number[];
+let categories: number[];
+
+beforeAll(async () => {
+  temp = await tempDb(10);
+  retailers = (temp.db.$client.prepare("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+  categories = (temp.db.$client.prepare("SELECT id FROM categories ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+});
+afterAll(() => temp.remove());
+
+const rows = <T>(sql: string, ...params: unknown[]) => temp.db.$client.prepare(sql).all(...params) as T[];
+const row = <T>(sql: string, ...params: unknown[]) => temp.db.$client.prepare(sql).get(...params) as T;
+
+interface Link {
+  retailer: number;
+  price: number;
+  original?: number | null;
+  inStock?: boolean;
+  override?: number | null;
+}
+
+function input(name: string, links: Link[], extra: Record<string, unknown> = {}): ProductInput {
+  return productInput.parse({
+    name,
+    categoryId: categories[0],
+    retailerLinks: links.map((link) => ({
+      retailerId: retailers[link.retailer],
+      affiliateUrl: `https://shop.example/${link.retailer}`,
+      price: link.price,
+      originalPrice: link.original ?? null,
+      inStock: link.inStock ?? true,
+      priceOverride: link.override !== undefined && link.override !== null,
+      manualPrice: link.override ?? null,
+    })),
+    ...extra,
+  });
+}
+
+const best = (id: number) => row("SELECT best_price_pence AS price, best_retailer_id AS retailer, original_price_pence AS original FROM products WHERE id = ?", id);
+const history = (id: number) => rows("SELECT retailer_id AS retailer, price_pence AS price FROM price_history WHERE product_id = ? ORDER BY id", id);
+
+describe("best price", () => {
+  it("is the lowest in-stock effective price; a tie goes to the lower retailer id; out of stock never counts", () => {
+    const { value, change } = createProduct(temp.db, input("Tie Treats", [
+      { retailer: 1, price: 5, original: 6 },
+      { retailer: 0, price: 5, original: 7 },
+      { retailer: 2, price: 4, inStock: false },
+    ]));
+    expect(best(value.id)).toEqual({ price: 500, retailer: retailers[0], original: 700 });
+    expect(change).toEqual({ productIds: [value.id], categoryIds: [categories[0]], siteWide: false });
+  });
+
+  it("uses the manual price under override, and records history when only the override changes", () => {
+    const { value } = createProduct(temp.db, input("Override Oats", [{ retailer: 0, price: 10 }, { retailer: 1, price: 9 }]));
+    expect(best(value.id)).toEqual({ price: 900, retailer: retailers[1], original: null });
+    updateProduct(temp.db, value.id, input("Override Oats", [{ retailer: 0, price: 10, override: 8.5 }, { retailer: 1, price: 9 }]));
+    expect(best(value.id)).toEqual({ price: 850, retailer: retailers[0], original: null });
+    // The listed price stayed 10.00; the price a shopper pays moved, so history has a point for it.
+    expect(history(value.id)).toEqual([
+      { retailer: retailers[0], price: 1000 },
+      { retailer: retailers[1], price: 900 },
+      { retailer: retailers[0], price: 850 },
+    ]);
+    // A stock change alone moves the best price but adds no history point.
+    updateProduct(temp.db, value.id, input("Override Oats", [{ retailer: 0, price: 10, override: 8.5, inStock: false }, { retailer: 1, price: 9 }]));
+    expect(best(value.id)).toEqual({ price: 900, retailer: retailers[1], original: null });
+    expect(history(value.id)).toHaveLength(3);
+  });
+
+  it("is none when nothing is in stock, and offers left out of an update are removed", () => {
+    const { value } = createProduct(temp.db, input("Gone Gravy", [{ retailer: 0, price: 3 }, { retailer: 1, price: 2 }]));
+    updateProduct(temp.db, value.id, input("Gone Gravy", [{ retailer: 0, price: 3, inStock: false }]));
+    expect(best(value.id)).toEqual({ price: null, retailer: null, original: null });
+    expect(rows("SELECT retailer_id FROM product_prices WHERE product_id = ?", value.id)).toEqual([{ retailer_id: retailers[0] }]);
+  });
+});
+
+describe("what a write reports as changed", () => {
+  it("names the old and the new category when a product moves, and a new slug is site-wide (the old page must go)", () => {
+    const { value } = createProduct(temp.db, input("Moving Mix", [{ retailer: 0, price: 1 }]));
+    const moved = updateProduct(temp.db, value.id, input("Moving Mix", [{ retailer: 0, price: 1 }], { categoryId: categories[1] }));
+    expect(moved.change).toEqual({ productIds: [value.id], categoryIds: [categories[0], categories[1]], siteWide: false });
+    const renamed = updateProduct(temp.db, value.id, input("Moving Mix", [{ retailer: 0, price: 1 }], { categoryId: categories[1], slug: "moving-mix-2" }));
+    expect(renamed.change.siteWide).toBe(true);
+  });
+});
+
+describe("refused writes store nothing", () => {
+  const digest = () => JSON.stringify([rows("SELECT * FROM products ORDER BY id"), rows("SELECT * FROM product_prices ORDER BY id"), rows("SELECT * FROM price_history ORDER BY id"), rows("SELECT * FROM audit_log ORDER BY id")]);
+
+  it("an unknown category, a taken slug or a retailer whose prices are not compared: 4xx, nothing written", () => {
+    const before = digest();
+    const voucherOnly = row<{ id: number }>("SELECT id FROM retailers WHERE compares_prices = 0 ORDER BY id LIMIT 1").id;
+    const cases: [() => unknown, number, RegExp][] = [
+      [() => createProduct(temp.db, input("Nope", [{ retailer: 0, price: 1 }], { categoryId: 987654 })), 400, /unknown category/],
+      [() => createProduct(temp.db, input("Tie Treats", [{ retailer: 0, price: 1 }])), 409, /slug "tie-treats" already exists/],
+      [
+        () => createProduct(temp.db, { ...input("Voucher Only", []), retailerLinks: [{ ...input("x", [{ retailer: 0, price: 1 }]).retailerLinks[0]!, retailerId: voucherOnly }] }),
+        400,
+        /prices are not compared at .+; turn on price comparison for it first/,
+      ],
+      [() => deleteCategory(temp.db, categories[0]!), 409, /still has \d+ products; move or delete them first/],
+    ];
+    for (const [write, status, message] of cases) {
+      let error: unknown;
+      try {
+        write();
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(WriteRefused);
+      expect((error as WriteRefused).status).toBe(status);
+      expect((error as WriteRefused).message).toMatch(message);
+    }
+    expect(digest()).toBe(before);
+  });
+
+  it("a write that fails half-way (after the product row) is rolled back whole", () => {
+    const before = digest();
+    // A trigger makes the offer insert fail after the product row was written in the same transaction.
+    temp.db.$client.exec("CREATE TEMP TRIGGER fail_offer BEFORE INSERT ON product_prices BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    try {
+      expect(() => createProduct(temp.db, input("Half Written", [{ retailer: 0, price: 1 }]))).toThrow(/disk full/);
+    } finally {
+      temp.db.$client.exec("DROP TRIGGER fail_offer");
+    }
+    expect(digest()).toBe(before);
+    expect(temp.db.$client.inTransaction).toBe(false);
+  });
+});
