@@ -68,7 +68,7 @@ describe("GET /api/products", () => {
     expect(product.category).toEqual({ name: expect.any(String), slug: expect.any(String) });
     expect(product.prices.length).toBeGreaterThanOrEqual(2);
     for (const offer of product.prices) {
-      expect(offer.retailer).toEqual({ name: expect.any(String), logo: expect.stringMatching(/^\/retailers\/.+\.svg$/) });
+      expect(offer.retailer).toEqual({ key: expect.stringMatching(/^[a-z-]+$/), name: expect.any(String), logo: expect.stringMatching(/^\/retailers\/.+\.svg$/) });
       expect(offer.productId).toBe(product.id);
       expect(isTwoDecimals(offer.price)).toBe(true);
     }

@@ -26,6 +26,7 @@ interface ProductRow {
   best_price_pence: number | null;
   original_price_pence: number | null;
   best_retailer_id: number | null;
+  best_retailer_key: string | null;
   best_retailer_name: string | null;
   best_retailer_logo: string | null;
   is_featured: number;
@@ -38,6 +39,7 @@ interface OfferRow {
   id: number;
   product_id: number;
   retailer_id: number;
+  retailer_key: string;
   retailer_name: string;
   retailer_logo: string;
   price_pence: number;
@@ -52,7 +54,7 @@ interface OfferRow {
 
 const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
   c.name AS category_name, c.slug AS category_slug, p.rating, p.review_count, p.best_price_pence,
-  p.original_price_pence, p.best_retailer_id, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
+  p.original_price_pence, p.best_retailer_id, r.key AS best_retailer_key, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
   p.is_featured, p.rank, p.created_at, p.last_edited_at`;
 
 const productFrom = `FROM products p
@@ -114,7 +116,7 @@ function toOffer(row: OfferRow): Offer {
     id: row.id,
     productId: row.product_id,
     retailerId: row.retailer_id,
-    retailer: { name: row.retailer_name, logo: row.retailer_logo },
+    retailer: { key: row.retailer_key, name: row.retailer_name, logo: row.retailer_logo },
     price: toPounds(row.price_pence),
     originalPrice: toPounds(row.original_price_pence),
     url: row.url,
@@ -142,7 +144,7 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
     originalPrice: toPounds(row.original_price_pence),
     bestRetailerId: row.best_retailer_id,
     bestRetailer:
-      row.best_retailer_name === null ? null : { name: row.best_retailer_name, logo: row.best_retailer_logo ?? "" },
+      row.best_retailer_name === null ? null : { key: row.best_retailer_key ?? "", name: row.best_retailer_name, logo: row.best_retailer_logo ?? "" },
     prices,
     isFeatured: row.is_featured === 1,
     rank: row.rank,
@@ -152,7 +154,7 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
 }
 
 /** The offer columns and joins shared by offersFor and listAllProducts. */
-const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.name AS retailer_name, r.logo AS retailer_logo,
+const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.key AS retailer_key, r.name AS retailer_name, r.logo AS retailer_logo,
        ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
        pp.price_override, pp.manual_price_pence, pp.updated_at
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
@@ -295,7 +297,7 @@ export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
     db,
     `SELECT retailer_id, url, price_pence, original_price_pence, price_override, manual_price_pence, free_delivery, in_stock
      FROM product_prices WHERE product_id = ? ORDER BY retailer_id`,
-  ).all(productId) as Omit<OfferRow, "id" | "product_id" | "retailer_name" | "retailer_logo" | "updated_at">[];
+  ).all(productId) as Omit<OfferRow, "id" | "product_id" | "retailer_key" | "retailer_name" | "retailer_logo" | "updated_at">[];
   return rows.map((row) => ({
     retailerId: row.retailer_id,
     url: row.url,

@@ -19,6 +19,19 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+describe("buildAffiliateUrl: retailers by their stable key", () => {
+  it("tags by key whatever the display name became", () => {
+    expect(build("amazon", "https://www.amazon.co.uk/dp/B01")).toBe("https://www.amazon.co.uk/dp/B01?tag=pawprice-21");
+    expect(build("pets-at-home", "https://www.petsathome.com/product/p1")).toBe("https://www.petsathome.com/product/p1?aff=pah+42");
+    expect(build("jollyes", "https://www.jollyes.co.uk/x")).toBe("https://www.jollyes.co.uk/x?ref=jol7");
+    expect(build("zooplus", "https://www.zooplus.co.uk/x")).toBe("https://www.zooplus.co.uk/x?partner=zp9");
+    expect(build("ebay", "https://www.ebay.co.uk/itm/1")).toBe("https://www.ebay.co.uk/itm/1?mkevt=1&mkcid=1&campid=533");
+  });
+  it("does not take a key-like text for another retailer's key", () => {
+    expect(build("pets-at-home-outlet", "https://outlet.example/p")).toBe("https://outlet.example/p?ref=PawPrice");
+  });
+});
+
 describe("buildAffiliateUrl: the five affiliate retailers", () => {
   it("tags Amazon with tag, keeping the other parameters", () => {
     expect(build("Amazon", "https://www.amazon.co.uk/dp/B01?th=1")).toBe("https://www.amazon.co.uk/dp/B01?th=1&tag=pawprice-21");

@@ -7,18 +7,21 @@ import type { AffiliateIds, AffiliateKey } from "./catalogue.ts";
 type TrackingParams = ReadonlyArray<readonly [name: string, value: string]>;
 
 interface AffiliateRetailer {
-  /** The retailer's name reduced to lowercase letters (see retailerToken). */
+  /** The retailer's stable key in the database (`pets-at-home`), which the admin cannot rename. */
+  key: string;
+  /** The retailer's name reduced to lowercase letters (see retailerToken), for references by name only. */
   token: string;
   idKey: AffiliateKey;
   params: (id: string) => TrackingParams;
 }
 
 const affiliateRetailers: readonly AffiliateRetailer[] = [
-  { token: "amazon", idKey: "AMAZON", params: (id) => [["tag", id]] },
-  { token: "petsathome", idKey: "PETS_AT_HOME", params: (id) => [["aff", id]] },
-  { token: "jollyes", idKey: "JOLLYES", params: (id) => [["ref", id]] },
-  { token: "zooplus", idKey: "ZOOPLUS", params: (id) => [["partner", id]] },
+  { key: "amazon", token: "amazon", idKey: "AMAZON", params: (id) => [["tag", id]] },
+  { key: "pets-at-home", token: "petsathome", idKey: "PETS_AT_HOME", params: (id) => [["aff", id]] },
+  { key: "jollyes", token: "jollyes", idKey: "JOLLYES", params: (id) => [["ref", id]] },
+  { key: "zooplus", token: "zooplus", idKey: "ZOOPLUS", params: (id) => [["partner", id]] },
   {
+    key: "ebay",
     token: "ebay",
     idKey: "EBAY",
     params: (id) => [
@@ -52,9 +55,15 @@ const schemeProbeBase = "https://relative.invalid/";
 
 const retailerToken = (name: string) => name.toLowerCase().replace(/[^a-z]/g, "");
 
-function affiliateRetailer(retailerName: string): AffiliateRetailer | undefined {
-  const token = retailerToken(retailerName);
-  return affiliateRetailers.find((retailer) => regionSuffixes.some((suffix) => token === retailer.token + suffix));
+/**
+ * The affiliate programme of a retailer given by its key (offers: `pets-at-home`), or by its name
+ * where only a name is stored (vouchers: "Pets at Home", "Amazon UK").
+ */
+function affiliateRetailer(retailer: string): AffiliateRetailer | undefined {
+  const byKey = affiliateRetailers.find((candidate) => candidate.key === retailer);
+  if (byKey) return byKey;
+  const token = retailerToken(retailer);
+  return affiliateRetailers.find((candidate) => regionSuffixes.some((suffix) => token === candidate.token + suffix));
 }
 
 /** The parameters a retailer's links get; none when its affiliate ID (or the site name) is empty. */
@@ -175,14 +184,14 @@ function petsAtHomeLink(link: string, url: URL, params: TrackingParams): string 
  * @example buildAffiliateUrl("Amazon", "foo", ids, "PawPrice") // "foo?tag=pawprice-21"
  * @example buildAffiliateUrl("Amazon", "javascript:alert(1)", ids, "PawPrice") // "#"
  */
-export function buildAffiliateUrl(retailerName: string, url: string, ids: AffiliateIds, siteName: string): string {
+export function buildAffiliateUrl(retailer: string, url: string, ids: AffiliateIds, siteName: string): string {
   const link = url.trim();
   if (!isSafeHref(link)) return "#";
-  const retailer = affiliateRetailer(retailerName);
-  const params = trackingParams(retailer, ids, siteName);
+  const programme = affiliateRetailer(retailer);
+  const params = trackingParams(programme, ids, siteName);
   if (params.length === 0) return link;
   const absolute = parseAbsoluteHttp(link);
   if (absolute === null) return appendParams(link, params);
-  if (retailer?.idKey === "PETS_AT_HOME") return petsAtHomeLink(link, absolute, params);
+  if (programme?.idKey === "PETS_AT_HOME") return petsAtHomeLink(link, absolute, params);
   return setParams(absolute, params).href;
 }

@@ -23,6 +23,8 @@ export interface Retailer {
 }
 
 export interface RetailerRef {
+  /** Stable identity: what outbound links are tagged by. */
+  key: string;
   name: string;
   logo: string;
 }

@@ -182,7 +182,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
       {state.favorites.map((favorite) => {
         const { product } = favorite;
         const best = product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
-        const href = best ? buildAffiliateUrl(best.retailer.name, best.url, links.affiliateIds, links.siteName) : null;
+        const href = best ? buildAffiliateUrl(best.retailer.key, best.url, links.affiliateIds, links.siteName) : null;
         const discount = discountPercent(product.originalPrice, product.bestPrice);
         return (
           <li key={favorite.id} className="card flex gap-4 p-4" data-testid="favorite">

@@ -42,7 +42,7 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
   const discount = discountPercent(product.originalPrice, product.bestPrice);
   const bestOffer = product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
   const retailerName = product.bestRetailer?.name ?? "Unknown";
-  const bestDealUrl = bestOffer ? buildAffiliateUrl(bestOffer.retailer.name, bestOffer.url, links.affiliateIds, links.siteName) : null;
+  const bestDealUrl = bestOffer ? buildAffiliateUrl(bestOffer.retailer.key, bestOffer.url, links.affiliateIds, links.siteName) : null;
 
   const compare = () => {
     const result = addProductToCompare(toCompareItem(product));
