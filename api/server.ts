@@ -1,13 +1,12 @@
 /**
- * `npm start`: migrate the database, seed it when empty, build the site when no build exists,
- * then serve the API and the built site on one port.
+ * `npm start`: migrate the database, seed it when empty, build the site when no release exists,
+ * then serve the API and the built site on one port; catalogue changes rebuild the site.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { serve } from "h3";
 import { createApp } from "./app.ts";
+import { createSiteRebuilder } from "./jobs/site-rebuild.ts";
 import { createServices } from "./services.ts";
-import { buildSite, defaultSiteDir } from "./site-build.ts";
+import { createReleaseStore, releasesDirFromEnv } from "./site-releases.ts";
 import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort } from "../data/config.ts";
 
 const file = databasePath();
@@ -34,29 +33,25 @@ if (services.adminPassword.password !== undefined) {
   );
 }
 
-const siteDir = process.env.SITE_DIR ? path.resolve(process.env.SITE_DIR) : defaultSiteDir;
-// SITE_BUILD=never: serve the API (and whatever build exists) without building, e.g. for benchmarks.
-if (process.env.SITE_BUILD !== "never" && !fs.existsSync(path.join(siteDir, "index.html"))) {
-  console.log("No site build found: building the site (this takes a moment the first time)...");
-  const result = await buildSite({ databaseFile: file, outDir: siteDir, quiet: true });
-  if (!result.ok) {
-    console.error(result.log);
-    console.error("The site build failed; the API is still served.");
-  } else {
-    console.log(`Built the site in ${(result.durationMs / 1000).toFixed(1)} s`);
-  }
-}
+// The site is served from the current release in SITE_RELEASES_DIR (default releases/). Without
+// one, the first build starts at once and the site answers 503 until it is done; after that,
+// catalogue changes rebuild what they affect. SITE_BUILD=never: serve the API (and whatever
+// release exists) without building, e.g. for benchmarks.
+const releasesDir = releasesDirFromEnv();
+const rebuilder = process.env.SITE_BUILD === "never" ? null : createSiteRebuilder({ db: services.db, databaseFile: file, releasesDir });
+const site = rebuilder ?? createReleaseStore(releasesDir);
 
 console.log(`Price alert e-mails: ${services.mailer.describe === "smtp" ? "sent over SMTP" : "written to the outbox folder (no SMTP_URL)"}`);
 
 const port = serverPort();
-const app = createApp(services.context, { siteRoot: () => (fs.existsSync(siteDir) ? siteDir : null) });
+const app = createApp(services.context, { siteRoot: () => site.currentRoot() });
 const server = serve(app, { port, hostname: serverHost(), silent: true });
 await server.ready();
 console.log(`PawPrice is running at http://localhost:${port}`);
 
 const shutdown = async () => {
   await server.close();
+  await rebuilder?.stop();
   await services.close();
   process.exit(0);
 };

@@ -1,64 +1,182 @@
 /**
- * Runs the Astro static build in a child process (it needs its own memory and must not block
- * the server's event loop), against a given database file and into a given folder.
+ * Runs the Astro static build in a child process (api/site-build-worker.ts: it needs its own
+ * memory and must not block the server's event loop), against a given database file and into a
+ * given fresh folder. A builder can keep its last worker warm: a fast rebuild then renders only
+ * the pages a few products affect with the server bundle already loaded (about a second), where
+ * a cold one first runs a build of those pages (Vite bundling included, 7-15 s here).
  */
-import { spawn } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
 import { projectRoot } from "../data/config.ts";
+import type { WorkerJob, WorkerReply } from "./site-build-worker.ts";
 
-const astroBin = path.join(projectRoot, "node_modules/astro/bin/astro.mjs");
+const workerFile = path.join(projectRoot, "api/site-build-worker.ts");
 
-export interface BuildResult {
+export interface BuildOutcome {
   ok: boolean;
   durationMs: number;
-  /** The build's last output lines, for logs and the admin's Platform Health. */
+  /** Pages and other rendered files (sitemaps, robots.txt) written. */
+  pages: number;
+  /** Product pages among them. */
+  productPages: number;
+  /** The build's last output lines, for logs and the admin's build status. */
   log: string;
 }
 
-export function buildSite(options: { databaseFile: string; outDir: string; quiet?: boolean }): Promise<BuildResult> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [astroBin, "build"], {
-      cwd: projectRoot,
-      env: {
-        ...process.env,
-        DATABASE_PATH: options.databaseFile,
-        BUILD_OUT_DIR: options.outDir,
-        ASTRO_TELEMETRY_DISABLED: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let log = "";
-    const collect = (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-20_000);
-      if (!options.quiet) process.stdout.write(chunk);
-    };
-    child.stdout.on("data", collect);
-    child.stderr.on("data", collect);
-    child.on("close", (code) => {
-      if (code === 0) precompressAssets(options.outDir);
-      resolve({ ok: code === 0, durationMs: performance.now() - started, log });
-    });
-    child.on("error", (error) => resolve({ ok: false, durationMs: performance.now() - started, log: String(error) }));
-  });
+/** Builds a site into a fresh folder; what the rebuild job runs (tests give their own). */
+export interface SiteBuilder {
+  /** Every page into `outDir`. */
+  full(job: { databaseFile: string; outDir: string }): Promise<BuildOutcome>;
+  /**
+   * Every page except other products' pages into `outDir`: the pages these products' data
+   * appears on, to be laid over the live release (api/site-releases.ts).
+   */
+  fast(job: { databaseFile: string; outDir: string; productIds: readonly number[] }): Promise<BuildOutcome>;
+  /** Ends the worker (a build under way fails). */
+  stop(): Promise<void>;
 }
 
+export interface AstroBuilderOptions {
+  /** Don't echo the build's output (it is kept for the outcome's log either way). */
+  quiet?: boolean;
+  /** Keep the worker after a successful build, for fast rebuilds (default true). */
+  keepWarm?: boolean;
+}
+
+const logTailChars = 20_000;
+
 /**
- * Writes a .gz beside every hashed script and stylesheet (a few dozen files), which the server
- * sends to browsers that accept gzip (api/site.ts). Pages stay uncompressed: 50,000 of them would
- * add tens of seconds to every build.
+ * Node resolves the server bundle's imports (react, astro's runtime) from node_modules folders
+ * above the bundle; a folder outside the project gets a link to the project's.
  */
-export function precompressAssets(outDir: string): void {
-  const assets = path.join(outDir, "_astro");
-  if (!fs.existsSync(assets)) return;
-  for (const name of fs.readdirSync(assets)) {
-    if (!/\.(js|css|svg)$/.test(name)) continue;
-    const file = path.join(assets, name);
-    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+function ensureModulesReachable(dir: string): void {
+  if (dir === projectRoot || dir.startsWith(projectRoot + path.sep)) return;
+  try {
+    fs.symlinkSync(path.join(projectRoot, "node_modules"), path.join(dir, "node_modules"), "dir");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
 }
 
-/** The folder `npm start` serves and `npm run build` writes. */
-export const defaultSiteDir = path.join(projectRoot, "dist/site");
+interface Worker {
+  child: ChildProcess;
+  /** The answer to the job under way; a worker that ends without one fails it. */
+  ask(job: WorkerJob): Promise<WorkerReply>;
+  log(): string;
+  exited(): boolean;
+}
+
+function startWorker(cwd: string, quiet: boolean): Worker {
+  fs.mkdirSync(cwd, { recursive: true });
+  ensureModulesReachable(cwd);
+  const child = fork(workerFile, [], {
+    cwd,
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+    // Not the parent's flags (a test runner's loaders): the worker is plain Node running TypeScript.
+    execArgv: [],
+  });
+  let log = "";
+  const collect = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-logTailChars);
+    if (!quiet) process.stdout.write(chunk);
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  let exit: string | null = null;
+  let pending: ((reply: WorkerReply) => void) | null = null;
+  child.on("message", (reply: WorkerReply) => {
+    const answer = pending;
+    pending = null;
+    answer?.(reply);
+  });
+  child.on("exit", (code, signal) => {
+    exit = signal ? `the build process was ended by ${signal}` : `the build process exited with code ${code}`;
+    const answer = pending;
+    pending = null;
+    answer?.({ type: "done", ok: false, error: exit, ms: 0 });
+  });
+  child.on("error", (error) => collect(Buffer.from(String(error))));
+  return {
+    child,
+    ask(job) {
+      return new Promise((resolve) => {
+        if (exit !== null) return resolve({ type: "done", ok: false, error: exit, ms: 0 });
+        // The log of this job only.
+        log = "";
+        pending = resolve;
+        child.send(job);
+      });
+    },
+    log: () => log,
+    exited: () => exit !== null,
+  };
+}
+
+async function endWorker(worker: Worker): Promise<void> {
+  if (worker.exited()) return;
+  const ended = new Promise((resolve) => worker.child.once("exit", resolve));
+  worker.child.kill("SIGTERM");
+  await ended;
+}
+
+export function createAstroBuilder(options: AstroBuilderOptions = {}): SiteBuilder & { readonly pid: number | undefined } {
+  const quiet = options.quiet ?? false;
+  const keepWarm = options.keepWarm ?? true;
+  let worker: Worker | null = null;
+
+  const outcome = (reply: WorkerReply, from: Worker, started: number): BuildOutcome => {
+    const log = reply.ok ? from.log() : `${from.log()}\n${reply.error}`.trim();
+    return {
+      ok: reply.ok,
+      durationMs: performance.now() - started,
+      pages: reply.ok ? reply.pages : 0,
+      productPages: reply.ok ? reply.productPages : 0,
+      log: log.slice(-logTailChars),
+    };
+  };
+
+  /** A new worker's first job: a build (of every page, or of a fast pass's pages). */
+  const coldBuild = async (job: { databaseFile: string; outDir: string; productIds: readonly number[] | null }) => {
+    const started = performance.now();
+    if (worker) await endWorker(worker);
+    const fresh = startWorker(path.dirname(job.outDir), quiet);
+    worker = fresh;
+    const reply = await fresh.ask({ type: "build", ...job, stay: keepWarm });
+    if (!reply.ok || !keepWarm) {
+      await endWorker(fresh);
+      if (worker === fresh) worker = null;
+    }
+    return outcome(reply, fresh, started);
+  };
+
+  return {
+    get pid() {
+      return worker?.child.pid;
+    },
+    full: (job) => coldBuild({ ...job, productIds: null }),
+    async fast(job) {
+      const warm = worker;
+      if (!warm || warm.exited()) return coldBuild(job);
+      const started = performance.now();
+      const reply = await warm.ask({ type: "render", ...job });
+      // A failed render may have left the worker half-way: the next fast rebuild starts a fresh one.
+      if (!reply.ok) {
+        await endWorker(warm);
+        if (worker === warm) worker = null;
+      }
+      return outcome(reply, warm, started);
+    },
+    async stop() {
+      const current = worker;
+      worker = null;
+      if (current) await endWorker(current);
+    },
+  };
+}
+
+/** One full build into `outDir` (a fresh folder), in a worker that ends with it. */
+export function buildSite(options: { databaseFile: string; outDir: string; quiet?: boolean }): Promise<BuildOutcome> {
+  return createAstroBuilder({ quiet: options.quiet ?? false, keepWarm: false }).full(options);
+}

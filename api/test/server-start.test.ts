@@ -33,7 +33,7 @@ async function withServer(databaseFile: string, use: (baseUrl: string) => Promis
       PORT: String(port),
       HOST: "127.0.0.1",
       SITE_BUILD: "never",
-      SITE_DIR: path.join(dir, "no-site"),
+      SITE_RELEASES_DIR: path.join(dir, "no-site"),
       MAIL_OUTBOX: path.join(dir, "outbox"),
       SECRETS_DIR: path.join(dir, "secrets"),
     },

@@ -3,13 +3,13 @@
  * functions, never through data/db (or data/seed) directly. Pages read SQLite through the data
  * layer (no HTTP round trip), one read-only connection per pass, small shared lists read once.
  *
- * A pass is one build or one fast re-render (api/site-build-worker.ts): it reads one database
- * snapshot, and a fast one renders only some products' pages. The worker announces each pass
- * through a global (the pages run inside Astro's bundle, a copy of this module that the worker
- * cannot import); a new pass drops everything read for the previous one. Without a worker
- * (astro dev, astro check) the pass reads DATABASE_PATH and covers every product.
+ * A pass is one build or one fast re-render (data/site-build-pass.ts): it reads one database
+ * snapshot, and a fast one renders only some products' pages; a new pass drops everything read
+ * for the previous one. Without a worker (astro dev, astro check) the pass reads DATABASE_PATH
+ * and covers every product.
  */
 import { databasePath } from "../../data/config.ts";
+import { currentBuildPass, type BuildPass } from "../../data/site-build-pass.ts";
 import { openDb, type Db } from "../../data/db/client.ts";
 import { getAffiliateIds, listCategories, listComparisonRetailers, listRetailers, listVouchers } from "../../data/db/catalogue.ts";
 import {
@@ -24,24 +24,10 @@ import type { AffiliateIds, Category, Product, Retailer, Voucher } from "../../d
 import type { ProductFilters } from "../../data/domain/queries.ts";
 import { defaultSort } from "../../data/domain/sorting.ts";
 
-export interface BuildPass {
-  /** The database file this pass reads, opened read-only (the build's snapshot). */
-  databaseFile: string;
-  /** Only these products get pages (a fast re-render); null: every product. */
-  productIds: readonly number[] | null;
-  /** Filled in by the pass: each product page it rendered, for the release's index of pages. */
-  productPages?: { id: number; slug: string }[];
-}
-
-/** Where the worker puts the current pass (Symbol.for: the same key in every copy of this module). */
-export const buildPassKey = Symbol.for("pawprice.site-build-pass");
-
-type PassGlobal = { [buildPassKey]?: BuildPass };
-
 let defaultPass: BuildPass | undefined;
 
 function currentPass(): BuildPass {
-  return (globalThis as PassGlobal)[buildPassKey] ?? (defaultPass ??= { databaseFile: databasePath(), productIds: null });
+  return currentBuildPass() ?? (defaultPass ??= { databaseFile: databasePath(), productIds: null });
 }
 
 interface PassData {
@@ -56,8 +42,13 @@ let data: PassData | undefined;
 function passData(): PassData {
   const pass = currentPass();
   if (data?.pass !== pass) {
-    data?.db.$client.close();
-    data = { pass, db: openDb(pass.databaseFile, { readonly: true }), memo: new Map() };
+    data?.pass.release?.();
+    const opened: PassData = { pass, db: openDb(pass.databaseFile, { readonly: true }), memo: new Map() };
+    pass.release = () => {
+      if (opened.db.$client.open) opened.db.$client.close();
+      if (data === opened) data = undefined;
+    };
+    data = opened;
   }
   return data;
 }

@@ -1,6 +1,7 @@
 /**
- * Browser-test setup: seeds a temporary SQLite file, builds the site from it, and starts the
- * real server (`node api/server.ts`, what `npm start` runs) on a free port. The tests get the URL
+ * Browser-test setup: seeds a temporary SQLite file, builds the site from it into a release (as
+ * `npm run build` does), and starts the real server (`node api/server.ts`, what `npm start`
+ * runs) on a free port, serving that release. The tests get the URL
  * and the database path through vitest's provide/inject.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -9,7 +10,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { buildSite } from "../../api/site-build.ts";
+import { hashPassword } from "../../api/lib/admin-auth.ts";
+import { buildRelease } from "../../api/jobs/site-rebuild.ts";
+import { createAstroBuilder } from "../../api/site-build.ts";
+import { createReleaseStore } from "../../api/site-releases.ts";
 import { projectRoot } from "../../data/config.ts";
 import { migrateDb, openDb } from "../../data/db/client.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
@@ -20,6 +24,7 @@ declare module "vitest" {
     baseUrl: string;
     databaseFile: string;
     outboxDir: string;
+    adminPassword: string;
   }
 }
 
@@ -43,25 +48,30 @@ export async function setup(project: TestProject): Promise<void> {
   const db = openDb(databaseFile);
   await migrateDb(db);
   seedCatalogue(db, generateCatalogue({ products: 120, today: new Date() }));
+  const releasesDir = path.join(dir, "releases");
+  const build = await buildRelease(
+    { db, store: createReleaseStore(releasesDir), builder: createAstroBuilder({ quiet: true, keepWarm: false }), log: () => {} },
+    "full",
+  );
   db.$client.close();
-
-  const siteDir = path.join(dir, "site");
-  const build = await buildSite({ databaseFile, outDir: siteDir, quiet: true });
-  if (!build.ok) throw new Error(`site build failed:\n${build.log}`);
+  if (!build.ok) throw new Error(`site build failed:\n${build.record?.logTail}`);
 
   const port = await freePort();
+  // The admin tests sign in with this password; the server knows only its hash.
+  const adminPassword = "browser-test-admin-password";
   const outboxDir = path.join(dir, "outbox");
   server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
     env: {
       ...process.env,
       DATABASE_PATH: databaseFile,
-      SITE_DIR: siteDir,
+      SITE_RELEASES_DIR: releasesDir,
       PORT: String(port),
       HOST: "127.0.0.1",
       // Mail goes to a temporary outbox (no SMTP_URL), secrets to a temporary folder.
       MAIL_OUTBOX: outboxDir,
       SECRETS_DIR: path.join(dir, "secrets"),
       SMTP_URL: "",
+      ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -74,6 +84,7 @@ export async function setup(project: TestProject): Promise<void> {
   project.provide("baseUrl", `http://127.0.0.1:${port}`);
   project.provide("databaseFile", databaseFile);
   project.provide("outboxDir", outboxDir);
+  project.provide("adminPassword", adminPassword);
 }
 
 export async function teardown(): Promise<void> {

@@ -1,0 +1,245 @@
+/**
+ * Rebuilds the public site after catalogue changes, on the job runner: changes that arrive
+ * within `delayMs` of each other share one build, one build runs at a time, and a change during
+ * a build gets exactly one more build after it. Every build reads one consistent snapshot of the
+ * database (SQLite's backup API into the build's scratch folder, deleted afterwards), writes a
+ * fresh release folder and is swapped in only when it succeeded (api/site-releases.ts); each is
+ * recorded in site_builds.
+ *
+ * Which pages a change affects (the rule a fast build follows):
+ * - a product's data shows on its own page, on its category's grid, on the home page (featured
+ *   example, top-sellers grid), in the brand filter of every grid (a new brand) and in the
+ *   sitemaps (last modified). A fast build therefore renders that product's page and every page
+ *   that is not a product page (home, all categories, sitemaps, static pages: a few dozen pages,
+ *   read with a handful of indexed queries) and lays them over the live release. Other products'
+ *   pages are untouched: nothing of one product appears on another's page.
+ * - a category-only change (categoryIds without products) needs the same minus product pages.
+ * - site-wide changes (category names and menu, retailers, affiliate IDs, vouchers), a product's
+ *   page moving or disappearing (slug change, deletion: the old address must stop answering), an
+ *   unknown change (another process wrote) and the first build get a full build. A fast build
+ *   that finds a requested product gone turns into a full one as well.
+ */
+import path from "node:path";
+import { createJobRunner } from "./runner.ts";
+import { createAstroBuilder, type BuildOutcome, type SiteBuilder } from "../site-build.ts";
+import { createReleaseStore, type ReleaseStore } from "../site-releases.ts";
+import type { Db } from "../../data/db/client.ts";
+import {
+  failAbandonedBuilds,
+  latestBuild,
+  recordBuildFinish,
+  recordBuildStart,
+  type BuildKind,
+  type BuildRecord,
+} from "../../data/db/site-builds.ts";
+
+/** What changed: the products whose data changed, categories whose lists changed, or everything. */
+export interface SiteChange {
+  productIds?: readonly number[];
+  categoryIds?: readonly number[];
+  siteWide?: boolean;
+}
+
+export interface SiteRebuildStatus {
+  /** scheduled: a build will start after the gathering delay; building: one is under way. */
+  state: "idle" | "scheduled" | "building";
+  /** The served release's name, or null before the first build. */
+  current: string | null;
+  lastBuild: BuildRecord | null;
+}
+
+export interface SiteRebuilder {
+  /** Asks for a build of what the change affects; resolves with the record of the build that covered it (null after stop). */
+  request(change: SiteChange): Promise<BuildRecord | null>;
+  status(): SiteRebuildStatus;
+  /** The served release's folder (what the site handler serves), or null before the first build. */
+  currentRoot(): string | null;
+  /** Waits for the deletion of old releases started after the last swap. */
+  cleanedUp(): Promise<void>;
+  /** Ends a build under way (it fails, the live release stays), drops a scheduled one, ends the build worker. */
+  stop(): Promise<void>;
+}
+
+export interface SiteRebuilderOptions {
+  db: Db;
+  /** The live database file (the snapshot is taken through `db`, its connection). */
+  databaseFile: string;
+  releasesDir: string;
+  /** How long changes gather before a build starts (ms). */
+  delayMs?: number;
+  log?: (line: string) => void;
+  /** What builds a release; default the Astro build worker, kept warm for fast builds. */
+  build?: SiteBuilder;
+  /** Releases kept besides the served one and its base (default 3). */
+  keepReleases?: number;
+}
+
+/** More changed products than this get a full build: rendering thousands of pages one by one is slower. */
+const fastBuildLimit = 500;
+
+interface PendingWork {
+  siteWide: boolean;
+  productIds: Set<number>;
+  categories: boolean;
+}
+
+function merge(pending: PendingWork | null, change: SiteChange): PendingWork {
+  const work = pending ?? { siteWide: false, productIds: new Set<number>(), categories: false };
+  const productIds = change.productIds ?? [];
+  const categories = (change.categoryIds ?? []).length > 0;
+  // A change that names nothing may have changed anything.
+  work.siteWide ||= change.siteWide === true || (productIds.length === 0 && !categories);
+  for (const id of productIds) work.productIds.add(id);
+  work.categories ||= categories;
+  return work;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const lastLine = (text: string) =>
+  text
+    .trim()
+    .split("\n")
+    .at(-1)
+    ?.replace(/\x1b\[[0-9;]*m/g, "") ?? "";
+
+export interface ReleaseBuild {
+  db: Db;
+  store: ReleaseStore;
+  builder: SiteBuilder;
+  log: (line: string) => void;
+}
+
+/**
+ * One recorded build into a new release, published when it succeeded: a full build, or a fast
+ * one laid over the served release's base. `escalate`: the fast build could not stand in for a
+ * full one (a changed product has no page any more, or another process published meanwhile).
+ */
+export async function buildRelease(
+  { db, store, builder, log }: ReleaseBuild,
+  kind: BuildKind,
+  productIds: readonly number[] = [],
+): Promise<{ ok: boolean; record: BuildRecord | null; escalate: boolean }> {
+  const startedCurrent = store.currentName();
+  const base = kind === "fast" && startedCurrent ? (store.meta(startedCurrent)?.base ?? startedCurrent) : null;
+  const staged = store.stage();
+  const id = recordBuildStart(db, { kind, release: staged.name, startedAt: new Date() });
+  let outcome: BuildOutcome | null = null;
+  let failure = "";
+  let escalate = false;
+  try {
+    const snapshot = path.join(staged.scratch, "catalogue.db");
+    await db.$client.backup(snapshot);
+    outcome =
+      kind === "full"
+        ? await builder.full({ databaseFile: snapshot, outDir: staged.dir })
+        : await builder.fast({ databaseFile: snapshot, outDir: staged.dir, productIds });
+    if (!outcome.ok) failure = lastLine(outcome.log) || "the build failed";
+    else if (kind === "fast" && outcome.productPages < productIds.length) {
+      failure = "a changed product has no page any more; a full build follows";
+      escalate = true;
+    } else if (kind === "fast" && store.currentName() !== startedCurrent) {
+      failure = "another release was published during this build; a full build follows";
+      escalate = true;
+    } else {
+      // The pages earlier fast builds over the same base rewrote stay rewritten.
+      if (kind === "fast" && startedCurrent !== null && startedCurrent !== base) await store.carryForward(staged, startedCurrent);
+      store.publish(staged, { kind, base });
+    }
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+  }
+  const ok = failure === "";
+  if (!ok) void store.discard(staged).catch(() => undefined);
+  recordBuildFinish(db, id, {
+    result: ok ? "succeeded" : "failed",
+    finishedAt: new Date(),
+    pages: outcome?.ok ? outcome.pages : null,
+    log: [outcome?.log ?? "", failure].filter(Boolean).join("\n"),
+  });
+  const record = latestBuild(db);
+  const took = seconds(record?.durationMs ?? 0);
+  if (ok) log(`Site build (${kind}) done in ${took}: ${outcome!.pages} pages, release ${staged.name}`);
+  else log(`Site build (${kind}) failed after ${took}: ${failure}; the live site is unchanged`);
+  return { ok, record, escalate };
+}
+
+export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilder {
+  const { db } = options;
+  const log = options.log ?? console.log;
+  const builder = options.build ?? createAstroBuilder({ quiet: true });
+  const store = createReleaseStore(options.releasesDir);
+  const keep = options.keepReleases ?? 3;
+  let pending: PendingWork | null = null;
+  let stopping = false;
+
+  failAbandonedBuilds(db, new Date());
+
+  const cleaner = createJobRunner(
+    async () => {
+      try {
+        const removed = await store.cleanup(keep);
+        if (removed.length > 0) log(`Site releases: deleted ${removed.length} old release folder(s)`);
+      } catch (error) {
+        log(`Site releases: cleanup failed: ${String(error)}`);
+      }
+    },
+    { whenStopped: undefined },
+  );
+  let lastCleanup: Promise<void> = Promise.resolve();
+
+  const runner = createJobRunner<BuildRecord | null>(
+    async () => {
+      const work = pending;
+      pending = null;
+      if (stopping || work === null) return latestBuild(db);
+      try {
+        const fast =
+          !work.siteWide &&
+          store.currentName() !== null &&
+          work.productIds.size <= fastBuildLimit &&
+          (work.productIds.size > 0 || work.categories);
+        const context = { db, store, builder, log };
+        let result = fast ? await buildRelease(context, "fast", [...work.productIds]) : null;
+        if (result === null || (result.escalate && !stopping)) result = await buildRelease(context, "full");
+        if (result.ok) lastCleanup = cleaner.request();
+        return result.record;
+      } catch (error) {
+        log(`Site build: ${String(error)}`);
+        return latestBuild(db);
+      }
+    },
+    { delayMs: options.delayMs ?? 3000, whenStopped: null },
+  );
+
+  const rebuilder: SiteRebuilder = {
+    request(change) {
+      if (stopping) return Promise.resolve(null);
+      pending = merge(pending, change);
+      return runner.request();
+    },
+    status() {
+      return {
+        state: runner.running ? "building" : pending !== null ? "scheduled" : "idle",
+        current: store.currentName(),
+        lastBuild: latestBuild(db),
+      };
+    },
+    currentRoot: () => store.currentRoot(),
+    cleanedUp: () => lastCleanup,
+    async stop() {
+      stopping = true;
+      await builder.stop();
+      await runner.stop();
+      // A deletion under way goes on (cleanedUp() waits for it); none starts after this.
+      void cleaner.stop();
+    },
+  };
+
+  // No release yet (first start, or its folder is gone): build one.
+  const current = store.currentRoot();
+  if (current === null || store.meta(path.basename(current)) === null) {
+    log("No site release yet: building the site (the site answers 503 until the first build is done)...");
+    void rebuilder.request({ siteWide: true });
+  }
+  return rebuilder;
+}

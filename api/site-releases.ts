@@ -1,0 +1,184 @@
+/**
+ * Release folders of the built site. Every build goes into a fresh folder; the served site
+ * switches to it only when it succeeded, by replacing the `current` link with a rename (atomic:
+ * a request sees the old release or the new one, never a mix or nothing). A build that fails or
+ * is killed leaves the live release exactly as it was.
+ *
+ * A releases folder holds:
+ *   <name>/                   a finished release; .release.json says what kind (never served)
+ *   current -> <name>         the release being served
+ *   .building-<name>-<pid>/   a build under way; renamed to <name> when it succeeded
+ *   .snapshot-<name>-<pid>/   the database snapshot a build reads
+ *   node_modules              a link to the project's, when the folder is outside the project
+ *
+ * A full release has every page. A fast release holds only the pages a few products' changes
+ * affect, plus the pages earlier fast releases over the same full release rewrote, and is served
+ * in front of that full release (its base): a file missing from it comes from the base. Names
+ * sort by creation time.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { projectRoot } from "../data/config.ts";
+
+export interface ReleaseMeta {
+  kind: "full" | "fast";
+  /** The full release a fast one is laid over; null for a full release. */
+  base: string | null;
+  createdAt: string;
+}
+
+export const releaseMetaFile = ".release.json";
+const currentLink = "current";
+const releaseName = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
+const scratchName = /^\.(?:building|snapshot|current)-(\d{8}T\d{9}Z-[0-9a-f]{6}-)?(\d+)(?:-[0-9a-f]+)?$/;
+
+/** SITE_RELEASES_DIR, else the project's releases/ folder. */
+export function releasesDirFromEnv(): string {
+  const configured = process.env.SITE_RELEASES_DIR?.trim();
+  return configured ? path.resolve(projectRoot, configured) : path.join(projectRoot, "releases");
+}
+
+export function readReleaseMeta(root: string): ReleaseMeta | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, releaseMetaFile), "utf8")) as ReleaseMeta;
+  } catch {
+    return null;
+  }
+}
+
+/** The folders a release's files are looked up in, first match wins: itself, then its base. */
+export function releaseLayers(root: string): string[] {
+  const base = readReleaseMeta(root)?.base;
+  return base ? [root, path.join(path.dirname(root), base)] : [root];
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+export interface StagedRelease {
+  name: string;
+  /** Where the build writes; becomes the release when published. */
+  dir: string;
+  /** A folder for the build's database snapshot, removed with `discard`/after publishing. */
+  scratch: string;
+}
+
+export interface ReleaseStore {
+  readonly dir: string;
+  /** The release being served (its name), or null before the first. */
+  currentName(): string | null;
+  /** The served release's folder, or null before the first. */
+  currentRoot(): string | null;
+  meta(name: string): ReleaseMeta | null;
+  /** A new release's folders, not served until published. */
+  stage(): StagedRelease;
+  /**
+   * Copies, as hard links, the files of a fast release `from` that `staged` does not have (the
+   * pages earlier fast builds rewrote stay rewritten).
+   */
+  carryForward(staged: StagedRelease, from: string): Promise<void>;
+  /** Removes build leftovers (dot entries such as .prerender), then makes `staged` the served release. */
+  publish(staged: StagedRelease, meta: Omit<ReleaseMeta, "createdAt">): void;
+  /** Deletes a staged release that will not be published. */
+  discard(staged: StagedRelease): Promise<void>;
+  /**
+   * Deletes old releases, keeping the newest `keep`, the served one and the full releases they
+   * stand on; and leftovers of builds whose process has ended. Returns the names deleted.
+   */
+  cleanup(keep: number): Promise<string[]>;
+}
+
+export function createReleaseStore(dir: string): ReleaseStore {
+  const link = path.join(dir, currentLink);
+
+  const currentName = (): string | null => {
+    try {
+      return fs.readlinkSync(link);
+    } catch {
+      return null;
+    }
+  };
+
+  const meta = (name: string) => readReleaseMeta(path.join(dir, name));
+
+  const entries = () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+
+  const newName = () => `${new Date().toISOString().replace(/[-:.]/g, "")}-${crypto.randomBytes(3).toString("hex")}`;
+
+  return {
+    dir,
+    currentName,
+    currentRoot() {
+      const name = currentName();
+      return name === null ? null : path.join(dir, name);
+    },
+    meta,
+    stage() {
+      const name = newName();
+      const staged = {
+        name,
+        dir: path.join(dir, `.building-${name}-${process.pid}`),
+        scratch: path.join(dir, `.snapshot-${name}-${process.pid}`),
+      };
+      fs.mkdirSync(staged.dir, { recursive: true });
+      fs.mkdirSync(staged.scratch);
+      return staged;
+    },
+    async carryForward(staged, from) {
+      const source = path.join(dir, from);
+      const entries = await fs.promises.readdir(source, { recursive: true, withFileTypes: true });
+      for (const entry of entries) {
+        if (!entry.isFile() || entry.name === releaseMetaFile) continue;
+        const relative = path.relative(source, path.join(entry.parentPath, entry.name));
+        const target = path.join(staged.dir, relative);
+        if (fs.existsSync(target)) continue;
+        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        await fs.promises.link(path.join(source, relative), target);
+      }
+    },
+    publish(staged, release) {
+      for (const entry of fs.readdirSync(staged.dir)) {
+        if (entry.startsWith(".")) fs.rmSync(path.join(staged.dir, entry), { recursive: true, force: true });
+      }
+      const full: ReleaseMeta = { ...release, createdAt: new Date().toISOString() };
+      fs.writeFileSync(path.join(staged.dir, releaseMetaFile), `${JSON.stringify(full, null, 2)}\n`);
+      const final = path.join(dir, staged.name);
+      fs.renameSync(staged.dir, final);
+      const temporary = path.join(dir, `.current-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
+      fs.symlinkSync(staged.name, temporary);
+      fs.renameSync(temporary, link);
+      fs.rmSync(staged.scratch, { recursive: true, force: true });
+    },
+    async discard(staged) {
+      await fs.promises.rm(staged.dir, { recursive: true, force: true });
+      await fs.promises.rm(staged.scratch, { recursive: true, force: true });
+    },
+    async cleanup(keep) {
+      const releases = entries()
+        .filter((name) => releaseName.test(name))
+        .sort();
+      const kept = new Set(releases.slice(-keep));
+      const current = currentName();
+      if (current !== null) kept.add(current);
+      for (const name of [...kept]) {
+        const base = meta(name)?.base;
+        if (base) kept.add(base);
+      }
+      const doomed = releases.filter((name) => !kept.has(name));
+      for (const entry of entries()) {
+        const pid = scratchName.exec(entry)?.[2];
+        if (pid !== undefined && Number(pid) !== process.pid && !isAlive(Number(pid))) doomed.push(entry);
+      }
+      // One at a time: deleting tens of thousands of files slows this disk for everything else.
+      for (const name of doomed) await fs.promises.rm(path.join(dir, name), { recursive: true, force: true });
+      return doomed;
+    },
+  };
+}
