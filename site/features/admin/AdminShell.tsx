@@ -73,7 +73,7 @@ export function AdminShell({ route, children }: { route: AdminRoute; children: R
         </div>
       </header>
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-4 sm:px-6 lg:flex-row lg:py-8">
-        <nav aria-label="Admin sections" data-admin-nav className="lg:w-52 lg:shrink-0">
+        <nav aria-label="Admin sections" data-admin-nav className="lg:w-48 lg:shrink-0">
           <ul className="-mx-4 flex gap-1 overflow-x-auto px-4 pb-1 lg:sticky lg:top-22 lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0">
             {sections.map(({ href, label, icon: Icon, screens }) => {
               const active = screens.includes(route.screen);

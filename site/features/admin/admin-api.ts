@@ -82,9 +82,11 @@ export interface BuildRecord {
   startedAt: string;
   finishedAt: string | null;
   durationMs: number | null;
-  kind: string;
-  result: string;
-  logTail: string;
+  /** full: every page; fast: only the pages a few products' changes affect. */
+  kind: "full" | "fast";
+  result: "running" | "succeeded" | "failed";
+  /** The last lines of the build's output. */
+  logTail: string | null;
 }
 
 export interface BuildStatus {
@@ -94,7 +96,7 @@ export interface BuildStatus {
 
 export const fetchDashboard = () => json<Dashboard>("GET", "/api/admin/dashboard");
 export const fetchBuildStatus = () => json<BuildStatus>("GET", "/api/admin/build-status");
-export const requestRebuild = () => json<{ state: BuildState }>("POST", "/api/admin/rebuild", {});
+export const requestRebuild = () => json<BuildStatus>("POST", "/api/admin/rebuild", {});
 
 // Products
 
@@ -221,7 +223,7 @@ export interface Analytics {
   distribution: { categoryId: number; name: string; products: number; percent: number }[];
   clicks: { days: number; byRetailer: { retailer: string; clicks: number }[]; topProducts: { productId: number; name: string; slug: string; clicks: number }[] };
   health: {
-    database: { ok: boolean; sizeBytes: number };
+    database: { ok: boolean; sizeBytes: number | null };
     lastPriceRefresh: string | null;
     lastBuild: BuildRecord | null;
     build: { state: BuildState };

@@ -14,7 +14,8 @@ function current(): AdminLocation {
   return { pathname: window.location.pathname, search: window.location.search };
 }
 
-export const $location = atom<AdminLocation>({ pathname: "/admin", search: "" });
+// The app renders only in the browser, so the first render already sees the real address.
+export const $location = atom<AdminLocation>(typeof window === "undefined" ? { pathname: "/admin", search: "" } : current());
 
 let started = false;
 

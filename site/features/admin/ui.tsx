@@ -155,10 +155,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]): { 
   return { state, reload, setData };
 }
 
-/** A table that scrolls sideways on narrow screens instead of squeezing its columns. */
+/**
+ * A table that scrolls sideways on narrow screens instead of squeezing its columns. The scroller
+ * is positioned, so screen-reader-only text in the cells (absolutely placed) scrolls with it
+ * rather than widening the page.
+ */
 export function Table({ caption, head, children, minWidth = "48rem" }: { caption: string; head: ReactNode; children: ReactNode; minWidth?: string }) {
   return (
-    <div className="card overflow-x-auto">
+    <div className="card relative overflow-x-auto">
       <table className="w-full text-left text-sm" style={{ minWidth }}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-semibold tracking-wide text-slate-600 uppercase">{head}</thead>
@@ -169,11 +173,11 @@ export function Table({ caption, head, children, minWidth = "48rem" }: { caption
 }
 
 export function Th({ className, ...props }: ComponentProps<"th">) {
-  return <th scope="col" className={cn("px-4 py-3 whitespace-nowrap", className)} {...props} />;
+  return <th scope="col" className={cn("px-3 py-3 whitespace-nowrap first:pl-4 last:pr-4", className)} {...props} />;
 }
 
 export function Td({ className, ...props }: ComponentProps<"td">) {
-  return <td className={cn("px-4 py-3 align-middle", className)} {...props} />;
+  return <td className={cn("px-3 py-3 align-middle first:pl-4 last:pr-4", className)} {...props} />;
 }
 
 /** Five stars with the rounded rating filled, and the review count. */
@@ -198,6 +202,17 @@ export function Badge({ tone, children }: { tone: "green" | "slate" | "amber" | 
     brand: "bg-brand-100 text-brand-800",
   };
   return <span className={cn("inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold", tones[tone])}>{children}</span>;
+}
+
+const buildResults = {
+  running: { tone: "amber", text: "Running" },
+  succeeded: { tone: "green", text: "Succeeded" },
+  failed: { tone: "red", text: "Failed" },
+} as const;
+
+export function BuildResultBadge({ result }: { result: keyof typeof buildResults }) {
+  const { tone, text } = buildResults[result] ?? buildResults.failed;
+  return <Badge tone={tone}>{text}</Badge>;
 }
 
 /** Triggers a browser download of a file made in the page. */

@@ -9,7 +9,7 @@ import { productPath } from "../../../../data/domain/paths.ts";
 import { errorMessage, fetchAnalytics, type Analytics as AnalyticsData } from "../admin-api.ts";
 import { formatBytes, formatDateTime, formatDuration } from "../format.ts";
 import { adminPaths } from "../routes.ts";
-import { Badge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { Badge, BuildResultBadge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 function StatCard({ label, value, note }: { label: string; value: number; note?: string }) {
   return (
@@ -50,7 +50,6 @@ function HealthItem({ icon, title, status, children }: { icon: ReactNode; title:
 
 function Health({ health }: { health: AnalyticsData["health"] }) {
   const build = health.lastBuild;
-  const buildOk = build && (build.result === "ok" || build.result === "success");
   return (
     <Card aria-labelledby="health-heading">
       <h2 id="health-heading" className="text-lg font-semibold text-slate-900">
@@ -62,7 +61,7 @@ function Health({ health }: { health: AnalyticsData["health"] }) {
           title="Database"
           status={<Badge tone={health.database.ok ? "green" : "red"}>{health.database.ok ? "Online" : "Unreachable"}</Badge>}
         >
-          Size {formatBytes(health.database.sizeBytes)}
+          {health.database.sizeBytes === null ? "Size unknown" : `Size ${formatBytes(health.database.sizeBytes)}`}
         </HealthItem>
         <HealthItem
           icon={<RefreshCw className="size-4" />}
@@ -75,7 +74,7 @@ function Health({ health }: { health: AnalyticsData["health"] }) {
           icon={<Hammer className="size-4" />}
           title="Last site build"
           status={
-            build ? <Badge tone={buildOk ? "green" : build.result === "running" ? "amber" : "red"}>{build.result}</Badge> : <Badge tone="slate">Never</Badge>
+            build ? <BuildResultBadge result={build.result} /> : <Badge tone="slate">Never</Badge>
           }
         >
           {build && (

@@ -10,7 +10,7 @@ import { toast } from "../../toast/toast.store.ts";
 import { errorMessage, fetchBuildStatus, fetchDashboard, requestRebuild, type BuildStatus } from "../admin-api.ts";
 import { formatDateTime, formatDuration } from "../format.ts";
 import { adminPaths } from "../routes.ts";
-import { AdminLink, Badge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { AdminLink, Badge, BuildResultBadge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 const tiles = [
   { href: adminPaths.products, title: "Products", text: "Edit products, offers and prices", icon: Package },
@@ -46,9 +46,7 @@ function SiteBuild() {
   async function rebuild() {
     setRequesting(true);
     try {
-      const { state: buildState } = await requestRebuild();
-      if (state.kind === "ready") setData({ ...state.data, state: buildState });
-      reload();
+      setData(await requestRebuild());
       toast({ title: "Rebuild started", description: "The public site will update when the build finishes." });
     } catch (error) {
       toast({ title: "Rebuild failed to start", description: errorMessage(error, "Please try again."), variant: "destructive" });
@@ -91,7 +89,7 @@ function SiteBuild() {
             <dd className="mt-0.5">
               {last ? (
                 <span className="inline-flex items-center gap-2">
-                  <Badge tone={last.result === "ok" || last.result === "success" ? "green" : last.result === "running" ? "amber" : "red"}>{last.result}</Badge>
+                  <BuildResultBadge result={last.result} />
                   <span className="text-slate-600">{formatDuration(last.durationMs)}</span>
                 </span>
               ) : (
@@ -109,35 +107,32 @@ export default function Dashboard() {
   const { state, reload } = useLoad(fetchDashboard, []);
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title="Admin Dashboard"
-        description="Manage the catalogue, retailers, vouchers and the public site."
-        actions={
-          <>
-            <AdminLink href={adminPaths.products} className="btn-outline">
-              Manage Products
-            </AdminLink>
-            <AdminLink href={adminPaths.newProduct} className="btn-primary">
-              <CirclePlus className="size-4" aria-hidden="true" />
-              Add New Product
-            </AdminLink>
-            <AdminLink href={adminPaths.categories} className="btn-outline">
-              Manage Categories
-            </AdminLink>
-            <AdminLink href={adminPaths.retailers} className="btn-outline">
-              Manage Retailers
-            </AdminLink>
-            <a href={homePath} className="btn-ghost">
-              Back to Homepage
-            </a>
-          </>
-        }
-      />
+      <div>
+        <PageHeader title="Admin Dashboard" description="Manage the catalogue, retailers, vouchers and the public site." />
+        <div className="-mt-2 flex flex-wrap gap-2">
+          <AdminLink href={adminPaths.products} className="btn-outline">
+            Manage Products
+          </AdminLink>
+          <AdminLink href={adminPaths.newProduct} className="btn-primary">
+            <CirclePlus className="size-4" aria-hidden="true" />
+            Add New Product
+          </AdminLink>
+          <AdminLink href={adminPaths.categories} className="btn-outline">
+            Manage Categories
+          </AdminLink>
+          <AdminLink href={adminPaths.retailers} className="btn-outline">
+            Manage Retailers
+          </AdminLink>
+          <a href={homePath} className="btn-ghost">
+            Back to Homepage
+          </a>
+        </div>
+      </div>
 
       {state.kind === "loading" && <Loading label="Loading dashboard..." />}
       {state.kind === "failed" && <LoadFailed message={errorMessage(state.error, "Could not load the dashboard.")} onRetry={reload} />}
       {state.kind === "ready" && (
-        <dl className="grid grid-cols-1 gap-4 sm:grid-cols-3" data-testid="dashboard-counts">
+        <dl className="grid grid-cols-3 gap-3 sm:gap-4" data-testid="dashboard-counts">
           {(
             [
               ["Products", state.data.counts.products, adminPaths.products],
@@ -145,13 +140,13 @@ export default function Dashboard() {
               ["Retailers", state.data.counts.retailers, adminPaths.retailers],
             ] as const
           ).map(([label, count, href]) => (
-            <div key={label} className="card relative p-5">
-              <dt className="text-sm font-medium text-slate-600">
+            <div key={label} className="card relative p-3 sm:p-5">
+              <dt className="text-xs font-medium text-slate-600 sm:text-sm">
                 <AdminLink href={href} className="after:absolute after:inset-0 hover:underline">
                   {label}
                 </AdminLink>
               </dt>
-              <dd className="mt-1 text-3xl font-bold text-slate-900 tabular-nums">{count.toLocaleString("en-GB")}</dd>
+              <dd className="mt-1 text-2xl font-bold text-slate-900 tabular-nums sm:text-3xl">{count.toLocaleString("en-GB")}</dd>
             </div>
           ))}
         </dl>

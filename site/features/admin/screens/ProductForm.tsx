@@ -233,7 +233,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
           </Field>
         </Card>
 
-        <Card className="grid content-start gap-4" aria-labelledby="listing-heading">
+        <Card className="grid content-start gap-4 self-start" aria-labelledby="listing-heading">
           <h2 id="listing-heading" className="text-lg font-semibold text-slate-900">
             Listing
           </h2>

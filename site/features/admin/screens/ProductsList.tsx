@@ -4,7 +4,7 @@
  * the search live in the query string, so back/forward and reloads keep them.
  */
 import { useStore } from "@nanostores/react";
-import { CircleCheckBig, CirclePlus, Download, Search, SquarePen, Trash } from "../icons.tsx";
+import { ArrowUpRight, CircleCheckBig, CirclePlus, Download, Search, SquarePen, Trash } from "../icons.tsx";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatPrice, relativeTime, truncate } from "../../../../data/domain/display.ts";
 import { homePath, productPath } from "../../../../data/domain/paths.ts";
@@ -12,7 +12,7 @@ import { toast } from "../../toast/toast.store.ts";
 import { deleteProduct, errorMessage, exportProducts, fetchAdminProducts, type AdminProductRow } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
 import { $location, navigate } from "../router.ts";
-import { ActionMenu, AdminLink, downloadFile, inputClass, LoadFailed, Loading, PageHeader, RatingStars, Table, Td, Th, useLoad } from "../ui.tsx";
+import { ActionMenu, AdminLink, Badge, downloadFile, inputClass, LoadFailed, Loading, PageHeader, RatingStars, Table, Td, Th, useLoad } from "../ui.tsx";
 
 /** Product names longer than this are cut in the list. */
 const nameLength = 40;
@@ -65,6 +65,16 @@ export default function ProductsList() {
     }
   }
 
+  const rowMenu = (product: AdminProductRow) => (
+    <ActionMenu
+      label={`Actions for ${product.name}`}
+      actions={[
+        { label: "Edit", icon: <SquarePen className="size-4" aria-hidden="true" />, onSelect: () => navigate(adminPaths.editProduct(product.id)) },
+        { label: "Delete", icon: <Trash className="size-4" aria-hidden="true" />, danger: true, onSelect: () => void remove(product) },
+      ]}
+    />
+  );
+
   const data = state.kind === "ready" ? state.data : null;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
 
@@ -101,7 +111,7 @@ export default function ProductsList() {
           name="q"
           value={searchText}
           onChange={(event) => setSearchText(event.target.value)}
-          placeholder="Search products by name, brand or category"
+          placeholder="Search products"
           className={`${inputClass} max-w-md`}
         />
         <button type="submit" className="btn-outline">
@@ -116,6 +126,35 @@ export default function ProductsList() {
         <div className="card p-8 text-center text-slate-600">{q ? `No products match "${q}".` : "No products yet."}</div>
       )}
       {data && data.products.length > 0 && (
+        // Phones get one card per product; wider screens the table.
+        <ul className="card divide-y divide-slate-100 md:hidden" aria-label="Products">
+          {data.products.map((product) => (
+            <li key={product.id} className="flex items-start gap-3 p-4" data-testid="product-card-admin">
+              <div className="min-w-0 flex-1">
+                <AdminLink href={adminPaths.editProduct(product.id)} className="font-medium break-words text-slate-900 hover:underline">
+                  {truncate(product.name, nameLength)}
+                </AdminLink>
+                {product.isFeatured && (
+                  <span className="ml-2 align-middle">
+                    <Badge tone="green">Featured</Badge>
+                  </span>
+                )}
+                <p className="mt-0.5 text-sm text-slate-600">
+                  {product.category.name} · {product.bestRetailer?.name ?? "No offer"}
+                </p>
+                <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                  <span className="font-semibold tabular-nums">{formatPrice(product.bestPrice, "N/A")}</span>
+                  <RatingStars rating={product.rating} reviewCount={product.reviewCount} />
+                  <span className="text-slate-600">Edited: {relativeTime(product.lastEditedAt)}</span>
+                </div>
+              </div>
+              {rowMenu(product)}
+            </li>
+          ))}
+        </ul>
+      )}
+      {data && data.products.length > 0 && (
+        <div className="hidden md:block">
         <Table
           caption="Products"
           minWidth="56rem"
@@ -136,16 +175,23 @@ export default function ProductsList() {
         >
           {data.products.map((product) => (
             <tr key={product.id} className="hover:bg-slate-50" data-testid="product-row">
-              <Td className="max-w-72 font-medium text-slate-900">
+              <Td className="max-w-72 min-w-56 font-medium text-slate-900">
                 <AdminLink href={adminPaths.editProduct(product.id)} title={product.name} className="hover:text-brand-700 hover:underline">
                   {truncate(product.name, nameLength)}
                 </AdminLink>
-                <a href={productPath(product.slug)} className="block text-xs font-normal text-slate-500 hover:underline" target="_blank" rel="noopener">
-                  {productPath(product.slug)}
+                <a
+                  href={productPath(product.slug)}
+                  target="_blank"
+                  rel="noopener"
+                  className="ml-1 inline-flex rounded p-0.5 align-middle text-slate-400 hover:bg-slate-100 hover:text-slate-700"
+                  aria-label={`View ${product.name} on the site (opens in a new tab)`}
+                  title={productPath(product.slug)}
+                >
+                  <ArrowUpRight className="size-3.5" aria-hidden="true" />
                 </a>
               </Td>
-              <Td>{product.category.name}</Td>
-              <Td>{product.bestRetailer?.name ?? "—"}</Td>
+              <Td className="min-w-32">{product.category.name}</Td>
+              <Td className="whitespace-nowrap">{product.bestRetailer?.name ?? "—"}</Td>
               <Td className="text-right font-semibold tabular-nums">{formatPrice(product.bestPrice, "N/A")}</Td>
               <Td>
                 <RatingStars rating={product.rating} reviewCount={product.reviewCount} />
@@ -155,17 +201,12 @@ export default function ProductsList() {
               </Td>
               <Td className="whitespace-nowrap text-slate-600">{relativeTime(product.lastEditedAt)}</Td>
               <Td className="text-right">
-                <ActionMenu
-                  label={`Actions for ${product.name}`}
-                  actions={[
-                    { label: "Edit", icon: <SquarePen className="size-4" aria-hidden="true" />, onSelect: () => navigate(adminPaths.editProduct(product.id)) },
-                    { label: "Delete", icon: <Trash className="size-4" aria-hidden="true" />, danger: true, onSelect: () => void remove(product) },
-                  ]}
-                />
+                {rowMenu(product)}
               </Td>
             </tr>
           ))}
         </Table>
+        </div>
       )}
 
       {data && (
