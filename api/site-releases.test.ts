@@ -1,0 +1,154 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  createReleaseStore,
+  readReleaseMeta,
+  releaseLayers,
+  releaseMetaFile,
+  type ReleaseStore,
+  type StagedRelease,
+} from "./site-releases.ts";
+
+let dir: string;
+let store: ReleaseStore;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-releases-"));
+  store = createReleaseStore(path.join(dir, "releases"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function write(root: string, files: Record<string, string>): void {
+  for (const [name, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), text);
+  }
+}
+
+/** Stages a release with these files and publishes it; returns its name. */
+function release(
+  files: Record<string, string>,
+  meta: { kind: "full" | "fast"; base: string | null } = { kind: "full", base: null },
+): string {
+  const staged = store.stage();
+  write(staged.dir, files);
+  store.publish(staged, meta);
+  return staged.name;
+}
+
+const names = () => fs.readdirSync(store.dir).sort();
+
+describe("publishing a release", () => {
+  it("serves nothing before the first release, without creating the folder", () => {
+    expect(store.currentName()).toBeNull();
+    expect(store.currentRoot()).toBeNull();
+    expect(fs.existsSync(store.dir)).toBe(false);
+  });
+
+  it("keeps a staged release out of service until it is published, then points current at it", () => {
+    const first = release({ "index.html": "one" });
+    const staged = store.stage();
+    write(staged.dir, { "index.html": "two" });
+    expect(store.currentName()).toBe(first);
+    expect(fs.readFileSync(path.join(store.currentRoot()!, "index.html"), "utf8")).toBe("one");
+
+    store.publish(staged, { kind: "full", base: null });
+    expect(store.currentName()).toBe(staged.name);
+    expect(store.currentRoot()).toBe(path.join(store.dir, staged.name));
+    expect(fs.readFileSync(path.join(store.currentRoot()!, "index.html"), "utf8")).toBe("two");
+    expect(fs.readlinkSync(path.join(store.dir, "current"))).toBe(staged.name);
+    // The staging and snapshot folders are gone; the earlier release is still there (cleanup deletes it later).
+    expect(fs.existsSync(staged.dir)).toBe(false);
+    expect(fs.existsSync(staged.scratch)).toBe(false);
+    expect(names()).toEqual([first, staged.name, "current"].sort());
+  });
+
+  it("removes build intermediates and other dot entries, and records what the release is", () => {
+    const name = release({ "index.html": "home", ".prerender/entry.mjs": "server code", ".hidden": "x", "_astro/app.js": "js" });
+    const root = path.join(store.dir, name);
+    expect(fs.readdirSync(root).sort()).toEqual([releaseMetaFile, "_astro", "index.html"]);
+    expect(readReleaseMeta(root)).toMatchObject({ kind: "full", base: null });
+    expect(Number.isNaN(Date.parse(readReleaseMeta(root)!.createdAt))).toBe(false);
+  });
+
+  it("names releases so that they sort by creation", () => {
+    const created = [release({ a: "1" }), release({ a: "2" }), release({ a: "3" })];
+    expect([...created].sort()).toEqual(created);
+    expect(new Set(created).size).toBe(3);
+  });
+
+  it("discards a staged release with its snapshot folder", async () => {
+    const staged: StagedRelease = store.stage();
+    write(staged.dir, { "index.html": "half" });
+    write(staged.scratch, { "catalogue.db": "db" });
+    await store.discard(staged);
+    expect(names()).toEqual([]);
+    expect(store.currentName()).toBeNull();
+  });
+});
+
+describe("fast releases", () => {
+  it("look a file up in the fast release first, then in its base", () => {
+    const base = release({ "index.html": "base home", "about/index.html": "about" });
+    const fast = release({ "index.html": "new home" }, { kind: "fast", base });
+    expect(releaseLayers(path.join(store.dir, fast))).toEqual([path.join(store.dir, fast), path.join(store.dir, base)]);
+    expect(releaseLayers(path.join(store.dir, base))).toEqual([path.join(store.dir, base)]);
+  });
+
+  it("carry forward the files an earlier fast release rewrote, as links, without replacing newer ones", async () => {
+    const base = release({ "index.html": "base", "product/a/index.html": "a0", "product/b/index.html": "b0" });
+    const first = release({ "index.html": "home1", "product/a/index.html": "a1" }, { kind: "fast", base });
+    const staged = store.stage();
+    write(staged.dir, { "index.html": "home2", "product/b/index.html": "b2" });
+    await store.carryForward(staged, first);
+    store.publish(staged, { kind: "fast", base });
+    const root = path.join(store.dir, staged.name);
+    const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+    expect(read("index.html")).toBe("home2");
+    expect(read("product/a/index.html")).toBe("a1");
+    expect(read("product/b/index.html")).toBe("b2");
+    expect(fs.statSync(path.join(root, "product/a/index.html")).ino).toBe(
+      fs.statSync(path.join(store.dir, first, "product/a/index.html")).ino,
+    );
+    // The earlier release's own bookkeeping is not copied: the new one has its own.
+    expect(readReleaseMeta(root)).toMatchObject({ kind: "fast", base });
+  });
+});
+
+describe("cleanup", () => {
+  it("keeps the newest three releases and deletes the rest", async () => {
+    const created = Array.from({ length: 5 }, (_, i) => release({ "index.html": String(i) }));
+    expect(await store.cleanup(3)).toEqual(created.slice(0, 2));
+    expect(names()).toEqual([...created.slice(2), "current"].sort());
+    expect(await store.cleanup(3)).toEqual([]);
+  });
+
+  it("keeps the served release and the full release the kept fast ones stand on", async () => {
+    const base = release({ "index.html": "base" });
+    const fast = Array.from({ length: 4 }, (_, i) => release({ "index.html": `fast ${i}` }, { kind: "fast", base }));
+    // An older release is served again (published by hand, say).
+    fs.rmSync(path.join(store.dir, "current"));
+    fs.symlinkSync(fast[0]!, path.join(store.dir, "current"));
+    expect(await store.cleanup(2)).toEqual([fast[1]]);
+    expect(names()).toEqual([base, fast[0], fast[2], fast[3], "current"].sort());
+  });
+
+  it("deletes what builds of ended processes left, never a running process's build", async () => {
+    const kept = release({ "index.html": "live" });
+    const ended = spawn(process.execPath, ["-e", ""]);
+    const endedPid = await new Promise<number>((resolve) => ended.on("exit", () => resolve(ended.pid!)));
+    const stamp = "20261122T100000000Z-abcdef";
+    for (const leftover of [`.building-${stamp}-${endedPid}`, `.snapshot-${stamp}-${endedPid}`, `.current-${endedPid}-0a1b2c3d`]) {
+      fs.mkdirSync(path.join(store.dir, leftover));
+    }
+    const running = `.building-${stamp}-${process.ppid}`;
+    const ours = store.stage();
+    fs.mkdirSync(path.join(store.dir, running));
+    const removed = await store.cleanup(3);
+    expect(removed.sort()).toEqual([`.building-${stamp}-${endedPid}`, `.current-${endedPid}-0a1b2c3d`, `.snapshot-${stamp}-${endedPid}`]);
+    expect(names()).toEqual([path.basename(ours.dir), path.basename(ours.scratch), running, kept, "current"].sort());
+  });
+});
