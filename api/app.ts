@@ -107,12 +107,16 @@ export interface RouteOptions {
   cache?: boolean;
   /** Only with an admin session: every admin screen's call and every catalogue write. */
   auth?: "admin";
+  /** The largest JSON body accepted, in bytes (default 16 KiB); larger is a 413. */
+  bodyLimit?: number;
 }
 
 /** Public catalogue reads: cached. */
 const cached: RouteOptions = { cache: true };
 /** The admin's calls and the catalogue writes. */
 const admin: RouteOptions = { auth: "admin" };
+/** A product with fifty offers, long affiliate URLs and a long description fits. */
+const productWrite: RouteOptions = { auth: "admin", bodyLimit: 256 * 1024 };
 
 /** Every endpoint: method, path (`:name` is one path segment), handler and options. */
 export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, RouteOptions?]> = [
@@ -156,8 +160,8 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/admin/dashboard", adminDashboard, admin],
   ["GET", "/api/admin/products", adminProducts, admin],
   ["GET", "/api/admin/products/:id", adminProduct, admin],
-  ["POST", "/api/products", createProduct, admin],
-  ["PUT", "/api/products/:id", updateProduct, admin],
+  ["POST", "/api/products", createProduct, productWrite],
+  ["PUT", "/api/products/:id", updateProduct, productWrite],
   ["DELETE", "/api/products/:id", deleteProduct, admin],
   ["POST", "/api/categories", createCategory, admin],
   ["PUT", "/api/categories/:id", updateCategory, admin],
@@ -219,7 +223,11 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   const app = new H3({ onError: (error) => errorResponse(error) });
   for (const [method, path, handler, options] of routes) {
     const run = options?.auth === "admin" ? withAdmin(handler) : options?.cache ? withCache(handler) : handler;
-    app.on(method, path, (event) => run(event, ctx));
+    const bodyLimit = options?.bodyLimit;
+    app.on(method, path, (event) => {
+      if (bodyLimit !== undefined) event.context.bodyLimit = bodyLimit;
+      return run(event, ctx);
+    });
     // HEAD answers as GET does, without the body (the HTTP server leaves it out).
     if (method === "GET") app.on("HEAD", path, (event) => run(event, ctx));
   }

@@ -9,10 +9,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe("categories", () => {
-  it("lists every category with id, name, slug and icon", async () => {
+  it("lists every category with id, name, slug, icon and description", async () => {
     const categories = await api.json<Category[]>("/api/categories");
     expect(categories.length).toBeGreaterThanOrEqual(12);
-    for (const c of categories) expect(Object.keys(c).sort()).toEqual(["icon", "id", "name", "slug"]);
+    for (const c of categories) expect(Object.keys(c).sort()).toEqual(["description", "icon", "id", "name", "slug"]);
     expect(categories.map((c) => c.slug)).toEqual(expect.arrayContaining(["dog-food", "cat-food"]));
     const icons = new Set(categories.map((c) => c.icon));
     for (const icon of ["bone", "fish", "baseball", "house", "shield-dog", "scissors", "whistle", "rabbit", "bird", "heart", "toy", "bed"]) {

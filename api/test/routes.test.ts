@@ -262,6 +262,8 @@ const adminBadInput: Record<string, () => BadCase[]> = {
       error: "retailerLinks.0.manualPrice: manualPrice is required when priceOverride is on",
     },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ image: "javascript:alert(1)" }), status: 400, error: "image must be an http or https URL or a path on this site" },
+    // Product writes take up to 256 KiB (fifty offers), so a 100 KiB body reaches validation.
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ description: "d".repeat(100 * 1024) }), status: 400, error: "description must be at most 10000 characters" },
   ],
   "PUT /api/products/:id": () => [
     anonymous("PUT", `/api/products/${f.product.id}`, productBody()),
@@ -289,6 +291,8 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ name: "" }), status: 400, error: "name is required" },
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ slug: f.category.slug }), status: 409, error: `A category with the slug "${f.category.slug}" already exists` },
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ icon: "<svg>" }), status: 400, error: "icon must be an icon name, like PawPrint" },
+    // Over the default 16 KiB body limit.
+    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ description: "d".repeat(17 * 1024) }), status: 413, error: "Request body size exceeds the limit of 16384 bytes" },
   ],
   "PUT /api/categories/:id": () => [
     anonymous("PUT", `/api/categories/${f.category.id}`, categoryBody()),

@@ -7,6 +7,6 @@ import { affiliateIdsInput } from "../../../data/domain/catalogue-input.ts";
 /** All five IDs are required; saving them rebuilds every page (every outbound link carries one). */
 export default defineAdminRoute(async (event, { db, admin }) => {
   // The five messages are the form's own ("Amazon affiliate ID is required").
-  const ids = await readJson(event, affiliateIdsInput, undefined, { messagesAsIs: true });
+  const ids = await readJson(event, affiliateIdsInput, { messagesAsIs: true });
   return commitWrite(admin, () => setAffiliateIds(db, ids));
 });

@@ -19,7 +19,7 @@ export default defineRoute(async (event, { db, admin }) => {
   assertSameSite(event, admin.publicOrigin);
   const client = clientKey(event);
   admin.limiter.check(client);
-  const { password } = await readJson(event, body, undefined, { messagesAsIs: true });
+  const { password } = await readJson(event, body, { messagesAsIs: true });
   if (!(await verifyPassword(password, admin.passwordHash()))) {
     admin.limiter.failed(client);
     throw new HTTPError({ status: 401, message: "Invalid password" });

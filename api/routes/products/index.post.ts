@@ -6,11 +6,8 @@ import { productInput } from "../../../data/domain/catalogue-input.ts";
 
 /** Creates a product with its offers: 201 with its id and slug; 409 when the slug is taken. */
 export default defineAdminRoute(async (event, { db, admin }) => {
-  const input = await readJson(event, productInput, productBodyLimit);
+  const input = await readJson(event, productInput);
   const created = commitWrite(admin, () => createProduct(db, input));
   event.res.status = 201;
   return created;
 });
-
-/** Fifty offers with long affiliate URLs and a long description fit. */
-export const productBodyLimit = 256 * 1024;
