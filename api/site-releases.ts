@@ -95,6 +95,14 @@ export interface ReleaseStore {
   cleanup(keep: number): Promise<string[]>;
 }
 
+let lastNameMs = 0;
+
+/** A release name: its creation time (later than any earlier name of this process) and a random suffix. */
+function newReleaseName(): string {
+  lastNameMs = Math.max(Date.now(), lastNameMs + 1);
+  return `${new Date(lastNameMs).toISOString().replace(/[-:.]/g, "")}-${crypto.randomBytes(3).toString("hex")}`;
+}
+
 export function createReleaseStore(dir: string): ReleaseStore {
   const link = path.join(dir, currentLink);
 
@@ -110,7 +118,6 @@ export function createReleaseStore(dir: string): ReleaseStore {
 
   const entries = () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
 
-  const newName = () => `${new Date().toISOString().replace(/[-:.]/g, "")}-${crypto.randomBytes(3).toString("hex")}`;
 
   return {
     dir,
@@ -121,7 +128,7 @@ export function createReleaseStore(dir: string): ReleaseStore {
     },
     meta,
     stage() {
-      const name = newName();
+      const name = newReleaseName();
       const staged = {
         name,
         dir: path.join(dir, `.building-${name}-${process.pid}`),
