@@ -6,8 +6,8 @@ import type { ResponseCache } from "./lib/response-cache.ts";
 
 /** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
 export interface SiteBuilds {
-  /** Schedules a build of what the change affects (coalesced with other changes). */
-  request(change: CatalogueChange): void;
+  /** Schedules a build of what the change affects (coalesced with other changes); may return a promise of the build. */
+  request(change: CatalogueChange): unknown;
   /** What the build is doing and how the last one went, for the admin. */
   status(): unknown;
 }

@@ -40,6 +40,8 @@ if (services.adminPassword.password !== undefined) {
 const releasesDir = releasesDirFromEnv();
 const rebuilder = process.env.SITE_BUILD === "never" ? null : createSiteRebuilder({ db: services.db, databaseFile: file, releasesDir });
 const site = rebuilder ?? createReleaseStore(releasesDir);
+// Catalogue changes (admin writes, other processes' writes) now rebuild the pages they affect.
+if (rebuilder) services.attachSite(rebuilder);
 
 console.log(`Price alert e-mails: ${services.mailer.describe === "smtp" ? "sent over SMTP" : "written to the outbox folder (no SMTP_URL)"}`);
 

@@ -3,7 +3,7 @@
  * response cache, the mailer, the price-alert schedule, and the one signal every catalogue change
  * goes through (catalogueChanged), whether this process wrote it or another one did.
  */
-import type { AppContext, SiteBuilds } from "./context.ts";
+import type { AdminContext, AppContext, SiteBuilds } from "./context.ts";
 import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "./jobs/alert-check.ts";
 import { createLoginLimiter, pruneSessions, resolvePasswordHash, type PasswordSource } from "./lib/admin-auth.ts";
 import { ResponseCache } from "./lib/response-cache.ts";
@@ -35,6 +35,8 @@ export interface Services {
   catalogueChanged(change: CatalogueChange): void;
   /** What the route handlers get. */
   context: AppContext;
+  /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
+  attachSite(site: SiteBuilds): void;
   /** Stops watching and the alert schedule, then closes the database. */
   close(): Promise<void>;
 }
@@ -75,10 +77,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
     if (alertsOnChange) notifyPricesChanged(alerts, log);
   };
 
+  let site = options.site;
   const catalogueChanged = (change: CatalogueChange) => {
     cache?.invalidate();
     checkAlerts();
-    options.site?.request(change);
+    const build = site?.request(change);
+    if (build instanceof Promise) build.catch((error: unknown) => log(`Site rebuild failed to start: ${String(error)}`));
   };
   const adminPassword = await resolvePasswordHash(db, options.adminPasswordHash ?? process.env.ADMIN_PASSWORD_HASH);
 
@@ -100,6 +104,16 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const sessionPruner = setInterval(() => pruneSessions(db), 60 * 60 * 1000);
   sessionPruner.unref();
 
+  const admin: AdminContext = {
+    // A hash from the environment is fixed; one in the database may be changed by `npm run admin:password`.
+    passwordHash: () => (adminPassword.source === "environment" ? adminPassword.hash : (storedPasswordHash(db) ?? adminPassword.hash)),
+    limiter: createLoginLimiter(),
+    publicOrigin: new URL(siteConfig.baseUrl).origin,
+    catalogueChanged,
+    site,
+    mailTransport: mailer.describe,
+  };
+
   return {
     db,
     seeded,
@@ -108,19 +122,10 @@ export async function createServices(options: ServicesOptions): Promise<Services
     alerts,
     adminPassword,
     catalogueChanged,
-    context: {
-      db,
-      cache,
-      onAlertsChanged: checkAlerts,
-      admin: {
-        // A hash from the environment is fixed; one in the database may be changed by `npm run admin:password`.
-        passwordHash: () => (adminPassword.source === "environment" ? adminPassword.hash : (storedPasswordHash(db) ?? adminPassword.hash)),
-        limiter: createLoginLimiter(),
-        publicOrigin: new URL(siteConfig.baseUrl).origin,
-        catalogueChanged,
-        site: options.site,
-        mailTransport: mailer.describe,
-      },
+    context: { db, cache, onAlertsChanged: checkAlerts, admin },
+    attachSite(next) {
+      site = next;
+      admin.site = next;
     },
     async close() {
       if (watcher) clearInterval(watcher);

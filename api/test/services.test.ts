@@ -75,4 +75,16 @@ describe("createServices", () => {
     await vi.waitFor(() => expect(mailedTo()).toContain("elsewhere@example.com"), { timeout: 5000 });
     expect(services.cache!.get("/api/products")).toBeUndefined();
   });
+
+  it("asks the attached site rebuild job to build what a change affects; another process's write is a full build", async () => {
+    const requested: unknown[] = [];
+    services.attachSite({ request: (change) => requested.push(change), status: () => ({ state: "idle", lastBuild: null }) });
+    services.catalogueChanged({ productIds: [7], categoryIds: [2], siteWide: false });
+    expect(requested).toEqual([{ productIds: [7], categoryIds: [2], siteWide: false }]);
+    expect(services.context.admin?.site?.status()).toEqual({ state: "idle", lastBuild: null });
+    const other = openDb(path.join(dir, "app.db"));
+    other.$client.prepare("UPDATE categories SET name = name || ' ' WHERE id = (SELECT min(id) FROM categories)").run();
+    other.$client.close();
+    await vi.waitFor(() => expect(requested).toContainEqual({ productIds: [], categoryIds: [], siteWide: true }), { timeout: 5000 });
+  });
 });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { defineAdminRoute } from "../../context.ts";
 import { readAnalytics } from "../../../data/db/admin-reads.ts";
+import { latestBuild } from "../../../data/db/site-builds.ts";
 import { ukToday } from "../../../data/domain/dates.ts";
 
 /** The analytics cards, and Platform Health as measured now (not fixed texts). */
@@ -20,7 +21,8 @@ export default defineAdminRoute((_event, { db, admin }) => {
     health: {
       database,
       lastPriceRefresh: admin.lastPriceRefresh?.() ?? null,
-      lastBuild: build?.lastBuild ?? null,
+      // The last build whoever ran it (this server, or `npm run build`).
+      lastBuild: build?.lastBuild ?? latestBuild(db),
       build: { state: build?.state ?? "idle" },
       mail: { transport: admin.mailTransport },
     },
