@@ -230,6 +230,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       stopping = true;
       await builder.stop();
       await runner.stop();
+      pending = null;
       // A deletion under way goes on (cleanedUp() waits for it); none starts after this.
       void cleaner.stop();
     },

@@ -1,0 +1,325 @@
+/**
+ * The rebuild job over a real database and real release folders, with builders that write a
+ * few files instead of running Astro (api/test/site-build.test.ts runs the real build): which
+ * builds run, when, and what is served afterwards.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createSiteRebuilder, type SiteRebuilder } from "./site-rebuild.ts";
+import type { BuildOutcome, SiteBuilder } from "../site-build.ts";
+import { createReleaseStore, readReleaseMeta } from "../site-releases.ts";
+import { openDb } from "../../data/db/client.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
+import { listBuilds } from "../../data/db/site-builds.ts";
+
+interface FakeBuild {
+  kind: "full" | "fast";
+  productIds: readonly number[] | null;
+  /** Products the build's snapshot held when the build read it. */
+  productsSeen: number;
+  /** Lets a held build end. */
+  finish(outcome?: Partial<BuildOutcome>): void;
+  /** Ends a held build by throwing, as a builder whose process broke would. */
+  crash(error: Error): void;
+}
+
+/**
+ * A builder that writes a home page naming the build, a page per product asked for, and the
+ * server bundle Astro leaves behind. With `hold`, each build waits for `finish()`.
+ */
+function fakeBuilder(options: { hold?: boolean; outcome?: Partial<BuildOutcome> } = {}) {
+  const builds: FakeBuild[] = [];
+  let stopped = 0;
+  const run = (kind: "full" | "fast", job: { databaseFile: string; outDir: string; productIds?: readonly number[] }) => {
+    const snapshot = openDb(job.databaseFile, { readonly: true });
+    const count = (sql: string, ...params: unknown[]) => (snapshot.$client.prepare(sql).get(...params) as { n: number }).n;
+    const productsSeen = count("SELECT count(*) AS n FROM products");
+    const productPages = count(
+      "SELECT count(*) AS n FROM products WHERE id IN (SELECT value FROM json_each(?))",
+      JSON.stringify(job.productIds ?? []),
+    );
+    snapshot.$client.close();
+    const number = builds.length + 1;
+    const files: Record<string, string> = { "index.html": `${kind} build ${number}`, ".prerender/entry.mjs": "server code" };
+    if (kind === "full") files["about/index.html"] = `about ${number}`;
+    for (const id of job.productIds ?? []) files[`product/p${id}/index.html`] = `product ${id} from build ${number}`;
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(job.outDir, name)), { recursive: true });
+      fs.writeFileSync(path.join(job.outDir, name), text);
+    }
+    return new Promise<BuildOutcome>((resolve, reject) => {
+      const finish = (outcome: Partial<BuildOutcome> = {}) =>
+        resolve({
+          ok: true,
+          durationMs: 1,
+          pages: Object.keys(files).length - 1,
+          productPages,
+          log: `built ${kind} ${number}`,
+          ...options.outcome,
+          ...outcome,
+        });
+      builds.push({ kind, productIds: job.productIds ?? null, productsSeen, finish, crash: reject });
+      if (!options.hold) finish();
+    });
+  };
+  const builder: SiteBuilder = {
+    full: (job) => run("full", job),
+    fast: (job) => run("fast", job),
+    stop: async () => {
+      stopped++;
+    },
+  };
+  return { builder, builds, stops: () => stopped };
+}
+
+let temp: TempDb;
+let releasesDir: string;
+const rebuilders: SiteRebuilder[] = [];
+
+beforeEach(async () => {
+  temp = await tempDb(30);
+  releasesDir = path.join(path.dirname(temp.file), "releases");
+});
+afterEach(async () => {
+  for (const rebuilder of rebuilders.splice(0)) {
+    await rebuilder.stop();
+    await rebuilder.cleanedUp();
+  }
+  temp.remove();
+});
+
+function rebuilder(builder: SiteBuilder, delayMs = 20): SiteRebuilder {
+  const created = createSiteRebuilder({ db: temp.db, databaseFile: temp.file, releasesDir, delayMs, build: builder, log: () => {} });
+  rebuilders.push(created);
+  return created;
+}
+
+/** A rebuilder whose first (full) build is done. */
+async function builtRebuilder(builder: SiteBuilder, delayMs = 20): Promise<SiteRebuilder> {
+  const created = rebuilder(builder, delayMs);
+  await vi.waitFor(() => expect(created.status()).toMatchObject({ state: "idle", lastBuild: { result: "succeeded" } }));
+  return created;
+}
+
+/** Every file of a folder (following no links) with a hash of its bytes. */
+function treeHash(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    files[path.relative(root, file)] = crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  }
+  return files;
+}
+
+const served = (rebuilder: SiteRebuilder, file: string) => fs.readFileSync(path.join(rebuilder.currentRoot()!, file), "utf8");
+const scratchFolders = () => fs.readdirSync(releasesDir).filter((name) => name.startsWith("."));
+
+describe("the first build", () => {
+  it("builds a full release when there is none, serves it without the build's intermediates, and records it", async () => {
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    expect(site.currentRoot()).toBeNull();
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    expect(builds.map((build) => build.kind)).toEqual(["full"]);
+    expect(served(site, "index.html")).toBe("full build 1");
+    expect(fs.existsSync(path.join(site.currentRoot()!, ".prerender"))).toBe(false);
+    const status = site.status();
+    expect(status).toMatchObject({ state: "idle", current: path.basename(site.currentRoot()!) });
+    expect(status.lastBuild).toMatchObject({
+      kind: "full",
+      result: "succeeded",
+      release: status.current,
+      pages: 2,
+      logTail: "built full 1",
+    });
+    expect(status.lastBuild!.durationMs).toBeGreaterThanOrEqual(0);
+    await site.cleanedUp();
+    expect(scratchFolders()).toEqual([]);
+  });
+
+  it("is not needed when a release exists: that one is served as it is", async () => {
+    const first = fakeBuilder();
+    const site = await builtRebuilder(first.builder);
+    const current = site.status().current;
+    await site.stop();
+
+    const second = fakeBuilder();
+    const restarted = rebuilder(second.builder);
+    expect(restarted.status()).toMatchObject({ state: "idle", current });
+    expect(restarted.currentRoot()).toBe(path.join(releasesDir, current!));
+    expect(second.builds).toEqual([]);
+  });
+});
+
+describe("coalescing", () => {
+  it("gives changes within the delay one build, of all their products", async () => {
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder, 200);
+    const results = [site.request({ productIds: [3] }), site.request({ productIds: [5, 3] }), site.request({ productIds: [7] })];
+    expect(site.status().state).toBe("scheduled");
+    const records = await Promise.all(results);
+    expect(builds.map((build) => build.kind)).toEqual(["full", "fast"]);
+    expect([...builds[1]!.productIds!].sort()).toEqual([3, 5, 7]);
+    expect(new Set(records.map((record) => record?.id)).size).toBe(1);
+    expect(records[0]).toMatchObject({ kind: "fast", result: "succeeded" });
+  });
+
+  it("answers a change during a build with exactly one more build after it", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await vi.waitFor(() => expect(site.status()).toMatchObject({ state: "idle", lastBuild: { result: "succeeded" } }));
+
+    const during = site.request({ productIds: [1] });
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    expect(site.status().state).toBe("building");
+    const afterA = site.request({ productIds: [2] });
+    const afterB = site.request({ productIds: [4] });
+    expect(site.status().state).toBe("building");
+    builds[1]!.finish();
+    await expect(during).resolves.toMatchObject({ kind: "fast", result: "succeeded" });
+    await vi.waitFor(() => expect(builds).toHaveLength(3));
+    expect([...builds[2]!.productIds!].sort()).toEqual([2, 4]);
+    builds[2]!.finish();
+    const [a, b] = await Promise.all([afterA, afterB]);
+    expect(a!.id).toBe(b!.id);
+    expect(site.status().state).toBe("idle");
+    expect(builds).toHaveLength(3);
+  });
+});
+
+describe("full or fast", () => {
+  it("renders a product change as a fast release over the full one, and keeps earlier fast pages", async () => {
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    const full = site.status().current!;
+    await site.request({ productIds: [1], categoryIds: [2] });
+    await site.request({ productIds: [2] });
+    expect(builds.map((build) => build.kind)).toEqual(["full", "fast", "fast"]);
+    const root = site.currentRoot()!;
+    expect(readReleaseMeta(root)).toMatchObject({ kind: "fast", base: full });
+    expect(served(site, "index.html")).toBe("fast build 3");
+    expect(served(site, "product/p1/index.html")).toBe("product 1 from build 2");
+    expect(served(site, "product/p2/index.html")).toBe("product 2 from build 3");
+    // Not copied: the base serves it.
+    expect(fs.existsSync(path.join(root, "about/index.html"))).toBe(false);
+    expect(listBuilds(temp.db, 3).map((build) => [build.kind, build.result])).toEqual([
+      ["fast", "succeeded"],
+      ["fast", "succeeded"],
+      ["full", "succeeded"],
+    ]);
+  });
+
+  it("renders a category-only change fast, with no product pages", async () => {
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    await site.request({ categoryIds: [4] });
+    expect(builds.at(-1)).toMatchObject({ kind: "fast", productIds: [] });
+  });
+
+  it.each([
+    ["a site-wide change", { productIds: [1], siteWide: true }],
+    ["a change naming nothing", {}],
+    ["more products than a fast build renders", { productIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
+  ])("gives %s a full build", async (_, change) => {
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    await site.request(change);
+    expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", base: null });
+  });
+
+  it("turns a fast build that finds a changed product gone into a full one", async () => {
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    const before = site.status().current;
+    const record = await site.request({ productIds: [1, 999_999] });
+    expect(builds.map((build) => build.kind)).toEqual(["full", "fast", "full"]);
+    expect(record).toMatchObject({ kind: "full", result: "succeeded" });
+    const [full, fast] = listBuilds(temp.db, 2);
+    expect(fast).toMatchObject({ kind: "fast", result: "failed" });
+    expect(fast!.logTail).toMatch(/has no page any more/);
+    expect(full!.release).toBe(site.status().current);
+    expect(site.status().current).not.toBe(before);
+  });
+});
+
+describe("a build that fails", () => {
+  it.each([
+    ["reports failure", (builds: FakeBuild[]) => builds.at(-1)!.finish({ ok: false, log: "Error: boom in product/[slug].astro" })],
+    ["throws", (builds: FakeBuild[]) => builds.at(-1)!.crash(new Error("worker lost"))],
+  ])("that %s leaves the live release byte for byte, and is recorded", async (_, fail) => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    const current = site.status().current;
+    const before = treeHash(site.currentRoot()!);
+
+    const result = site.request({ siteWide: true });
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    fail(builds);
+    const record = await result;
+    expect(record).toMatchObject({ kind: "full", result: "failed", pages: null });
+    expect(site.status()).toMatchObject({ state: "idle", current });
+    expect(treeHash(site.currentRoot()!)).toEqual(before);
+    expect(record!.logTail).toMatch(/boom|worker lost/);
+    // The failed build's folders go.
+    await vi.waitFor(() => expect(scratchFolders()).toEqual([]));
+  });
+});
+
+describe("the snapshot", () => {
+  it("is the catalogue as the build started, unaffected by writes during the build, and deleted afterwards", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    temp.db.$client.prepare("DELETE FROM products WHERE id = (SELECT max(id) FROM products)").run();
+    builds[0]!.finish();
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    expect(builds[0]!.productsSeen).toBe(30);
+    const second = site.request({ siteWide: true });
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    expect(builds[1]!.productsSeen).toBe(29);
+    builds[1]!.finish();
+    await second;
+    expect(scratchFolders()).toEqual([]);
+  });
+});
+
+describe("old releases", () => {
+  it("are deleted after each swap, keeping the last three and the full release fast ones stand on", async () => {
+    const { builder } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    const full = site.status().current!;
+    for (let id = 1; id <= 4; id++) await site.request({ productIds: [id] });
+    await site.cleanedUp();
+    const releases = createReleaseStore(releasesDir);
+    const kept = fs.readdirSync(releasesDir).filter((name) => releases.meta(name) !== null && name !== "current");
+    expect(kept).toHaveLength(4);
+    expect(kept).toContain(full);
+    expect(kept).toContain(site.status().current);
+    expect(served(site, "product/p1/index.html")).toBe("product 1 from build 2");
+  });
+});
+
+describe("stop", () => {
+  it("drops a scheduled build, ends the builder and answers later requests with null", async () => {
+    const { builder, builds, stops } = fakeBuilder();
+    const site = rebuilder(builder, 60_000);
+    const scheduled = site.request({ productIds: [1] });
+    expect(site.status().state).toBe("scheduled");
+    await site.stop();
+    await expect(scheduled).resolves.toBeNull();
+    await expect(site.request({ productIds: [2] })).resolves.toBeNull();
+    expect(builds).toHaveLength(0);
+    expect(site.status()).toMatchObject({ state: "idle", current: null, lastBuild: null });
+    expect(stops()).toBe(1);
+  });
+});
