@@ -1,0 +1,146 @@
+/**
+ * The real Astro build behind the rebuild job, on a small catalogue: a full build into a
+ * release, a fast rebuild of one product laid over it, a full build killed half-way (the live
+ * site stays as it was), and a full build agreeing with what the fast one rendered.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createApp } from "../app.ts";
+import { createSiteRebuilder, type SiteRebuilder } from "../jobs/site-rebuild.ts";
+import { createAstroBuilder } from "../site-build.ts";
+import { readReleaseMeta } from "../site-releases.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
+import { recomputeBestPrices } from "../../data/db/offers.ts";
+import { getProductById } from "../../data/db/products.ts";
+import { formatPrice } from "../../data/domain/display.ts";
+
+let temp: TempDb;
+let releasesDir: string;
+let site: SiteRebuilder;
+const astro = createAstroBuilder({ quiet: true });
+
+beforeAll(async () => {
+  temp = await tempDb(30);
+  releasesDir = path.join(path.dirname(temp.file), "releases");
+  site = createSiteRebuilder({ db: temp.db, databaseFile: temp.file, releasesDir, delayMs: 10, build: astro, log: () => {} });
+  await vi.waitFor(() => expect(site.status()).toMatchObject({ state: "idle", lastBuild: { kind: "full" } }), {
+    timeout: 170_000,
+    interval: 200,
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await site.stop();
+  await site.cleanedUp();
+  temp.remove();
+});
+
+async function get(pathname: string): Promise<{ status: number; text: string }> {
+  const response = await createApp({ db: temp.db }, { siteRoot: () => site.currentRoot() }).request(pathname);
+  return { status: response.status, text: await response.text() };
+}
+
+function treeHash(root: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    files[path.relative(root, file)] = crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  }
+  return files;
+}
+
+/** The price-history chart is drawn up to the moment of rendering; everything else must match. */
+const withoutChart = (html: string) => html.replace(/<path d="[^"]*"/g, '<path d="…"');
+
+const products = () => temp.db.$client.prepare("SELECT id, slug FROM products ORDER BY id").all() as { id: number; slug: string }[];
+
+describe("the real site build", () => {
+  let firstRelease: string;
+  let firstTree: Record<string, string>;
+  let changed: { id: number; slug: string };
+  let newPrice: string;
+
+  it("builds every page into a release and serves it, without the server bundle", async () => {
+    const record = site.status().lastBuild!;
+    expect(record).toMatchObject({ kind: "full", result: "succeeded" });
+    // 30 products, their categories, the static pages and the sitemaps.
+    expect(record.pages).toBeGreaterThan(50);
+    firstRelease = site.currentRoot()!;
+    expect(readReleaseMeta(firstRelease)).toMatchObject({ kind: "full", base: null });
+    expect(fs.readdirSync(firstRelease).filter((name) => name.startsWith("."))).toEqual([".release.json"]);
+    expect(fs.readdirSync(path.join(firstRelease, "_astro")).some((name) => name.endsWith(".js.gz"))).toBe(true);
+    firstTree = treeHash(firstRelease);
+
+    const [first] = products();
+    const page = await get(`/product/${first!.slug}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(getProductById(temp.db, first!.id)!.name.replace(/&/g, "&amp;"));
+    expect((await get("/")).status).toBe(200);
+  });
+
+  it("renders one product's price change as a fast release over the full one", async () => {
+    changed = products()[4]!;
+    const other = products()[5]!;
+    const otherBefore = await get(`/product/${other.slug}`);
+    temp.db.$client
+      .prepare("UPDATE product_prices SET price_pence = 123, price_override = 0, in_stock = 1 WHERE product_id = ?")
+      .run(changed.id);
+    recomputeBestPrices(temp.db, [changed.id]);
+    newPrice = formatPrice(1.23);
+
+    const record = await site.request({ productIds: [changed.id], categoryIds: [1] });
+    expect(record).toMatchObject({ kind: "fast", result: "succeeded" });
+    const root = site.currentRoot()!;
+    expect(readReleaseMeta(root)).toMatchObject({ kind: "fast", base: path.basename(firstRelease) });
+    // Its own product page and no other.
+    expect(fs.readdirSync(path.join(root, "product"))).toEqual([changed.slug]);
+    expect((await get(`/product/${changed.slug}`)).text).toContain(newPrice);
+    expect(await get(`/product/${other.slug}`)).toEqual(otherBefore);
+    expect(treeHash(firstRelease)).toEqual(firstTree);
+  }, 60_000);
+
+  it("leaves the live site as it was when the build process is killed half-way", async () => {
+    const current = site.status().current;
+    const liveTree = treeHash(site.currentRoot()!);
+    const result = site.request({ siteWide: true });
+    // Half-way: Astro has written its server bundle into the new release's folder.
+    await vi.waitFor(
+      () => {
+        const building = fs.readdirSync(releasesDir).find((name) => name.startsWith(".building-"));
+        expect(building && fs.existsSync(path.join(releasesDir, building, ".prerender"))).toBe(true);
+      },
+      { timeout: 60_000, interval: 50 },
+    );
+    process.kill(astro.pid!, "SIGKILL");
+    const record = await result;
+    expect(record).toMatchObject({ kind: "full", result: "failed" });
+    expect(record!.logTail).toMatch(/SIGKILL/);
+    expect(site.status().current).toBe(current);
+    expect(treeHash(site.currentRoot()!)).toEqual(liveTree);
+    expect(treeHash(firstRelease)).toEqual(firstTree);
+    expect((await get(`/product/${changed.slug}`)).text).toContain(newPrice);
+    await vi.waitFor(() => expect(fs.readdirSync(releasesDir).filter((name) => name.startsWith(".building-"))).toEqual([]));
+  }, 90_000);
+
+  it("builds in full what the fast release showed", async () => {
+    const fastRoot = site.currentRoot()!;
+    const record = await site.request({ siteWide: true });
+    expect(record).toMatchObject({ kind: "full", result: "succeeded" });
+    const fullRoot = site.currentRoot()!;
+    expect(fullRoot).not.toBe(fastRoot);
+    for (const page of [
+      `product/${changed.slug}/index.html`,
+      "index.html",
+      "category/dog-food/index.html",
+      "about/index.html",
+      "sitemaps/pages.xml",
+    ]) {
+      expect(withoutChart(fs.readFileSync(path.join(fullRoot, page), "utf8")), page).toBe(
+        withoutChart(fs.readFileSync(path.join(fastRoot, page), "utf8")),
+      );
+    }
+  }, 120_000);
+});
