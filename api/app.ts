@@ -65,6 +65,7 @@ import deleteSubscriber from "./routes/admin/email-subscribers/[id].delete.ts";
 import analytics from "./routes/admin/analytics.get.ts";
 import rebuild from "./routes/admin/rebuild.post.ts";
 import buildStatus from "./routes/admin/build-status.get.ts";
+import exportProducts from "./routes/admin/export-products.get.ts";
 import { assertSameSite, hasSession } from "./lib/admin-auth.ts";
 import { cacheNone } from "./lib/http.ts";
 
@@ -178,6 +179,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/admin/email-subscribers", subscribers, admin],
   ["DELETE", "/api/admin/email-subscribers/:id", deleteSubscriber, admin],
   ["GET", "/api/admin/analytics", analytics, admin],
+  ["GET", "/api/admin/export-products", exportProducts, admin],
   ["POST", "/api/admin/rebuild", rebuild, admin],
   ["GET", "/api/admin/build-status", buildStatus, admin],
 ];

@@ -6,6 +6,7 @@
  * without both fails the first test.
  */
 import crypto from "node:crypto";
+import ExcelJS from "exceljs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../app.ts";
@@ -384,6 +385,10 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     { method: "DELETE", path: `/api/admin/email-subscribers/${anyId}`, admin: true, status: 404, error: "Subscriber not found" },
   ],
   "GET /api/admin/analytics": () => [anonymous("GET", "/api/admin/analytics")],
+  "GET /api/admin/export-products": () => [
+    anonymous("GET", "/api/admin/export-products"),
+    { method: "POST", path: "/api/admin/export-products", admin: true, status: 405, error: "POST is not allowed here; use GET or HEAD" },
+  ],
   "POST /api/admin/rebuild": () => [anonymous("POST", "/api/admin/rebuild"), crossSite("POST", "/api/admin/rebuild", undefined, { "sec-fetch-site": "cross-site" })],
   "GET /api/admin/build-status": () => [anonymous("GET", "/api/admin/build-status")],
 };
@@ -605,6 +610,21 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     }
     expect(body.distribution.map((d) => d.products)).toEqual([...body.distribution.map((d) => d.products)].sort((a, b) => b - a));
     expect(body.health).toMatchObject({ database: { ok: true }, mail: { transport: "outbox" }, build: { state: "idle" } });
+  },
+  "GET /api/admin/export-products": async () => {
+    const response = await request("GET", "/api/admin/export-products", undefined, undefined, { cookie: session });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="pawprice-products-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await response.arrayBuffer()) as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    // One row per offer, plus one for each product without offers, under the header.
+    const expected = row<{ n: number }>(
+      "SELECT (SELECT count(*) FROM product_prices) + (SELECT count(*) FROM products p WHERE NOT EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id)) AS n",
+    ).n;
+    expect(sheet.actualRowCount).toBe(expected + 1);
+    expect(sheet.getRow(1).getCell(1).value).toBe("Product ID");
   },
   "POST /api/admin/rebuild": async () => {
     builds.length = 0;
