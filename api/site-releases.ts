@@ -33,10 +33,10 @@ const currentLink = "current";
 const releaseName = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
 const scratchName = /^\.(?:building|snapshot|current)-(\d{8}T\d{9}Z-[0-9a-f]{6}-)?(\d+)(?:-[0-9a-f]+)?$/;
 
-/** SITE_RELEASES_DIR, else the project's releases/ folder. */
+/** SITE_RELEASES_DIR, else dist/releases in the project (git-ignored with the rest of dist/). */
 export function releasesDirFromEnv(): string {
   const configured = process.env.SITE_RELEASES_DIR?.trim();
-  return configured ? path.resolve(projectRoot, configured) : path.join(projectRoot, "releases");
+  return configured ? path.resolve(projectRoot, configured) : path.join(projectRoot, "dist/releases");
 }
 
 export function readReleaseMeta(root: string): ReleaseMeta | null {
