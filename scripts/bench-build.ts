@@ -1,7 +1,8 @@
 /**
  * `npm run bench:build`: seeds 1,000, 10,000 and 50,000 products into temporary databases, runs
- * the real site build for each, and prints pages per second and the build's peak memory (RSS),
- * then the JavaScript and CSS each kind of page ships (gzip). Figures go to data/bench/build.json.
+ * the real site build for each (the build worker the server and `npm run build` use), and prints
+ * pages per second and the build's peak memory (RSS), then the JavaScript and CSS each kind of
+ * page ships (gzip). Figures go to data/bench/build.json.
  *
  * Options: --sizes 1000,10000,50000
  */
@@ -10,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
-import { spawn } from "node:child_process";
+import { createAstroBuilder } from "../api/site-build.ts";
 import { projectRoot } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { defaultHistoryDays, loadProductPages } from "../data/db/product-pages.ts";
@@ -19,37 +20,23 @@ import { generateCatalogue } from "../data/seed/generate.ts";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" } } });
 const sizes = values.sizes.split(",").map(Number);
-const astroBin = path.join(projectRoot, "node_modules/astro/bin/astro.mjs");
-
-/** Runs `astro build`, sampling the process's high-water RSS (VmHWM) until it exits. */
-function build(databaseFile: string, outDir: string): Promise<{ seconds: number; peakRssMb: number; pages: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, "build"], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_PATH: databaseFile, BUILD_OUT_DIR: outDir, ASTRO_TELEMETRY_DISABLED: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let peakKb = 0;
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-5000)));
-    child.stderr.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-5000)));
-    const sample = setInterval(() => {
-      try {
-        const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
-        const hwm = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-        peakKb = Math.max(peakKb, hwm);
-      } catch {
-        // The process has exited between two samples.
-      }
-    }, 100);
-    child.on("close", (code) => {
-      clearInterval(sample);
-      if (code !== 0) return reject(new Error(`build failed:\n${output}`));
-      const pages = Number(/(\d+) page\(s\) built/.exec(output)?.[1] ?? 0);
-      resolve({ seconds: (performance.now() - started) / 1000, peakRssMb: Math.round(peakKb / 1024), pages });
-    });
-  });
+/** Runs a full site build, sampling the build process's high-water RSS (VmHWM) until it ends. */
+async function build(databaseFile: string, outDir: string): Promise<{ seconds: number; peakRssMb: number; pages: number }> {
+  const builder = createAstroBuilder({ quiet: true, keepWarm: false });
+  const running = builder.full({ databaseFile, outDir });
+  const pid = builder.pid;
+  let peakKb = 0;
+  const sample = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+      peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+    } catch {
+      // The process has exited between two samples.
+    }
+  }, 100);
+  const outcome = await running.finally(() => clearInterval(sample));
+  if (!outcome.ok) throw new Error(`build failed:\n${outcome.log}`);
+  return { seconds: outcome.durationMs / 1000, peakRssMb: Math.round(peakKb / 1024), pages: outcome.pages };
 }
 
 const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
