@@ -33,7 +33,12 @@ export interface SiteBuilder {
    * appears on, to be laid over the live release (api/site-releases.ts).
    */
   fast(job: { databaseFile: string; outDir: string; productIds: readonly number[] }): Promise<BuildOutcome>;
-  /** Ends the worker (a build under way fails). */
+  /**
+   * Gets ready for fast builds without building a release (after a restart over an existing
+   * release): builds the pages other than product pages into `outDir`, to be thrown away.
+   */
+  warm?(job: { databaseFile: string; outDir: string }): Promise<BuildOutcome>;
+  /** Ends the worker (a build under way fails) and takes no more jobs. */
   stop(): Promise<void>;
 }
 
@@ -125,6 +130,15 @@ export function createAstroBuilder(options: AstroBuilderOptions = {}): SiteBuild
   const quiet = options.quiet ?? false;
   const keepWarm = options.keepWarm ?? true;
   let worker: Worker | null = null;
+  let stopped = false;
+  // One job at a time: a worker answers one job, and a fast build waits for a warm-up under way.
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = (run: () => Promise<BuildOutcome>): Promise<BuildOutcome> => {
+    const result = queue.then(() => (stopped ? refused() : run()));
+    queue = result.catch(() => undefined);
+    return result;
+  };
+  const refused = (): BuildOutcome => ({ ok: false, durationMs: 0, pages: 0, productPages: 0, log: "the builder was stopped" });
 
   const outcome = (reply: WorkerReply, from: Worker, started: number): BuildOutcome => {
     const log = reply.ok ? from.log() : `${from.log()}\n${reply.error}`.trim();
@@ -141,6 +155,7 @@ export function createAstroBuilder(options: AstroBuilderOptions = {}): SiteBuild
   const coldBuild = async (job: { databaseFile: string; outDir: string; productIds: readonly number[] | null }) => {
     const started = performance.now();
     if (worker) await endWorker(worker);
+    if (stopped) return refused();
     const fresh = startWorker(path.dirname(job.outDir), quiet);
     worker = fresh;
     const reply = await fresh.ask({ type: "build", ...job, stay: keepWarm });
@@ -155,28 +170,31 @@ export function createAstroBuilder(options: AstroBuilderOptions = {}): SiteBuild
     get pid() {
       return worker?.child.pid;
     },
-    full: (job) => coldBuild({ ...job, productIds: null }),
-    async fast(job) {
-      const warm = worker;
-      if (!warm || warm.exited()) return coldBuild(job);
-      const started = performance.now();
-      const reply = await warm.ask({ type: "render", ...job });
-      // A failed render may have left the worker half-way: the next fast rebuild starts a fresh one.
-      if (!reply.ok) {
-        await endWorker(warm);
-        if (worker === warm) worker = null;
-      }
-      return outcome(reply, warm, started);
-    },
+    full: (job) => exclusive(() => coldBuild({ ...job, productIds: null })),
+    fast: (job) =>
+      exclusive(async () => {
+        const warm = worker;
+        if (!warm || warm.exited()) return coldBuild(job);
+        const started = performance.now();
+        const reply = await warm.ask({ type: "render", ...job });
+        // A failed render may have left the worker half-way: the next fast rebuild starts a fresh one.
+        if (!reply.ok) {
+          await endWorker(warm);
+          if (worker === warm) worker = null;
+        }
+        return outcome(reply, warm, started);
+      }),
+    warm: (job) =>
+      exclusive(async () =>
+        worker && !worker.exited()
+          ? { ok: true, durationMs: 0, pages: 0, productPages: 0, log: "" }
+          : coldBuild({ ...job, productIds: [] }),
+      ),
     async stop() {
+      stopped = true;
       const current = worker;
       worker = null;
       if (current) await endWorker(current);
     },
   };
-}
-
-/** One full build into `outDir` (a fresh folder), in a worker that ends with it. */
-export function buildSite(options: { databaseFile: string; outDir: string; quiet?: boolean }): Promise<BuildOutcome> {
-  return createAstroBuilder({ quiet: options.quiet ?? false, keepWarm: false }).full(options);
 }

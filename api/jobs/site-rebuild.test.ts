@@ -153,6 +153,29 @@ describe("the first build", () => {
     expect(restarted.currentRoot()).toBe(path.join(releasesDir, current!));
     expect(second.builds).toEqual([]);
   });
+
+  it("gets a builder that can warm up ready on the live database when a release exists, and throws its pages away", async () => {
+    const first = fakeBuilder();
+    const site = await builtRebuilder(first.builder);
+    const current = site.status().current;
+    await site.stop();
+
+    const second = fakeBuilder();
+    const warmed: { databaseFile: string; outDir: string }[] = [];
+    const restarted = rebuilder({
+      ...second.builder,
+      warm: async (job) => {
+        warmed.push(job);
+        fs.mkdirSync(job.outDir, { recursive: true });
+        fs.writeFileSync(path.join(job.outDir, "index.html"), "warm-up page");
+        return { ok: true, durationMs: 1, pages: 1, productPages: 0, log: "" };
+      },
+    });
+    expect(warmed).toEqual([{ databaseFile: temp.file, outDir: expect.stringContaining(releasesDir) }]);
+    await vi.waitFor(() => expect(scratchFolders()).toEqual([]));
+    expect(restarted.status()).toMatchObject({ state: "idle", current });
+    expect(second.builds).toEqual([]);
+  });
 });
 
 describe("coalescing", () => {

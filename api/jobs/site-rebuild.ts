@@ -236,11 +236,26 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
     },
   };
 
-  // No release yet (first start, or its folder is gone): build one.
+  // No release yet (first start, or its folder is gone): build one. With one, get the build
+  // worker ready so the first fast rebuild does not wait for Astro's start-up; its pages (read
+  // from the live database, not a snapshot) are thrown away.
   const current = store.currentRoot();
   if (current === null || store.meta(path.basename(current)) === null) {
     log("No site release yet: building the site (the site answers 503 until the first build is done)...");
     void rebuilder.request({ siteWide: true });
+  } else if (builder.warm) {
+    const scratch = store.stage();
+    void builder
+      .warm({ databaseFile: options.databaseFile, outDir: scratch.dir })
+      .then((outcome) => {
+        if (!stopping)
+          log(
+            outcome.ok
+              ? `Site build worker ready for fast rebuilds (${seconds(outcome.durationMs)})`
+              : `Site build worker warm-up failed: ${lastLine(outcome.log)}`,
+          );
+      })
+      .finally(() => store.discard(scratch).catch(() => undefined));
   }
   return rebuilder;
 }
