@@ -3,7 +3,7 @@
  * the section navigation (a sidebar on wide screens, a scrolling row on phones).
  */
 import { ArrowUpRight, ChartColumn, FolderTree, House, Import, LayoutDashboard, Link2, LogOut, Mails, Package, Store, TicketPercent } from "./icons.tsx";
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { homePath } from "../../../data/domain/paths.ts";
 import { cn } from "../../lib/cn.ts";
 import { toast } from "../toast/toast.store.ts";
@@ -51,6 +51,15 @@ function LogoutButton() {
 }
 
 export function AdminShell({ route, children }: { route: AdminRoute; children: ReactNode }) {
+  const list = useRef<HTMLUListElement>(null);
+  // On phones the sections are a sideways-scrolling row: bring the current one into view.
+  useEffect(() => {
+    const row = list.current;
+    const current = row?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!row || !current || row.scrollWidth <= row.clientWidth) return;
+    const offset = current.getBoundingClientRect().left - row.getBoundingClientRect().left + row.scrollLeft;
+    row.scrollLeft = offset - (row.clientWidth - current.offsetWidth) / 2;
+  }, [route.screen]);
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="sticky top-0 z-40 border-b border-slate-200 bg-white/95 backdrop-blur">
@@ -74,7 +83,7 @@ export function AdminShell({ route, children }: { route: AdminRoute; children: R
       </header>
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-4 sm:px-6 lg:flex-row lg:py-8">
         <nav aria-label="Admin sections" data-admin-nav className="lg:w-48 lg:shrink-0">
-          <ul className="-mx-4 flex gap-1 overflow-x-auto px-4 pb-1 lg:sticky lg:top-22 lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0">
+          <ul ref={list} className="-mx-4 flex gap-1 overflow-x-auto px-4 pb-1 lg:sticky lg:top-22 lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0">
             {sections.map(({ href, label, icon: Icon, screens }) => {
               const active = screens.includes(route.screen);
               return (

@@ -66,9 +66,9 @@ function Health({ health }: { health: AnalyticsData["health"] }) {
         <HealthItem
           icon={<RefreshCw className="size-4" />}
           title="Last price refresh"
-          status={<Badge tone={health.lastPriceRefresh ? "green" : "slate"}>{health.lastPriceRefresh ? "Done" : "Never"}</Badge>}
+          status={health.lastPriceRefresh ? undefined : <Badge tone="slate">Never</Badge>}
         >
-          {health.lastPriceRefresh ? formatDateTime(health.lastPriceRefresh) : "Never"}
+          {health.lastPriceRefresh ? formatDateTime(health.lastPriceRefresh) : "No price refresh has run yet."}
         </HealthItem>
         <HealthItem
           icon={<Hammer className="size-4" />}
