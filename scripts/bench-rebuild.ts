@@ -1,0 +1,254 @@
+/**
+ * `npm run bench:rebuild`: how long an admin's edit takes to show on the public pages of a large
+ * catalogue. Seeds 50,000 products into a temporary database, starts the real server
+ * (`node api/server.ts`) on a free port, waits for its first (full) build, signs in to the admin
+ * API and then:
+ * - edits one product's price (PUT /api/products/:id, as the edit form saves it) a few times,
+ *   polling the product page until the new price shows (a fast rebuild: target 10 s);
+ * - renames a category (PUT /api/categories/:id), polling its page until the new name shows (a
+ *   site-wide change: a full build);
+ * - restarts the server over the existing release and edits a product at once (the build
+ *   worker is still getting ready) and once more when it is ready.
+ * Each figure runs from sending the edit to the first response showing it. Figures go to
+ * data/bench/rebuild.json.
+ *
+ * Options: --products 50000 --edits 3
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { hashPassword } from "../api/lib/admin-auth.ts";
+import { projectRoot } from "../data/config.ts";
+import { migrateDb, openDb } from "../data/db/client.ts";
+import { seedCatalogue } from "../data/db/seed.ts";
+import { formatPrice } from "../data/domain/display.ts";
+import { generateCatalogue } from "../data/seed/generate.ts";
+
+const { values } = parseArgs({ options: { products: { type: "string", default: "50000" }, edits: { type: "string", default: "3" } } });
+const productCount = Number(values.products);
+const edits = Number(values.edits);
+const password = "bench-rebuild-password";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-rebuild-"));
+const databaseFile = path.join(dir, "bench.db");
+const releasesDir = path.join(dir, "releases");
+
+interface Server {
+  child: ChildProcess;
+  baseUrl: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+async function startServer(): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+    env: {
+      ...process.env,
+      DATABASE_PATH: databaseFile,
+      SITE_RELEASES_DIR: releasesDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ADMIN_PASSWORD_HASH: await hashPassword(password),
+      ALERT_CHECK_INTERVAL_MINUTES: "0",
+      MAIL_OUTBOX: path.join(dir, "outbox"),
+      SECRETS_DIR: path.join(dir, "secrets"),
+      SMTP_URL: "",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const line of chunk.toString().split("\n")) if (/Site build|build worker/.test(line)) console.log(`  server: ${line.trim()}`);
+  };
+  child.stdout!.on("data", collect);
+  child.stderr!.on("data", collect);
+  await waitFor(async () => output.includes("running at"), 60_000, "the server to start");
+  return {
+    child,
+    baseUrl: `http://127.0.0.1:${port}`,
+    output: () => output,
+    async stop() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Seconds from now until `check` passes (polled every 50 ms). */
+async function secondsUntil(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<number> {
+  const started = performance.now();
+  await waitFor(check, timeoutMs, what);
+  return Math.round((performance.now() - started) / 100) / 10;
+}
+
+async function pageContains(server: Server, pathname: string, text: string): Promise<boolean> {
+  const response = await fetch(server.baseUrl + pathname, { cache: "no-store" });
+  return response.ok && (await response.text()).includes(text);
+}
+
+async function signIn(server: Server): Promise<string> {
+  const response = await fetch(`${server.baseUrl}/api/admin/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ password }),
+  });
+  if (!response.ok) throw new Error(`login: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+async function adminJson<T>(server: Server, cookie: string, method: string, pathname: string, body?: unknown): Promise<T> {
+  const response = await fetch(server.baseUrl + pathname, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+interface AdminProduct {
+  slug: string;
+  retailerLinks: { price: number; originalPrice: number | null; inStock: boolean; priceOverride: boolean; manualPrice: number | null }[];
+}
+
+let nextPence = 17;
+
+/** Sets a product's offers to a new lowest price no other product has, as the edit form would; seconds until its page shows it. */
+async function editPrice(server: Server, cookie: string, id: number): Promise<{ seconds: number; price: string }> {
+  const product = await adminJson<AdminProduct & Record<string, unknown>>(server, cookie, "GET", `/api/admin/products/${id}`);
+  // Below any seeded price, and a different one each time.
+  const price = (nextPence += 2) / 100;
+  const retailerLinks = product.retailerLinks.map((link, index) => ({
+    ...link,
+    price: index === 0 ? price : link.price,
+    inStock: index === 0 ? true : link.inStock,
+    priceOverride: index === 0 ? false : link.priceOverride,
+    manualPrice: index === 0 ? null : link.manualPrice,
+  }));
+  const shown = formatPrice(price);
+  const started = performance.now();
+  await adminJson(server, cookie, "PUT", `/api/products/${id}`, { ...product, retailerLinks });
+  await waitFor(() => pageContains(server, `/product/${product.slug}`, `>${shown}<`), 600_000, `the new price of product ${id}`);
+  return { seconds: Math.round((performance.now() - started) / 100) / 10, price: shown };
+}
+
+async function buildStatus(server: Server, cookie: string) {
+  return adminJson<{ state: string; lastBuild: { kind: string; durationMs: number | null; pages: number | null } | null }>(
+    server,
+    cookie,
+    "GET",
+    "/api/admin/build-status",
+  );
+}
+
+/** The resident memory of the server's build worker (its child process), in MB. */
+function workerRssMb(server: Server): number | null {
+  try {
+    const children = fs
+      .readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+    for (const pid of children) {
+      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+      const rss = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+      if (rss) return Math.round(Number(rss) / 1024);
+    }
+  } catch {
+    // No worker (or it ended between two reads).
+  }
+  return null;
+}
+
+const results: Record<string, unknown> = { date: new Date().toISOString(), cores: os.cpus().length, products: productCount };
+let server: Server | undefined;
+try {
+  console.log(`Seeding ${productCount} products...`);
+  const db = openDb(databaseFile);
+  await migrateDb(db);
+  seedCatalogue(db, generateCatalogue({ products: productCount, today: new Date() }));
+  const ids = (db.$client.prepare("SELECT id FROM products ORDER BY id").all() as { id: number }[]).map((row) => row.id);
+  const category = db.$client.prepare("SELECT id, slug FROM categories ORDER BY id LIMIT 1").get() as { id: number; slug: string };
+  db.$client.close();
+
+  console.log("Starting the server (first start: a full build)...");
+  server = await startServer();
+  const firstBuildSeconds = await secondsUntil(() => pageContains(server!, "/", "</html>"), 1_800_000, "the first build");
+  const cookie = await signIn(server);
+  results.firstBuild = { secondsAfterStart: firstBuildSeconds, ...(await buildStatus(server, cookie)).lastBuild };
+  results.idleWorkerRssMb = workerRssMb(server);
+  console.log(`First build served ${firstBuildSeconds} s after the server started; idle build worker ${results.idleWorkerRssMb} MB`);
+
+  const productEdits = [];
+  for (let i = 0; i < edits; i++) {
+    const id = ids[Math.floor(((i + 1) * ids.length) / (edits + 1))]!;
+    const edit = await editPrice(server, cookie, id);
+    const status = await buildStatus(server, cookie);
+    productEdits.push({ productId: id, ...edit, build: status.lastBuild });
+    console.log(
+      `Product ${id}: ${edit.price} live after ${edit.seconds} s (${status.lastBuild?.kind} build of ${status.lastBuild?.pages} pages, ${status.lastBuild?.durationMs} ms)`,
+    );
+  }
+  results.productEdits = productEdits;
+
+  const before = await adminJson<Record<string, unknown>>(server, cookie, "GET", `/api/categories/${category.id}`);
+  const newName = `${String(before.name)} (renamed)`;
+  const renameStarted = performance.now();
+  await adminJson(server, cookie, "PUT", `/api/categories/${category.id}`, {
+    name: newName,
+    slug: before.slug,
+    icon: before.icon,
+    description: before.description ?? "",
+  });
+  await waitFor(() => pageContains(server!, `/category/${category.slug}`, `${newName}</h1>`), 1_800_000, "the renamed category");
+  const renameSeconds = Math.round((performance.now() - renameStarted) / 100) / 10;
+  const renameBuild = (await buildStatus(server, cookie)).lastBuild;
+  results.siteWide = { change: "category rename", seconds: renameSeconds, build: renameBuild };
+  console.log(`Category renamed: live after ${renameSeconds} s (${renameBuild?.kind} build)`);
+
+  console.log("Restarting the server over the existing release...");
+  await server.stop();
+  server = await startServer();
+  const restartCookie = await signIn(server);
+  const atOnce = await editPrice(server, restartCookie, ids[1]!);
+  console.log(`Right after the restart: live after ${atOnce.seconds} s`);
+  const warm = await editPrice(server, restartCookie, ids[2]!);
+  console.log(`Once the worker is ready: live after ${warm.seconds} s`);
+  results.afterRestart = { editAtOnce: atOnce, editWhenReady: warm };
+} finally {
+  await server?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const out = path.join(projectRoot, "data/bench/rebuild.json");
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nwritten to ${path.relative(projectRoot, out)} (target: a product edit live within 10 s at 50,000 products)`);
