@@ -2,7 +2,8 @@
  * The tests Stryker runs against each mutant (npm run test:mutation): unit and API tests, in
  * process. Browser tests are left out (a mutant must be killed in seconds, not per Chromium
  * build), and so is the first-start test, whose server runs in a child process where no mutant
- * is switched on.
+ * is switched on. The real site build test is left out too: its Astro builds take tens of seconds
+ * per run, and the rebuild job's own tests cover its logic with builders that run in process.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,7 +15,15 @@ export default defineConfig({
   root,
   test: {
     include: ["{data,api,scripts,site}/**/*.test.{ts,tsx}"],
-    exclude: ["**/node_modules/**", "**/.node/**", "**/dist/**", "**/.stryker-tmp/**", "**/*.browser.test.ts", "api/test/server-start.test.ts"],
+    exclude: [
+      "**/node_modules/**",
+      "**/.node/**",
+      "**/dist/**",
+      "**/.stryker-tmp/**",
+      "**/*.browser.test.ts",
+      "api/test/server-start.test.ts",
+      "api/test/site-build.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 180_000,
     // One worker for every file: the database driver and migrations load once per run, not per file.
