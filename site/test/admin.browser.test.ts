@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage, type TrackedPage } from "./browser.ts";
+import { launchBrowser, openPage, seriousA11yViolations, type TrackedPage } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const adminPassword = inject("adminPassword");
@@ -92,9 +92,12 @@ describe("admin products", () => {
     await form.getByRole("button", { name: "Create Product" }).click();
     await expect.poll(() => toastText(page)).toContain("Please fill in product name and category.");
 
+    // A category and a brand the other browser tests do not count, so their pages and the API
+    // agree while this product exists.
+    const brand = ((await (await fetch(`${baseUrl}/api/brands`)).json()) as string[])[0]!;
     await form.getByLabel("Product name").fill(name);
-    await form.getByLabel("Category").selectOption({ label: "Dog Food" });
-    await form.getByLabel("Brand").fill("Test Paws");
+    await form.getByLabel("Category").selectOption({ label: "Reptile Supplies" });
+    await form.getByLabel("Brand").fill(brand);
     await form.getByLabel("Description").fill("A product made by the admin browser test.");
 
     for (let i = 0; i < 2; i++) await form.getByRole("button", { name: "Add offer" }).click();
@@ -130,7 +133,7 @@ describe("admin products", () => {
     await row.waitFor();
     expect(await page.getByTestId("product-row").count()).toBe(1);
     const cells = await row.locator("td").allTextContents();
-    expect(cells[1]).toBe("Dog Food");
+    expect(cells[1]).toBe("Reptile Supplies");
     expect(cells[2]).toBe("Amazon");
     expect(cells[3]).toBe("£12.49");
     // Created, never edited.
@@ -184,6 +187,86 @@ describe("admin products", () => {
   }, rebuildTimeout + 30_000);
 });
 
+describe("admin categories, affiliate IDs and subscribers", () => {
+  let tracked: TrackedPage;
+  let page: Page;
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    tracked = await openPage(browser);
+    page = tracked.page;
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await logIn(page);
+  });
+  afterAll(() => tracked?.context.close());
+
+  it("saves and loads a category's description; refuses to delete a category with products", async () => {
+    await page.goto(`${baseUrl}/admin/categories`);
+    const row = page.getByTestId("category-row").filter({ hasText: "Reptile Supplies" });
+    await row.getByRole("link", { name: "Edit Reptile Supplies" }).click();
+    await page.getByRole("heading", { level: 1, name: "Edit Category: Reptile Supplies" }).waitFor();
+    const description = `Vivariums, heating and food for reptiles (${Date.now()})`;
+    await page.getByLabel("Description").fill(description);
+    await page.getByRole("button", { name: "Update Category" }).click();
+    await expect.poll(() => toastText(page)).toContain("Category updated successfully");
+    await expect.poll(() => pathname(page)).toBe("/admin/categories");
+    await row.getByRole("link", { name: "Edit Reptile Supplies" }).click();
+    await expect.poll(() => page.getByLabel("Description").inputValue()).toBe(description);
+    await page.getByRole("link", { name: "Back to Categories" }).click();
+
+    await row.getByRole("button", { name: "Delete Reptile Supplies" }).click();
+    await expect.poll(() => toastText(page)).toContain("Failed to delete category");
+    expect(dialogs.at(-1)).toBe('Are you sure you want to delete the category "Reptile Supplies"?');
+    expect(await row.count()).toBe(1);
+  });
+
+  it("requires every affiliate ID and saves them on the server", async () => {
+    await page.goto(`${baseUrl}/admin/affiliate-links`);
+    const amazon = page.getByLabel("Amazon Affiliate ID");
+    await expect.poll(() => amazon.inputValue()).not.toBe("");
+    const stored = await amazon.inputValue();
+    await amazon.fill("");
+    await page.getByRole("button", { name: "Save Affiliate IDs" }).click();
+    await expect.poll(() => page.getByText("Amazon affiliate ID is required").isVisible()).toBe(true);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("AMAZON");
+    // The same IDs saved again: every outbound link the other tests check stays as it is.
+    await amazon.fill(stored);
+    await page.getByRole("button", { name: "Save Affiliate IDs" }).click();
+    await expect.poll(() => toastText(page)).toContain("Your affiliate IDs have been successfully saved.");
+    expect(await page.getByText("Amazon affiliate ID is required").count()).toBe(0);
+    for (const programme of ["Amazon Associates UK", "AWIN (Pets at Home)", "eBay Partner Network"]) {
+      await page.getByRole("link", { name: programme }).waitFor();
+    }
+  });
+
+  it("lists a new subscriber, exports the active addresses and removes one", async () => {
+    const email = `admin-test-${Date.now()}@example.co.uk`;
+    expect((await fetch(`${baseUrl}/api/subscribers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) })).status).toBe(201);
+    await page.goto(`${baseUrl}/admin/email-subscribers`);
+    const item = page.getByTestId("subscriber").filter({ hasText: email });
+    await item.waitFor();
+    expect(await item.textContent()).toMatch(/Subscribed less than a minute ago.*Source: website.*Active/);
+
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export Emails" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe("email-subscribers.txt");
+    const lines = fs.readFileSync((await file.path())!, "utf8").trim().split("\n");
+    expect(lines).toContain(email);
+    for (const line of lines) expect(line).toMatch(/^[^\s@]+@[^\s@]+$/);
+    await expect.poll(() => toastText(page)).toContain("Email list exported successfully");
+
+    await item.getByRole("button", { name: `Delete ${email}` }).click();
+    await expect.poll(() => toastText(page)).toContain("Email subscriber removed successfully");
+    await expect.poll(() => item.count()).toBe(0);
+    // The refused category delete (409) is logged by the browser; nothing else went wrong.
+    expect(tracked.errors.filter((error) => !error.includes("status of 409"))).toEqual([]);
+  });
+});
+
 describe("admin navigation and logout", () => {
   it("moves between screens with back and forward, then logs out and is guarded again", async () => {
     const { page, context, errors } = await openPage(browser);
@@ -219,7 +302,7 @@ describe("admin layout", () => {
     { name: "product-form", path: "/admin/products/new", ready: "Add New Product" },
   ];
 
-  it.each([1280, 375])("fits the screens into %i px without sideways scrolling", async (width) => {
+  it.each([1280, 375])("fits the screens into %i px without sideways scrolling or serious accessibility faults", async (width) => {
     fs.mkdirSync(screenshotDir, { recursive: true });
     const { page, context } = await openPage(browser, { width, height: 900 });
     await logIn(page);
@@ -231,6 +314,7 @@ describe("admin layout", () => {
       if (screen.name === "product-form") await page.getByRole("button", { name: "Add offer" }).click();
       if (screen.name === "dashboard") await page.getByTestId("build-status").waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth), `${screen.name} at ${width} px`).toBe(false);
+      expect(await seriousA11yViolations(page), `${screen.name} at ${width} px`).toEqual([]);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(screenshotDir, `${screen.name}-${width}.png`), fullPage: true });
     }

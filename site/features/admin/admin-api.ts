@@ -31,6 +31,12 @@ async function json<T>(method: Method, path: string, body?: unknown, params?: Ap
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
+/** What went wrong, in a few words: the server's message, else the error's own text. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.error ?? error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The server's own message for a failed call, else the fallback. */
 export function errorMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return error.error ?? fallback;

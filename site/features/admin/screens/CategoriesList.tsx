@@ -3,13 +3,17 @@
  * browser's confirmation (the server refuses while products are still in it, and says so).
  */
 import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
+import { useEffect } from "react";
 import { toast } from "../../toast/toast.store.ts";
-import { deleteCategory, errorMessage, fetchCategories, type AdminCategory } from "../admin-api.ts";
+import { describeError, deleteCategory, errorMessage, fetchCategories, type AdminCategory } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
 import { AdminLink, LoadFailed, Loading, PageHeader, Table, Td, Th, useLoad } from "../ui.tsx";
 
 export default function CategoriesList() {
   const { state, reload } = useLoad(fetchCategories, []);
+  useEffect(() => {
+    if (state.kind === "failed") toast({ title: `Error loading categories: ${describeError(state.error)}`, variant: "destructive" });
+  }, [state]);
 
   async function remove(category: AdminCategory) {
     if (!window.confirm(`Are you sure you want to delete the category "${category.name}"?`)) return;
@@ -35,7 +39,7 @@ export default function CategoriesList() {
         }
       />
       {state.kind === "loading" && <Loading label="Loading categories..." />}
-      {state.kind === "failed" && <LoadFailed message={`Error loading categories: ${errorMessage(state.error, String(state.error))}`} onRetry={reload} />}
+      {state.kind === "failed" && <LoadFailed message={`Error loading categories: ${describeError(state.error)}`} onRetry={reload} />}
       {state.kind === "ready" && (
         <Table
           caption="Categories"

@@ -9,7 +9,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { formatPrice, relativeTime, truncate } from "../../../../data/domain/display.ts";
 import { homePath, productPath } from "../../../../data/domain/paths.ts";
 import { toast } from "../../toast/toast.store.ts";
-import { deleteProduct, errorMessage, exportProducts, fetchAdminProducts, type AdminProductRow } from "../admin-api.ts";
+import { deleteProduct, describeError, errorMessage, exportProducts, fetchAdminProducts, type AdminProductRow } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
 import { $location, navigate } from "../router.ts";
 import { ActionMenu, AdminLink, Badge, downloadFile, inputClass, LoadFailed, Loading, PageHeader, RatingStars, Table, Td, Th, useLoad } from "../ui.tsx";
@@ -59,7 +59,7 @@ export default function ProductsList() {
       downloadFile(blob, fileName);
       toast({ title: "Export Successful", description: "Products have been exported to Excel successfully." });
     } catch (error) {
-      toast({ title: "Export Failed", description: `Failed to export products: ${errorMessage(error, error instanceof Error ? error.message : "Unknown error")}`, variant: "destructive" });
+      toast({ title: "Export Failed", description: `Failed to export products: ${describeError(error)}`, variant: "destructive" });
     } finally {
       setExporting(false);
     }

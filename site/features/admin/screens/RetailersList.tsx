@@ -4,8 +4,9 @@
  */
 import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
 import { truncate } from "../../../../data/domain/display.ts";
+import { useEffect } from "react";
 import { toast } from "../../toast/toast.store.ts";
-import { deleteRetailer, errorMessage, fetchRetailers, type AdminRetailer } from "../admin-api.ts";
+import { describeError, deleteRetailer, errorMessage, fetchRetailers, type AdminRetailer } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
 import { AdminLink, Badge, LoadFailed, Loading, PageHeader, Table, Td, Th, useLoad } from "../ui.tsx";
 
@@ -14,6 +15,9 @@ const websiteLength = 30;
 
 export default function RetailersList() {
   const { state, reload } = useLoad(fetchRetailers, []);
+  useEffect(() => {
+    if (state.kind === "failed") toast({ title: `Error loading retailers: ${describeError(state.error)}`, variant: "destructive" });
+  }, [state]);
 
   async function remove(retailer: AdminRetailer) {
     if (!window.confirm(`Are you sure you want to delete the retailer "${retailer.name}"?`)) return;
@@ -39,7 +43,7 @@ export default function RetailersList() {
         }
       />
       {state.kind === "loading" && <Loading label="Loading retailers..." />}
-      {state.kind === "failed" && <LoadFailed message={`Error loading retailers: ${errorMessage(state.error, String(state.error))}`} onRetry={reload} />}
+      {state.kind === "failed" && <LoadFailed message={`Error loading retailers: ${describeError(state.error)}`} onRetry={reload} />}
       {state.kind === "ready" && (
         <Table
           caption="Retailers"

@@ -3,14 +3,18 @@
  * marked) and how often it was copied; edit, or delete after the browser's confirmation.
  */
 import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
+import { useEffect } from "react";
 import { toast } from "../../toast/toast.store.ts";
-import { deleteVoucher, errorMessage, fetchVouchers, type AdminVoucher } from "../admin-api.ts";
+import { describeError, deleteVoucher, errorMessage, fetchVouchers, type AdminVoucher } from "../admin-api.ts";
 import { formatDay } from "../format.ts";
 import { adminPaths } from "../routes.ts";
 import { AdminLink, Badge, LoadFailed, Loading, PageHeader, Table, Td, Th, useLoad } from "../ui.tsx";
 
 export default function VouchersList() {
   const { state, reload } = useLoad(fetchVouchers, []);
+  useEffect(() => {
+    if (state.kind === "failed") toast({ title: `Error loading vouchers: ${describeError(state.error)}`, variant: "destructive" });
+  }, [state]);
 
   async function remove(voucher: AdminVoucher) {
     if (!window.confirm(`Are you sure you want to delete the voucher "${voucher.code}"?`)) return;
@@ -36,7 +40,7 @@ export default function VouchersList() {
         }
       />
       {state.kind === "loading" && <Loading label="Loading vouchers..." />}
-      {state.kind === "failed" && <LoadFailed message={`Error loading vouchers: ${errorMessage(state.error, String(state.error))}`} onRetry={reload} />}
+      {state.kind === "failed" && <LoadFailed message={`Error loading vouchers: ${describeError(state.error)}`} onRetry={reload} />}
       {state.kind === "ready" && state.data.length === 0 && <div className="card p-8 text-center text-slate-600">No vouchers yet.</div>}
       {state.kind === "ready" && state.data.length > 0 && (
         <Table
