@@ -140,6 +140,9 @@ async function run(job: WorkerJob): Promise<boolean> {
     const result = job.type === "build" ? await build(job) : await render(job);
     idle();
     await send({ type: "done", ok: true, ...result, ms: Math.round(performance.now() - started) });
+    // A full build leaves a heap of garbage (every page's props); collected now, the next fast
+    // render does not pay for it.
+    (globalThis as { gc?: () => void }).gc?.();
     return job.type === "render" || job.stay;
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));

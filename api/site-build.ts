@@ -79,8 +79,9 @@ function startWorker(cwd: string, quiet: boolean): Worker {
     cwd,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
-    // Not the parent's flags (a test runner's loaders): the worker is plain Node running TypeScript.
-    execArgv: [],
+    // Not the parent's flags (a test runner's loaders): the worker is plain Node running TypeScript,
+    // and collects its garbage right after a job rather than in the middle of the next one.
+    execArgv: ["--expose-gc"],
   });
   let log = "";
   const collect = (chunk: Buffer) => {

@@ -160,13 +160,14 @@ async function editPrice(server: Server, cookie: string, id: number): Promise<{ 
   return { seconds: Math.round((performance.now() - started) / 100) / 10, price: shown };
 }
 
+/** The build state, its last build without the build's log. */
 async function buildStatus(server: Server, cookie: string) {
-  return adminJson<{ state: string; lastBuild: { kind: string; durationMs: number | null; pages: number | null } | null }>(
-    server,
-    cookie,
-    "GET",
-    "/api/admin/build-status",
-  );
+  const status = await adminJson<{
+    state: string;
+    lastBuild: { kind: string; durationMs: number | null; pages: number | null; logTail?: string | null } | null;
+  }>(server, cookie, "GET", "/api/admin/build-status");
+  if (status.lastBuild) delete status.lastBuild.logTail;
+  return status;
 }
 
 /** The resident memory of the server's build worker (its child process), in MB. */

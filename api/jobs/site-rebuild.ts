@@ -26,6 +26,7 @@ import { createReleaseStore, type ReleaseStore } from "../site-releases.ts";
 import type { Db } from "../../data/db/client.ts";
 import {
   failAbandonedBuilds,
+  getBuild,
   latestBuild,
   recordBuildFinish,
   recordBuildStart,
@@ -126,9 +127,12 @@ export async function buildRelease(
   let outcome: BuildOutcome | null = null;
   let failure = "";
   let escalate = false;
+  let snapshotMs = 0;
   try {
     const snapshot = path.join(staged.scratch, "catalogue.db");
+    const snapshotStarted = performance.now();
     await db.$client.backup(snapshot);
+    snapshotMs = performance.now() - snapshotStarted;
     outcome =
       kind === "full"
         ? await builder.full({ databaseFile: snapshot, outDir: staged.dir })
@@ -156,9 +160,10 @@ export async function buildRelease(
     pages: outcome?.ok ? outcome.pages : null,
     log: [outcome?.log ?? "", failure].filter(Boolean).join("\n"),
   });
-  const record = latestBuild(db);
+  const record = getBuild(db, id);
   const took = seconds(record?.durationMs ?? 0);
-  if (ok) log(`Site build (${kind}) done in ${took}: ${outcome!.pages} pages, release ${staged.name}`);
+  const parts = `snapshot ${seconds(snapshotMs)}, pages ${seconds(outcome?.durationMs ?? 0)}`;
+  if (ok) log(`Site build (${kind}) done in ${took} (${parts}): ${outcome!.pages} pages, release ${staged.name}`);
   else log(`Site build (${kind}) failed after ${took}: ${failure}; the live site is unchanged`);
   return { ok, record, escalate };
 }

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
-import { failAbandonedBuilds, latestBuild, listBuilds, logTailChars, recordBuildFinish, recordBuildStart } from "./site-builds.ts";
+import {
+  failAbandonedBuilds,
+  getBuild,
+  latestBuild,
+  listBuilds,
+  logTailChars,
+  recordBuildFinish,
+  recordBuildStart,
+} from "./site-builds.ts";
 
 let temp: TempDb;
 beforeAll(async () => {
@@ -73,6 +81,14 @@ describe("site build records", () => {
     ).toBe(false);
     expect(recordBuildFinish(temp.db, id + 1, { result: "succeeded", finishedAt: new Date(), pages: 1, log: "" })).toBe(false);
     expect(latestBuild(temp.db)).toMatchObject({ id, result: "failed", logTail: "first", durationMs: 1000 });
+  });
+
+  it("reads one build by id, whichever is latest", () => {
+    clear();
+    const first = recordBuildStart(temp.db, { kind: "fast", release: "first", startedAt: new Date() });
+    recordBuildStart(temp.db, { kind: "full", release: "second", startedAt: new Date() });
+    expect(getBuild(temp.db, first)).toMatchObject({ id: first, kind: "fast", release: "first" });
+    expect(getBuild(temp.db, first + 2)).toBeNull();
   });
 
   it("lists the latest builds newest first, up to the limit", () => {

@@ -101,6 +101,11 @@ export function listBuilds(db: Db, limit: number): BuildRecord[] {
   return (statement(db, `SELECT ${columns} FROM site_builds ORDER BY id DESC LIMIT ?`).all(limit) as BuildRow[]).map(toRecord);
 }
 
+export function getBuild(db: Db, id: number): BuildRecord | null {
+  const row = statement(db, `SELECT ${columns} FROM site_builds WHERE id = ?`).get(id) as BuildRow | undefined;
+  return row ? toRecord(row) : null;
+}
+
 /** The latest build (running or finished), or null before the first. */
 export function latestBuild(db: Db): BuildRecord | null {
   return listBuilds(db, 1)[0] ?? null;
