@@ -76,8 +76,10 @@ function SiteBuild() {
         <dl className="mt-4 grid gap-3 text-sm sm:grid-cols-3" data-testid="build-status">
           <div>
             <dt className="text-slate-600">State</dt>
-            <dd className="mt-0.5" role="status">
-              <Badge tone={busy ? "amber" : "green"}>{stateText[state.data.state]}</Badge>
+            <dd className="mt-0.5">
+              <span role="status">
+                <Badge tone={busy ? "amber" : "green"}>{stateText[state.data.state]}</Badge>
+              </span>
             </dd>
           </div>
           <div>
