@@ -146,6 +146,16 @@ describe("admin products", () => {
     expect(slug).toBe(name.toLowerCase().replace(/ /g, "-"));
   });
 
+  it("exports the products as a spreadsheet", async () => {
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export Excel" }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/-products-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    // An .xlsx is a zip archive.
+    expect(fs.readFileSync((await file.path())!).subarray(0, 2).toString()).toBe("PK");
+    await toastShows(page, "Products have been exported to Excel successfully.");
+  });
+
   it("edits a price and the rebuilt public page shows it", async () => {
     const row = page.getByTestId("product-row").filter({ hasText: name });
     await row.getByRole("button", { name: `Actions for ${name}` }).click();
