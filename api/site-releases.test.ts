@@ -36,6 +36,7 @@ function release(
   const staged = store.stage();
   write(staged.dir, files);
   store.publish(staged, meta);
+  fs.rmSync(staged.scratch, { recursive: true });
   return staged.name;
 }
 
@@ -48,7 +49,7 @@ describe("publishing a release", () => {
     expect(fs.existsSync(store.dir)).toBe(false);
   });
 
-  it("keeps a staged release out of service until it is published, then points current at it", () => {
+  it("keeps a staged release out of service until it is published, then points current at it", async () => {
     const first = release({ "index.html": "one" });
     const staged = store.stage();
     write(staged.dir, { "index.html": "two" });
@@ -60,8 +61,11 @@ describe("publishing a release", () => {
     expect(store.currentRoot()).toBe(path.join(store.dir, staged.name));
     expect(fs.readFileSync(path.join(store.currentRoot()!, "index.html"), "utf8")).toBe("two");
     expect(fs.readlinkSync(path.join(store.dir, "current"))).toBe(staged.name);
-    // The staging and snapshot folders are gone; the earlier release is still there (cleanup deletes it later).
+    // The staging folder is the release now; the snapshot folder goes with discard; the earlier
+    // release is still there (cleanup deletes it later).
     expect(fs.existsSync(staged.dir)).toBe(false);
+    expect(fs.existsSync(staged.scratch)).toBe(true);
+    await store.discard(staged);
     expect(fs.existsSync(staged.scratch)).toBe(false);
     expect(names()).toEqual([first, staged.name, "current"].sort());
   });

@@ -84,9 +84,12 @@ export interface ReleaseStore {
    * pages earlier fast builds rewrote stay rewritten).
    */
   carryForward(staged: StagedRelease, from: string): Promise<void>;
-  /** Removes build leftovers (dot entries such as .prerender), then makes `staged` the served release. */
+  /**
+   * Removes build leftovers (dot entries such as .prerender), then makes `staged` the served
+   * release. Its snapshot folder stays until `discard`.
+   */
   publish(staged: StagedRelease, meta: Omit<ReleaseMeta, "createdAt">): void;
-  /** Deletes a staged release that will not be published. */
+  /** Deletes a staged release's folders: all of a release that will not be published, the snapshot of a published one. */
   discard(staged: StagedRelease): Promise<void>;
   /**
    * Deletes old releases, keeping the newest `keep`, the served one and the full releases they
@@ -161,7 +164,6 @@ export function createReleaseStore(dir: string): ReleaseStore {
       const temporary = path.join(dir, `.current-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
       fs.symlinkSync(staged.name, temporary);
       fs.renameSync(temporary, link);
-      fs.rmSync(staged.scratch, { recursive: true, force: true });
     },
     async discard(staged) {
       await fs.promises.rm(staged.dir, { recursive: true, force: true });

@@ -29,6 +29,7 @@ function publish(files: Record<string, string>, meta: { kind: "full" | "fast"; b
   const staged = store.stage();
   write(staged.dir, files);
   store.publish(staged, meta);
+  fs.rmSync(staged.scratch, { recursive: true });
   return path.join(store.dir, staged.name);
 }
 

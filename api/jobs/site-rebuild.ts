@@ -153,7 +153,10 @@ export async function buildRelease(
     failure = error instanceof Error ? error.message : String(error);
   }
   const ok = failure === "";
-  if (!ok) void store.discard(staged).catch(() => undefined);
+  // A published release keeps only its snapshot here; a failed build can leave thousands of files,
+  // deleted in the background.
+  const discarded = store.discard(staged).catch(() => undefined);
+  if (ok) await discarded;
   recordBuildFinish(db, id, {
     result: ok ? "succeeded" : "failed",
     finishedAt: new Date(),
