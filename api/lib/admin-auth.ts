@@ -111,26 +111,30 @@ const digest = (token: string) => createHash("sha256").update(token).digest("hex
 /** A session id: 128 random bits. */
 const newToken = () => randomBytes(16).toString("base64url");
 
-function isHttps(event: H3Event): boolean {
-  return event.url.protocol === "https:";
+/**
+ * Whether the cookie must be Secure: the request came over https, or the site's public address is
+ * https (a TLS-terminating proxy in front forwards plain http to this server).
+ */
+function isHttps(event: H3Event, publicOrigin = ""): boolean {
+  return event.url.protocol === "https:" || publicOrigin.startsWith("https:");
 }
 
-export function openSession(db: Db, event: H3Event, now = new Date()): void {
+export function openSession(db: Db, event: H3Event, publicOrigin: string, now = new Date()): void {
   const token = newToken();
   insertSession(db, digest(token), now);
   setCookie(event, sessionCookie, token, {
     httpOnly: true,
     sameSite: "strict",
-    secure: isHttps(event),
+    secure: isHttps(event, publicOrigin),
     path: "/",
     maxAge: sessionAbsoluteMs / 1000,
   });
 }
 
-export function closeSession(db: Db, event: H3Event): void {
+export function closeSession(db: Db, event: H3Event, publicOrigin: string): void {
   const token = getCookie(event, sessionCookie);
   if (token) deleteSession(db, digest(token));
-  deleteCookie(event, sessionCookie, { httpOnly: true, sameSite: "strict", secure: isHttps(event), path: "/" });
+  deleteCookie(event, sessionCookie, { httpOnly: true, sameSite: "strict", secure: isHttps(event, publicOrigin), path: "/" });
 }
 
 /** Whether the request carries a live session; an expired one is deleted. */

@@ -125,6 +125,25 @@ describe("requests from other sites", () => {
   });
 });
 
+describe("behind an https address", () => {
+  it("the session cookie is Secure and the public origin is accepted as the site's own", async () => {
+    const admin = api.services.context.admin!;
+    const original = admin.publicOrigin;
+    admin.publicOrigin = "https://www.pawprice.example";
+    try {
+      const response = await fetch(`${api.baseUrl}/api/admin/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "https://www.pawprice.example" },
+        body: JSON.stringify({ password: testAdminPassword }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("set-cookie")).toMatch(/; Secure/i);
+    } finally {
+      admin.publicOrigin = original;
+    }
+  });
+});
+
 describe("failed logins", () => {
   it("are limited to 5 a minute per client: the 6th attempt is a 429, even with the right password", async () => {
     const login = (password: string) =>

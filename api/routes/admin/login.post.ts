@@ -25,6 +25,6 @@ export default defineRoute(async (event, { db, admin }) => {
     throw new HTTPError({ status: 401, message: "Invalid password" });
   }
   admin.limiter.succeeded(client);
-  openSession(db, event);
+  openSession(db, event, admin.publicOrigin);
   return { ok: true };
 });

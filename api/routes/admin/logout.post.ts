@@ -6,6 +6,6 @@ import { cacheNone } from "../../lib/http.ts";
 export default defineRoute((event, { db, admin }) => {
   cacheNone(event);
   if (admin) assertSameSite(event, admin.publicOrigin);
-  closeSession(db, event);
+  closeSession(db, event, admin?.publicOrigin ?? "");
   return { ok: true };
 });
