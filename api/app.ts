@@ -209,7 +209,8 @@ function errorResponse(error: HTTPError): Response {
   const status = error.status >= 400 && error.status < 600 ? error.status : 500;
   if (status >= 500) console.error(error.cause ?? error);
   const generic = !error.message || error.message === (error.statusText ?? STATUS_CODES[status]) || error.message.startsWith("Cannot find any route");
-  const message = status >= 500 ? "Internal server error" : generic ? (genericMessages[status] ?? "Request failed") : error.message;
+  // An unexpected failure (500) says nothing of its cause; a deliberate 5xx (503: this server does not build) keeps its message.
+  const message = status === 500 ? "Internal server error" : generic ? (genericMessages[status] ?? "Request failed") : error.message;
   return Response.json(
     { error: message },
     { status, headers: { "cache-control": "no-store", ...Object.fromEntries(error.headers ?? []) } },

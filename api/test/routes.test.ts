@@ -291,7 +291,7 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     crossSite("POST", "/api/categories", categoryBody(), evilOrigin),
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ name: "" }), status: 400, error: "name is required" },
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ slug: f.category.slug }), status: 409, error: `A category with the slug "${f.category.slug}" already exists` },
-    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ icon: "<svg>" }), status: 400, error: "icon must be an icon name, like PawPrint" },
+    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ icon: "<svg>" }), status: 400, error: "icon must be an icon name, like PawPrint or shield-dog" },
     // Over the default 16 KiB body limit.
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ description: "d".repeat(17 * 1024) }), status: 413, error: "Request body size exceeds the limit of 16384 bytes" },
   ],
@@ -522,10 +522,11 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   },
   "PUT /api/categories/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM categories WHERE slug = 'tortoise'").id;
-    const updated = await adminOk("PUT", `/api/categories/${id}`, categoryBody({ name: "Tortoises", description: "" }));
-    expect(updated).toEqual({ id, ...categoryBody({ name: "Tortoises", description: "" }) });
-    expect(row("SELECT name, description FROM categories WHERE id = ?", id)).toEqual({ name: "Tortoises", description: "" });
-    expect(auditRows().at(-1)?.summary).toBe('Updated category "Tortoises": name, description');
+    // Icon names come in both styles the seed uses (PawPrint, shield-dog).
+    const updated = await adminOk("PUT", `/api/categories/${id}`, categoryBody({ name: "Tortoises", icon: "shield-dog", description: "" }));
+    expect(updated).toEqual({ id, ...categoryBody({ name: "Tortoises", icon: "shield-dog", description: "" }) });
+    expect(row("SELECT name, icon, description FROM categories WHERE id = ?", id)).toEqual({ name: "Tortoises", icon: "shield-dog", description: "" });
+    expect(auditRows().at(-1)?.summary).toBe('Updated category "Tortoises": name, icon, description');
   },
   "DELETE /api/categories/:id": async () => {
     const id = spareCategory("spare-category");

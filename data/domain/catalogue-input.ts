@@ -147,7 +147,7 @@ export type ProductInput = z.infer<typeof productInput>;
 export const categoryInput = z.object({
   name: requiredText("name", 100),
   slug: slug("slug"),
-  icon: requiredText("icon", 50).regex(/^[A-Za-z][A-Za-z0-9]*$/, "icon must be an icon name, like PawPrint"),
+  icon: requiredText("icon", 50).regex(/^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$/, "icon must be an icon name, like PawPrint or shield-dog"),
   description: text("description", 2000).default(""),
 });
 export type CategoryInput = z.infer<typeof categoryInput>;

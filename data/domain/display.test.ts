@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { discountPercent, formatPrice, formatRating, ratingStars, relativeTime, truncate } from "./display.ts";
+import { relativeTime, truncate } from "./admin-display.ts";
+import { discountPercent, formatPrice, formatRating, ratingStars } from "./display.ts";
 
 describe("formatPrice", () => {
   it("formats numbers and numeric strings as pounds with two decimals", () => {

@@ -4,7 +4,7 @@
  */
 import { ChartColumn, CirclePlus, FolderTree, Import, Link2, Mails, Package, RefreshCw, Store, TicketPercent } from "../icons.tsx";
 import { useEffect, useState } from "react";
-import { relativeTime } from "../../../../data/domain/display.ts";
+import { relativeTime } from "../../../../data/domain/admin-display.ts";
 import { homePath } from "../../../../data/domain/paths.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { errorMessage, fetchBuildStatus, fetchDashboard, requestRebuild, type BuildStatus } from "../admin-api.ts";

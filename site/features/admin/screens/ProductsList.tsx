@@ -6,7 +6,8 @@
 import { useStore } from "@nanostores/react";
 import { ArrowUpRight, CircleCheckBig, CirclePlus, Download, Search, SquarePen, Trash } from "../icons.tsx";
 import { useEffect, useState, type FormEvent } from "react";
-import { formatPrice, relativeTime, truncate } from "../../../../data/domain/display.ts";
+import { formatPrice } from "../../../../data/domain/display.ts";
+import { relativeTime, truncate } from "../../../../data/domain/admin-display.ts";
 import { homePath, productPath } from "../../../../data/domain/paths.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { deleteProduct, describeError, errorMessage, exportProducts, fetchAdminProducts, type AdminProductRow } from "../admin-api.ts";

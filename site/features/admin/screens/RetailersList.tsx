@@ -3,7 +3,7 @@
  * its prices; edit, or delete after the browser's confirmation.
  */
 import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
-import { truncate } from "../../../../data/domain/display.ts";
+import { truncate } from "../../../../data/domain/admin-display.ts";
 import { useEffect } from "react";
 import { toast } from "../../toast/toast.store.ts";
 import { describeError, deleteRetailer, errorMessage, fetchRetailers, type AdminRetailer } from "../admin-api.ts";
