@@ -61,6 +61,15 @@ const keepPrerenderer: AstroIntegration = {
 const origin = new URL(siteConfig.baseUrl).origin;
 
 /**
+ * The routes a fast pass renders: the pages that show product data. A product's own page (the
+ * pass's getStaticPaths returns only the changed products), every category grid and the home
+ * page (featured example, top sellers, the brand filter, counts) and the sitemaps (last
+ * modified). The other pages (legal and about pages, vouchers, search and favourites shells)
+ * show categories, retailers and vouchers only, whose changes get a full build.
+ */
+const fastPassRoutes = new Set(["/", "/category/[slug]", "/product/[slug]", "/sitemap.xml", "/sitemaps/[file].xml"]);
+
+/**
  * Where Astro writes a path with `build.format: "directory"`: pages as folder/index.html (the
  * status pages as 404.html), endpoints (sitemaps, robots.txt) under their own name.
  */
@@ -108,7 +117,8 @@ async function render(job: Extract<WorkerJob, { type: "render" }>): Promise<{ pa
   prerenderer.app?.routeCache?.clearAll();
   const paths = await prerenderer.getStaticPaths();
   let pages = 0;
-  const queue = [...paths];
+  let productPages = 0;
+  const queue = paths.filter(({ route }) => fastPassRoutes.has(route.route));
   const renderNext = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const { pathname, route } = next;
@@ -120,10 +130,11 @@ async function render(job: Extract<WorkerJob, { type: "render" }>): Promise<{ pa
       await fs.promises.mkdir(path.dirname(file), { recursive: true });
       await fs.promises.writeFile(file, Buffer.from(await response.arrayBuffer()));
       pages++;
+      if (route.route === "/product/[slug]") productPages++;
     }
   };
   await Promise.all(Array.from({ length: 8 }, renderNext));
-  return { pages, productPages: currentBuildPass()?.productPages?.length ?? 0 };
+  return { pages, productPages };
 }
 
 /** Drops what the pass read (Astro's cached getStaticPaths answers hold every page's props). */

@@ -29,8 +29,9 @@ export interface SiteBuilder {
   /** Every page into `outDir`. */
   full(job: { databaseFile: string; outDir: string }): Promise<BuildOutcome>;
   /**
-   * Every page except other products' pages into `outDir`: the pages these products' data
-   * appears on, to be laid over the live release (api/site-releases.ts).
+   * The pages these products' data appears on into `outDir`, to be laid over the live release
+   * (api/site-releases.ts): their own pages, the home page, every category page, the sitemaps
+   * (a worker's first, cold build also writes the other pages that are not product pages).
    */
   fast(job: { databaseFile: string; outDir: string; productIds: readonly number[] }): Promise<BuildOutcome>;
   /**

@@ -9,10 +9,11 @@
  * Which pages a change affects (the rule a fast build follows):
  * - a product's data shows on its own page, on its category's grid, on the home page (featured
  *   example, top-sellers grid), in the brand filter of every grid (a new brand) and in the
- *   sitemaps (last modified). A fast build therefore renders that product's page and every page
- *   that is not a product page (home, all categories, sitemaps, static pages: a few dozen pages,
- *   read with a handful of indexed queries) and lays them over the live release. Other products'
- *   pages are untouched: nothing of one product appears on another's page.
+ *   sitemaps (last modified). A fast build therefore renders that product's page, the home page,
+ *   every category page and the sitemaps (a couple of dozen pages, read with a handful of indexed
+ *   queries) and lays them over the live release. Other products' pages are untouched: nothing of
+ *   one product appears on another's page; nor are the pages that show no product data (legal
+ *   and about pages, vouchers, the search and favourites shells).
  * - a category-only change (categoryIds without products) needs the same minus product pages.
  * - site-wide changes (category names and menu, retailers, affiliate IDs, vouchers), a product's
  *   page moving or disappearing (slug change, deletion: the old address must stop answering), an
