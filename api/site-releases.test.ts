@@ -11,6 +11,7 @@ import {
   type ReleaseStore,
   type StagedRelease,
 } from "./site-releases.ts";
+import { writeFiles } from "./test/files.ts";
 
 let dir: string;
 let store: ReleaseStore;
@@ -21,20 +22,13 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function write(root: string, files: Record<string, string>): void {
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    fs.writeFileSync(path.join(root, name), text);
-  }
-}
-
 /** Stages a release with these files and publishes it; returns its name. */
 function release(
   files: Record<string, string>,
   meta: { kind: "full" | "fast"; base: string | null } = { kind: "full", base: null },
 ): string {
   const staged = store.stage();
-  write(staged.dir, files);
+  writeFiles(staged.dir, files);
   store.publish(staged, meta);
   fs.rmSync(staged.scratch, { recursive: true });
   return staged.name;
@@ -52,7 +46,7 @@ describe("publishing a release", () => {
   it("keeps a staged release out of service until it is published, then points current at it", async () => {
     const first = release({ "index.html": "one" });
     const staged = store.stage();
-    write(staged.dir, { "index.html": "two" });
+    writeFiles(staged.dir, { "index.html": "two" });
     expect(store.currentName()).toBe(first);
     expect(fs.readFileSync(path.join(store.currentRoot()!, "index.html"), "utf8")).toBe("one");
 
@@ -86,8 +80,8 @@ describe("publishing a release", () => {
 
   it("discards a staged release with its snapshot folder", async () => {
     const staged: StagedRelease = store.stage();
-    write(staged.dir, { "index.html": "half" });
-    write(staged.scratch, { "catalogue.db": "db" });
+    writeFiles(staged.dir, { "index.html": "half" });
+    writeFiles(staged.scratch, { "catalogue.db": "db" });
     await store.discard(staged);
     expect(names()).toEqual([]);
     expect(store.currentName()).toBeNull();
@@ -106,7 +100,7 @@ describe("fast releases", () => {
     const base = release({ "index.html": "base", "product/a/index.html": "a0", "product/b/index.html": "b0" });
     const first = release({ "index.html": "home1", "product/a/index.html": "a1" }, { kind: "fast", base });
     const staged = store.stage();
-    write(staged.dir, { "index.html": "home2", "product/b/index.html": "b2" });
+    writeFiles(staged.dir, { "index.html": "home2", "product/b/index.html": "b2" });
     await store.carryForward(staged, first);
     store.publish(staged, { kind: "fast", base });
     const root = path.join(store.dir, staged.name);

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.ts";
 import { createReleaseStore, type ReleaseStore } from "./site-releases.ts";
+import { writeFiles } from "./test/files.ts";
 import { tempDb, type TempDb } from "../data/db/fixtures/temp-db.ts";
 
 let temp: TempDb;
@@ -18,16 +19,9 @@ let base: string;
 let fast: string;
 let bare: string;
 
-function write(folder: string, files: Record<string, string>): void {
-  for (const [name, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(folder, name)), { recursive: true });
-    fs.writeFileSync(path.join(folder, name), text);
-  }
-}
-
 function publish(files: Record<string, string>, meta: { kind: "full" | "fast"; base: string | null }): string {
   const staged = store.stage();
-  write(staged.dir, files);
+  writeFiles(staged.dir, files);
   store.publish(staged, meta);
   fs.rmSync(staged.scratch, { recursive: true });
   return path.join(store.dir, staged.name);
@@ -54,9 +48,9 @@ beforeAll(async () => {
     { kind: "fast", base: path.basename(base) },
   );
   // A build's intermediates, as a killed build leaves them (never served, even inside a release).
-  write(base, { ".prerender/chunks/server.mjs": "export const secret = 1;", "_astro/.vite/manifest.json": "{}" });
+  writeFiles(base, { ".prerender/chunks/server.mjs": "export const secret = 1;", "_astro/.vite/manifest.json": "{}" });
   bare = path.join(dir, "bare");
-  write(bare, { "index.html": "<h1>bare home</h1>" });
+  writeFiles(bare, { "index.html": "<h1>bare home</h1>" });
 });
 afterAll(() => {
   temp.remove();

@@ -3,7 +3,6 @@
  * few files instead of running Astro (api/test/site-build.test.ts runs the real build): which
  * builds run, when, and what is served afterwards.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSiteRebuilder, type SiteRebuilder } from "./site-rebuild.ts";
 import type { BuildOutcome, SiteBuilder } from "../site-build.ts";
 import { createReleaseStore, readReleaseMeta } from "../site-releases.ts";
+import { treeHash, writeFiles } from "../test/files.ts";
 import { openDb } from "../../data/db/client.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { listBuilds } from "../../data/db/site-builds.ts";
@@ -46,10 +46,7 @@ function fakeBuilder(options: { hold?: boolean; outcome?: Partial<BuildOutcome> 
     const files: Record<string, string> = { "index.html": `${kind} build ${number}`, ".prerender/entry.mjs": "server code" };
     if (kind === "full") files["about/index.html"] = `about ${number}`;
     for (const id of job.productIds ?? []) files[`product/p${id}/index.html`] = `product ${id} from build ${number}`;
-    for (const [name, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(job.outDir, name)), { recursive: true });
-      fs.writeFileSync(path.join(job.outDir, name), text);
-    }
+    writeFiles(job.outDir, files);
     return new Promise<BuildOutcome>((resolve, reject) => {
       const finish = (outcome: Partial<BuildOutcome> = {}) =>
         resolve({
@@ -102,17 +99,6 @@ async function builtRebuilder(builder: SiteBuilder, delayMs = 20): Promise<SiteR
   const created = rebuilder(builder, delayMs);
   await vi.waitFor(() => expect(created.status()).toMatchObject({ state: "idle", lastBuild: { result: "succeeded" } }));
   return created;
-}
-
-/** Every file of a folder (following no links) with a hash of its bytes. */
-function treeHash(root: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    files[path.relative(root, file)] = crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-  }
-  return files;
 }
 
 const served = (rebuilder: SiteRebuilder, file: string) => fs.readFileSync(path.join(rebuilder.currentRoot()!, file), "utf8");

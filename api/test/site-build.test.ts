@@ -3,7 +3,6 @@
  * release, a fast rebuild of one product laid over it, a full build killed half-way (the live
  * site stays as it was), and a full build agreeing with what the fast one rendered.
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -11,6 +10,7 @@ import { createApp } from "../app.ts";
 import { createSiteRebuilder, type SiteRebuilder } from "../jobs/site-rebuild.ts";
 import { createAstroBuilder } from "../site-build.ts";
 import { readReleaseMeta } from "../site-releases.ts";
+import { treeHash } from "./files.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { getProductById } from "../../data/db/products.ts";
@@ -40,16 +40,6 @@ afterAll(async () => {
 async function get(pathname: string): Promise<{ status: number; text: string }> {
   const response = await createApp({ db: temp.db }, { siteRoot: () => site.currentRoot() }).request(pathname);
   return { status: response.status, text: await response.text() };
-}
-
-function treeHash(root: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    files[path.relative(root, file)] = crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-  }
-  return files;
 }
 
 /** The price-history chart is drawn up to the moment of rendering; everything else must match. */
