@@ -160,14 +160,27 @@ async function editPrice(server: Server, cookie: string, id: number): Promise<{ 
   return { seconds: Math.round((performance.now() - started) / 100) / 10, price: shown };
 }
 
-/** The build state, its last build without the build's log. */
-async function buildStatus(server: Server, cookie: string) {
-  const status = await adminJson<{
-    state: string;
-    lastBuild: { kind: string; durationMs: number | null; pages: number | null; logTail?: string | null } | null;
-  }>(server, cookie, "GET", "/api/admin/build-status");
-  if (status.lastBuild) delete status.lastBuild.logTail;
-  return status;
+interface BuildStatus {
+  state: string;
+  lastBuild: { kind: string; result: string; durationMs: number | null; pages: number | null; logTail?: string | null } | null;
+}
+
+/**
+ * The last build, once it is recorded as finished (a release is served a moment before its
+ * record is completed), without its log.
+ */
+async function buildStatus(server: Server, cookie: string): Promise<BuildStatus> {
+  let status: BuildStatus;
+  await waitFor(
+    async () => {
+      status = await adminJson<BuildStatus>(server, cookie, "GET", "/api/admin/build-status");
+      return status.lastBuild !== null && status.lastBuild.result !== "running";
+    },
+    60_000,
+    "the build record",
+  );
+  if (status!.lastBuild) delete status!.lastBuild.logTail;
+  return status!;
 }
 
 /** The resident memory of the server's build worker (its child process), in MB. */
