@@ -13,7 +13,7 @@ import { createReleaseStore, readReleaseMeta } from "../site-releases.ts";
 import { treeHash, writeFiles } from "../test/files.ts";
 import { openDb } from "../../data/db/client.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
-import { listBuilds } from "../../data/db/site-builds.ts";
+import { getBuild, listBuilds, recordBuildStart } from "../../data/db/site-builds.ts";
 
 interface FakeBuild {
   kind: "full" | "fast";
@@ -77,6 +77,7 @@ let releasesDir: string;
 const rebuilders: SiteRebuilder[] = [];
 
 beforeEach(async () => {
+  logged = [];
   temp = await tempDb(30);
   releasesDir = path.join(path.dirname(temp.file), "releases");
 });
@@ -88,8 +89,18 @@ afterEach(async () => {
   temp.remove();
 });
 
+/** What the rebuilders of a test logged, line by line. */
+let logged: string[] = [];
+
 function rebuilder(builder: SiteBuilder, delayMs = 20): SiteRebuilder {
-  const created = createSiteRebuilder({ db: temp.db, databaseFile: temp.file, releasesDir, delayMs, build: builder, log: () => {} });
+  const created = createSiteRebuilder({
+    db: temp.db,
+    databaseFile: temp.file,
+    releasesDir,
+    delayMs,
+    build: builder,
+    log: (line) => logged.push(line),
+  });
   rebuilders.push(created);
   return created;
 }
@@ -127,6 +138,36 @@ describe("the first build", () => {
     expect(scratchFolders()).toEqual([]);
   });
 
+  it("says what it is doing, for the operator", async () => {
+    const { builder } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    expect(logged).toEqual([
+      "No site release yet: building the site (the site answers 503 until the first build is done)...",
+      expect.stringMatching(
+        new RegExp(
+          `^Site build \\(full\\) done in \\d+\\.\\d s \\(snapshot \\d+\\.\\d s, pages 0\\.0 s\\): 2 pages, release ${site.status().current}$`,
+        ),
+      ),
+    ]);
+  });
+
+  it("fails the builds a previous process left running", async () => {
+    const left = recordBuildStart(temp.db, { kind: "full", release: "left-behind", startedAt: new Date() });
+    const { builder } = fakeBuilder({ hold: true });
+    rebuilder(builder);
+    expect(getBuild(temp.db, left)).toMatchObject({ result: "failed" });
+  });
+
+  it("builds again when the served release's folder is gone", async () => {
+    fs.mkdirSync(releasesDir, { recursive: true });
+    fs.symlinkSync("20261122T100000000Z-abcdef", path.join(releasesDir, "current"));
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    expect(builds.map((build) => build.kind)).toEqual(["full"]);
+    expect(served(site, "index.html")).toBe("full build 1");
+  });
+
   it("is not needed when a release exists: that one is served as it is", async () => {
     const first = fakeBuilder();
     const site = await builtRebuilder(first.builder);
@@ -161,6 +202,23 @@ describe("the first build", () => {
     await vi.waitFor(() => expect(scratchFolders()).toEqual([]));
     expect(restarted.status()).toMatchObject({ state: "idle", current });
     expect(second.builds).toEqual([]);
+    expect(logged.at(-1)).toBe("Site build worker ready for fast rebuilds (0.0 s)");
+  });
+
+  it("says when the warm-up failed; fast builds then start a worker of their own", async () => {
+    const site = await builtRebuilder(fakeBuilder().builder);
+    await site.stop();
+    rebuilder({
+      ...fakeBuilder().builder,
+      warm: async () => ({
+        ok: false,
+        durationMs: 1,
+        pages: 0,
+        productPages: 0,
+        log: "Vite: out of memory\n\x1b[31mError: no bundle\x1b[39m\n",
+      }),
+    });
+    await vi.waitFor(() => expect(logged.at(-1)).toBe("Site build worker warm-up failed: Error: no bundle"));
   });
 });
 
@@ -235,12 +293,71 @@ describe("full or fast", () => {
     ["a site-wide change", { productIds: [1], siteWide: true }],
     ["a change naming nothing", {}],
     ["more products than a fast build renders", { productIds: Array.from({ length: 501 }, (_, i) => i + 1) }],
+    ["no category and no product", { categoryIds: [], productIds: [] }],
   ])("gives %s a full build", async (_, change) => {
     const { builder, builds } = fakeBuilder();
     const site = await builtRebuilder(builder);
     await site.request(change);
     expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
     expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", base: null });
+  });
+
+  it("renders up to 500 products fast", async () => {
+    // As if all 500 existed (the test catalogue has 30).
+    const { builder, builds } = fakeBuilder({ outcome: { productPages: 500 } });
+    const site = await builtRebuilder(builder);
+    await site.request({ productIds: Array.from({ length: 500 }, (_, i) => i + 1) });
+    expect(builds.map((build) => build.kind)).toEqual(["full", "fast"]);
+  });
+
+  it("gives a full build, made from nothing of the fast releases before it, after fast ones", async () => {
+    const { builder } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    await site.request({ productIds: [1] });
+    expect(served(site, "product/p1/index.html")).toBe("product 1 from build 2");
+    await site.request({ siteWide: true });
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", base: null });
+    expect(fs.existsSync(path.join(site.currentRoot()!, "product"))).toBe(false);
+  });
+
+  it("gives a product change a full build while no release was ever built", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish({ ok: false, log: "Error: first build broke" });
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("failed"));
+    const second = site.request({ productIds: [1] });
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    builds[1]!.finish();
+    await expect(second).resolves.toMatchObject({ kind: "full", result: "succeeded" });
+    expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
+  });
+
+  it("turns a fast build into a full one when another process published a release meanwhile", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    const result = site.request({ productIds: [1] });
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    // npm run build, say, swaps in its own release while this fast build renders.
+    const other = createReleaseStore(releasesDir);
+    const staged = other.stage();
+    writeFiles(staged.dir, { "index.html": "another process" });
+    other.publish(staged, { kind: "full", base: null });
+    await other.discard(staged);
+    builds[1]!.finish();
+    await vi.waitFor(() => expect(builds).toHaveLength(3));
+    expect(builds[2]!.kind).toBe("full");
+    builds[2]!.finish();
+    await expect(result).resolves.toMatchObject({ kind: "full", result: "succeeded" });
+    expect(listBuilds(temp.db, 2)[1]).toMatchObject({
+      kind: "fast",
+      result: "failed",
+      logTail: expect.stringMatching(/another release was published/),
+    });
+    expect(served(site, "index.html")).toBe("full build 3");
   });
 
   it("turns a fast build that finds a changed product gone into a full one", async () => {
@@ -260,9 +377,15 @@ describe("full or fast", () => {
 
 describe("a build that fails", () => {
   it.each([
-    ["reports failure", (builds: FakeBuild[]) => builds.at(-1)!.finish({ ok: false, log: "Error: boom in product/[slug].astro" })],
-    ["throws", (builds: FakeBuild[]) => builds.at(-1)!.crash(new Error("worker lost"))],
-  ])("that %s leaves the live release byte for byte, and is recorded", async (_, fail) => {
+    [
+      "reports failure",
+      (builds: FakeBuild[]) =>
+        builds.at(-1)!.finish({ ok: false, log: "18:00:01 [build] Building...\n\x1b[31mError: boom in product/[slug].astro\x1b[39m\n" }),
+      "Error: boom in product/[slug].astro",
+    ],
+    ["reports failure without a word", (builds: FakeBuild[]) => builds.at(-1)!.finish({ ok: false, log: "" }), "the build failed"],
+    ["throws", (builds: FakeBuild[]) => builds.at(-1)!.crash(new Error("worker lost")), "worker lost"],
+  ])("that %s leaves the live release byte for byte, and is recorded", async (_, fail, reason) => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
     await vi.waitFor(() => expect(builds).toHaveLength(1));
@@ -278,7 +401,9 @@ describe("a build that fails", () => {
     expect(record).toMatchObject({ kind: "full", result: "failed", pages: null });
     expect(site.status()).toMatchObject({ state: "idle", current });
     expect(treeHash(site.currentRoot()!)).toEqual(before);
-    expect(record!.logTail).toMatch(/boom|worker lost/);
+    expect(record!.logTail).toContain(reason);
+    expect(logged.at(-1)).toMatch(/^Site build \(full\) failed after \d+\.\d s: /);
+    expect(logged.at(-1)).toContain(`: ${reason}; the live site is unchanged`);
     // The failed build's folders go.
     await vi.waitFor(() => expect(scratchFolders()).toEqual([]));
   });

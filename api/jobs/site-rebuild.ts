@@ -87,12 +87,9 @@ interface PendingWork {
 
 function merge(pending: PendingWork | null, change: SiteChange): PendingWork {
   const work = pending ?? { siteWide: false, productIds: new Set<number>(), categories: false };
-  const productIds = change.productIds ?? [];
-  const categories = (change.categoryIds ?? []).length > 0;
-  // A change that names nothing may have changed anything.
-  work.siteWide ||= change.siteWide === true || (productIds.length === 0 && !categories);
-  for (const id of productIds) work.productIds.add(id);
-  work.categories ||= categories;
+  work.siteWide ||= change.siteWide === true;
+  for (const id of change.productIds ?? []) work.productIds.add(id);
+  work.categories ||= (change.categoryIds ?? []).length > 0;
   return work;
 }
 
@@ -202,6 +199,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       pending = null;
       if (stopping || work === null) return latestBuild(db);
       try {
+        // A change that names no product and no category may have changed anything.
         const fast =
           !work.siteWide &&
           store.currentName() !== null &&
@@ -210,7 +208,8 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
         const context = { db, store, builder, log };
         let result = fast ? await buildRelease(context, "fast", [...work.productIds]) : null;
         if (result === null || (result.escalate && !stopping)) result = await buildRelease(context, "full");
-        if (result.ok) lastCleanup = cleaner.request();
+        // Old releases after a swap; after a failure, whatever the build left.
+        lastCleanup = cleaner.request();
         return result.record;
       } catch (error) {
         log(`Site build: ${String(error)}`);
