@@ -11,6 +11,7 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
+import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import { siteConfig } from "../data/config.ts";
 
@@ -33,6 +34,8 @@ export interface Services {
    * arrive here by themselves.
    */
   catalogueChanged(change: CatalogueChange): void;
+  /** Looks once for other processes' catalogue writes (what the watch does every `watchMs`). */
+  checkForeignWrites(): void;
   /** What the route handlers get. */
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
@@ -78,7 +81,10 @@ export async function createServices(options: ServicesOptions): Promise<Services
   };
 
   let site = options.site;
+  // The catalogue revision last acted on: this process's writes move it too, and are announced.
+  let seenRevision = catalogueRevision(db);
   const catalogueChanged = (change: CatalogueChange) => {
+    seenRevision = catalogueRevision(db);
     cache?.invalidate();
     checkAlerts();
     const build = site?.request(change);
@@ -89,15 +95,15 @@ export async function createServices(options: ServicesOptions): Promise<Services
   // Another connection's commit moves data_version; this connection's own writes do not.
   const dataVersion = () => db.$client.pragma("data_version", { simple: true }) as number;
   let seenVersion = dataVersion();
-  const watcher =
-    (options.watchMs ?? 0) > 0
-      ? setInterval(() => {
-          const version = dataVersion();
-          if (version === seenVersion) return;
-          seenVersion = version;
-          catalogueChanged(unknownChange);
-        }, options.watchMs)
-      : null;
+  const checkForeignWrites = () => {
+    const version = dataVersion();
+    if (version === seenVersion) return;
+    seenVersion = version;
+    // Another process committed; only a catalogue write (seed, import) changes pages.
+    if (catalogueRevision(db) === seenRevision) return;
+    catalogueChanged(unknownChange);
+  };
+  const watcher = (options.watchMs ?? 0) > 0 ? setInterval(checkForeignWrites, options.watchMs) : null;
   // Watching alone must not keep a process alive; the server's listener does.
   watcher?.unref();
   // Expired admin sessions are deleted hourly (a request with one is refused whenever it comes).
@@ -122,6 +128,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     alerts,
     adminPassword,
     catalogueChanged,
+    checkForeignWrites,
     context: { db, cache, onAlertsChanged: checkAlerts, admin },
     attachSite(next) {
       site = next;

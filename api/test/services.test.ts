@@ -11,6 +11,7 @@ import { createMailer } from "../mail/mailer.ts";
 import { createServices, type Services } from "../services.ts";
 import { openDb } from "../../data/db/client.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
+import { bumpCatalogueRevision } from "../../data/db/catalogue-revision.ts";
 
 let dir: string;
 let services: Services;
@@ -35,10 +36,13 @@ afterAll(async () => {
   delete process.env.SECRETS_DIR;
 });
 
-/** Sets every offer of the product to `pence` and re-derives its best price, through `db`. */
+/** Sets every offer of the product to `pence` and re-derives its best price, through `db`, as a catalogue writer does (moving the revision). */
 function setPrice(db: Services["db"], productId: number, pence: number) {
-  db.$client.prepare("UPDATE product_prices SET price_pence = ?, in_stock = 1, price_override = 0 WHERE product_id = ?").run(pence, productId);
-  recomputeBestPrices(db, [productId]);
+  db.$client.transaction(() => {
+    db.$client.prepare("UPDATE product_prices SET price_pence = ?, in_stock = 1, price_override = 0 WHERE product_id = ?").run(pence, productId);
+    recomputeBestPrices(db, [productId]);
+    bumpCatalogueRevision(db);
+  })();
 }
 
 function addAlert(productId: number, targetPence: number, email: string) {
@@ -82,9 +86,19 @@ describe("createServices", () => {
     services.catalogueChanged({ productIds: [7], categoryIds: [2], siteWide: false });
     expect(requested).toEqual([{ productIds: [7], categoryIds: [2], siteWide: false }]);
     expect(services.context.admin?.site?.status()).toEqual({ state: "idle", lastBuild: null });
+    // Another process's write that is not a catalogue change (a build record, as `npm run build`
+    // makes; an alert check) rebuilds nothing; a catalogue write (moving the revision) does.
     const other = openDb(path.join(dir, "app.db"));
-    other.$client.prepare("UPDATE categories SET name = name || ' ' WHERE id = (SELECT min(id) FROM categories)").run();
+    other.$client.prepare("INSERT INTO site_builds (started_at, kind, result) VALUES ('2026-11-22T10:00:00Z', 'full', 'running')").run();
+    other.$client.prepare("INSERT INTO email_subscribers (email) VALUES ('watch@example.com')").run();
+    services.checkForeignWrites();
+    expect(requested).toHaveLength(1);
+    other.$client.transaction(() => {
+      other.$client.prepare("UPDATE categories SET name = name || ' ' WHERE id = (SELECT min(id) FROM categories)").run();
+      bumpCatalogueRevision(other);
+    })();
     other.$client.close();
     await vi.waitFor(() => expect(requested).toContainEqual({ productIds: [], categoryIds: [], siteWide: true }), { timeout: 5000 });
+    expect(requested).toHaveLength(2);
   });
 });

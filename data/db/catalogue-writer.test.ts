@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProduct, deleteCategory, updateProduct, WriteRefused } from "./catalogue-writer.ts";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+import { catalogueRevision } from "./catalogue-revision.ts";
 import { productInput, type ProductInput } from "../domain/catalogue-input.ts";
 
 let temp: TempDb;
@@ -93,6 +94,20 @@ describe("what a write reports as changed", () => {
     expect(moved.change).toEqual({ productIds: [value.id], categoryIds: [categories[0], categories[1]], siteWide: false });
     const renamed = updateProduct(temp.db, value.id, input("Moving Mix", [{ retailer: 0, price: 1 }], { categoryId: categories[1], slug: "moving-mix-2" }));
     expect(renamed.change.siteWide).toBe(true);
+  });
+});
+
+describe("the catalogue revision", () => {
+  it("moves with every write that changed something (and with the seed), not with a save that changed nothing", () => {
+    // The seed wrote the catalogue: the revision is past zero.
+    expect(catalogueRevision(temp.db)).toBeGreaterThan(0);
+    const before = catalogueRevision(temp.db);
+    const { value } = createProduct(temp.db, input("Revision Rolls", [{ retailer: 0, price: 2 }]));
+    expect(catalogueRevision(temp.db)).toBe(before + 1);
+    updateProduct(temp.db, value.id, input("Revision Rolls", [{ retailer: 0, price: 2 }]));
+    expect(catalogueRevision(temp.db)).toBe(before + 1);
+    updateProduct(temp.db, value.id, input("Revision Rolls", [{ retailer: 0, price: 2.5 }]));
+    expect(catalogueRevision(temp.db)).toBe(before + 2);
   });
 });
 

@@ -15,6 +15,7 @@
  */
 import type { Db } from "./client.ts";
 import { changedFields, recordAudit } from "./audit.ts";
+import { bumpCatalogueRevision } from "./catalogue-revision.ts";
 import { recomputeBestPrices } from "./offers.ts";
 import { statement } from "./statements.ts";
 import { affiliateKeys, type AffiliateIds } from "../domain/catalogue.ts";
@@ -55,9 +56,19 @@ export interface Written<T> {
 const noChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: false };
 const siteWideChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
 
-/** Runs `write` in one IMMEDIATE transaction (all or nothing). */
-function immediate<T>(db: Db, write: () => T): T {
-  return db.$client.transaction(write).immediate();
+/**
+ * Runs `write` in one IMMEDIATE transaction (all or nothing); a write that changed something
+ * moves the catalogue revision in the same transaction, so other processes' watchers notice it.
+ */
+function immediate<T>(db: Db, write: () => Written<T>): Written<T> {
+  return db.$client
+    .transaction(() => {
+      const written = write();
+      const { change } = written;
+      if (change.siteWide || change.productIds.length > 0 || change.categoryIds.length > 0) bumpCatalogueRevision(db);
+      return written;
+    })
+    .immediate();
 }
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

@@ -4,6 +4,7 @@
  * attached), while products no longer in the catalogue are removed with their visitor data.
  */
 import type { Db } from "./client.ts";
+import { bumpCatalogueRevision } from "./catalogue-revision.ts";
 import { recomputeBestPrices } from "./offers.ts";
 import { defaultProductCount, generateCatalogue, type GeneratedCatalogue } from "../seed/generate.ts";
 
@@ -172,6 +173,7 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
     for (const [key, value] of Object.entries(catalogue.affiliateIds)) insertAffiliateId.run(key, value);
 
     recomputeBestPrices(db);
+    bumpCatalogueRevision(db);
     return { products: catalogue.products.length, offers, historyPoints };
   });
 
