@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServices } from "../services.ts";
 import { projectRoot } from "../../data/config.ts";
 import { routes } from "../app.ts";
-import { createLoginLimiter, hashPassword, parsePasswordHash, resolvePasswordHash, sessionAbsoluteMs, sessionIdleMs, verifyPassword } from "../lib/admin-auth.ts";
+import { createLoginLimiter, hashPassword, pruneSessions, parsePasswordHash, resolvePasswordHash, sessionAbsoluteMs, sessionIdleMs, verifyPassword } from "../lib/admin-auth.ts";
 import { startTestServer, testAdminPassword, type TestServer } from "./server.ts";
 import { tempDb } from "../../data/db/fixtures/temp-db.ts";
 import { storedPasswordHash } from "../../data/db/admin-auth.ts";
@@ -76,6 +76,8 @@ describe("sessions", () => {
     expect(mine).toHaveLength(1);
     age(mine, "last_seen_at", sessionIdleMs - 5_000);
     expect((await ask(cookie)).status).toBe(200);
+    const lastSeen = (api.db.$client.prepare("SELECT last_seen_at FROM admin_sessions WHERE token_hash = ?").get(mine[0]) as { last_seen_at: string }).last_seen_at;
+    expect(Date.now() - Date.parse(lastSeen)).toBeLessThan(60_000);
     // That request counted as activity: idle time starts again.
     age(mine, "last_seen_at", sessionIdleMs + 1_000);
     expect((await ask(cookie)).status).toBe(401);
@@ -122,6 +124,20 @@ describe("requests from other sites", () => {
     expect(form.status).toBe(415);
     const same = await send({ origin: api.baseUrl, "sec-fetch-site": "same-origin" });
     expect(same.status).toBe(201);
+  });
+});
+
+describe("expired sessions", () => {
+  it("are deleted by the hourly prune, live ones kept", () => {
+    const now = new Date("2026-11-22T12:00:00Z");
+    const insert = api.db.$client.prepare("INSERT INTO admin_sessions (token_hash, created_at, last_seen_at) VALUES (?, ?, ?)");
+    const at = (ms: number) => new Date(now.getTime() - ms).toISOString();
+    insert.run("prune-idle", at(sessionIdleMs + 1), at(sessionIdleMs + 1));
+    insert.run("prune-old", at(sessionAbsoluteMs + 1), at(1000));
+    insert.run("prune-live", at(sessionAbsoluteMs - 60_000), at(sessionIdleMs - 60_000));
+    pruneSessions(api.db, now);
+    const left = (api.db.$client.prepare("SELECT token_hash FROM admin_sessions WHERE token_hash LIKE 'prune-%'").all() as { token_hash: string }[]).map((r) => r.token_hash);
+    expect(left).toEqual(["prune-live"]);
   });
 });
 

@@ -517,6 +517,7 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     builds.length = 0;
     const created = (await adminOk("POST", "/api/categories", categoryBody(), 201)) as { id: number };
     expect(row("SELECT name, slug, icon, description FROM categories WHERE id = ?", created.id)).toEqual(categoryBody());
+    expect(auditRows().at(-1)).toEqual({ action: "create", entity: "category", entity_id: created.id, summary: 'Created category "Tortoise"' });
     expect(builds).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
     expect(((await ok("GET", "/api/categories")) as { slug: string }[]).map((c) => c.slug)).toContain("tortoise");
   },
@@ -532,10 +533,12 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     const id = spareCategory("spare-category");
     await adminOk("DELETE", `/api/categories/${id}`, undefined, 204);
     expect(rows("SELECT id FROM categories WHERE id = ?", id)).toEqual([]);
+    expect(auditRows().at(-1)).toEqual({ action: "delete", entity: "category", entity_id: id, summary: 'Deleted category "spare-category"' });
   },
   "POST /api/retailers": async () => {
     const created = (await adminOk("POST", "/api/retailers", retailerBody(), 201)) as { id: number; key: string };
     expect(created.key).toBe("paws-direct");
+    expect(auditRows().at(-1)).toEqual({ action: "create", entity: "retailer", entity_id: created.id, summary: 'Created retailer "Paws Direct"' });
     expect(row("SELECT key, name, website, description, compares_prices FROM retailers WHERE id = ?", created.id)).toEqual({
       key: "paws-direct",
       name: "Paws Direct",
@@ -562,6 +565,7 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   "POST /api/admin/vouchers": async () => {
     const created = (await adminOk("POST", "/api/admin/vouchers", voucherBody(), 201)) as { id: number };
     expect(row("SELECT code, description, retailer, url, discount, expiry_date AS expiryDate FROM vouchers WHERE id = ?", created.id)).toEqual(voucherBody());
+    expect(auditRows().at(-1)).toEqual({ action: "create", entity: "voucher", entity_id: created.id, summary: "Created voucher WOOF10 (Pets at Home)" });
   },
   "PUT /api/admin/vouchers/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM vouchers WHERE code = 'WOOF10'").id;
@@ -579,9 +583,18 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   },
   "PUT /api/admin/affiliate-ids": async () => {
     builds.length = 0;
+    const stored = Object.fromEntries(rows<{ key: string; value: string }>("SELECT key, value FROM affiliate_settings").map((r) => [r.key, r.value]));
+    const changed = Object.entries(affiliateBody()).filter(([key, value]) => (stored[key] ?? "") !== value).map(([key]) => key);
+    expect(changed.length).toBeGreaterThan(1);
     expect(await adminOk("PUT", "/api/admin/affiliate-ids", affiliateBody({ AMAZON: " paw-21 " }))).toEqual(affiliateBody());
     expect(Object.fromEntries(rows<{ key: string; value: string }>("SELECT key, value FROM affiliate_settings").map((r) => [r.key, r.value]))).toEqual(affiliateBody());
     expect(builds).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
+    expect(auditRows().at(-1)).toEqual({ action: "update", entity: "affiliate-ids", entity_id: null, summary: `Updated affiliate IDs: ${changed.join(", ")}` });
+    // The same IDs again: nothing to record, nothing to rebuild.
+    const audits = auditRows().length;
+    await adminOk("PUT", "/api/admin/affiliate-ids", affiliateBody());
+    expect(auditRows()).toHaveLength(audits);
+    expect(builds).toHaveLength(1);
   },
   "GET /api/admin/email-subscribers": async () => {
     const body = (await adminOk("GET", "/api/admin/email-subscribers")) as { id: number; email: string; isActive: boolean }[];
