@@ -83,8 +83,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
   let site = options.site;
   // The catalogue revision last acted on: this process's writes move it too, and are announced.
   let seenRevision = catalogueRevision(db);
-  const catalogueChanged = (change: CatalogueChange) => {
-    seenRevision = catalogueRevision(db);
+  const catalogueChanged = (reported: CatalogueChange) => {
+    // A write moves the revision by one; more means another process wrote too (not yet noticed),
+    // and what it changed is unknown: rebuild everything.
+    const revision = catalogueRevision(db);
+    const change = revision > seenRevision + 1 ? unknownChange : reported;
+    seenRevision = revision;
     cache?.invalidate();
     checkAlerts();
     const build = site?.request(change);

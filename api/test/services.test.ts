@@ -97,8 +97,17 @@ describe("createServices", () => {
       other.$client.prepare("UPDATE categories SET name = name || ' ' WHERE id = (SELECT min(id) FROM categories)").run();
       bumpCatalogueRevision(other);
     })();
-    other.$client.close();
     await vi.waitFor(() => expect(requested).toContainEqual({ productIds: [], categoryIds: [], siteWide: true }), { timeout: 5000 });
     expect(requested).toHaveLength(2);
+    // A write here right after another process's, before the watch saw it: everything is rebuilt,
+    // not only what this process's write named.
+    bumpCatalogueRevision(other);
+    other.$client.close();
+    bumpCatalogueRevision(services.db);
+    services.catalogueChanged({ productIds: [7], categoryIds: [2], siteWide: false });
+    expect(requested.at(-1)).toEqual({ productIds: [], categoryIds: [], siteWide: true });
+    bumpCatalogueRevision(services.db);
+    services.catalogueChanged({ productIds: [7], categoryIds: [2], siteWide: false });
+    expect(requested.at(-1)).toEqual({ productIds: [7], categoryIds: [2], siteWide: false });
   });
 });
