@@ -60,7 +60,7 @@ const siteWideChange: CatalogueChange = { productIds: [], categoryIds: [], siteW
  * Runs `write` in one IMMEDIATE transaction (all or nothing); a write that changed something
  * moves the catalogue revision in the same transaction, so other processes' watchers notice it.
  */
-function immediate<T>(db: Db, write: () => Written<T>): Written<T> {
+export function catalogueTransaction<T>(db: Db, write: () => Written<T>): Written<T> {
   return db.$client
     .transaction(() => {
       const written = write();
@@ -229,22 +229,35 @@ function priceMoves(
   return moves;
 }
 
+/** Where a new product came from, when not typed in by the admin (an import). */
+export interface ProductOrigin {
+  gtin: string | null;
+  mpn: string | null;
+  /** The offers' price source, e.g. feed:sample. */
+  source: string;
+  /** Mandatory delivery per retailer id, when the source states it. */
+  deliveryPence: ReadonlyMap<number, Pence | null>;
+}
+
 /**
  * Makes the product's offers exactly `links`: updates offers of retailers it already had, adds
  * new ones, removes the rest. A new offer, or an offer whose effective price (the manual price
- * under override, else the listed price) changes, appends a price_history point at `now`.
+ * under override, else the listed price) changes, appends a price_history point at `now`. An
+ * offer the admin adds or changes counts as confirmed now (not stale, source manual) unless an
+ * import's `origin` names its source.
  */
-function writeOffers(db: Db, productId: number, links: readonly OfferInput[], now: string): void {
+function writeOffers(db: Db, productId: number, links: readonly OfferInput[], now: string, origin?: ProductOrigin): void {
   const existing = new Map(storedOffers(db, productId).map((offer) => [offer.retailer_id, offer]));
   const insert = statement(
     db,
-    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override, manual_price_pence, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override,
+       manual_price_pence, updated_at, last_checked_at, stale, source, delivery_pence)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const update = statement(
     db,
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, url = ?, in_stock = ?, free_delivery = ?, price_override = ?,
-       manual_price_pence = ?, updated_at = ? WHERE id = ?`,
+       manual_price_pence = ?, updated_at = ?, last_checked_at = ?, stale = 0, source = 'manual' WHERE id = ?`,
   );
   const history = statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)");
   for (const link of links) {
@@ -260,7 +273,7 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
     const offer = existing.get(link.retailerId);
     existing.delete(link.retailerId);
     if (!offer) {
-      insert.run(productId, link.retailerId, ...values, now);
+      insert.run(productId, link.retailerId, ...values, now, now, origin?.source ?? "manual", origin?.deliveryPence.get(link.retailerId) ?? null);
       history.run(productId, link.retailerId, inputEffective(link), now);
       continue;
     }
@@ -275,15 +288,15 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
     ] as const;
     // An unchanged offer keeps its updated_at: that is when its price was last set.
     if (stored.every((value, index) => value === values[index])) continue;
-    update.run(...values, now, offer.id);
+    update.run(...values, now, now, offer.id);
     if (storedEffective(offer) !== inputEffective(link)) history.run(productId, link.retailerId, inputEffective(link), now);
   }
   const remove = statement(db, "DELETE FROM product_prices WHERE id = ?");
   for (const offer of existing.values()) remove.run(offer.id);
 }
 
-export function createProduct(db: Db, input: ProductInput, now = new Date()): Written<{ id: number; slug: string }> {
-  return immediate(db, () => {
+export function createProduct(db: Db, input: ProductInput, now = new Date(), origin?: ProductOrigin): Written<{ id: number; slug: string }> {
+  return catalogueTransaction(db, () => {
     assertCategory(db, input.categoryId);
     assertRetailers(db, input.retailerLinks);
     assertProductSlugFree(db, input.slug, null);
@@ -291,8 +304,8 @@ export function createProduct(db: Db, input: ProductInput, now = new Date()): Wr
     // A new product sorts last under Best Selling until its rank is set.
     const { id } = statement(
       db,
-      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?) RETURNING id`,
+      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at, gtin, mpn)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?) RETURNING id`,
     ).get(
       input.name,
       input.slug,
@@ -304,8 +317,10 @@ export function createProduct(db: Db, input: ProductInput, now = new Date()): Wr
       input.reviewCount,
       input.isFeatured ? 1 : 0,
       at,
+      origin?.gtin ?? null,
+      origin?.mpn ?? null,
     ) as { id: number };
-    writeOffers(db, id, input.retailerLinks, at);
+    writeOffers(db, id, input.retailerLinks, at, origin);
     recomputeBestPrices(db, [id]);
     recordAudit(
       db,
@@ -313,7 +328,7 @@ export function createProduct(db: Db, input: ProductInput, now = new Date()): Wr
         action: "create",
         entity: "product",
         entityId: id,
-        summary: `Created product "${input.name}" with ${plural(input.retailerLinks.length, "offer")}`,
+        summary: `Created product "${input.name}" with ${plural(input.retailerLinks.length, "offer")}${origin ? ` (imported from ${origin.source})` : ""}`,
         after: auditView(input, input.retailerLinks, retailerNames(db)),
       },
       now,
@@ -323,7 +338,7 @@ export function createProduct(db: Db, input: ProductInput, now = new Date()): Wr
 }
 
 export function updateProduct(db: Db, id: number, input: ProductInput, now = new Date()): Written<{ id: number; slug: string }> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedProduct(db, id);
     if (!before) throw new WriteRefused(404, "Product not found");
     assertCategory(db, input.categoryId);
@@ -374,7 +389,7 @@ export function updateProduct(db: Db, id: number, input: ProductInput, now = new
 }
 
 export function deleteProduct(db: Db, id: number, now = new Date()): Written<null> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedProduct(db, id);
     if (!before) throw new WriteRefused(404, "Product not found");
     // Offers, history, favourites, alerts and views go with it (ON DELETE CASCADE).
@@ -406,7 +421,7 @@ function assertCategorySlugFree(db: Db, slug: string, exceptId: number | null): 
 }
 
 export function createCategory(db: Db, input: CategoryInput, now = new Date()): Written<StoredCategory> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     assertCategorySlugFree(db, input.slug, null);
     const row = statement(db, "INSERT INTO categories (name, slug, icon, description) VALUES (?, ?, ?, ?) RETURNING id, name, slug, icon, description").get(
       input.name,
@@ -420,7 +435,7 @@ export function createCategory(db: Db, input: CategoryInput, now = new Date()): 
 }
 
 export function updateCategory(db: Db, id: number, input: CategoryInput, now = new Date()): Written<StoredCategory> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedCategory(db, id);
     if (!before) throw new WriteRefused(404, "Category not found");
     assertCategorySlugFree(db, input.slug, id);
@@ -445,7 +460,7 @@ export function updateCategory(db: Db, id: number, input: CategoryInput, now = n
 }
 
 export function deleteCategory(db: Db, id: number, now = new Date()): Written<null> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedCategory(db, id);
     if (!before) throw new WriteRefused(404, "Category not found");
     const { n } = statement(db, "SELECT count(*) AS n FROM products WHERE category_id = ?").get(id) as { n: number };
@@ -490,7 +505,7 @@ function offerCount(db: Db, retailerId: number): number {
 }
 
 export function createRetailer(db: Db, input: RetailerInput, now = new Date()): Written<StoredRetailer> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const key = input.key ?? slugify(input.name);
     if (!key) throw new WriteRefused(400, "name must contain a letter or digit (the retailer's key is made from it)");
     assertRetailerFree(db, key, input.name, null);
@@ -505,7 +520,7 @@ export function createRetailer(db: Db, input: RetailerInput, now = new Date()): 
 }
 
 export function updateRetailer(db: Db, id: number, input: RetailerInput, now = new Date()): Written<StoredRetailer> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedRetailer(db, id);
     if (!before) throw new WriteRefused(404, "Retailer not found");
     // The key is the retailer's identity for affiliate rules and feeds: kept unless given.
@@ -539,7 +554,7 @@ export function updateRetailer(db: Db, id: number, input: RetailerInput, now = n
 }
 
 export function deleteRetailer(db: Db, id: number, now = new Date()): Written<null> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedRetailer(db, id);
     if (!before) throw new WriteRefused(404, "Retailer not found");
     const offers = offerCount(db, id);
@@ -569,7 +584,7 @@ function assertVoucherFree(db: Db, input: VoucherInput, exceptId: number | null)
 }
 
 export function createVoucher(db: Db, input: VoucherInput, now = new Date()): Written<StoredVoucher> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     assertVoucherFree(db, input, null);
     const { id } = statement(
       db,
@@ -581,7 +596,7 @@ export function createVoucher(db: Db, input: VoucherInput, now = new Date()): Wr
 }
 
 export function updateVoucher(db: Db, id: number, input: VoucherInput, now = new Date()): Written<StoredVoucher> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedVoucher(db, id);
     if (!before) throw new WriteRefused(404, "Voucher not found");
     assertVoucherFree(db, input, id);
@@ -606,7 +621,7 @@ export function updateVoucher(db: Db, id: number, input: VoucherInput, now = new
 }
 
 export function deleteVoucher(db: Db, id: number, now = new Date()): Written<null> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const before = storedVoucher(db, id);
     if (!before) throw new WriteRefused(404, "Voucher not found");
     statement(db, "DELETE FROM vouchers WHERE id = ?").run(id);
@@ -620,7 +635,7 @@ export function deleteVoucher(db: Db, id: number, now = new Date()): Written<nul
 
 /** Stores all five IDs; every outbound link carries them, so every page is rebuilt. */
 export function setAffiliateIds(db: Db, ids: AffiliateIds, now = new Date()): Written<AffiliateIds> {
-  return immediate(db, () => {
+  return catalogueTransaction(db, () => {
     const rows = statement(db, "SELECT key, value FROM affiliate_settings").all() as { key: string; value: string }[];
     const stored = new Map(rows.map((row) => [row.key, row.value]));
     const before = Object.fromEntries(affiliateKeys.map((key) => [key, stored.get(key) ?? ""]));

@@ -9,6 +9,7 @@ interface OfferRow {
   in_stock: number;
   price_override: number;
   manual_price_pence: number | null;
+  stale: number;
 }
 
 /**
@@ -22,7 +23,7 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[]): voi
     "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ? WHERE id = ?",
   );
   const offerColumns =
-    "product_id, retailer_id, price_pence, original_price_pence, in_stock, price_override, manual_price_pence";
+    "product_id, retailer_id, price_pence, original_price_pence, in_stock, price_override, manual_price_pence, stale";
 
   const apply = (ids: readonly number[] | null) => {
     const rows = (
@@ -45,6 +46,7 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[]): voi
         inStock: row.in_stock === 1,
         priceOverride: row.price_override === 1,
         manualPricePence: row.manual_price_pence,
+        stale: row.stale === 1,
       });
     }
     for (const [productId, offers] of byProduct) {

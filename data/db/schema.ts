@@ -65,6 +65,9 @@ export const products = sqliteTable(
     bestRetailerId: integer("best_retailer_id").references(() => retailers.id, { onDelete: "set null" }),
     isFeatured: integer("is_featured", { mode: "boolean" }).notNull().default(false),
     rank: integer("rank").notNull().default(0),
+    /** Barcode (GTIN-13/14 digits, check digit verified) and manufacturer part number: feeds match offers by them. */
+    gtin: text("gtin"),
+    mpn: text("mpn"),
     createdAt: createdAt("created_at"),
     lastEditedAt: text("last_edited_at"),
   },
@@ -83,6 +86,7 @@ export const products = sqliteTable(
     index("products_savings_idx").on(sql`${savingsKey(t.originalPricePence, t.bestPricePence)} DESC`, t.rank),
     index("products_brand_idx").on(t.brand),
     index("products_featured_idx").on(t.isFeatured, t.rank),
+    index("products_gtin_idx").on(t.gtin),
     check("products_rating_range", sql`${t.rating} >= 0 AND ${t.rating} <= 5`),
     check("products_review_count_nonneg", sql`${t.reviewCount} >= 0`),
   ],
@@ -106,9 +110,20 @@ export const productPrices = sqliteTable(
     priceOverride: integer("price_override", { mode: "boolean" }).notNull().default(false),
     manualPricePence: integer("manual_price_pence"),
     updatedAt: createdAt("updated_at"),
+    /** Mandatory delivery for one unit, when the source states it (null: not known). */
+    deliveryPence: integer("delivery_pence"),
+    /**
+     * When a source (feed, page check, the admin typing it) last confirmed the price. An offer not
+     * confirmed for 72 hours is marked stale and never counts as the best price.
+     */
+    lastCheckedAt: text("last_checked_at"),
+    stale: integer("stale", { mode: "boolean" }).notNull().default(false),
+    /** Where the price came from: manual (the admin), page (read from the retailer page), feed:<source>. */
+    source: text("source").notNull().default("manual"),
   },
   (t) => [
     uniqueIndex("product_prices_product_retailer_uq").on(t.productId, t.retailerId),
+    index("product_prices_checked_idx").on(t.stale, t.lastCheckedAt),
     index("product_prices_retailer_idx").on(t.retailerId, t.productId),
     check("product_prices_price_nonneg", sql`${t.pricePence} >= 0`),
   ],
@@ -323,4 +338,58 @@ export const siteBuilds = sqliteTable(
     logTail: text("log_tail"),
   },
   (t) => [index("site_builds_started_idx").on(t.startedAt)],
+);
+
+/**
+ * Prices held for review: a checked price that moved beyond the configured factor from the
+ * published one (default below 40% or above 250%) is kept here, not published, until the admin
+ * accepts or rejects it. One pending hold per offer: a newer check replaces it.
+ */
+export const priceHolds = sqliteTable(
+  "price_holds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    retailerId: integer("retailer_id")
+      .notNull()
+      .references(() => retailers.id, { onDelete: "cascade" }),
+    /** The listed price published when the check ran. */
+    publishedPricePence: integer("published_price_pence"),
+    heldPricePence: integer("held_price_pence").notNull(),
+    originalPricePence: integer("original_price_pence"),
+    deliveryPence: integer("delivery_pence"),
+    inStock: integer("in_stock", { mode: "boolean" }),
+    source: text("source").notNull(),
+    url: text("url").notNull(),
+    observedAt: text("observed_at").notNull(),
+    /** pending, accepted, rejected. */
+    status: text("status").notNull().default("pending"),
+    decidedAt: text("decided_at"),
+  },
+  (t) => [
+    index("price_holds_status_idx").on(t.status, t.observedAt),
+    index("price_holds_offer_idx").on(t.productId, t.retailerId, t.status),
+  ],
+);
+
+/** One row per price refresh (nightly or on demand), for Platform Health. */
+export const priceRefreshRuns = sqliteTable(
+  "price_refresh_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    startedAt: text("started_at").notNull(),
+    finishedAt: text("finished_at"),
+    durationMs: integer("duration_ms"),
+    checked: integer("checked").notNull().default(0),
+    changed: integer("changed").notNull().default(0),
+    held: integer("held").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    /** running, succeeded, partial (some offers failed), failed (nothing could be checked). */
+    result: text("result").notNull(),
+    /** The first failures, one per line, for the admin. */
+    failures: text("failures"),
+  },
+  (t) => [index("price_refresh_runs_started_idx").on(t.startedAt)],
 );

@@ -71,9 +71,9 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
        compares_prices = excluded.compares_prices
      RETURNING id`,
   );
-  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, string]>(
-    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, string, string]>(
+    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, updated_at, last_checked_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertHistory = sqlite.prepare<[number, number, number, string]>(
     "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)",
@@ -141,6 +141,8 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
           offer.url,
           offer.inStock ? 1 : 0,
           offer.freeDelivery ? 1 : 0,
+          updatedAt,
+          // A seeded price was last confirmed at its newest point.
           updatedAt,
         );
       }

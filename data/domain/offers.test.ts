@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestOffer, effectivePence, type OfferPricing } from "./offers.ts";
+import { bestOffer, effectivePence, staleAfterMs, type OfferPricing } from "./offers.ts";
 
 const offer = (over: Partial<OfferPricing>): OfferPricing => ({
   retailerId: 1,
@@ -61,5 +61,14 @@ describe("bestOffer", () => {
     expect(bestOffer([offer({ retailerId: 1, pricePence: 1, inStock: false }), offer({ retailerId: 2 })]).bestRetailerId).toBe(2);
     expect(bestOffer([offer({ retailerId: 2 }), offer({ retailerId: 1, pricePence: 1, inStock: false })]).bestRetailerId).toBe(2);
     expect(bestOffer([])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null });
+  });
+  it("never chooses a stale offer, however cheap, and has no best price when only stale offers are in stock", () => {
+    expect(bestOffer([offer({ retailerId: 1, pricePence: 1, stale: true }), offer({ retailerId: 2, pricePence: 1000 })])).toMatchObject({ bestRetailerId: 2, bestPricePence: 1000 });
+    expect(bestOffer([offer({ retailerId: 2, pricePence: 1000 }), offer({ retailerId: 1, pricePence: 1, stale: true })])).toMatchObject({ bestRetailerId: 2, bestPricePence: 1000 });
+    expect(bestOffer([offer({ stale: true })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null });
+    expect(bestOffer([offer({ stale: false, retailerId: 4 })]).bestRetailerId).toBe(4);
+  });
+  it("counts a price as current for exactly 72 hours", () => {
+    expect(staleAfterMs).toBe(72 * 3600 * 1000);
   });
 });

@@ -7,7 +7,12 @@ export interface OfferPricing {
   inStock: boolean;
   priceOverride: boolean;
   manualPricePence: Pence | null;
+  /** Not confirmed by any source for 72 hours: shown, but never the best price. */
+  stale?: boolean;
 }
+
+/** How long a price counts as current without a source confirming it. */
+export const staleAfterMs = 72 * 60 * 60 * 1000;
 
 /** The price a shopper pays: the manual price when the admin overrides, else the listed one. */
 export function effectivePence(offer: OfferPricing): Pence {
@@ -22,13 +27,13 @@ export interface BestOffer {
 }
 
 /**
- * The product's best price (DECISIONS.md): the lowest effective price among in-stock offers;
- * ties go to the lower retailer id so the result is stable. No in-stock offer: no best price.
+ * The product's best price: the lowest effective price among in-stock offers that are not stale;
+ * ties go to the lower retailer id so the result is stable. No such offer: no best price.
  */
 export function bestOffer(offers: readonly OfferPricing[]): BestOffer {
   let best: OfferPricing | null = null;
   for (const offer of offers) {
-    if (!offer.inStock) continue;
+    if (!offer.inStock || offer.stale === true) continue;
     if (
       best === null ||
       effectivePence(offer) < effectivePence(best) ||

@@ -1,0 +1,202 @@
+/**
+ * Prices from sources through the catalogue writer, over a real SQLite file: publish, confirm,
+ * hold on a jump (exactly on the bounds too), accept / reject, and the 72-hour stale rule.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProduct, WriteRefused } from "./catalogue-writer.ts";
+import { catalogueRevision } from "./catalogue-revision.ts";
+import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+import { acceptHeldPrice, isPriceJump, markStaleOffers, recordPriceChecks, rejectHeldPrice, type PriceCheck } from "./price-writer.ts";
+import { pendingHolds } from "./price-review.ts";
+import { productInput } from "../domain/catalogue-input.ts";
+
+let temp: TempDb;
+let retailers: number[];
+let category: number;
+
+beforeAll(async () => {
+  temp = await tempDb(5);
+  retailers = (temp.db.$client.prepare("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+  category = (temp.db.$client.prepare("SELECT id FROM categories ORDER BY id").get() as { id: number }).id;
+});
+afterAll(() => temp.remove());
+
+const row = <T>(sql: string, ...params: unknown[]) => temp.db.$client.prepare(sql).get(...params) as T;
+const rows = <T>(sql: string, ...params: unknown[]) => temp.db.$client.prepare(sql).all(...params) as T[];
+
+const t0 = new Date("2026-11-01T02:00:00.000Z");
+const hours = (h: number) => new Date(t0.getTime() + h * 3600_000);
+
+/** A product with offers at retailers[0] (£10.00) and retailers[1] (£12.00), created at t0. */
+function product(name: string, override: number | null = null): number {
+  return createProduct(
+    temp.db,
+    productInput.parse({
+      name,
+      categoryId: category,
+      retailerLinks: [
+        { retailerId: retailers[0], affiliateUrl: "https://shop.example/a", price: 10, priceOverride: override !== null, manualPrice: override },
+        { retailerId: retailers[1], affiliateUrl: "https://shop.example/b", price: 12 },
+      ],
+    }),
+    t0,
+  ).value.id;
+}
+
+const check = (productId: number, pricePence: number, over: Partial<PriceCheck> = {}): PriceCheck => ({
+  productId,
+  retailerId: retailers[0]!,
+  pricePence,
+  inStock: true,
+  source: "page",
+  ...over,
+});
+
+const offer = (productId: number, retailer = retailers[0]) =>
+  row<{ price: number; checked: string; stale: number; source: string; inStock: number; delivery: number | null }>(
+    "SELECT price_pence AS price, last_checked_at AS checked, stale, source, in_stock AS inStock, delivery_pence AS delivery FROM product_prices WHERE product_id = ? AND retailer_id = ?",
+    productId,
+    retailer,
+  );
+const best = (id: number) => row<{ price: number | null; retailer: number | null }>("SELECT best_price_pence AS price, best_retailer_id AS retailer FROM products WHERE id = ?", id);
+const history = (id: number) => rows<{ price: number; at: string }>("SELECT price_pence AS price, recorded_at AS at FROM price_history WHERE product_id = ? ORDER BY id", id);
+
+describe("isPriceJump", () => {
+  const policy = { below: 0.4, above: 2.5 };
+  it("holds strictly below 40% or strictly above 250% of the published price; the bounds themselves publish", () => {
+    expect(isPriceJump(1000, 400, policy)).toBe(false);
+    expect(isPriceJump(1000, 399, policy)).toBe(true);
+    expect(isPriceJump(1000, 2500, policy)).toBe(false);
+    expect(isPriceJump(1000, 2501, policy)).toBe(true);
+    expect(isPriceJump(1000, 1000, policy)).toBe(false);
+    expect(isPriceJump(0, 5000, policy)).toBe(false);
+  });
+});
+
+describe("recordPriceChecks", () => {
+  it("publishes a new price: the offer, history, best price and the change signal", () => {
+    const id = product("Check Biscuits 2kg");
+    const revision = catalogueRevision(temp.db);
+    const { value, change } = recordPriceChecks(temp.db, [check(id, 899, { deliveryPence: 399, originalPricePence: 1299 })], undefined, hours(5));
+    expect(value).toEqual({ checked: 1, changed: 1, held: 0, missing: 0 });
+    expect(change.productIds).toEqual([id]);
+    expect(change.categoryIds).toEqual([category]);
+    expect(change.siteWide).toBe(false);
+    expect(offer(id)).toMatchObject({ price: 899, checked: hours(5).toISOString(), stale: 0, source: "page", delivery: 399 });
+    expect(history(id).map((point) => point.price)).toEqual([1000, 1200, 899]);
+    expect(best(id)).toEqual({ price: 899, retailer: retailers[0] });
+    expect(catalogueRevision(temp.db)).toBe(revision + 1);
+  });
+
+  it("confirms an unchanged price (no history) and skips a re-confirmation within the hour entirely", () => {
+    const id = product("Check Chews");
+    const confirmed = recordPriceChecks(temp.db, [check(id, 1000)], undefined, hours(2));
+    expect(confirmed.value).toEqual({ checked: 1, changed: 0, held: 0, missing: 0 });
+    // The check time is shown on the page, so a confirmation is a page change.
+    expect(confirmed.change.productIds).toEqual([id]);
+    expect(offer(id).checked).toBe(hours(2).toISOString());
+    expect(history(id)).toHaveLength(2);
+
+    const revision = catalogueRevision(temp.db);
+    const again = recordPriceChecks(temp.db, [check(id, 1000)], undefined, new Date(hours(2).getTime() + 59 * 60_000));
+    expect(again.change.productIds).toEqual([]);
+    expect(offer(id).checked).toBe(hours(2).toISOString());
+    expect(catalogueRevision(temp.db)).toBe(revision);
+    // An hour later it is written again.
+    recordPriceChecks(temp.db, [check(id, 1000)], undefined, hours(3));
+    expect(offer(id).checked).toBe(hours(3).toISOString());
+  });
+
+  it("keeps the stored stock flag when the source does not say, and takes it when it does", () => {
+    const id = product("Check Stock");
+    recordPriceChecks(temp.db, [check(id, 1000, { inStock: null })], undefined, hours(2));
+    expect(offer(id).inStock).toBe(1);
+    recordPriceChecks(temp.db, [check(id, 1000, { inStock: false })], undefined, hours(4));
+    expect(offer(id).inStock).toBe(0);
+    // Out of stock at retailer 0: the best price moves to retailer 1.
+    expect(best(id)).toEqual({ price: 1200, retailer: retailers[1] });
+  });
+
+  it("holds a jump beyond the factor (not published, not confirmed); a second hold replaces the first", () => {
+    const id = product("Check Jump");
+    const { value, change } = recordPriceChecks(temp.db, [check(id, 399)], undefined, hours(1));
+    expect(value).toEqual({ checked: 1, changed: 0, held: 1, missing: 0 });
+    expect(change.productIds).toEqual([]);
+    expect(offer(id)).toMatchObject({ price: 1000, checked: t0.toISOString() });
+    expect(history(id)).toHaveLength(2);
+    recordPriceChecks(temp.db, [check(id, 2501)], undefined, hours(2));
+    const holds = pendingHolds(temp.db).filter((hold) => hold.product.id === id);
+    expect(holds.map((hold) => [hold.publishedPricePence, hold.heldPricePence])).toEqual([[1000, 2501]]);
+    // Exactly on the bounds: published.
+    recordPriceChecks(temp.db, [check(id, 400)], undefined, hours(3));
+    expect(offer(id).price).toBe(400);
+    // ...which also settles the pending hold.
+    expect(pendingHolds(temp.db).filter((hold) => hold.product.id === id)).toEqual([]);
+  });
+
+  it("counts checks of offers that no longer exist as missing and changes nothing", () => {
+    const id = product("Check Missing");
+    const { value, change } = recordPriceChecks(temp.db, [check(id, 900, { retailerId: retailers[2]! })], undefined, hours(1));
+    expect(value).toEqual({ checked: 0, changed: 0, held: 0, missing: 1 });
+    expect(change.productIds).toEqual([]);
+  });
+});
+
+describe("held prices", () => {
+  it("accept publishes the held price with its history, and a second decision is refused (409)", () => {
+    const id = product("Hold Accept");
+    recordPriceChecks(temp.db, [check(id, 300)], undefined, hours(1));
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === id)!;
+    const { value, change } = acceptHeldPrice(temp.db, hold.id, hours(2));
+    expect(value).toEqual({ id: hold.id, status: "accepted" });
+    expect(change.productIds).toEqual([id]);
+    expect(offer(id)).toMatchObject({ price: 300, checked: hours(1).toISOString(), stale: 0 });
+    expect(history(id).map((point) => point.price)).toEqual([1000, 1200, 300]);
+    expect(best(id)).toEqual({ price: 300, retailer: retailers[0] });
+    expect(() => acceptHeldPrice(temp.db, hold.id)).toThrow(new WriteRefused(409, "This price was already reviewed"));
+    expect(() => rejectHeldPrice(temp.db, hold.id)).toThrow(WriteRefused);
+  });
+
+  it("reject keeps the published price and changes no page", () => {
+    const id = product("Hold Reject");
+    recordPriceChecks(temp.db, [check(id, 5000)], undefined, hours(1));
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === id)!;
+    const { value, change } = rejectHeldPrice(temp.db, hold.id, hours(2));
+    expect(value.status).toBe("rejected");
+    expect(change.productIds).toEqual([]);
+    expect(offer(id).price).toBe(1000);
+    expect(row<{ status: string }>("SELECT status FROM price_holds WHERE id = ?", hold.id).status).toBe("rejected");
+  });
+
+  it("refuses an unknown hold with 404", () => {
+    expect(() => acceptHeldPrice(temp.db, 999_999)).toThrow(new WriteRefused(404, "Held price not found"));
+  });
+});
+
+describe("markStaleOffers", () => {
+  it("marks offers not confirmed for 72 hours (not exactly 72), drops them from the best price, and a check revives them", () => {
+    const id = product("Stale Kibble");
+    recordPriceChecks(temp.db, [check(id, 1000, { retailerId: retailers[1]!, pricePence: 1200 })], undefined, hours(10));
+    // Retailer 0 last confirmed at t0; at t0 + 72 h exactly it is not yet stale.
+    markStaleOffers(temp.db, hours(72));
+    expect(offer(id).stale).toBe(0);
+    const { value, change } = markStaleOffers(temp.db, new Date(hours(72).getTime() + 1));
+    expect(value.marked).toBeGreaterThanOrEqual(1);
+    expect(change.productIds).toContain(id);
+    expect(offer(id).stale).toBe(1);
+    expect(offer(id, retailers[1]).stale).toBe(0);
+    expect(best(id)).toEqual({ price: 1200, retailer: retailers[1] });
+    // A check confirms it again.
+    recordPriceChecks(temp.db, [check(id, 1000)], undefined, hours(73));
+    expect(offer(id).stale).toBe(0);
+    expect(best(id)).toEqual({ price: 1000, retailer: retailers[0] });
+  });
+
+  it("never marks an offer under a manual override", () => {
+    const id = product("Stale Override", 9);
+    markStaleOffers(temp.db, hours(1000));
+    expect(offer(id).stale).toBe(0);
+    expect(offer(id, retailers[1]).stale).toBe(1);
+    expect(best(id)).toEqual({ price: 900, retailer: retailers[0] });
+  });
+});

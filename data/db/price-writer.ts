@@ -1,0 +1,346 @@
+/**
+ * The catalogue writer's price side: prices read from sources (affiliate feeds, retailer pages)
+ * and the admin's review of held prices. Like every catalogue write, each call runs in one
+ * IMMEDIATE transaction (catalogueTransaction), appends price history when an offer's price
+ * moves, re-derives best prices, records an audit entry when it publishes something, and returns
+ * what changed for the change signal (drop caches, check alerts, rebuild the pages).
+ *
+ * Rules:
+ * - A checked price confirms the offer: its last-checked time becomes the check's time and it
+ *   is no longer stale. A confirmation less than an hour after the last one writes nothing, so
+ *   re-running an import or a refresh at once changes nothing.
+ * - A price that moves beyond the hold factor (default: below 40% or above 250% of the published
+ *   listed price) is held for review, not published, and does not confirm the offer. One pending
+ *   hold per offer: a newer one replaces it.
+ * - An offer not confirmed for 72 hours is marked stale (never the best price); an offer whose
+ *   price the admin overrides does not go stale: the admin's price is not read from a source.
+ */
+import type { Db } from "./client.ts";
+import { recordAudit } from "./audit.ts";
+import { catalogueTransaction, WriteRefused, type CatalogueChange, type Written } from "./catalogue-writer.ts";
+import { recomputeBestPrices } from "./offers.ts";
+import { statement } from "./statements.ts";
+import { formatPence, type Pence } from "../domain/money.ts";
+import { effectivePence, staleAfterMs } from "../domain/offers.ts";
+
+/** One price read from a source for an existing offer (product at retailer). */
+export interface PriceCheck {
+  productId: number;
+  retailerId: number;
+  /** The listed price the source gives. */
+  pricePence: Pence;
+  /** The was-price the source gives (kept only when above the price); undefined: keep the stored one. */
+  originalPricePence?: Pence | null;
+  /** null: the source does not say; keep the stored flag. */
+  inStock: boolean | null;
+  /** Mandatory delivery for one unit; undefined: keep the stored value. */
+  deliveryPence?: Pence | null;
+  /** page, or feed:<source name>. */
+  source: string;
+}
+
+/** When a price is held instead of published: below `below` or above `above` times the published price. */
+export interface HoldPolicy {
+  below: number;
+  above: number;
+}
+
+export const defaultHoldPolicy: HoldPolicy = { below: 0.4, above: 2.5 };
+
+export interface PriceCheckCounts {
+  /** Checks of offers that exist. */
+  checked: number;
+  /** Offers whose price, was-price, stock or delivery changed. */
+  changed: number;
+  /** Prices held for review. */
+  held: number;
+  /** Checks of offers that no longer exist (deleted meanwhile). */
+  missing: number;
+}
+
+interface OfferRow {
+  id: number;
+  price_pence: number;
+  original_price_pence: number | null;
+  in_stock: number;
+  delivery_pence: number | null;
+  price_override: number;
+  manual_price_pence: number | null;
+  last_checked_at: string | null;
+  stale: number;
+  source: string;
+  url: string;
+}
+
+/** A confirmation this soon after the last one is not written. */
+const reconfirmAfterMs = 60 * 60 * 1000;
+
+/** Whether `price` is beyond the hold factor of the published price. */
+export function isPriceJump(publishedPence: Pence, pricePence: Pence, policy: HoldPolicy): boolean {
+  if (publishedPence <= 0 || pricePence === publishedPence) return false;
+  return pricePence < publishedPence * policy.below || pricePence > publishedPence * policy.above;
+}
+
+const emptyChange = (): { productIds: Set<number> } => ({ productIds: new Set<number>() });
+
+function changeOf(productIds: Set<number>, db: Db): CatalogueChange {
+  if (productIds.size === 0) return { productIds: [], categoryIds: [], siteWide: false };
+  const ids = [...productIds].sort((a, b) => a - b);
+  const categories = statement(db, "SELECT DISTINCT category_id FROM products WHERE id IN (SELECT value FROM json_each(?))").all(
+    JSON.stringify(ids),
+  ) as { category_id: number }[];
+  return { productIds: ids, categoryIds: categories.map((row) => row.category_id).sort((a, b) => a - b), siteWide: false };
+}
+
+/**
+ * Applies checked prices to their offers: publishes, confirms or holds each (see the rules
+ * above). One transaction for the whole batch.
+ */
+export function recordPriceChecks(
+  db: Db,
+  checks: readonly PriceCheck[],
+  policy: HoldPolicy = defaultHoldPolicy,
+  now = new Date(),
+): Written<PriceCheckCounts> {
+  return catalogueTransaction(db, () => {
+    const at = now.toISOString();
+    const counts: PriceCheckCounts = { checked: 0, changed: 0, held: 0, missing: 0 };
+    const { productIds } = emptyChange();
+    const find = statement(
+      db,
+      `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url
+       FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
+    );
+    for (const check of checks) {
+      const offer = find.get(check.productId, check.retailerId) as OfferRow | undefined;
+      if (!offer) {
+        counts.missing += 1;
+        continue;
+      }
+      counts.checked += 1;
+      if (isPriceJump(offer.price_pence, check.pricePence, policy)) {
+        holdPrice(db, check, offer, at);
+        counts.held += 1;
+        continue;
+      }
+      const outcome = applyCheck(db, check.productId, check.retailerId, offer, check, at, now);
+      if (outcome.changed) counts.changed += 1;
+      if (outcome.pageChanged) productIds.add(check.productId);
+    }
+    if (productIds.size > 0) recomputeBestPrices(db, [...productIds]);
+    if (counts.changed > 0 || counts.held > 0) {
+      const source = [...new Set(checks.map((check) => check.source))].join(", ");
+      recordAudit(
+        db,
+        {
+          action: "update",
+          entity: "product",
+          entityId: checks.length === 1 ? (checks[0]?.productId ?? null) : null,
+          summary: `Price check (${source}): ${counts.checked} checked, ${counts.changed} changed, ${counts.held} held for review`,
+        },
+        now,
+      );
+    }
+    return { value: counts, change: changeOf(productIds, db) };
+  });
+}
+
+interface CheckOutcome {
+  /** The offer's price, was-price, stock or delivery changed. */
+  changed: boolean;
+  /** Something its pages show changed (the above, the check time, or the stale mark). */
+  pageChanged: boolean;
+}
+
+/** Writes one check into its offer; appends history when the effective price moves. */
+function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferRow, check: PriceCheck, at: string, now: Date): CheckOutcome {
+  const original =
+    check.originalPricePence === undefined
+      ? offer.original_price_pence
+      : check.originalPricePence !== null && check.originalPricePence > check.pricePence
+        ? check.originalPricePence
+        : null;
+  const inStock = check.inStock === null ? offer.in_stock : check.inStock ? 1 : 0;
+  const delivery = check.deliveryPence === undefined ? offer.delivery_pence : check.deliveryPence;
+  const changed =
+    offer.price_pence !== check.pricePence ||
+    offer.original_price_pence !== original ||
+    offer.in_stock !== inStock ||
+    offer.delivery_pence !== delivery;
+  const lastChecked = offer.last_checked_at === null ? Number.NEGATIVE_INFINITY : Date.parse(offer.last_checked_at);
+  const recentlyConfirmed = now.getTime() - lastChecked < reconfirmAfterMs && offer.stale === 0;
+  if (!changed && recentlyConfirmed && offer.source === check.source) return { changed: false, pageChanged: false };
+
+  statement(
+    db,
+    `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, in_stock = ?, delivery_pence = ?, source = ?,
+       last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END WHERE id = ?`,
+  ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, offer.id);
+  const pricing = (pricePence: number) => ({
+    retailerId,
+    pricePence,
+    originalPricePence: null,
+    inStock: true,
+    priceOverride: offer.price_override === 1,
+    manualPricePence: offer.manual_price_pence,
+  });
+  const before = effectivePence(pricing(offer.price_pence));
+  const after = effectivePence(pricing(check.pricePence));
+  if (before !== after) {
+    statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(productId, retailerId, after, at);
+  }
+  // A newer published price settles any pending hold of this offer.
+  if (changed) {
+    statement(db, "UPDATE price_holds SET status = 'superseded', decided_at = ? WHERE product_id = ? AND retailer_id = ? AND status = 'pending'").run(
+      at,
+      productId,
+      retailerId,
+    );
+  }
+  return { changed, pageChanged: true };
+}
+
+function holdPrice(db: Db, check: PriceCheck, offer: OfferRow, at: string): void {
+  statement(db, "DELETE FROM price_holds WHERE product_id = ? AND retailer_id = ? AND status = 'pending'").run(check.productId, check.retailerId);
+  statement(
+    db,
+    `INSERT INTO price_holds (product_id, retailer_id, published_price_pence, held_price_pence, original_price_pence, delivery_pence, in_stock,
+       source, url, observed_at, status)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+  ).run(
+    check.productId,
+    check.retailerId,
+    offer.price_pence,
+    check.pricePence,
+    check.originalPricePence ?? null,
+    check.deliveryPence ?? null,
+    check.inStock === null ? null : check.inStock ? 1 : 0,
+    check.source,
+    offer.url,
+    at,
+  );
+}
+
+interface HoldRow {
+  id: number;
+  product_id: number;
+  retailer_id: number;
+  published_price_pence: number | null;
+  held_price_pence: number;
+  original_price_pence: number | null;
+  delivery_pence: number | null;
+  in_stock: number | null;
+  source: string;
+  observed_at: string;
+  status: string;
+}
+
+function pendingHold(db: Db, id: number): HoldRow & { product_name: string; retailer_name: string } {
+  const hold = statement(
+    db,
+    `SELECT h.id, h.product_id, h.retailer_id, h.published_price_pence, h.held_price_pence, h.original_price_pence, h.delivery_pence, h.in_stock,
+       h.source, h.observed_at, h.status, p.name AS product_name, r.name AS retailer_name
+     FROM price_holds h JOIN products p ON p.id = h.product_id JOIN retailers r ON r.id = h.retailer_id WHERE h.id = ?`,
+  ).get(id) as (HoldRow & { product_name: string; retailer_name: string }) | undefined;
+  if (!hold) throw new WriteRefused(404, "Held price not found");
+  if (hold.status !== "pending") throw new WriteRefused(409, "This price was already reviewed");
+  return hold;
+}
+
+export interface HoldDecision {
+  id: number;
+  status: "accepted" | "rejected";
+}
+
+/**
+ * Publishes a held price as if its check had passed: the offer takes it (history, best price),
+ * confirmed at the time it was observed. Refused when the offer is gone (404) or the hold was
+ * already decided (409).
+ */
+export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<HoldDecision> {
+  return catalogueTransaction(db, () => {
+    const hold = pendingHold(db, id);
+    const offer = statement(
+      db,
+      `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url
+       FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
+    ).get(hold.product_id, hold.retailer_id) as OfferRow | undefined;
+    if (!offer) throw new WriteRefused(404, "The offer of this held price no longer exists");
+    const check: PriceCheck = {
+      productId: hold.product_id,
+      retailerId: hold.retailer_id,
+      pricePence: hold.held_price_pence,
+      originalPricePence: hold.original_price_pence,
+      inStock: hold.in_stock === null ? null : hold.in_stock === 1,
+      deliveryPence: hold.delivery_pence,
+      source: hold.source,
+    };
+    // Checked when observed; but a confirmation since then is not moved back.
+    const observed = new Date(Math.max(Date.parse(hold.observed_at), offer.last_checked_at ? Date.parse(offer.last_checked_at) : 0));
+    applyCheck(db, hold.product_id, hold.retailer_id, offer, check, observed.toISOString(), now);
+    statement(db, "UPDATE price_holds SET status = 'accepted', decided_at = ? WHERE id = ?").run(now.toISOString(), id);
+    recomputeBestPrices(db, [hold.product_id]);
+    recordAudit(
+      db,
+      {
+        action: "update",
+        entity: "product",
+        entityId: hold.product_id,
+        summary: `Accepted held price at ${hold.retailer_name} for "${hold.product_name}": ${formatPence(offer.price_pence)} -> ${formatPence(hold.held_price_pence)}`,
+      },
+      now,
+    );
+    return { value: { id, status: "accepted" }, change: changeOf(new Set([hold.product_id]), db) };
+  });
+}
+
+/** Drops a held price: the offer keeps its published price (and stays unconfirmed by that check). */
+export function rejectHeldPrice(db: Db, id: number, now = new Date()): Written<HoldDecision> {
+  return catalogueTransaction(db, () => {
+    const hold = pendingHold(db, id);
+    statement(db, "UPDATE price_holds SET status = 'rejected', decided_at = ? WHERE id = ?").run(now.toISOString(), id);
+    recordAudit(
+      db,
+      {
+        action: "update",
+        entity: "product",
+        entityId: hold.product_id,
+        summary: `Rejected held price ${formatPence(hold.held_price_pence)} at ${hold.retailer_name} for "${hold.product_name}" (kept ${
+          hold.published_price_pence === null ? "no price" : formatPence(hold.published_price_pence)
+        })`,
+      },
+      now,
+    );
+    return { value: { id, status: "rejected" }, change: { productIds: [], categoryIds: [], siteWide: false } };
+  });
+}
+
+/**
+ * Marks offers not confirmed for 72 hours as stale (their pages say so, and they stop counting
+ * as best price). Offers under a manual override never go stale.
+ */
+export function markStaleOffers(db: Db, now = new Date()): Written<{ marked: number }> {
+  return catalogueTransaction(db, () => {
+    const cutoff = new Date(now.getTime() - staleAfterMs).toISOString();
+    const rows = statement(
+      db,
+      `UPDATE product_prices SET stale = 1
+       WHERE stale = 0 AND price_override = 0 AND coalesce(last_checked_at, updated_at) < ?
+       RETURNING product_id`,
+    ).all(cutoff) as { product_id: number }[];
+    if (rows.length === 0) return { value: { marked: 0 }, change: { productIds: [], categoryIds: [], siteWide: false } };
+    const productIds = new Set(rows.map((row) => row.product_id));
+    recomputeBestPrices(db, [...productIds]);
+    recordAudit(
+      db,
+      {
+        action: "update",
+        entity: "product",
+        entityId: null,
+        summary: `Marked ${rows.length} ${rows.length === 1 ? "offer" : "offers"} stale (not confirmed for 72 hours)`,
+      },
+      now,
+    );
+    return { value: { marked: rows.length }, change: changeOf(productIds, db) };
+  });
+}
