@@ -25,6 +25,7 @@ import AffiliateLinks from "./screens/AffiliateLinks.tsx";
 import EmailSubscribers from "./screens/EmailSubscribers.tsx";
 import Analytics from "./screens/Analytics.tsx";
 import AmazonImport from "./screens/AmazonImport.tsx";
+import PriceReview from "./screens/PriceReview.tsx";
 
 function NotFound() {
   return (
@@ -65,6 +66,8 @@ function Screen({ route }: { route: AdminRoute }) {
       return <Analytics />;
     case "amazon-import":
       return <AmazonImport />;
+    case "price-review":
+      return <PriceReview />;
     case "login":
     case "not-found":
       return <NotFound />;

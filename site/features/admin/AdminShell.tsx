@@ -2,7 +2,7 @@
  * The frame around every signed-in admin screen: the top bar (site name, View site, Logout) and
  * the section navigation (a sidebar on wide screens, a scrolling row on phones).
  */
-import { ArrowUpRight, ChartColumn, FolderTree, House, Import, LayoutDashboard, Link2, LogOut, Mails, Package, Store, TicketPercent } from "./icons.tsx";
+import { ArrowUpRight, BadgePoundSterling, ChartColumn, FolderTree, House, Import, LayoutDashboard, Link2, LogOut, Mails, Package, Store, TicketPercent } from "./icons.tsx";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { homePath } from "../../../data/domain/paths.ts";
 import { cn } from "../../lib/cn.ts";
@@ -17,6 +17,7 @@ type Section = { href: string; label: string; icon: typeof House; screens: Admin
 export const sections: Section[] = [
   { href: adminPaths.dashboard, label: "Dashboard", icon: LayoutDashboard, screens: ["dashboard"] },
   { href: adminPaths.products, label: "Products", icon: Package, screens: ["products", "product-form"] },
+  { href: adminPaths.priceReview, label: "Price Review", icon: BadgePoundSterling, screens: ["price-review"] },
   { href: adminPaths.categories, label: "Categories", icon: FolderTree, screens: ["categories", "category-form"] },
   { href: adminPaths.retailers, label: "Retailers", icon: Store, screens: ["retailers", "retailer-form"] },
   { href: adminPaths.vouchers, label: "Vouchers", icon: TicketPercent, screens: ["vouchers", "voucher-form"] },

@@ -224,13 +224,26 @@ export const createVoucher = (input: VoucherInput) => json<AdminVoucher>("POST",
 export const updateVoucher = (id: number, input: VoucherInput) => json<AdminVoucher>("PUT", `/api/admin/vouchers/${id}`, input);
 export const deleteVoucher = (id: number) => json<void>("DELETE", `/api/admin/vouchers/${id}`);
 
+/** One run of the scheduled price refresh (feeds and retailer pages checked). */
+export interface PriceRefreshRun {
+  startedAt: string;
+  finishedAt: string | null;
+  durationMs: number | null;
+  checked: number;
+  changed: number;
+  /** Prices that moved beyond the hold factor: waiting on /admin/price-review, not published. */
+  held: number;
+  failed: number;
+  result: "running" | "succeeded" | "partial" | "failed";
+}
+
 export interface Analytics {
   totals: { products: number; featuredProducts: number; categories: number; retailers: number; emailSubscribers: number; activeVouchers: number };
   distribution: { categoryId: number; name: string; products: number; percent: number }[];
   clicks: { days: number; byRetailer: { retailer: string; clicks: number }[]; topProducts: { productId: number; name: string; slug: string; clicks: number }[] };
   health: {
     database: { ok: boolean; sizeBytes: number | null };
-    lastPriceRefresh: string | null;
+    lastPriceRefresh: PriceRefreshRun | null;
     lastBuild: BuildRecord | null;
     build: { state: BuildState };
     mail: { transport: "smtp" | "outbox" };
@@ -238,3 +251,63 @@ export interface Analytics {
 }
 
 export const fetchAnalytics = () => json<Analytics>("GET", "/api/admin/analytics");
+
+// The price pipeline: extraction, import and held prices
+
+/** What the server read from a retailer page; every field null when it found nothing. */
+export interface ExtractedPrice {
+  /** Pounds, e.g. 12.99. */
+  price: number | null;
+  currency: string | null;
+  inStock: boolean | null;
+  source: string | null;
+}
+
+export const extractPrice = (url: string) => json<ExtractedPrice>("POST", "/api/extract-price", { url });
+
+export interface ImportResult {
+  /** Products imported. */
+  success: number;
+  /** Messages about skipped rows; capped by the server (see totalErrors). */
+  errors: string[];
+  source: { name: string; label: string };
+  /** Rows skipped (already in the catalogue, or malformed). */
+  skipped: number;
+  /** The real number of error messages, of which `errors` may hold only the first ones. */
+  totalErrors: number;
+}
+
+export const importProducts = () => json<ImportResult>("POST", "/api/admin/import-amazon-products", {});
+
+/** A price check that moved too far from the published price, so it was held rather than published. */
+export interface PriceHold {
+  id: number;
+  product: { id: number; name: string; slug: string };
+  retailer: { id: number; name: string };
+  /** Pounds; null when the offer had no published price. */
+  publishedPrice: number | null;
+  /** Pounds. */
+  heldPrice: number;
+  inStock: boolean | null;
+  /** Where the price came from: "page" (the retailer page) or "feed:{name}". */
+  source: string;
+  url: string;
+  observedAt: string;
+}
+
+/** The hold rule: a new price below `below` or above `above` times the published price is held. */
+export interface HoldFactor {
+  below: number;
+  above: number;
+}
+
+export interface PriceHolds {
+  holds: PriceHold[];
+  factor: HoldFactor;
+}
+
+export type HoldDecision = "accept" | "reject";
+
+export const fetchPriceHolds = () => json<PriceHolds>("GET", "/api/admin/price-holds");
+export const acceptPriceHold = (id: number) => json<{ id: number; status: "accepted" }>("POST", `/api/admin/price-holds/${id}/accept`, {});
+export const rejectPriceHold = (id: number) => json<{ id: number; status: "rejected" }>("POST", `/api/admin/price-holds/${id}/reject`, {});

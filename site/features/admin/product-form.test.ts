@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../../lib/api.ts";
 import {
+  canExtractPrice,
   emptyOfferRow,
+  extractedPriceToast,
+  extractFailedToast,
   emptyProductFields,
   missingRequired,
   offerRowFrom,
@@ -9,6 +13,8 @@ import {
   productInput,
   slugFromName,
   slugToSave,
+  usablePrice,
+  withExtractedPrice,
   withOverride,
 } from "./product-form.ts";
 
@@ -104,5 +110,62 @@ describe("productInput", () => {
         { retailerId: 2, affiliateUrl: "https://b.test/y", price: 0, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
       ],
     });
+  });
+});
+
+describe("extract price", () => {
+  const url = "https://shop.test/dog-bed";
+  const row = { ...emptyOfferRow(), retailerId: "2", affiliateUrl: url, price: "20", inStock: false };
+  const found = { price: 12.5, currency: "GBP", inStock: true, source: "json-ld" };
+  const nothing = { price: null, currency: null, inStock: null, source: null };
+
+  it("needs a URL", () => {
+    expect(canExtractPrice(emptyOfferRow())).toBe(false);
+    expect(canExtractPrice({ affiliateUrl: "   " })).toBe(false);
+    expect(canExtractPrice({ affiliateUrl: url })).toBe(true);
+  });
+
+  it("puts the found price and stock into the row, leaving override off", () => {
+    const next = withExtractedPrice(row, url, found);
+    expect(next).toEqual({ ...row, price: "12.50", inStock: true });
+    expect(priceNote(next)).toBe("Using extracted price: £12.50");
+    // Stock unknown: the row keeps its own.
+    expect(withExtractedPrice(row, url, { ...found, inStock: null }).inStock).toBe(false);
+  });
+
+  it("keeps the manual price in charge when override is on", () => {
+    const overridden = { ...row, priceOverride: true, manualPrice: "9" };
+    const next = withExtractedPrice(overridden, url, found);
+    expect(next.priceOverride).toBe(true);
+    expect(next.price).toBe("12.50");
+    expect(priceNote(next)).toBe("Override active - using custom price of £9.00");
+  });
+
+  it("changes nothing without a usable price, or when the URL changed meanwhile", () => {
+    expect(withExtractedPrice(row, url, nothing)).toBe(row);
+    expect(withExtractedPrice(row, url, { ...found, currency: "EUR" })).toBe(row);
+    expect(withExtractedPrice(row, url, { ...found, price: 0 })).toBe(row);
+    expect(withExtractedPrice({ ...row, affiliateUrl: "https://shop.test/other" }, url, found).price).toBe("20");
+    expect(usablePrice({ ...found, currency: null })).toBe(12.5);
+    expect(usablePrice({ ...found, currency: "gbp" })).toBe(12.5);
+  });
+
+  it("toasts what was found", () => {
+    expect(extractedPriceToast({ ...found, price: 12.99 })).toEqual({ title: "Price Extracted", description: "Found price: £12.99" });
+    expect(extractedPriceToast({ ...found, price: 7 })).toEqual({ title: "Price Extracted", description: "Found price: £7.00" });
+    expect(extractedPriceToast(nothing)).toEqual({ title: "No Price Found", description: "Could not extract price from this URL", variant: "destructive" });
+    expect(extractedPriceToast({ ...nothing, currency: "GBP" }).description).toBe("Could not extract price from this URL");
+    expect(extractedPriceToast({ ...found, currency: "EUR" })).toEqual({ title: "No Price Found", description: "This page is priced in EUR, not pounds", variant: "destructive" });
+  });
+
+  it("toasts a failure, with the server's reason on a second line", () => {
+    const refused = new ApiError(400, JSON.stringify({ error: "Addresses inside private networks are not fetched" }), "Bad Request");
+    expect(extractFailedToast(refused)).toEqual({
+      title: "Error",
+      description: "Failed to extract price\nAddresses inside private networks are not fetched",
+      variant: "destructive",
+    });
+    expect(extractFailedToast(new ApiError(502, "", "Bad Gateway"))).toEqual({ title: "Error", description: "Failed to extract price", variant: "destructive" });
+    expect(extractFailedToast(new TypeError("Failed to fetch"))).toEqual({ title: "Error", description: "Failed to extract price", variant: "destructive" });
   });
 });

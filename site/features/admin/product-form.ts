@@ -2,7 +2,9 @@
  * The product form's rules, apart from its UI: the slug, the offer rows and what is sent.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
-import type { AdminProduct, ProductInput, RetailerLink } from "./admin-api.ts";
+import { ApiError } from "../../lib/api.ts";
+import type { toast } from "../toast/toast.store.ts";
+import type { AdminProduct, ExtractedPrice, ProductInput, RetailerLink } from "./admin-api.ts";
 
 /**
  * A slug from a name: lowercase, spaces become hyphens, anything other than a-z, 0-9 and
@@ -98,6 +100,66 @@ export function withOverride(row: OfferRow, on: boolean): OfferRow {
 /** The listed price can be typed only when there is a URL it belongs to, or while overriding. */
 export function priceInputDisabled(row: OfferRow): boolean {
   return !row.priceOverride && row.affiliateUrl.trim() === "";
+}
+
+// Extracting a row's price from its retailer page
+
+type ToastInput = Parameters<typeof toast>[0];
+
+/** The extract-price action needs a URL to read (SPEC.md section 5). */
+export function canExtractPrice(row: Pick<OfferRow, "affiliateUrl">): boolean {
+  return row.affiliateUrl.trim() !== "";
+}
+
+/**
+ * The price the form can use from an extraction: a positive amount in pounds. A page priced in
+ * another currency gives none, even if the server sent an amount: it must not become a £ price.
+ * @example usablePrice({ price: 12.99, currency: "GBP", inStock: true, source: "json-ld" }) // 12.99
+ * @example usablePrice({ price: 14, currency: "EUR", inStock: null, source: "meta" }) // null
+ */
+export function usablePrice(result: ExtractedPrice): number | null {
+  if (foreignCurrency(result) !== null) return null;
+  const { price } = result;
+  return typeof price === "number" && Number.isFinite(price) && price > 0 ? price : null;
+}
+
+/** The page's currency when it is known and not pounds. */
+function foreignCurrency(result: ExtractedPrice): string | null {
+  const currency = result.currency?.trim().toUpperCase();
+  return currency && currency !== "GBP" ? currency : null;
+}
+
+/**
+ * The row after an extraction of `url`: the listed price becomes the extracted one (two
+ * decimals) and In stock follows the page when it said. Price override is left as it was: with
+ * it off, shoppers now see the extracted price; with it on, the manual price still wins. When
+ * the row's URL changed while the page was read, or nothing usable was found, the row stays.
+ */
+export function withExtractedPrice(row: OfferRow, url: string, result: ExtractedPrice): OfferRow {
+  const price = usablePrice(result);
+  if (price === null || row.affiliateUrl.trim() !== url.trim()) return row;
+  return { ...row, price: price.toFixed(2), inStock: result.inStock ?? row.inStock };
+}
+
+/**
+ * The toast after an extraction answered.
+ * @example extractedPriceToast({ price: 12.5, currency: "GBP", inStock: true, source: "json-ld" }) // { title: "Price Extracted", description: "Found price: £12.50" }
+ */
+export function extractedPriceToast(result: ExtractedPrice): ToastInput {
+  const price = usablePrice(result);
+  if (price !== null) return { title: "Price Extracted", description: `Found price: ${formatPrice(price)}` };
+  const currency = foreignCurrency(result);
+  return {
+    title: "No Price Found",
+    description: currency ? `This page is priced in ${currency}, not pounds` : "Could not extract price from this URL",
+    variant: "destructive",
+  };
+}
+
+/** The toast when the extraction failed: refused URL, unreachable page or no network. */
+export function extractFailedToast(error: unknown): ToastInput {
+  const reason = error instanceof ApiError ? error.error?.trim() : undefined;
+  return { title: "Error", description: reason ? `Failed to extract price\n${reason}` : "Failed to extract price", variant: "destructive" };
 }
 
 /**

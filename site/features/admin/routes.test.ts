@@ -21,11 +21,13 @@ describe("matchAdminRoute", () => {
     ["/admin/email-subscribers", { screen: "email-subscribers" }],
     ["/admin/analytics", { screen: "analytics" }],
     ["/admin/amazon-import", { screen: "amazon-import" }],
+    ["/admin/price-review", { screen: "price-review" }],
+    ["/admin/price-review/", { screen: "price-review" }],
   ])("%s", (path, route) => {
     expect(matchAdminRoute(path)).toEqual(route);
   });
 
-  it.each(["/admin/nope", "/admin/products/edit/0", "/admin/products/edit/abc", "/admin/categories/12", "/admin/categories/add", "/admin/login/x", "/admin/products/1/2", "/other"])(
+  it.each(["/admin/nope", "/admin/products/edit/0", "/admin/products/edit/abc", "/admin/categories/12", "/admin/categories/add", "/admin/login/x", "/admin/price-review/3", "/admin/products/1/2", "/other"])(
     "%s is not an admin screen",
     (path) => {
       expect(matchAdminRoute(path)).toEqual({ screen: "not-found" });
@@ -37,5 +39,7 @@ describe("matchAdminRoute", () => {
     expect(matchAdminRoute(adminPaths.editCategory(5))).toEqual({ screen: "category-form", id: 5 });
     expect(matchAdminRoute(adminPaths.editRetailer(5))).toEqual({ screen: "retailer-form", id: 5 });
     expect(matchAdminRoute(adminPaths.editVoucher(5))).toEqual({ screen: "voucher-form", id: 5 });
+    expect(adminPaths.priceReview).toBe("/admin/price-review");
+    expect(matchAdminRoute(adminPaths.priceReview)).toEqual({ screen: "price-review" });
   });
 });

@@ -17,6 +17,7 @@ export type AdminRoute =
   | { screen: "email-subscribers" }
   | { screen: "analytics" }
   | { screen: "amazon-import" }
+  | { screen: "price-review" }
   | { screen: "not-found" };
 
 export const adminPaths = {
@@ -38,6 +39,7 @@ export const adminPaths = {
   emailSubscribers: "/admin/email-subscribers",
   analytics: "/admin/analytics",
   amazonImport: "/admin/amazon-import",
+  priceReview: "/admin/price-review",
 } as const;
 
 /** A positive whole-number id from a path segment, else null. */
@@ -59,6 +61,7 @@ const single: Record<string, AdminRoute> = {
   "email-subscribers": { screen: "email-subscribers" },
   analytics: { screen: "analytics" },
   "amazon-import": { screen: "amazon-import" },
+  "price-review": { screen: "price-review" },
 };
 
 /**

@@ -8,8 +8,9 @@ import type { ReactNode } from "react";
 import { productPath } from "../../../../data/domain/paths.ts";
 import { errorMessage, fetchAnalytics, type Analytics as AnalyticsData } from "../admin-api.ts";
 import { formatBytes, formatDateTime, formatDuration } from "../format.ts";
+import { refreshResults, refreshSummary } from "../price-pipeline.ts";
 import { adminPaths } from "../routes.ts";
-import { Badge, BuildResultBadge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { AdminLink, Badge, BuildResultBadge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 function StatCard({ label, value, note }: { label: string; value: number; note?: string }) {
   return (
@@ -48,6 +49,31 @@ function HealthItem({ icon, title, status, children }: { icon: ReactNode; title:
   );
 }
 
+function PriceRefresh({ run }: { run: AnalyticsData["health"]["lastPriceRefresh"] }) {
+  if (!run) {
+    return (
+      <HealthItem icon={<RefreshCw className="size-4" />} title="Last price refresh" status={<Badge tone="slate">Never</Badge>}>
+        No price refresh has run yet.
+      </HealthItem>
+    );
+  }
+  const { tone, text } = refreshResults[run.result] ?? refreshResults.failed;
+  return (
+    <HealthItem icon={<RefreshCw className="size-4" />} title="Last price refresh" status={<Badge tone={tone}>{text}</Badge>}>
+      <p>
+        {run.finishedAt ? formatDateTime(run.finishedAt) : `Started ${formatDateTime(run.startedAt)}`} · {refreshSummary(run)}
+      </p>
+      {run.held > 0 && (
+        <p className="mt-1">
+          <AdminLink href={adminPaths.priceReview} className="font-medium text-brand-700 hover:underline">
+            Review held prices
+          </AdminLink>
+        </p>
+      )}
+    </HealthItem>
+  );
+}
+
 function Health({ health }: { health: AnalyticsData["health"] }) {
   const build = health.lastBuild;
   return (
@@ -63,13 +89,7 @@ function Health({ health }: { health: AnalyticsData["health"] }) {
         >
           {health.database.sizeBytes === null ? "Size unknown" : `Size ${formatBytes(health.database.sizeBytes)}`}
         </HealthItem>
-        <HealthItem
-          icon={<RefreshCw className="size-4" />}
-          title="Last price refresh"
-          status={health.lastPriceRefresh ? undefined : <Badge tone="slate">Never</Badge>}
-        >
-          {health.lastPriceRefresh ? formatDateTime(health.lastPriceRefresh) : "No price refresh has run yet."}
-        </HealthItem>
+        <PriceRefresh run={health.lastPriceRefresh} />
         <HealthItem
           icon={<Hammer className="size-4" />}
           title="Last site build"

@@ -2,7 +2,7 @@
  * /admin: the catalogue's counts, shortcuts to every section, the latest 20 changes and the
  * state of the public site's build, with a button to rebuild it now.
  */
-import { ChartColumn, CirclePlus, FolderTree, Import, Link2, Mails, Package, RefreshCw, Store, TicketPercent } from "../icons.tsx";
+import { BadgePoundSterling, ChartColumn, CirclePlus, FolderTree, Import, Link2, Mails, Package, RefreshCw, Store, TicketPercent } from "../icons.tsx";
 import { useEffect, useState } from "react";
 import { relativeTime } from "../../../../data/domain/admin-display.ts";
 import { homePath } from "../../../../data/domain/paths.ts";
@@ -18,6 +18,7 @@ const tiles = [
   { href: adminPaths.retailers, title: "Retailers", text: "Shops, logos and websites", icon: Store },
   { href: adminPaths.vouchers, title: "Vouchers", text: "Codes, discounts and expiry dates", icon: TicketPercent },
   { href: adminPaths.amazonImport, title: "Amazon Import", text: "Import best-selling products", icon: Import },
+  { href: adminPaths.priceReview, title: "Price Review", text: "Price changes held for a check", icon: BadgePoundSterling },
   { href: adminPaths.affiliateLinks, title: "Affiliate Links", text: "Your affiliate programme IDs", icon: Link2 },
   { href: adminPaths.emailSubscribers, title: "Email Subscribers", text: "Newsletter sign-ups and export", icon: Mails },
   { href: adminPaths.analytics, title: "Analytics", text: "Clicks, distribution and health", icon: ChartColumn },
@@ -158,7 +159,7 @@ export default function Dashboard() {
         <h2 id="sections-heading" className="sr-only">
           Sections
         </h2>
-        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
+        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3">
           {tiles.map(({ href, title, text, icon: Icon }) => (
             <li key={href}>
               <AdminLink href={href} className="card flex h-full items-start gap-3 p-4 transition hover:border-brand-300 hover:shadow-md">

@@ -1,9 +1,10 @@
 /**
  * The product form: /admin/products/new and /add create, /admin/products/edit/{id} and
  * /admin/products/{id} edit. Name and category are required; offer rows need a retailer and a
- * URL to be saved. After a save the list is shown again.
+ * URL to be saved; Extract Price reads a row's price (and stock) from its retailer page. After a
+ * save the list is shown again.
  */
-import { CirclePlus, Trash, TriangleAlert } from "../icons.tsx";
+import { CirclePlus, LoaderCircle, ScanSearch, Trash, TriangleAlert } from "../icons.tsx";
 import { useId, useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
 import { cn } from "../../../lib/cn.ts";
@@ -11,6 +12,7 @@ import { toast } from "../../toast/toast.store.ts";
 import {
   createProduct,
   errorMessage,
+  extractPrice,
   fetchAdminProduct,
   fetchBrands,
   fetchCategories,
@@ -20,7 +22,10 @@ import {
   type AdminRetailer,
 } from "../admin-api.ts";
 import {
+  canExtractPrice,
   emptyOfferRow,
+  extractedPriceToast,
+  extractFailedToast,
   emptyProductFields,
   missingRequired,
   priceInputDisabled,
@@ -28,6 +33,7 @@ import {
   productFieldsFrom,
   productInput,
   slugFromName,
+  withExtractedPrice,
   withOverride,
   type OfferRow,
   type ProductFields,
@@ -323,6 +329,22 @@ function OfferRowEditor(props: {
   const retailerName = props.retailers.find((retailer) => String(retailer.id) === row.retailerId)?.name;
   const legend = `Offer ${props.number}${retailerName ? `: ${retailerName}` : ""}`;
   const priceDisabled = priceInputDisabled(row);
+  const [extracting, setExtracting] = useState(false);
+
+  async function extract() {
+    const url = row.affiliateUrl.trim();
+    setExtracting(true);
+    try {
+      const result = await extractPrice(url);
+      onChange((current) => withExtractedPrice(current, url, result));
+      toast(extractedPriceToast(result));
+    } catch (error) {
+      toast(extractFailedToast(error));
+    } finally {
+      setExtracting(false);
+    }
+  }
+
   return (
     <li>
       <fieldset className="rounded-lg border border-slate-200 bg-slate-50/60 p-4" data-testid="offer-row">
@@ -346,9 +368,21 @@ function OfferRowEditor(props: {
               </select>
             )}
           </Field>
-          <Field label="Product URL" className="sm:col-span-1 lg:col-span-4">
+          <Field label="Product URL" className="sm:col-span-2 lg:col-span-4">
             {({ id }) => (
-              <input id={id} type="url" value={row.affiliateUrl} onChange={(event) => update("affiliateUrl", event.target.value)} placeholder="https://" className={inputClass} />
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <input id={id} type="url" value={row.affiliateUrl} onChange={(event) => update("affiliateUrl", event.target.value)} placeholder="https://" className={inputClass} />
+                <button
+                  type="button"
+                  className="btn-outline shrink-0 whitespace-nowrap"
+                  onClick={extract}
+                  disabled={extracting || !canExtractPrice(row)}
+                  title={canExtractPrice(row) ? "Read the price from the retailer's page" : "Enter the product URL first"}
+                >
+                  {extracting ? <LoaderCircle className="size-4 animate-spin" aria-hidden="true" /> : <ScanSearch className="size-4" aria-hidden="true" />}
+                  {extracting ? "Extracting..." : "Extract Price"}
+                </button>
+              </div>
             )}
           </Field>
           <Field label="Price (£)" className="lg:col-span-2" hint={priceDisabled ? "Enter the product URL first." : undefined}>
