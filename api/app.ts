@@ -66,6 +66,11 @@ import analytics from "./routes/admin/analytics.get.ts";
 import rebuild from "./routes/admin/rebuild.post.ts";
 import buildStatus from "./routes/admin/build-status.get.ts";
 import exportProducts from "./routes/admin/export-products.get.ts";
+import extractPrice from "./routes/extract-price.post.ts";
+import importProducts from "./routes/admin/import-amazon-products.post.ts";
+import priceHolds from "./routes/admin/price-holds/index.get.ts";
+import acceptPriceHold from "./routes/admin/price-holds/[id].accept.post.ts";
+import rejectPriceHold from "./routes/admin/price-holds/[id].reject.post.ts";
 import { assertSameSite, hasSession } from "./lib/admin-auth.ts";
 import { cacheNone } from "./lib/http.ts";
 
@@ -182,6 +187,11 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/admin/export-products", exportProducts, admin],
   ["POST", "/api/admin/rebuild", rebuild, admin],
   ["GET", "/api/admin/build-status", buildStatus, admin],
+  ["POST", "/api/extract-price", extractPrice, admin],
+  ["POST", "/api/admin/import-amazon-products", importProducts, admin],
+  ["GET", "/api/admin/price-holds", priceHolds, admin],
+  ["POST", "/api/admin/price-holds/:id/accept", acceptPriceHold, admin],
+  ["POST", "/api/admin/price-holds/:id/reject", rejectPriceHold, admin],
 ];
 
 /** Each route's path as a pattern: `:name` matches one path segment. */

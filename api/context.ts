@@ -3,6 +3,8 @@ import type { Db } from "../data/db/client.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import type { LoginLimiter } from "./lib/admin-auth.ts";
 import type { ResponseCache } from "./lib/response-cache.ts";
+import type { PricePipeline } from "./price-pipeline.ts";
+import type { RefreshRun } from "../data/db/price-review.ts";
 
 /** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
 export interface SiteBuilds {
@@ -26,8 +28,10 @@ export interface AdminContext {
   catalogueChanged(change: CatalogueChange): void;
   site?: SiteBuilds | undefined;
   mailTransport: "smtp" | "outbox";
-  /** When prices were last refreshed from the retailers (null: never). */
-  lastPriceRefresh?: () => string | null;
+  /** Imports, the price refresh, reading a page's price. */
+  pipeline: PricePipeline;
+  /** The last price refresh (null: none has run). */
+  lastPriceRefresh: () => RefreshRun | null;
 }
 
 /** What every handler may use; built once by the server (or a test) and passed to createApp. */

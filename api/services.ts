@@ -13,7 +13,11 @@ import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { siteConfig } from "../data/config.ts";
+import { pricePipelineConfig, siteConfig } from "../data/config.ts";
+import { latestRefreshRun } from "../data/db/price-review.ts";
+import { createPageReader, type PageReader } from "./lib/page-price.ts";
+import { createPricePipeline, type PricePipeline } from "./price-pipeline.ts";
+import type { ProductSource } from "./product-sources.ts";
 
 /** Another process wrote (seed, import): what changed is unknown, so everything may have. */
 const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
@@ -36,6 +40,8 @@ export interface Services {
   catalogueChanged(change: CatalogueChange): void;
   /** Looks once for other processes' catalogue writes (what the watch does every `watchMs`). */
   checkForeignWrites(): void;
+  /** Imports, the price refresh and page price reading. */
+  pipeline: PricePipeline;
   /** What the route handlers get. */
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
@@ -61,6 +67,14 @@ export interface ServicesOptions {
   adminPasswordHash?: string | undefined;
   /** Rebuilds the public pages after catalogue changes (the server's; absent in API-only tests). */
   site?: SiteBuilds | undefined;
+  /** Reads retailer pages (default: the guarded fetch, public addresses only; tests pass one allowed to read loopback). */
+  pageReader?: PageReader;
+  /** Product sources (default: from the environment). */
+  sources?: Map<string, ProductSource>;
+  /** The price refresh's cron pattern inside the server (default REFRESH_CRON; null: none). */
+  refreshCron?: string | null;
+  /** Milliseconds between two page reads on one site (default REFRESH_HOST_DELAY_MS). */
+  hostDelayMs?: number;
   log?: (line: string) => void;
 }
 
@@ -84,10 +98,18 @@ export async function createServices(options: ServicesOptions): Promise<Services
   // The catalogue revision last acted on: this process's writes move it too, and are announced.
   let seenRevision = catalogueRevision(db);
   const catalogueChanged = (reported: CatalogueChange) => {
-    // A write moves the revision by one; more means another process wrote too (not yet noticed),
-    // and what it changed is unknown: rebuild everything.
+    // Each write moves the revision by one and reports the revision it moved to. A revision
+    // since the last one acted on that no reported write made means another process wrote too
+    // (not yet noticed), and what it changed is unknown: rebuild everything.
     const revision = catalogueRevision(db);
-    const change = revision > seenRevision + 1 ? unknownChange : reported;
+    const own = new Set(reported.revisions ?? []);
+    let foreign = false;
+    for (let step = seenRevision + 1; step <= revision; step += 1) {
+      // A change that reports no revisions (older callers) accounts for one step.
+      if (!own.has(step) && !(own.size === 0 && step === seenRevision + 1)) foreign = true;
+    }
+    // The pages to rebuild; the revisions have served their purpose.
+    const change = foreign ? unknownChange : { productIds: reported.productIds, categoryIds: reported.categoryIds, siteWide: reported.siteWide };
     seenRevision = revision;
     cache?.invalidate();
     checkAlerts();
@@ -114,6 +136,19 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const sessionPruner = setInterval(() => pruneSessions(db), 60 * 60 * 1000);
   sessionPruner.unref();
 
+  const config = pricePipelineConfig();
+  const pipeline = createPricePipeline({
+    db,
+    readPage: options.pageReader ?? createPageReader(),
+    sources: options.sources,
+    holdPolicy: config.holdPolicy,
+    concurrency: config.concurrency,
+    hostDelayMs: options.hostDelayMs ?? config.hostDelayMs,
+    refreshCron: options.refreshCron === undefined ? config.refreshCron : options.refreshCron,
+    catalogueChanged: (change) => catalogueChanged(change),
+    log,
+  });
+
   const admin: AdminContext = {
     // A hash from the environment is fixed; one in the database may be changed by `npm run admin:password`.
     passwordHash: () => (adminPassword.source === "environment" ? adminPassword.hash : (storedPasswordHash(db) ?? adminPassword.hash)),
@@ -122,6 +157,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     catalogueChanged,
     site,
     mailTransport: mailer.describe,
+    pipeline,
+    lastPriceRefresh: () => latestRefreshRun(db),
   };
 
   return {
@@ -133,6 +170,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     adminPassword,
     catalogueChanged,
     checkForeignWrites,
+    pipeline,
     context: { db, cache, onAlertsChanged: checkAlerts, admin },
     attachSite(next) {
       site = next;
@@ -141,6 +179,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     async close() {
       if (watcher) clearInterval(watcher);
       clearInterval(sessionPruner);
+      await pipeline.stop();
       await alerts.stop();
       db.$client.close();
     },

@@ -107,3 +107,33 @@ function readOrCreateSecret(file: string): string {
   if (secret.length < minSecretLength) throw new Error(`${file} holds no usable secret: delete it to create a new one, or set APP_SECRET`);
   return secret;
 }
+
+/** Reads a factor from the environment: a positive number. */
+function factor(name: string, fallback: string): number {
+  const value = Number(env(name, fallback));
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${process.env[name]}"`);
+  return value;
+}
+
+/**
+ * The price pipeline's settings. A checked price below PRICE_HOLD_BELOW or above PRICE_HOLD_ABOVE
+ * times the published price is held for review (defaults 0.4 and 2.5). The refresh reads
+ * REFRESH_CONCURRENCY retailer sites at once (default 4), waiting REFRESH_HOST_DELAY_MS between
+ * two requests to one site (default 1500). REFRESH_CRON (e.g. "15 3 * * *", UK time) schedules
+ * it inside the server; unset, it runs only from `npm run refresh`.
+ */
+export function pricePipelineConfig() {
+  const below = factor("PRICE_HOLD_BELOW", "0.4");
+  const above = factor("PRICE_HOLD_ABOVE", "2.5");
+  if (below >= 1 || above <= 1) throw new Error("PRICE_HOLD_BELOW must be below 1 and PRICE_HOLD_ABOVE above 1");
+  const concurrency = Number(env("REFRESH_CONCURRENCY", "4"));
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new Error(`REFRESH_CONCURRENCY must be a whole number from 1 to 32`);
+  const hostDelayMs = Number(env("REFRESH_HOST_DELAY_MS", "1500"));
+  if (!Number.isInteger(hostDelayMs) || hostDelayMs < 0) throw new Error(`REFRESH_HOST_DELAY_MS must be a whole number of milliseconds`);
+  return {
+    holdPolicy: { below, above },
+    concurrency,
+    hostDelayMs,
+    refreshCron: process.env.REFRESH_CRON?.trim() || null,
+  };
+}

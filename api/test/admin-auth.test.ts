@@ -27,7 +27,10 @@ afterAll(async () => {
 const sessionCount = () => (api.db.$client.prepare("SELECT count(*) AS n FROM admin_sessions").get() as { n: number }).n;
 const concrete = (path: string) => path.replace(/:[a-zA-Z]+/g, "1");
 const isCatalogueWrite = (method: string, path: string) => method !== "GET" && /^\/api\/(products|categories|retailers)(\/|$)/.test(path);
-const isAdminPath = (path: string) => path.startsWith("/api/admin/") && path !== "/api/admin/login" && path !== "/api/admin/logout";
+/** Admin-only beyond /api/admin: reading a page's price makes the server fetch a URL (never for visitors). */
+const adminElsewhere = new Set(["/api/extract-price"]);
+const isAdminPath = (path: string) =>
+  (path.startsWith("/api/admin/") && path !== "/api/admin/login" && path !== "/api/admin/logout") || adminElsewhere.has(path);
 
 describe("the route table", () => {
   const guarded = routes.filter(([method, path]) => isAdminPath(path) || isCatalogueWrite(method, path));

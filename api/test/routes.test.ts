@@ -14,6 +14,12 @@ import type { SiteBuilds } from "../context.ts";
 import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { signToken } from "../lib/tokens.ts";
 import { startTestServer, testAdminPassword, type TestServer } from "./server.ts";
+import fs from "node:fs";
+import { createServer, type Server } from "node:http";
+import { allowLoopbackForTests } from "../lib/guarded-fetch.ts";
+import { createPageReader } from "../lib/page-price.ts";
+import { readFeed } from "../../data/feeds/awin-feed.ts";
+import { recordPriceChecks } from "../../data/db/price-writer.ts";
 
 let api: TestServer;
 /** The admin's session cookie for the whole file. */
@@ -34,9 +40,36 @@ interface Fixture {
   subscriberId: number;
 }
 let f: Fixture;
+/** A retailer site on loopback for the extract-price route: /page has a price, /euro is priced in euros, /none has none. */
+let shop: Server;
+let shopOrigin: string;
+
+const feedHeader =
+  "aw_deep_link,product_name,aw_product_id,merchant_product_id,merchant_image_url,description,merchant_category,search_price,merchant_name,merchant_id,category_name,category_id,aw_image_url,currency,store_price,delivery_cost,merchant_deep_link,language,last_updated,display_price,data_feed_id,brand_name,ean";
+const feedLine = (name: string, price: string, ean: string) =>
+  `https://www.awin1.com/pclick.php?p=1&a=1&m=1,${name},1,B0TEST,https://m.media-amazon.com/images/I/x.jpg,Tasty.,Pets,${price},Amazon UK,1,Dog Food,1,,GBP,${price},0.00,https://www.amazon.co.uk/dp/B0TEST${ean.slice(-4)},en,2026-11-20 03:00:00,GBP${price},1,Routefeed,${ean}`;
 
 beforeAll(async () => {
-  api = await startTestServer({ products: 40, site });
+  shop = createServer((request, response) => {
+    const ld = (price: string, currency: string) =>
+      `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Test","offers":{"@type":"Offer","price":"${price}","priceCurrency":"${currency}","availability":"https://schema.org/OutOfStock"}}</script>`;
+    const pages: Record<string, string> = { "/page": ld("12.49", "GBP"), "/euro": ld("12.49", "EUR"), "/none": "<p>Sorry, this page has moved.</p>" };
+    const page = pages[request.url ?? ""];
+    if (page === undefined) response.writeHead(404).end("not found");
+    else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html><head>${page}</head><body></body></html>`);
+  });
+  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  shopOrigin = `http://127.0.0.1:${(shop.address() as { port: number }).port}`;
+  const feedFile = path.join(fs.mkdtempSync(path.join((await import("node:os")).tmpdir(), "pawprice-routes-feed-")), "feed.csv");
+  fs.writeFileSync(feedFile, [feedHeader, feedLine("Routefeed Chicken Kibble 2kg", "9.99", "5012345000015"), feedLine("Routefeed Chicken Kibble 2kg", "9.99", "5012345000015")].join("\n") + "\n");
+  api = await startTestServer({
+    products: 40,
+    site,
+    pageReader: createPageReader({ allowance: allowLoopbackForTests(), timeoutMs: 2000 }),
+    sources: new Map([
+      ["sample", { kind: "feed", name: "sample", label: "Route test feed", createProducts: true, refresh: false, open: async () => readFeed(feedFile) }],
+    ]),
+  });
   session = await api.login();
   process.env.SECRETS_DIR = path.join(api.dir, "secrets");
   const sqlite = api.db.$client;
@@ -69,6 +102,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api.close();
+  shop.closeAllConnections();
+  await new Promise((resolve) => shop.close(resolve));
   delete process.env.SECRETS_DIR;
 });
 
@@ -391,6 +426,34 @@ const adminBadInput: Record<string, () => BadCase[]> = {
   ],
   "POST /api/admin/rebuild": () => [anonymous("POST", "/api/admin/rebuild"), crossSite("POST", "/api/admin/rebuild", undefined, { "sec-fetch-site": "cross-site" })],
   "GET /api/admin/build-status": () => [anonymous("GET", "/api/admin/build-status")],
+  "POST /api/extract-price": () => [
+    anonymous("POST", "/api/extract-price", { url: "https://www.amazon.co.uk/dp/B0TEST" }),
+    { method: "POST", path: "/api/extract-price", admin: true, body: {}, status: 400, error: "url is required" },
+    { method: "POST", path: "/api/extract-price", admin: true, body: { url: "ftp://example.com/x" }, status: 400, error: "url must be an http or https URL" },
+    { method: "POST", path: "/api/extract-price", admin: true, body: { url: "not a url" }, status: 400, error: "url must be an http or https URL" },
+    { method: "POST", path: "/api/extract-price", admin: true, body: { url: `https://example.com/${"a".repeat(2000)}` }, status: 400, error: "url must be at most 2000 characters" },
+    // The server never reads addresses inside private networks or the cloud metadata service.
+    { method: "POST", path: "/api/extract-price", admin: true, body: { url: "http://169.254.169.254/latest/meta-data/" }, status: 400, error: /is not a public address/ },
+    { method: "POST", path: "/api/extract-price", admin: true, body: { url: "http://10.0.0.1/" }, status: 400, error: /is not a public address/ },
+    // A page that cannot be read: 502 with the reason.
+    { method: "POST", path: "/api/extract-price", admin: true, body: { url: `${shopOrigin}/missing` }, status: 502, error: /404/ },
+    crossSite("POST", "/api/extract-price", { url: "https://www.amazon.co.uk/dp/B0TEST" }, evilOrigin),
+  ],
+  "POST /api/admin/import-amazon-products": () => [
+    anonymous("POST", "/api/admin/import-amazon-products", {}),
+    crossSite("POST", "/api/admin/import-amazon-products", {}, { "sec-fetch-site": "cross-site" }),
+  ],
+  "GET /api/admin/price-holds": () => [anonymous("GET", "/api/admin/price-holds")],
+  "POST /api/admin/price-holds/:id/accept": () => [
+    anonymous("POST", "/api/admin/price-holds/1/accept", {}),
+    { method: "POST", path: `/api/admin/price-holds/${anyId}/accept`, admin: true, body: {}, status: 404, error: "Held price not found" },
+    { method: "POST", path: "/api/admin/price-holds/abc/accept", admin: true, body: {}, status: 400, error: /id/ },
+  ],
+  "POST /api/admin/price-holds/:id/reject": () => [
+    anonymous("POST", "/api/admin/price-holds/1/reject", {}),
+    { method: "POST", path: `/api/admin/price-holds/${anyId}/reject`, admin: true, body: {}, status: 404, error: "Held price not found" },
+    { method: "POST", path: "/api/admin/price-holds/0/reject", admin: true, body: {}, status: 400, error: /id/ },
+  ],
 };
 
 const adminGoodInput: Record<string, () => Promise<void>> = {
@@ -649,7 +712,68 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   "GET /api/admin/build-status": async () => {
     expect(await adminOk("GET", "/api/admin/build-status")).toEqual({ state: "idle", lastBuild: null });
   },
+  "POST /api/extract-price": async () => {
+    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/page` })).toEqual({ price: 12.49, currency: "GBP", inStock: false, source: "json-ld" });
+    // Priced in euros: reported, never as pounds.
+    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/euro` })).toEqual({ price: null, currency: "EUR", inStock: false, source: "json-ld" });
+    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/none` })).toEqual({ price: null, currency: null, inStock: null, source: null });
+  },
+  "POST /api/admin/import-amazon-products": async () => {
+    builds.length = 0;
+    const products = row<{ n: number }>("SELECT count(*) AS n FROM products").n;
+    const result = await adminOk("POST", "/api/admin/import-amazon-products", {});
+    expect(result).toMatchObject({ success: 1, errors: ['Skipped "Routefeed Chicken Kibble 2kg": it already exists'], totalErrors: 1, source: { name: "sample", label: "Route test feed" } });
+    const created = row<{ id: number; is_featured: number; gtin: string }>("SELECT id, is_featured, gtin FROM products WHERE name = 'Routefeed Chicken Kibble 2kg'");
+    expect(created).toMatchObject({ is_featured: 1, gtin: "5012345000015" });
+    expect(row<{ n: number }>("SELECT count(*) AS n FROM products").n).toBe(products + 1);
+    expect(builds).toEqual([{ productIds: [created.id], categoryIds: [expect.any(Number)], siteWide: false }]);
+    // The same import again: nothing new.
+    expect(await adminOk("POST", "/api/admin/import-amazon-products", {})).toMatchObject({ success: 0, totalErrors: 2 });
+    expect(row<{ n: number }>("SELECT count(*) AS n FROM products").n).toBe(products + 1);
+  },
+  "GET /api/admin/price-holds": async () => {
+    const hold = holdFixture(2.6);
+    const { holds, factor } = (await adminOk("GET", "/api/admin/price-holds")) as { holds: { id: number }[]; factor: unknown };
+    expect(factor).toEqual({ below: 0.4, above: 2.5 });
+    expect(holds.find((item) => item.id === hold.id)).toEqual({
+      id: hold.id,
+      product: { id: f.product.id, name: f.product.name, slug: f.product.slug },
+      retailer: { id: hold.retailerId, name: expect.any(String) },
+      publishedPrice: hold.published / 100,
+      heldPrice: hold.held / 100,
+      inStock: true,
+      source: "page",
+      url: expect.stringMatching(/^https?:/),
+      observedAt: expect.any(String),
+    });
+  },
+  "POST /api/admin/price-holds/:id/accept": async () => {
+    const hold = holdFixture(3);
+    builds.length = 0;
+    expect(await adminOk("POST", `/api/admin/price-holds/${hold.id}/accept`, {})).toEqual({ id: hold.id, status: "accepted" });
+    expect(row<{ price_pence: number }>("SELECT price_pence FROM product_prices WHERE product_id = ? AND retailer_id = ?", f.product.id, hold.retailerId).price_pence).toBe(hold.held);
+    expect(builds).toEqual([{ productIds: [f.product.id], categoryIds: [f.product.category_id], siteWide: false }]);
+    const again = await request("POST", `/api/admin/price-holds/${hold.id}/accept`, {}, undefined, { cookie: session, origin: api.baseUrl });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "This price was already reviewed" });
+  },
+  "POST /api/admin/price-holds/:id/reject": async () => {
+    const hold = holdFixture(0.1);
+    builds.length = 0;
+    expect(await adminOk("POST", `/api/admin/price-holds/${hold.id}/reject`, {})).toEqual({ id: hold.id, status: "rejected" });
+    expect(row<{ price_pence: number }>("SELECT price_pence FROM product_prices WHERE product_id = ? AND retailer_id = ?", f.product.id, hold.retailerId).price_pence).toBe(hold.published);
+    expect(builds).toEqual([]);
+  },
 };
+
+/** Holds a price `factor` times the fixture product's first offer, as a page check would. */
+function holdFixture(factor: number): { id: number; retailerId: number; published: number; held: number } {
+  const offer = row<{ retailer_id: number; price_pence: number }>("SELECT retailer_id, price_pence FROM product_prices WHERE product_id = ? ORDER BY retailer_id LIMIT 1", f.product.id);
+  const held = Math.round(offer.price_pence * factor);
+  recordPriceChecks(api.db, [{ productId: f.product.id, retailerId: offer.retailer_id, pricePence: held, inStock: true, source: "page" }]);
+  const hold = row<{ id: number }>("SELECT id FROM price_holds WHERE product_id = ? AND status = 'pending' ORDER BY id DESC LIMIT 1", f.product.id);
+  return { id: hold.id, retailerId: offer.retailer_id, published: offer.price_pence, held };
+}
 
 /** Bad input for each route, keyed "METHOD /path" as in the route table. */
 const badInput: Record<string, () => BadCase[]> = {

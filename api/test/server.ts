@@ -13,6 +13,8 @@ import { createMailer } from "../mail/mailer.ts";
 import type { SiteBuilds } from "../context.ts";
 import { hashPassword } from "../lib/admin-auth.ts";
 import { createServices, type Services } from "../services.ts";
+import type { PageReader } from "../lib/page-price.ts";
+import type { ProductSource } from "../product-sources.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
@@ -63,7 +65,17 @@ async function seededImage(products: number, today: Date | undefined): Promise<B
   }
 }
 
-export async function startTestServer(options: { products?: number; today?: Date; site?: SiteBuilds } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  products?: number;
+  today?: Date;
+  site?: SiteBuilds;
+  /** Reads retailer pages (tests pass one allowed to read fixture pages on loopback). */
+  pageReader?: PageReader;
+  /** Product sources (default: none configured but the sample feed). */
+  sources?: Map<string, ProductSource>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-test-"));
   const databaseFile = path.join(dir, "test.db");
   fs.writeFileSync(databaseFile, await seededImage(options.products ?? 300, options.today));
@@ -75,6 +87,9 @@ export async function startTestServer(options: { products?: number; today?: Date
     alertsOnChange: false,
     adminPasswordHash: await testAdminPasswordHash(),
     site: options.site,
+    pageReader: options.pageReader,
+    sources: options.sources,
+    refreshCron: null,
   });
   const { db } = services;
   const cache = services.cache!;

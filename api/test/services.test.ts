@@ -109,5 +109,17 @@ describe("createServices", () => {
     bumpCatalogueRevision(services.db);
     services.catalogueChanged({ productIds: [7], categoryIds: [2], siteWide: false });
     expect(requested.at(-1)).toEqual({ productIds: [7], categoryIds: [2], siteWide: false });
+    // A batch job's writes (an import, a refresh) report the revisions they made: several steps,
+    // all its own, rebuild only its products...
+    const first = bumpCatalogueRevision(services.db);
+    const second = bumpCatalogueRevision(services.db);
+    services.catalogueChanged({ productIds: [8], categoryIds: [3], siteWide: false, revisions: [first, second] });
+    expect(requested.at(-1)).toEqual({ productIds: [8], categoryIds: [3], siteWide: false });
+    // ...but a step in between that none of them made is another process's: everything.
+    const mine = bumpCatalogueRevision(services.db);
+    bumpCatalogueRevision(services.db);
+    const alsoMine = bumpCatalogueRevision(services.db);
+    services.catalogueChanged({ productIds: [8], categoryIds: [3], siteWide: false, revisions: [mine, alsoMine] });
+    expect(requested.at(-1)).toEqual({ productIds: [], categoryIds: [], siteWide: true });
   });
 });

@@ -9,13 +9,15 @@ import { statement } from "./statements.ts";
 
 const revisionKey = "catalogue_revision";
 
-/** Moves the revision on; call inside the transaction of a catalogue write. */
-export function bumpCatalogueRevision(db: Db): void {
-  statement(
+/** Moves the revision on and returns the new one; call inside the transaction of a catalogue write. */
+export function bumpCatalogueRevision(db: Db): number {
+  const row = statement(
     db,
     `INSERT INTO app_settings (key, value, updated_at) VALUES (?, '1', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-     ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT), updated_at = excluded.updated_at`,
-  ).run(revisionKey);
+     ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT), updated_at = excluded.updated_at
+     RETURNING value`,
+  ).get(revisionKey) as { value: string };
+  return Number(row.value);
 }
 
 export function catalogueRevision(db: Db): number {

@@ -59,7 +59,7 @@ describe("best price", () => {
       { retailer: 2, price: 4, inStock: false },
     ]));
     expect(best(value.id)).toEqual({ price: 500, retailer: retailers[0], original: 700 });
-    expect(change).toEqual({ productIds: [value.id], categoryIds: [categories[0]], siteWide: false });
+    expect(change).toEqual({ productIds: [value.id], categoryIds: [categories[0]], siteWide: false, revisions: [catalogueRevision(temp.db)] });
   });
 
   it("uses the manual price under override, and records history when only the override changes", () => {
@@ -91,7 +91,7 @@ describe("what a write reports as changed", () => {
   it("names the old and the new category when a product moves, and a new slug is site-wide (the old page must go)", () => {
     const { value } = createProduct(temp.db, input("Moving Mix", [{ retailer: 0, price: 1 }]));
     const moved = updateProduct(temp.db, value.id, input("Moving Mix", [{ retailer: 0, price: 1 }], { categoryId: categories[1] }));
-    expect(moved.change).toEqual({ productIds: [value.id], categoryIds: [categories[0], categories[1]], siteWide: false });
+    expect(moved.change).toEqual({ productIds: [value.id], categoryIds: [categories[0], categories[1]], siteWide: false, revisions: [catalogueRevision(temp.db)] });
     const renamed = updateProduct(temp.db, value.id, input("Moving Mix", [{ retailer: 0, price: 1 }], { categoryId: categories[1], slug: "moving-mix-2" }));
     expect(renamed.change.siteWide).toBe(true);
   });

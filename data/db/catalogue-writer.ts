@@ -35,6 +35,11 @@ export interface CatalogueChange {
    * IDs in every link, vouchers) or a page disappeared: every page must be rebuilt.
    */
   siteWide: boolean;
+  /**
+   * The catalogue revisions the writes behind this change moved to (one per committed write), so
+   * the change signal can tell a batch of this process's own writes from another process's.
+   */
+  revisions?: readonly number[];
 }
 
 /** A write refused before anything was stored: bad reference (400), missing (404), conflict (409). */
@@ -54,6 +59,25 @@ export interface Written<T> {
 }
 
 const noChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: false };
+
+/** Everything several writes changed, as one change (a batch job signals once, at its end). */
+export function mergeChanges(changes: readonly CatalogueChange[]): CatalogueChange {
+  const productIds = new Set<number>();
+  const categoryIds = new Set<number>();
+  const revisions = new Set<number>();
+  let siteWide = false;
+  for (const change of changes) {
+    for (const id of change.productIds) productIds.add(id);
+    for (const id of change.categoryIds) categoryIds.add(id);
+    for (const revision of change.revisions ?? []) revisions.add(revision);
+    siteWide ||= change.siteWide;
+  }
+  const sorted = (ids: Set<number>) => [...ids].sort((a, b) => a - b);
+  return { productIds: sorted(productIds), categoryIds: sorted(categoryIds), siteWide, revisions: sorted(revisions) };
+}
+
+/** Whether the change touches anything a page shows. */
+export const isChange = (change: CatalogueChange) => change.siteWide || change.productIds.length > 0 || change.categoryIds.length > 0;
 const siteWideChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
 
 /**
@@ -65,8 +89,9 @@ export function catalogueTransaction<T>(db: Db, write: () => Written<T>): Writte
     .transaction(() => {
       const written = write();
       const { change } = written;
-      if (change.siteWide || change.productIds.length > 0 || change.categoryIds.length > 0) bumpCatalogueRevision(db);
-      return written;
+      if (!isChange(change)) return written;
+      const revision = bumpCatalogueRevision(db);
+      return { ...written, change: { ...change, revisions: [revision] } };
     })
     .immediate();
 }

@@ -91,7 +91,7 @@ export function recordRefreshStart(db: Db, startedAt: Date): number {
  * Completes a run. Its result: failed when offers were due and none could be checked, partial
  * when some failed, else succeeded.
  */
-export function recordRefreshFinish(db: Db, id: number, totals: RefreshTotals, failures: readonly string[], finishedAt: Date): RefreshResult {
+export function recordRefreshFinish(db: Db, id: number, totals: RefreshTotals, failures: readonly string[], finishedAt: Date): Exclude<RefreshResult, "running"> {
   const result = refreshResult(totals);
   const started = statement(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id) as { started_at: string } | undefined;
   const durationMs = started ? Math.max(0, finishedAt.getTime() - Date.parse(started.started_at)) : null;

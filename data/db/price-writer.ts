@@ -344,3 +344,72 @@ export function markStaleOffers(db: Db, now = new Date()): Written<{ marked: num
     return { value: { marked: rows.length }, change: changeOf(productIds, db) };
   });
 }
+
+/** A source's offer for a product that has none at that retailer yet. */
+export interface NewOffer {
+  productId: number;
+  retailerId: number;
+  /** The retailer's product page. */
+  url: string;
+  pricePence: Pence;
+  originalPricePence: Pence | null;
+  inStock: boolean;
+  deliveryPence: Pence | null;
+  source: string;
+}
+
+/**
+ * Adds an offer from a source to an existing product (its first price point, best price, audit).
+ * Refused (409) when the product already has an offer at that retailer, 404 when it is gone.
+ */
+export function addOffer(db: Db, offer: NewOffer, now = new Date()): Written<{ productId: number; retailerId: number }> {
+  return catalogueTransaction(db, () => {
+    const product = statement(db, "SELECT name FROM products WHERE id = ?").get(offer.productId) as { name: string } | undefined;
+    if (!product) throw new WriteRefused(404, "Product not found");
+    const retailer = statement(db, "SELECT name, compares_prices FROM retailers WHERE id = ?").get(offer.retailerId) as
+      | { name: string; compares_prices: number }
+      | undefined;
+    if (!retailer || retailer.compares_prices !== 1) throw new WriteRefused(400, "Prices are not compared at this retailer");
+    if (statement(db, "SELECT 1 FROM product_prices WHERE product_id = ? AND retailer_id = ?").get(offer.productId, offer.retailerId) !== undefined) {
+      throw new WriteRefused(409, `"${product.name}" already has an offer at ${retailer.name}`);
+    }
+    const at = now.toISOString();
+    const original = offer.originalPricePence !== null && offer.originalPricePence > offer.pricePence ? offer.originalPricePence : null;
+    statement(
+      db,
+      `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
+         updated_at, last_checked_at, stale, source)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+    ).run(
+      offer.productId,
+      offer.retailerId,
+      offer.pricePence,
+      original,
+      offer.url,
+      offer.inStock ? 1 : 0,
+      offer.deliveryPence === 0 ? 1 : 0,
+      offer.deliveryPence,
+      at,
+      at,
+      offer.source,
+    );
+    statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(
+      offer.productId,
+      offer.retailerId,
+      offer.pricePence,
+      at,
+    );
+    recomputeBestPrices(db, [offer.productId]);
+    recordAudit(
+      db,
+      {
+        action: "update",
+        entity: "product",
+        entityId: offer.productId,
+        summary: `Added offer at ${retailer.name} for "${product.name}" at ${formatPence(offer.pricePence)} (from ${offer.source})`,
+      },
+      now,
+    );
+    return { value: { productId: offer.productId, retailerId: offer.retailerId }, change: changeOf(new Set([offer.productId]), db) };
+  });
+}

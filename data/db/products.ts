@@ -50,6 +50,8 @@ interface OfferRow {
   price_override: number;
   manual_price_pence: number | null;
   updated_at: string;
+  last_checked_at: string | null;
+  stale: number;
 }
 
 const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
@@ -125,6 +127,8 @@ function toOffer(row: OfferRow): Offer {
     priceOverride: row.price_override === 1,
     manualPrice: toPounds(row.manual_price_pence),
     updatedAt: row.updated_at,
+    lastCheckedAt: row.last_checked_at,
+    stale: row.stale === 1,
   };
 }
 
@@ -156,11 +160,11 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
 /** The offer columns and joins shared by offersFor and listAllProducts. */
 const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.key AS retailer_key, r.name AS retailer_name, r.logo AS retailer_logo,
        ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
-       pp.price_override, pp.manual_price_pence, pp.updated_at
+       pp.price_override, pp.manual_price_pence, pp.updated_at, pp.last_checked_at, pp.stale
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
 
-/** Per product: in-stock offers first, cheapest first, then by retailer name. */
-const offerOrder = "ORDER BY pp.product_id, pp.in_stock DESC, price_pence, r.name";
+/** Per product: current in-stock offers first (stale ones after them), cheapest first, then by retailer name. */
+const offerOrder = "ORDER BY pp.product_id, pp.in_stock DESC, pp.stale, price_pence, r.name";
 
 /**
  * The offers of these products in one query, cheapest first with in-stock ones ahead.

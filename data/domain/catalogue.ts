@@ -42,6 +42,10 @@ export interface Offer {
   priceOverride: boolean;
   manualPrice: number | null;
   updatedAt: string;
+  /** When a source (feed, page check, the admin) last confirmed the price; null: never. */
+  lastCheckedAt: string | null;
+  /** Not confirmed for 72 hours: shown with a warning, never the best price. */
+  stale: boolean;
 }
 
 export interface Product {

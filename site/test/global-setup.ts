@@ -1,7 +1,7 @@
 /**
  * Browser-test setup: seeds a temporary SQLite file, builds the site from it into a release (as
- * `npm run build` does), and starts the real server (`node api/server.ts`, what `npm start`
- * runs) on a free port, serving that release. The tests get the URL
+ * `npm run build` does), and starts the real server (api/start-server.ts, what `npm start`
+ * runs, with a page reader allowed to read fixture pages on loopback) on a free port, serving that release. The tests get the URL
  * and the database path through vitest's provide/inject.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -60,7 +60,8 @@ export async function setup(project: TestProject): Promise<void> {
   // The admin tests sign in with this password; the server knows only its hash.
   const adminPassword = "browser-test-admin-password";
   const outboxDir = path.join(dir, "outbox");
-  server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+  // `npm start`'s server, allowed to read fixture retailer pages on loopback (server-entry.ts).
+  server = spawn(process.execPath, [path.join(projectRoot, "site/test/server-entry.ts")], {
     env: {
       ...process.env,
       DATABASE_PATH: databaseFile,

@@ -3,6 +3,14 @@ import { defineAdminRoute } from "../../context.ts";
 import { readAnalytics } from "../../../data/db/admin-reads.ts";
 import { latestBuild } from "../../../data/db/site-builds.ts";
 import { ukToday } from "../../../data/domain/dates.ts";
+import type { RefreshRun } from "../../../data/db/price-review.ts";
+
+/** The last refresh as Platform Health shows it (its failure lines stay in the database). */
+function lastRefresh(run: RefreshRun | null) {
+  if (!run) return null;
+  const { startedAt, finishedAt, durationMs, checked, changed, held, failed, result } = run;
+  return { startedAt, finishedAt, durationMs, checked, changed, held, failed, result };
+}
 
 /** The analytics cards, and Platform Health as measured now (not fixed texts). */
 export default defineAdminRoute((_event, { db, admin }) => {
@@ -20,7 +28,7 @@ export default defineAdminRoute((_event, { db, admin }) => {
     ...analytics,
     health: {
       database,
-      lastPriceRefresh: admin.lastPriceRefresh?.() ?? null,
+      lastPriceRefresh: lastRefresh(admin.lastPriceRefresh()),
       // The last build whoever ran it (this server, or `npm run build`).
       lastBuild: build?.lastBuild ?? latestBuild(db),
       build: { state: build?.state ?? "idle" },

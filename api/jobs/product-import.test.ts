@@ -1,0 +1,218 @@
+/**
+ * Feed import over a real SQLite file and real feed files: the sample best-seller feed (SPEC
+ * import rules), a messy feed (duplicates, malformed rows, unknown merchants, GTIN matching,
+ * another currency), run twice; a file that is not a feed; a price jump held for review.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importFeed } from "./product-import.ts";
+import { catalogueRevision } from "../../data/db/catalogue-revision.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
+import { pendingHolds } from "../../data/db/price-review.ts";
+import { FeedRefused, readFeed } from "../../data/feeds/awin-feed.ts";
+import { sampleFeedFile } from "../product-sources.ts";
+
+let temp: TempDb;
+let dir: string;
+const at = new Date("2026-11-20T03:00:00.000Z");
+
+beforeAll(async () => {
+  temp = await tempDb(40, at);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-import-"));
+});
+afterAll(() => {
+  temp.remove();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const count = (sql: string, ...params: unknown[]) => (temp.db.$client.prepare(sql).get(...params) as { n: number }).n;
+const retailerId = (key: string) => (temp.db.$client.prepare("SELECT id FROM retailers WHERE key = ?").get(key) as { id: number }).id;
+
+const header =
+  "aw_deep_link,product_name,aw_product_id,merchant_product_id,merchant_image_url,description,merchant_category,search_price,merchant_name,merchant_id,category_name,category_id,aw_image_url,currency,store_price,delivery_cost,merchant_deep_link,language,last_updated,display_price,data_feed_id,brand_name,ean,product_GTIN,mpn";
+
+interface Row {
+  name: string;
+  price: string;
+  merchant?: string;
+  currency?: string;
+  category?: string;
+  brand?: string;
+  ean?: string;
+  gtin?: string;
+  delivery?: string;
+  id?: string;
+}
+
+const csvField = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+function feedRow(row: Row): string {
+  const id = row.id ?? String(Math.abs(hash(row.name + (row.merchant ?? ""))));
+  const page = `https://www.example-shop.co.uk/p/${id}`;
+  return [
+    `https://www.awin1.com/pclick.php?p=${id}&a=1&m=2`,
+    row.name,
+    id,
+    `M-${id}`,
+    "https://images.example-shop.co.uk/p.jpg",
+    `About ${row.name}, with "quotes", commas\nand a second line`,
+    "Pets > Things",
+    row.price,
+    row.merchant ?? "Zooplus UK",
+    "2",
+    row.category ?? "Dog Food",
+    "586",
+    "",
+    row.currency ?? "GBP",
+    row.price,
+    row.delivery ?? "3.99",
+    page,
+    "en",
+    "2026-11-19 02:00:00",
+    `GBP${row.price}`,
+    "41234",
+    row.brand ?? "Acme",
+    row.ean ?? "",
+    row.gtin ?? "",
+    "",
+  ]
+    .map(csvField)
+    .join(",");
+}
+
+function hash(text: string): number {
+  let h = 7;
+  for (const char of text) h = (h * 31 + char.charCodeAt(0)) | 0;
+  return h;
+}
+
+function writeFeed(name: string, rows: readonly (Row | string)[]): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, [header, ...rows.map((row) => (typeof row === "string" ? row : feedRow(row)))].join("\n") + "\n");
+  return file;
+}
+
+describe("the sample best-seller feed", () => {
+  it("imports 20+ products, the first 6 featured, at the marketplace; skips what exists; a second run changes nothing", async () => {
+    const before = count("SELECT count(*) AS n FROM products");
+    const amazon = retailerId("amazon");
+    const summary = await importFeed(temp.db, readFeed(sampleFeedFile), { source: { name: "sample", createProducts: true }, now: () => at });
+    expect(summary.success).toBeGreaterThanOrEqual(20);
+    expect(summary.success).toBe(summary.created);
+    expect(count("SELECT count(*) AS n FROM products")).toBe(before + summary.success);
+    expect(summary.rejected).toBe(0);
+
+    const imported = temp.db.$client
+      .prepare("SELECT id, is_featured AS featured, best_retailer_id AS best, gtin, rating FROM products WHERE id > (SELECT max(id) - ? FROM products) ORDER BY id")
+      .all(summary.success) as { id: number; featured: number; best: number | null; gtin: string | null; rating: number }[];
+    // Exactly the first 6 created are featured, in feed order.
+    expect(imported.map((product) => product.featured)).toEqual(imported.map((_, index) => (index < 6 ? 1 : 0)));
+    // The marketplace is every imported product's first retailer; in stock, it holds the best price.
+    for (const product of imported) {
+      const offers = temp.db.$client.prepare("SELECT retailer_id AS retailer, source FROM product_prices WHERE product_id = ?").all(product.id);
+      expect(offers).toEqual([{ retailer: amazon, source: "feed:sample" }]);
+      expect(product.gtin).toMatch(/^\d{13,14}$/);
+      // No invented ratings.
+      expect(product.rating).toBe(0);
+    }
+    expect(imported.filter((product) => product.best === amazon).length).toBeGreaterThanOrEqual(imported.length - 3);
+
+    // Rows for products already in the catalogue were skipped with a message each.
+    expect(summary.existing).toBeGreaterThan(0);
+    expect(summary.errors.filter((message) => message.endsWith("already exists"))).toHaveLength(summary.existing);
+
+    const revision = catalogueRevision(temp.db);
+    const history = count("SELECT count(*) AS n FROM price_history");
+    const again = await importFeed(temp.db, readFeed(sampleFeedFile), { source: { name: "sample", createProducts: true }, now: () => new Date(at.getTime() + 60_000) });
+    expect(again.success).toBe(0);
+    expect(again.existing).toBe(summary.existing + summary.created);
+    expect(again.change.productIds).toEqual([]);
+    expect(count("SELECT count(*) AS n FROM products")).toBe(before + summary.success);
+    expect(count("SELECT count(*) AS n FROM price_history")).toBe(history);
+    expect(catalogueRevision(temp.db)).toBe(revision);
+  });
+});
+
+describe("a messy affiliate feed", () => {
+  it("imports good rows, reports duplicates, malformed rows (by line), unknown merchants and other currencies, matches by GTIN, and changes nothing the second time", async () => {
+    const zooplus = retailerId("zooplus");
+    const jollyes = retailerId("jollyes");
+    const file = writeFeed("messy.csv", [
+      { name: "Acme Salmon Kibble 2kg", price: "12.99", ean: "5012345678900", id: "1001" }, // lines 2-3 (the description has a line break)
+      { name: "Acme Salmon Kibble 2kg", price: "12.99", ean: "5012345678900", id: "1001" }, // duplicate
+      { name: "Acme Duck Bites 100g", price: "not a price", id: "1002" }, // malformed
+      { name: "Acme Lamb Mix 1kg", price: "5.49", merchant: "Some Other Shop", id: "1003" }, // unknown merchant
+      { name: "Acme Beef Mix 1kg", price: "5,95", currency: "EUR", id: "1004" }, // another currency
+      // The same barcode (in product_GTIN, ean empty) at another retailer: an offer on the product above.
+      { name: "ACME salmon kibble (2 kg)", price: "11.49", merchant: "Jollyes", gtin: "5012345678900", id: "1005", delivery: "Free" },
+      { name: "Acme Garden Gnome", price: "9.99", category: "Garden Furniture", id: "1006" }, // no catalogue category
+    ]);
+    const products = count("SELECT count(*) AS n FROM products");
+    const summary = await importFeed(temp.db, readFeed(file), { source: { name: "awin", createProducts: true }, now: () => at });
+    expect(summary.rows).toBe(7);
+    expect(summary.created).toBe(1);
+    expect(summary.existing).toBe(2);
+    expect(summary.offersAdded).toBe(1);
+    expect(summary.rejected).toBe(4);
+    expect(count("SELECT count(*) AS n FROM products")).toBe(products + 1);
+
+    const product = temp.db.$client.prepare("SELECT id, gtin, best_price_pence AS best, best_retailer_id AS retailer FROM products WHERE gtin = ?").get("5012345678900") as {
+      id: number;
+      best: number;
+      retailer: number;
+    };
+    const offers = temp.db.$client
+      .prepare("SELECT retailer_id AS retailer, price_pence AS price, delivery_pence AS delivery, source FROM product_prices WHERE product_id = ? ORDER BY retailer_id")
+      .all(product.id);
+    expect(offers).toEqual(
+      [
+        { retailer: zooplus, price: 1299, delivery: 399, source: "feed:awin" },
+        { retailer: jollyes, price: 1149, delivery: 0, source: "feed:awin" },
+      ].sort((a, b) => a.retailer - b.retailer),
+    );
+    expect(product).toMatchObject({ best: 1149, retailer: jollyes });
+
+    const messages = summary.errors.join("\n");
+    expect(messages).toMatch(/line 6: .*price/i);
+    expect(messages).toMatch(/"Acme Lamb Mix 1kg" is sold by Some Other Shop, a retailer whose prices we do not compare/);
+    expect(messages).toMatch(/line 10: .*EUR/);
+    expect(messages).toMatch(/line 14: "Acme Garden Gnome" is in the feed category "Garden Furniture"/);
+    expect(summary.totalErrors).toBe(summary.errors.length);
+    // No product was stored for a rejected row, and nothing was stored as pounds from euros.
+    expect(count("SELECT count(*) AS n FROM products WHERE name IN ('Acme Duck Bites 100g', 'Acme Lamb Mix 1kg', 'Acme Beef Mix 1kg', 'Acme Garden Gnome')")).toBe(0);
+
+    const history = count("SELECT count(*) AS n FROM price_history");
+    const again = await importFeed(temp.db, readFeed(file), { source: { name: "awin", createProducts: true }, now: () => new Date(at.getTime() + 120_000) });
+    expect(again.created).toBe(0);
+    expect(again.offersAdded).toBe(0);
+    expect(again.change.productIds).toEqual([]);
+    expect(count("SELECT count(*) AS n FROM products")).toBe(products + 1);
+    expect(count("SELECT count(*) AS n FROM price_history")).toBe(history);
+  });
+
+  it("creates no products from a source not configured to, but still updates matched offers; a jump is held", async () => {
+    const file = writeFeed("prices.csv", [
+      { name: "Acme Salmon Kibble 2kg", price: "3.99", ean: "5012345678900", id: "1001" }, // 1299 -> 399: below 40%, held
+      { name: "Acme Unknown Thing 5kg", price: "20.00", id: "2001" },
+    ]);
+    const products = count("SELECT count(*) AS n FROM products");
+    const summary = await importFeed(temp.db, readFeed(file), { source: { name: "awin", createProducts: false }, now: () => new Date(at.getTime() + 7200_000) });
+    expect(summary).toMatchObject({ created: 0, unmatched: 1, held: 1, pricesChanged: 0 });
+    expect(count("SELECT count(*) AS n FROM products")).toBe(products);
+    const hold = pendingHolds(temp.db).find((h) => h.heldPricePence === 399);
+    expect(hold).toMatchObject({ publishedPricePence: 1299, source: "feed:awin", retailer: { id: retailerId("zooplus") } });
+  });
+
+  it("refuses a file that is not a feed (an HTML error page, an empty file) before importing anything", async () => {
+    const products = count("SELECT count(*) AS n FROM products");
+    const html = path.join(dir, "error.csv");
+    fs.writeFileSync(html, "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502</h1></body></html>\n");
+    await expect(importFeed(temp.db, readFeed(html), { source: { name: "awin", createProducts: true } })).rejects.toThrow(FeedRefused);
+    const empty = path.join(dir, "empty.csv");
+    fs.writeFileSync(empty, "");
+    await expect(importFeed(temp.db, readFeed(empty), { source: { name: "awin", createProducts: true } })).rejects.toThrow(FeedRefused);
+    expect(count("SELECT count(*) AS n FROM products")).toBe(products);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * The price pipeline as the server runs it: product imports (the admin's Import button), the
+ * price refresh (on demand and on REFRESH_CRON), and reading one page's price (the product
+ * form's extract action). Every write goes through the catalogue writer; each finished run hands
+ * its merged change to the change signal once (drop caches, check alerts, one rebuild).
+ */
+import { Cron } from "croner";
+import type { Db } from "../data/db/client.ts";
+import { isChange, WriteRefused, type CatalogueChange } from "../data/db/catalogue-writer.ts";
+import { defaultHoldPolicy, markStaleOffers, type HoldPolicy } from "../data/db/price-writer.ts";
+import { importFeed, type ImportSummary } from "./jobs/product-import.ts";
+import { refreshPrices, type RefreshSummary } from "./jobs/price-refresh.ts";
+import { createJobRunner } from "./jobs/runner.ts";
+import type { PageReader } from "./lib/page-price.ts";
+import { defaultImportSource, openSource, productSources, SourceUnavailable, type ProductSource } from "./product-sources.ts";
+
+export interface PricePipelineOptions {
+  db: Db;
+  readPage: PageReader;
+  /** Default: from the environment (see product-sources.ts). */
+  sources?: Map<string, ProductSource>;
+  importSource?: string;
+  holdPolicy?: HoldPolicy;
+  concurrency?: number;
+  hostDelayMs?: number;
+  /** A cron pattern (UK time) for the refresh inside the server; null: none. */
+  refreshCron?: string | null;
+  /** Minutes between stale sweeps (offers unconfirmed for 72 hours lose the best price); 0: none. */
+  staleSweepMinutes?: number;
+  catalogueChanged(change: CatalogueChange): void;
+  log?: (line: string) => void;
+}
+
+export interface ImportResult extends Omit<ImportSummary, "change"> {
+  source: { name: string; label: string };
+}
+
+export interface PricePipeline {
+  readPage: PageReader;
+  holdPolicy: HoldPolicy;
+  /** Imports from the named source (default: the configured import source). One import at a time. */
+  importProducts(sourceName?: string): Promise<ImportResult>;
+  /** Runs a refresh (coalesced: a request during a run gets one more run after it). */
+  refresh(): Promise<RefreshSummary>;
+  /** When the scheduled refresh runs next (null: not scheduled). */
+  nextScheduledRefresh(): Date | null;
+  /** Marks offers unconfirmed for 72 hours stale now (the server also does it every 15 minutes). */
+  sweepStale(): number;
+  stop(): Promise<void>;
+}
+
+export function createPricePipeline(options: PricePipelineOptions): PricePipeline {
+  const { db } = options;
+  const log = options.log ?? console.error;
+  const sources = options.sources ?? productSources();
+  const holdPolicy = options.holdPolicy ?? defaultHoldPolicy;
+  let importing = false;
+
+  const signal = (change: CatalogueChange) => {
+    if (isChange(change)) options.catalogueChanged(change);
+  };
+
+  const refresher = createJobRunner<RefreshSummary | null>(
+    async () => {
+      const summary = await refreshPrices({
+        db,
+        feeds: [...sources.values()].flatMap((source) => (source.kind === "feed" && source.refresh ? [{ name: source.name, open: source.open }] : [])),
+        readPage: options.readPage,
+        concurrency: options.concurrency,
+        hostDelayMs: options.hostDelayMs,
+        policy: holdPolicy,
+        log,
+      });
+      log(
+        `Price refresh ${summary.result}: ${summary.checked} checked, ${summary.changed} changed, ${summary.held} held, ${summary.failed} failed, ${summary.stale} marked stale in ${(summary.durationMs / 1000).toFixed(1)} s`,
+      );
+      signal(summary.change);
+      return summary;
+    },
+    { whenStopped: null },
+  );
+
+  const cron = options.refreshCron
+    ? new Cron(options.refreshCron, { timezone: "Europe/London", protect: true }, () => {
+        refresher.request().catch((error: unknown) => log(`Scheduled price refresh failed: ${String(error)}`));
+      })
+    : null;
+
+  const sweepStale = () => {
+    const { value, change } = markStaleOffers(db);
+    signal(change);
+    return value.marked;
+  };
+  const sweepMinutes = options.staleSweepMinutes ?? 15;
+  const sweeper =
+    sweepMinutes > 0
+      ? setInterval(() => {
+          try {
+            const marked = sweepStale();
+            if (marked > 0) log(`Marked ${marked} offers stale (not confirmed for 72 hours)`);
+          } catch (error) {
+            log(`Stale sweep failed: ${String(error)}`);
+          }
+        }, sweepMinutes * 60_000)
+      : null;
+  sweeper?.unref();
+
+  return {
+    readPage: options.readPage,
+    sweepStale,
+    holdPolicy,
+    async importProducts(sourceName = options.importSource ?? defaultImportSource()) {
+      const source = sources.get(sourceName);
+      if (!source) throw new SourceUnavailable(`No product source is called "${sourceName}" (known: ${[...sources.keys()].join(", ")})`);
+      if (importing) throw new WriteRefused(409, "An import is already running; try again when it has finished");
+      importing = true;
+      try {
+        const items = await openSource(source);
+        const { change, ...summary } = await importFeed(db, items, {
+          source: { name: source.name, createProducts: source.createProducts },
+          policy: holdPolicy,
+        });
+        signal(change);
+        return { ...summary, source: { name: source.name, label: source.label } };
+      } finally {
+        importing = false;
+      }
+    },
+    async refresh() {
+      const summary = await refresher.request();
+      if (summary === null) throw new Error("The server is stopping; the refresh did not run");
+      return summary;
+    },
+    nextScheduledRefresh: () => cron?.nextRun() ?? null,
+    async stop() {
+      cron?.stop();
+      if (sweeper) clearInterval(sweeper);
+      await refresher.stop();
+    },
+  };
+}

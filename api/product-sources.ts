@@ -1,0 +1,119 @@
+/**
+ * Where products and prices come from, configured by environment variables:
+ *
+ * - `sample`: the best-seller feed shipped in data/feeds/amazon-best-sellers.csv (Awin CSV
+ *   layout). The Import button's default source (IMPORT_SOURCE overrides it). It creates
+ *   products. A fixed snapshot never confirms prices, so the refresh does not read it.
+ * - `awin`: an affiliate product feed, from AWIN_FEED_URL (the feed's download link, which holds
+ *   the API key: a secret) or AWIN_FEED_FILE. It creates products only with
+ *   AWIN_CREATE_PRODUCTS=true; the nightly refresh reads it first for the retailers it covers.
+ * - `amazon`: the Amazon Creators API (successor of the Product Advertising API 5, retired in
+ *   2026). Needs AMAZON_CREATORS_CREDENTIAL_ID, AMAZON_CREATORS_CREDENTIAL_SECRET and
+ *   AMAZON_PARTNER_TAG; without them it reports exactly that and imports nothing.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { projectRoot } from "../data/config.ts";
+import { readFeed, type FeedItem } from "../data/feeds/awin-feed.ts";
+
+/** A source that cannot be used as configured (missing credentials, file or URL): answered 503. */
+export class SourceUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SourceUnavailable";
+  }
+}
+
+export interface FeedSource {
+  kind: "feed";
+  name: string;
+  label: string;
+  createProducts: boolean;
+  /** Whether the nightly refresh reads it for current prices. */
+  refresh: boolean;
+  /** Opens the feed as a stream of rows (never read whole into memory). */
+  open(): Promise<AsyncIterable<FeedItem>>;
+}
+
+export interface AmazonSource {
+  kind: "amazon";
+  name: "amazon";
+  label: string;
+  createProducts: true;
+  refresh: false;
+  /** Which variables are missing (empty: configured). */
+  missing: string[];
+}
+
+export type ProductSource = FeedSource | AmazonSource;
+
+export const sampleFeedFile = path.join(projectRoot, "data/feeds/amazon-best-sellers.csv");
+
+function fileFeed(file: string): () => Promise<AsyncIterable<FeedItem>> {
+  return async () => {
+    if (!fs.existsSync(file)) throw new SourceUnavailable(`The feed file ${file} does not exist`);
+    return readFeed(file);
+  };
+}
+
+/** Streams a feed from its download link (an admin-configured URL, http or https only). */
+function urlFeed(url: string): () => Promise<AsyncIterable<FeedItem>> {
+  return async () => {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new SourceUnavailable("AWIN_FEED_URL must be an http or https URL");
+    const response = await fetch(parsed, { headers: { "user-agent": "PawPriceBot/1.0 (+feed import)" }, signal: AbortSignal.timeout(10 * 60_000) });
+    if (!response.ok || !response.body) throw new SourceUnavailable(`The feed download answered ${response.status} ${response.statusText}`);
+    return readFeed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>));
+  };
+}
+
+export function productSources(env: NodeJS.ProcessEnv = process.env): Map<string, ProductSource> {
+  const sources = new Map<string, ProductSource>();
+  sources.set("sample", {
+    kind: "feed",
+    name: "sample",
+    label: "Amazon Best Sellers (sample feed)",
+    createProducts: true,
+    refresh: false,
+    open: fileFeed(env.SAMPLE_FEED_FILE?.trim() || sampleFeedFile),
+  });
+  const awinUrl = env.AWIN_FEED_URL?.trim();
+  const awinFile = env.AWIN_FEED_FILE?.trim();
+  if (awinUrl || awinFile) {
+    sources.set("awin", {
+      kind: "feed",
+      name: "awin",
+      label: "Awin product feed",
+      createProducts: env.AWIN_CREATE_PRODUCTS?.trim() === "true",
+      refresh: true,
+      open: awinUrl ? urlFeed(awinUrl) : fileFeed(path.resolve(awinFile!)),
+    });
+  }
+  const amazonVariables = ["AMAZON_CREATORS_CREDENTIAL_ID", "AMAZON_CREATORS_CREDENTIAL_SECRET", "AMAZON_PARTNER_TAG"];
+  sources.set("amazon", {
+    kind: "amazon",
+    name: "amazon",
+    label: "Amazon Creators API",
+    createProducts: true,
+    refresh: false,
+    missing: amazonVariables.filter((name) => !env[name]?.trim()),
+  });
+  return sources;
+}
+
+/** The Import button's source: IMPORT_SOURCE, default the sample feed. */
+export function defaultImportSource(env: NodeJS.ProcessEnv = process.env): string {
+  return env.IMPORT_SOURCE?.trim() || "sample";
+}
+
+/** Opens a source's rows, or says exactly why it cannot be used. */
+export async function openSource(source: ProductSource): Promise<AsyncIterable<FeedItem>> {
+  if (source.kind === "feed") return source.open();
+  if (source.missing.length > 0) {
+    throw new SourceUnavailable(`Amazon Creators API credentials are not set (${source.missing.join(", ")}); nothing was imported`);
+  }
+  throw new SourceUnavailable(
+    "The Amazon Creators API needs an approved Associates account with recent qualifying sales; this server has no client for it yet, so nothing was imported. Use an affiliate feed (AWIN_FEED_URL) instead.",
+  );
+}

@@ -1,0 +1,11 @@
+import { defineAdminRoute } from "../../../context.ts";
+import { commitWrite } from "../../../lib/catalogue-write.ts";
+import { parseWith, routeParam } from "../../../lib/http.ts";
+import { acceptHeldPrice } from "../../../../data/db/price-writer.ts";
+import { idParam } from "../../../../data/domain/queries.ts";
+
+/** Publishes a held price (history, best price, alerts, rebuild). 404 unknown, 409 already reviewed. */
+export default defineAdminRoute((event, { db, admin }) => {
+  const id = parseWith(idParam(), routeParam(event, "id"));
+  return commitWrite(admin, () => acceptHeldPrice(db, id));
+});

@@ -1,0 +1,89 @@
+/**
+ * The Import button's route when its source cannot be used: not configured (no credentials), not
+ * a feed at all, or an import already running. Each answers a clear error and imports nothing.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFeed } from "../../data/feeds/awin-feed.ts";
+import { productSources, type ProductSource } from "../product-sources.ts";
+import { startTestServer, type TestServer } from "./server.ts";
+
+let dir: string;
+const servers: TestServer[] = [];
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-pipeline-"));
+});
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function serverWith(sample: ProductSource | undefined, extra: [string, ProductSource][] = []): Promise<{ api: TestServer; cookie: string }> {
+  const sources = new Map<string, ProductSource>(extra);
+  if (sample) sources.set("sample", sample);
+  const api = await startTestServer({ products: 5, sources });
+  servers.push(api);
+  return { api, cookie: await api.login() };
+}
+
+const productCount = (api: TestServer) => (api.db.$client.prepare("SELECT count(*) AS n FROM products").get() as { n: number }).n;
+
+describe("POST /api/admin/import-amazon-products when the source cannot be used", () => {
+  it("the Amazon Creators API without credentials: 503 naming what is missing, nothing imported", async () => {
+    const amazon = productSources({}).get("amazon")!;
+    const { api, cookie } = await serverWith(amazon);
+    const before = productCount(api);
+    const response = await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: "Amazon Creators API credentials are not set (AMAZON_CREATORS_CREDENTIAL_ID, AMAZON_CREATORS_CREDENTIAL_SECRET, AMAZON_PARTNER_TAG); nothing was imported",
+    });
+    expect(productCount(api)).toBe(before);
+  });
+
+  it("a file that is an HTML error page: 422 saying it is not a feed, nothing imported", async () => {
+    const file = path.join(dir, "error.csv");
+    fs.writeFileSync(file, "<html><head><title>Service Unavailable</title></head><body>Try later</body></html>");
+    const { api, cookie } = await serverWith({ kind: "feed", name: "sample", label: "Broken", createProducts: true, refresh: false, open: async () => readFeed(file) });
+    const before = productCount(api);
+    const response = await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
+    expect(response.status).toBe(422);
+    expect((await response.json()).error).toMatch(/not a product feed/i);
+    expect(productCount(api)).toBe(before);
+  });
+
+  it("a feed file that is missing: 503", async () => {
+    const missing = productSources({ SAMPLE_FEED_FILE: path.join(dir, "nope.csv") }).get("sample")!;
+    const { api, cookie } = await serverWith(missing);
+    const response = await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
+    expect(response.status).toBe(503);
+    expect((await response.json()).error).toMatch(/nope\.csv does not exist/);
+  });
+
+  it("a second import while one runs: 409, and the first completes", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const file = path.join(dir, "slow.csv");
+    fs.copyFileSync(path.join(import.meta.dirname, "../../data/feeds/amazon-best-sellers.csv"), file);
+    const { api, cookie } = await serverWith({
+      kind: "feed",
+      name: "sample",
+      label: "Slow",
+      createProducts: true,
+      refresh: false,
+      open: async () => {
+        await gate;
+        return readFeed(file);
+      },
+    });
+    const first = api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
+    await expect.poll(async () => (await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie)).status).toBe(409);
+    release();
+    const done = await first;
+    expect(done.status).toBe(200);
+    expect((await done.json()).success).toBeGreaterThanOrEqual(20);
+  });
+});
