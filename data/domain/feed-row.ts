@@ -8,6 +8,7 @@
  */
 import { slugify } from "./catalogue-input.ts";
 import { toPence, type Pence } from "./money.ts";
+import { parsePriceText, parseSchemaPrice } from "./price-text.ts";
 
 /** Awin's standard columns, in their usual order. */
 export const standardFeedColumns = [
@@ -198,78 +199,40 @@ export interface ParsedPrice {
 }
 
 /**
- * An amount as feeds write it, with its currency when the text names one: "12.99", "£12.99",
- * "GBP 12.99", "12.99 GBP", "EUR130.00", decimal commas ("5,95 EUR", "12,99") and thousands
- * separators ("1,299.00", "1.299,00", "1 299,00"). A lone separator followed by three digits is
- * a thousands separator when it is a comma ("1,299" = 1299.00) and ambiguous, so refused, when it
- * is a point ("1.299"). More than two decimals are refused unless they are zeros ("12.990").
+ * A feed's price cell, read by the site's one price parser (price-text.ts), with the feed
+ * layout's rules on top: a plain number uses "." as the decimal point ("12.99", "12.990"), and
+ * one with more than two decimals that are not zeros ("1.299", "12.995") is ambiguous, so
+ * refused; a "from" price or a range is not one price, and text naming two currencies
+ * ("£12.99 EUR") or an unknown code ("12.99 ABC") is refused. Zero and negative amounts are not
+ * prices.
  * @example parsePrice("£12.99") // { pence: 1299, currency: "GBP" }
  * @example parsePrice("5,95 EUR") // { pence: 595, currency: "EUR" }
  * @example parsePrice("abc") // null
  */
 export function parsePrice(raw: string): ParsedPrice | null {
-  let text = raw.trim();
-  let currency: string | null = null;
-  const symbol = /[£€$]/.exec(text);
-  if (symbol) {
-    currency = currencySymbols[symbol[0]] ?? null;
-    text = text.slice(0, symbol.index) + text.slice(symbol.index + 1);
+  const text = raw.trim();
+  const plain = /^(-?)(\d*)(?:\.(\d+))?$/.exec(text);
+  if (plain) {
+    const [, sign, whole = "", decimals = ""] = plain;
+    if (whole === "" && decimals === "") return null;
+    if (decimals.replace(/0+$/, "").length > 2) return null;
+    // Zero and negative amounts parse, so the caller can say they are not above zero.
+    if (/^0*$/.test(whole + decimals)) return { pence: 0, currency: null };
+    const pence = parseSchemaPrice(`${whole || "0"}${decimals ? `.${decimals}` : ""}`);
+    return pence === null ? null : { pence: sign ? -pence : pence, currency: null };
   }
-  const code = /^([A-Za-z]{3})\s*|\s*([A-Za-z]{3})$/.exec(text);
-  if (code) {
-    const named = (code[1] ?? code[2] ?? "").toUpperCase();
-    if (!currencyCodes.has(named) || (currency !== null && currency !== named)) return null;
-    currency = named;
-    text = text.slice(0, code.index) + text.slice(code.index + code[0].length);
-  }
-  text = text.trim();
-  const negative = text.startsWith("-");
-  if (negative) text = text.slice(1).trim();
-  const pence = amountPence(text);
-  if (pence === null) return null;
-  return { pence: negative ? -pence : pence, currency };
+  if (/[.,]{2}/.test(text)) return null;
+  const parsed = parsePriceText(text);
+  if (parsed === null || parsed.from || parsed.range) return null;
+  // Every currency the text names must be the one read.
+  const named = [...text.matchAll(/[£€$]|\b[A-Za-z]{3}\b|(?<=\d)[A-Za-z]{3}\b|\b[A-Za-z]{3}(?=\d)/g)].map((match) => currencySymbols[match[0]] ?? match[0].toUpperCase());
+  if (named.some((code) => !currencyCodes.has(code) || code !== parsed.currency)) return null;
+  return { pence: parsed.pence, currency: parsed.currency };
 }
 
-/** A bare amount ("1,299.00", "12,99") to pence, or null. */
+/** A bare amount ("29", "1,299.00") to pence, or null. */
 function amountPence(raw: string): Pence | null {
-  // Spaces and apostrophes only ever group thousands ("1 299,00", "1'299.00").
-  const text = raw.replace(/(?<=\d)[\s\u00a0\u202f'](?=\d{3}\b)/g, "");
-  if (/^[.,]\d/.test(text)) return amountPence(`0${text}`);
-  if (!/^\d[\d.,]*$/.test(text)) return null;
-  const lastComma = text.lastIndexOf(",");
-  const lastPoint = text.lastIndexOf(".");
-  let whole: string;
-  let fraction = "";
-  if (lastComma >= 0 && lastPoint >= 0) {
-    const decimal = lastComma > lastPoint ? "," : ".";
-    const grouping = decimal === "," ? "." : ",";
-    const [integer = "", decimals = "", ...more] = text.split(decimal);
-    if (more.length > 0 || !isGrouped(integer, grouping)) return null;
-    whole = integer.split(grouping).join("");
-    fraction = decimals;
-  } else if (lastComma >= 0 || lastPoint >= 0) {
-    const separator = lastComma >= 0 ? "," : ".";
-    const parts = text.split(separator);
-    if (parts.length === 2 && (parts[1]!.length !== 3 || separator === ".")) {
-      whole = parts[0]!;
-      fraction = parts[1]!;
-    } else if (isGrouped(text, separator)) {
-      whole = parts.join("");
-    } else {
-      return null;
-    }
-  } else {
-    whole = text;
-  }
-  fraction = fraction.replace(/(?<=^\d{2})0+$/, "");
-  if (!/^\d*$/.test(fraction) || fraction.length > 2) return null;
-  return toPence(fraction === "" ? whole : `${whole}.${fraction}`);
-}
-
-/** "1,299,000" grouped by ","; a run of digits with no separator counts as grouped. */
-function isGrouped(integer: string, separator: string): boolean {
-  const groups = integer.split(separator);
-  return /^\d{1,3}$/.test(groups[0]!) ? groups.slice(1).every((group) => /^\d{3}$/.test(group)) : groups.length === 1 && /^\d+$/.test(integer);
+  return parsePrice(raw)?.pence ?? null;
 }
 
 function isSterling(currency: string | null): boolean {
