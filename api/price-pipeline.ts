@@ -33,6 +33,8 @@ export interface PricePipelineOptions {
 
 export interface ImportResult extends Omit<ImportSummary, "change"> {
   source: { name: string; label: string };
+  /** Rows not imported as new products: already in the catalogue, unmatched, or refused. */
+  skipped: number;
 }
 
 export interface PricePipeline {
@@ -121,7 +123,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
           policy: holdPolicy,
         });
         signal(change);
-        return { ...summary, source: { name: source.name, label: source.label } };
+        return { ...summary, skipped: summary.existing + summary.unmatched + summary.rejected, source: { name: source.name, label: source.label } };
       } finally {
         importing = false;
       }

@@ -722,13 +722,13 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     builds.length = 0;
     const products = row<{ n: number }>("SELECT count(*) AS n FROM products").n;
     const result = await adminOk("POST", "/api/admin/import-amazon-products", {});
-    expect(result).toMatchObject({ success: 1, errors: ['Skipped "Routefeed Chicken Kibble 2kg": it already exists'], totalErrors: 1, source: { name: "sample", label: "Route test feed" } });
+    expect(result).toMatchObject({ success: 1, skipped: 1, errors: ['Skipped "Routefeed Chicken Kibble 2kg": it already exists'], totalErrors: 1, source: { name: "sample", label: "Route test feed" } });
     const created = row<{ id: number; is_featured: number; gtin: string }>("SELECT id, is_featured, gtin FROM products WHERE name = 'Routefeed Chicken Kibble 2kg'");
     expect(created).toMatchObject({ is_featured: 1, gtin: "5012345000015" });
     expect(row<{ n: number }>("SELECT count(*) AS n FROM products").n).toBe(products + 1);
     expect(builds).toEqual([{ productIds: [created.id], categoryIds: [expect.any(Number)], siteWide: false }]);
     // The same import again: nothing new.
-    expect(await adminOk("POST", "/api/admin/import-amazon-products", {})).toMatchObject({ success: 0, totalErrors: 2 });
+    expect(await adminOk("POST", "/api/admin/import-amazon-products", {})).toMatchObject({ success: 0, skipped: 2, totalErrors: 2 });
     expect(row<{ n: number }>("SELECT count(*) AS n FROM products").n).toBe(products + 1);
   },
   "GET /api/admin/price-holds": async () => {

@@ -361,7 +361,7 @@ describe("admin layout", () => {
       expect(await seriousA11yViolations(page), screenPath).toEqual([]);
     }
     await page.goto(`${baseUrl}/admin/amazon-import`);
-    expect(await page.getByRole("button", { name: "Import Products" }).isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Import Products" }).waitFor();
     await context.close();
   });
 });
