@@ -8,14 +8,16 @@
  *   the API key: a secret) or AWIN_FEED_FILE. It creates products only with
  *   AWIN_CREATE_PRODUCTS=true; the nightly refresh reads it first for the retailers it covers.
  * - `amazon`: the Amazon Creators API (successor of the Product Advertising API 5, retired in
- *   2026). Needs AMAZON_CREATORS_CREDENTIAL_ID, AMAZON_CREATORS_CREDENTIAL_SECRET and
- *   AMAZON_PARTNER_TAG; without them it reports exactly that and imports nothing.
+ *   2026; see lib/amazon-creators.ts). Needs AMAZON_CREATORS_CREDENTIAL_ID,
+ *   AMAZON_CREATORS_CREDENTIAL_SECRET and AMAZON_PARTNER_TAG (an approved Associates account
+ *   with recent qualifying sales); without them it reports exactly that and imports nothing.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { projectRoot } from "../data/config.ts";
 import { readFeed, type FeedItem } from "../data/feeds/awin-feed.ts";
+import { amazonBestSellers } from "./lib/amazon-creators.ts";
 
 /** A source that cannot be used as configured (missing credentials, file or URL): answered 503. */
 export class SourceUnavailable extends Error {
@@ -44,6 +46,8 @@ export interface AmazonSource {
   refresh: false;
   /** Which variables are missing (empty: configured). */
   missing: string[];
+  /** Streams best sellers from the API; only called when nothing is missing. */
+  open(): AsyncIterable<FeedItem>;
 }
 
 export type ProductSource = FeedSource | AmazonSource;
@@ -98,6 +102,14 @@ export function productSources(env: NodeJS.ProcessEnv = process.env): Map<string
     createProducts: true,
     refresh: false,
     missing: amazonVariables.filter((name) => !env[name]?.trim()),
+    open: () =>
+      amazonBestSellers({
+        credentialId: env.AMAZON_CREATORS_CREDENTIAL_ID?.trim() ?? "",
+        credentialSecret: env.AMAZON_CREATORS_CREDENTIAL_SECRET?.trim() ?? "",
+        partnerTag: env.AMAZON_PARTNER_TAG?.trim() ?? "",
+        tokenUrl: env.AMAZON_CREATORS_TOKEN_URL?.trim() || undefined,
+        apiUrl: env.AMAZON_CREATORS_API_URL?.trim() || undefined,
+      }),
   });
   return sources;
 }
@@ -113,7 +125,5 @@ export async function openSource(source: ProductSource): Promise<AsyncIterable<F
   if (source.missing.length > 0) {
     throw new SourceUnavailable(`Amazon Creators API credentials are not set (${source.missing.join(", ")}); nothing was imported`);
   }
-  throw new SourceUnavailable(
-    "The Amazon Creators API needs an approved Associates account with recent qualifying sales; this server has no client for it yet, so nothing was imported. Use an affiliate feed (AWIN_FEED_URL) instead.",
-  );
+  return source.open();
 }

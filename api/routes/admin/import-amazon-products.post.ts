@@ -3,6 +3,7 @@ import { defineAdminRoute } from "../../context.ts";
 import { WriteRefused } from "../../../data/db/catalogue-writer.ts";
 import { SourceUnavailable } from "../../product-sources.ts";
 import { FeedRefused } from "../../../data/feeds/awin-feed.ts";
+import { AmazonApiError } from "../../lib/amazon-creators.ts";
 
 /**
  * Imports best-selling products from the configured product source (default: the sample feed).
@@ -16,6 +17,8 @@ export default defineAdminRoute(async (_event, { admin }) => {
   } catch (error) {
     if (error instanceof SourceUnavailable) throw new HTTPError({ status: 503, message: error.message });
     if (error instanceof FeedRefused) throw new HTTPError({ status: 422, message: error.message });
+    // The Amazon API refused or could not be reached: a problem upstream, with its reason.
+    if (error instanceof AmazonApiError) throw new HTTPError({ status: 502, message: error.message });
     if (error instanceof WriteRefused) throw new HTTPError({ status: error.status, message: error.message });
     throw error;
   }

@@ -41,6 +41,8 @@ describe("import toasts", () => {
       variant: "destructive",
     });
     expect(importFailureMessage(new ApiError(409, JSON.stringify({ error: "An import is already running" }), "Conflict"))).toBe("An import is already running");
+    const refused = "The Amazon Creators API refused the request: AssociateNotEligible";
+    expect(importFailureMessage(new ApiError(502, JSON.stringify({ error: refused }), "Bad Gateway"))).toBe(refused);
     for (const error of [
       new ApiError(500, JSON.stringify({ error: "SQLITE_BUSY: database is locked" }), "Internal Server Error"),
       new ApiError(400, "<html>Bad gateway</html>", "Bad Request"),

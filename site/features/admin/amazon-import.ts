@@ -40,12 +40,12 @@ export function importToast(result: Pick<ImportResult, "success" | "errors" | "t
 export const importFailedText = "Failed to import products. Please try again.";
 
 /**
- * Why a run failed, in words. The server's own message when it refused the run (a 4xx, or 503
- * when no product source is configured); otherwise the general text, since a crash's message
- * means nothing to the admin.
+ * Why a run failed, in words. The server's own message when it refused the run (a 4xx, 503 when
+ * the product source is not configured, 502 when the source's API refused); otherwise the general
+ * text, since a crash's message means nothing to the admin.
  */
 export function importFailureMessage(error: unknown): string {
-  if (error instanceof ApiError && error.error && ((error.status >= 400 && error.status < 500) || error.status === 503)) return error.error;
+  if (error instanceof ApiError && error.error && ((error.status >= 400 && error.status < 500) || error.status === 502 || error.status === 503)) return error.error;
   return importFailedText;
 }
 
