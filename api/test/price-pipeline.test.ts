@@ -87,3 +87,25 @@ describe("POST /api/admin/import-amazon-products when the source cannot be used"
     expect((await done.json()).success).toBeGreaterThanOrEqual(20);
   });
 });
+
+describe("REFRESH_CRON", () => {
+  it("schedules the refresh at the pattern's next time in UK time; none without a pattern; a bad pattern refuses to start", async () => {
+    const { createPricePipeline } = await import("../price-pipeline.ts");
+    const { api } = await serverWith(undefined);
+    const options = { db: api.db, readPage: async () => null, catalogueChanged: () => {}, staleSweepMinutes: 0, sources: new Map() };
+    const scheduled = createPricePipeline({ ...options, refreshCron: "15 3 * * *" });
+    try {
+      const next = scheduled.nextScheduledRefresh()!;
+      const london = new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit" }).format(next);
+      expect(london).toBe("03:15");
+      expect(next.getTime() - Date.now()).toBeGreaterThan(0);
+      expect(next.getTime() - Date.now()).toBeLessThanOrEqual(25 * 3600_000);
+    } finally {
+      await scheduled.stop();
+    }
+    const unscheduled = createPricePipeline({ ...options, refreshCron: null });
+    expect(unscheduled.nextScheduledRefresh()).toBeNull();
+    await unscheduled.stop();
+    expect(() => createPricePipeline({ ...options, refreshCron: "every night" })).toThrow();
+  });
+});
