@@ -3,7 +3,7 @@
  * hold on a jump (exactly on the bounds too), accept / reject, and the 72-hour stale rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProduct, WriteRefused } from "./catalogue-writer.ts";
+import { createProduct, updateProduct, WriteRefused } from "./catalogue-writer.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
 import { acceptHeldPrice, isPriceJump, markStaleOffers, recordPriceChecks, rejectHeldPrice, type PriceCheck } from "./price-writer.ts";
@@ -198,5 +198,32 @@ describe("markStaleOffers", () => {
     expect(offer(id).stale).toBe(0);
     expect(offer(id, retailers[1]).stale).toBe(1);
     expect(best(id)).toEqual({ price: 900, retailer: retailers[0] });
+  });
+});
+
+describe("the admin's own price edits", () => {
+  it("confirm the offer they change (now, not stale, source manual) and leave the others' check times alone", () => {
+    const id = product("Admin Confirmed Kibble");
+    recordPriceChecks(temp.db, [check(id, 1000, { retailerId: retailers[1]!, pricePence: 1200 }), check(id, 1000)], undefined, hours(5));
+    markStaleOffers(temp.db, hours(100));
+    expect(offer(id).stale).toBe(1);
+    expect(offer(id, retailers[1]).stale).toBe(1);
+    updateProduct(
+      temp.db,
+      id,
+      productInput.parse({
+        name: "Admin Confirmed Kibble",
+        categoryId: category,
+        retailerLinks: [
+          { retailerId: retailers[0], affiliateUrl: "https://shop.example/a", price: 9.5 },
+          { retailerId: retailers[1], affiliateUrl: "https://shop.example/b", price: 12 },
+        ],
+      }),
+      hours(101),
+    );
+    expect(offer(id)).toMatchObject({ price: 950, checked: hours(101).toISOString(), stale: 0, source: "manual" });
+    // The unchanged offer keeps its check time and stays stale.
+    expect(offer(id, retailers[1])).toMatchObject({ checked: hours(5).toISOString(), stale: 1, source: "page" });
+    expect(best(id)).toEqual({ price: 950, retailer: retailers[0] });
   });
 });
