@@ -3,7 +3,17 @@
  * the product form reading a fixture retailer page on loopback (found, none, refused), a held
  * price accepted and one rejected on /admin/price-review, the import of the sample best-seller
  * feed, and the public product page saying how old each price is.
+ *
+ * The import runs on a server of its own (a copy of the shared database and release): its
+ * products' pictures live on Amazon's image host, which this machine cannot reach, and the other
+ * browser test files, which fail on any page error, must not meet them.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { hashPassword } from "../../api/lib/admin-auth.ts";
+import { projectRoot } from "../../data/config.ts";
 import { createServer, type Server } from "node:http";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
@@ -44,8 +54,8 @@ afterAll(async () => {
 const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
 const pathname = (page: Page) => new URL(page.url()).pathname;
 
-async function logIn(page: Page): Promise<void> {
-  await page.goto(`${baseUrl}/admin/login`);
+async function logIn(page: Page, origin = baseUrl): Promise<void> {
+  await page.goto(`${origin}/admin/login`);
   await page.getByLabel("Password").fill(adminPassword);
   await page.getByRole("button", { name: "Login" }).click();
   await page.waitForURL((url) => url.pathname === "/admin");
@@ -186,26 +196,89 @@ describe("/admin/price-review", () => {
   });
 });
 
+/** A second server over a copy of the shared database and its current release; it does not rebuild. */
+async function startIsolatedServer(): Promise<{ baseUrl: string; databaseFile: string; stop: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-import-server-"));
+  const copy = path.join(dir, "site.db");
+  const source = new Database(databaseFile, { readonly: true });
+  await source.backup(copy);
+  source.close();
+  const releases = path.join(dir, "releases");
+  fs.cpSync(path.join(path.dirname(databaseFile), "releases"), releases, { recursive: true, verbatimSymlinks: true });
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address() as { port: number };
+      probe.close(() => resolve(free));
+    });
+  });
+  const child: ChildProcess = spawn(process.execPath, [path.join(projectRoot, "site/test/server-entry.ts")], {
+    env: {
+      ...process.env,
+      DATABASE_PATH: copy,
+      SITE_RELEASES_DIR: releases,
+      SITE_BUILD: "never",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      MAIL_OUTBOX: path.join(dir, "outbox"),
+      SECRETS_DIR: path.join(dir, "secrets"),
+      SMTP_URL: "",
+      ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`import test server exited with code ${code}`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (chunk.toString().includes("running at")) resolve();
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseFile: copy,
+    async stop() {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe("/admin/amazon-import", () => {
   let tracked: TrackedPage;
   let page: Page;
+  let isolated: Awaited<ReturnType<typeof startIsolatedServer>>;
   beforeAll(async () => {
+    isolated = await startIsolatedServer();
     tracked = await openPage(browser);
     page = tracked.page;
-    await logIn(page);
+    // The imported products' pictures are on a host this machine cannot reach: not this test's concern.
+    await page.route("https://m.media-amazon.com/**", (route) => route.fulfill({ status: 204 }));
+    await logIn(page, isolated.baseUrl);
+  }, 120_000);
+  afterAll(async () => {
+    await tracked?.context.close();
+    await isolated?.stop();
   });
-  afterAll(() => tracked?.context.close());
+  const withImportDb = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(isolated.databaseFile);
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
 
   it("imports the sample best-seller feed: results card, skipped messages, first 6 featured; a second run imports nothing", async () => {
-    const before = withDb((db) => (db.prepare("SELECT max(id) AS id FROM products").get() as { id: number }).id);
-    await page.goto(`${baseUrl}/admin/amazon-import`);
+    const before = withImportDb((db) => (db.prepare("SELECT max(id) AS id FROM products").get() as { id: number }).id);
+    await page.goto(`${isolated.baseUrl}/admin/amazon-import`);
     const button = page.getByRole("button", { name: "Import Products" });
     await button.click();
     await page.getByRole("button", { name: "Importing..." }).waitFor({ timeout: 5_000 }).catch(() => undefined);
     const results = page.getByTestId("import-results");
     await results.waitFor({ timeout: 40_000 });
     // Imported products carry their barcode (other tests' products, made meanwhile, have none).
-    const imported = withDb((db) => db.prepare("SELECT id, is_featured AS featured FROM products WHERE id > ? AND gtin IS NOT NULL ORDER BY id").all(before) as { id: number; featured: number }[]);
+    const imported = withImportDb((db) => db.prepare("SELECT id, is_featured AS featured FROM products WHERE id > ? AND gtin IS NOT NULL ORDER BY id").all(before) as { id: number; featured: number }[]);
     expect(imported.length).toBeGreaterThanOrEqual(20);
     expect(imported.map((product) => product.featured)).toEqual(imported.map((_, index) => (index < 6 ? 1 : 0)));
     expect(await page.getByTestId("import-counts").textContent()).toContain(String(imported.length));
@@ -218,7 +291,7 @@ describe("/admin/amazon-import", () => {
     const skipped = page.getByTestId("import-skipped");
     await expect.poll(() => skipped.getByRole("listitem").count()).toBe(6);
     expect(await skipped.textContent()).toMatch(/\.\.\. and \d+ more/);
-    expect(withDb((db) => (db.prepare("SELECT count(*) AS n FROM products WHERE id > ? AND gtin IS NOT NULL").get(before) as { n: number }).n)).toBe(imported.length);
+    expect(withImportDb((db) => (db.prepare("SELECT count(*) AS n FROM products WHERE id > ? AND gtin IS NOT NULL").get(before) as { n: number }).n)).toBe(imported.length);
     // Nothing went wrong in the page.
     expect(tracked.errors).toEqual([]);
   });
