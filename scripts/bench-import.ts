@@ -2,7 +2,7 @@
  * `npm run bench:import`: generates a 200 MB affiliate feed (Awin CSV layout, gzip optional) and
  * imports it into a temporary database seeded with the demo catalogue, through the same code as
  * `npm run import`. Prints rows/s and the import's peak memory, and writes them to
- * data/bench/import.json.
+ * data/bench/import.json (import-gzip.json, import-create.json for the variants).
  *
  * The import runs in a child process of its own, so its memory figures are the import's alone:
  * it samples its RSS every 50 ms and reports the kernel's high-water mark (maxRSS). The feed is
@@ -108,7 +108,7 @@ if (values["import-db"] && values["import-feed"]) {
         `peak RSS ${figures.maxRssMb} MB (sampled ${figures.sampledPeakRssMb} MB, ${figures.startRssMb} MB at start); ` +
         `${figures.created} created, ${figures.existing} matched, ${figures.unmatched} unmatched, ${figures.rejected} rejected`,
     );
-    const out = path.join(projectRoot, "data/bench/import.json");
+    const out = path.join(projectRoot, `data/bench/import${values.gzip ? "-gzip" : ""}${values["create-products"] ? "-create" : ""}.json`);
     fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, result }, null, 2) + "\n");
     console.log(`Written to ${path.relative(projectRoot, out)}`);
   } finally {

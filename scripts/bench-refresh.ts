@@ -1,7 +1,7 @@
 /**
  * `npm run bench:refresh`: the price refresh against fixture retailer sites on loopback. Seeds a
  * demo catalogue into a temporary database, points every offer at one of five local "retailer"
- * servers (one per compared retailer) that answer realistic product pages (~40 KB of HTML with
+ * servers (one per compared retailer) that answer realistic product pages (~26 KB of HTML with
  * JSON-LD; about a third of the prices move between runs), then runs the refresh as
  * `npm run refresh` does, with the per-site delay off so the figure is the pipeline's own
  * capacity (fetch, extract, write). Prints offers/s and writes data/bench/refresh.json.
