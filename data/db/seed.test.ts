@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closeDb, migrateDb, openDb, type Db } from "./client.ts";
 import { ensureSeeded, seedCatalogue } from "./seed.ts";
+import { markStaleOffers } from "./price-writer.ts";
 import { generateCatalogue } from "../seed/generate.ts";
 
 const today = new Date("2025-03-14T10:30:00.000Z");
@@ -30,6 +31,17 @@ function productId(slug: string): number {
 }
 
 describe("seedCatalogue", () => {
+  it("counts every seeded price as confirmed when seeded: none is stale until 72 hours later", () => {
+    const before = Date.now();
+    seedCatalogue(db, generateCatalogue({ products: 30, today: new Date() }));
+    const checked = db.$client.prepare("SELECT DISTINCT last_checked_at FROM product_prices").pluck().all() as string[];
+    expect(checked).toHaveLength(1);
+    expect(Date.parse(checked[0]!)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(checked[0]!)).toBeLessThanOrEqual(Date.now());
+    expect(markStaleOffers(db, new Date(Date.parse(checked[0]!) + 72 * 3600_000)).value.marked).toBe(0);
+    expect(markStaleOffers(db, new Date(Date.parse(checked[0]!) + 72 * 3600_000 + 1)).value.marked).toBe(count("SELECT count(*) FROM product_prices"));
+  });
+
   it("refuses a catalogue that names a product slug twice, writing nothing", () => {
     const small = generateCatalogue({ products: 5, today });
     const twice = { ...small, products: [...small.products, { ...small.products[0]!, name: "Another name" }] };

@@ -124,6 +124,7 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
     );
 
     // One table at a time (offers, then history) keeps each B-tree's pages hot.
+    const seededAt = new Date().toISOString();
     let offers = 0;
     for (const product of catalogue.products) {
       const productId = idFor(productIds, product.slug, "product");
@@ -142,8 +143,9 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
           offer.inStock ? 1 : 0,
           offer.freeDelivery ? 1 : 0,
           updatedAt,
-          // A seeded price was last confirmed at its newest point.
-          updatedAt,
+          // The catalogue's prices are as of seeding: confirmed now (they go stale 72 hours later
+          // unless a refresh confirms them).
+          seededAt,
         );
       }
       offers += product.offers.length;
