@@ -46,7 +46,7 @@ export default function AmazonImport() {
           <div className="mt-2 grid gap-2 text-sm text-slate-700">
             <p>
               Reads the best-selling pet products from the configured product source (the Amazon product API, or an affiliate product feed) and adds each one with its name, brand,
-              image, description, rating and current price.
+              image, description, barcode and current price (feeds carry no ratings, so none are made up).
             </p>
             <ul className="list-disc space-y-1 pl-5">
               <li>The marketplace (Amazon) becomes each new product's primary retailer, with the product's link and price.</li>
