@@ -219,7 +219,7 @@ export async function refreshPrices(options: RefreshOptions): Promise<RefreshSum
   } catch (error) {
     // Whatever was written stays written (each batch is whole); the run is recorded as failed.
     fail(`Refresh stopped: ${error instanceof Error ? error.message : String(error)}`);
-    recordRefreshFinish(db, runId, { ...totals, checked: 0 }, failures, now());
+    recordRefreshFinish(db, runId, totals, failures, now(), true);
     throw error;
   }
 }

@@ -91,8 +91,16 @@ export function recordRefreshStart(db: Db, startedAt: Date): number {
  * Completes a run. Its result: failed when offers were due and none could be checked, partial
  * when some failed, else succeeded.
  */
-export function recordRefreshFinish(db: Db, id: number, totals: RefreshTotals, failures: readonly string[], finishedAt: Date): Exclude<RefreshResult, "running"> {
-  const result = refreshResult(totals);
+export function recordRefreshFinish(
+  db: Db,
+  id: number,
+  totals: RefreshTotals,
+  failures: readonly string[],
+  finishedAt: Date,
+  /** A run that stopped on an error failed, whatever it had checked. */
+  stopped = false,
+): Exclude<RefreshResult, "running"> {
+  const result = stopped ? "failed" : refreshResult(totals);
   const started = statement(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id) as { started_at: string } | undefined;
   const durationMs = started ? Math.max(0, finishedAt.getTime() - Date.parse(started.started_at)) : null;
   statement(
@@ -131,13 +139,17 @@ interface RunRow {
   failures: string | null;
 }
 
+/** A run still "running" after this long was killed (its process died): it is reported as failed. */
+export const refreshRunDeadAfterMs = 6 * 60 * 60 * 1000;
+
 /** The newest refresh run (running or finished), or null when none has run. */
-export function latestRefreshRun(db: Db): RefreshRun | null {
+export function latestRefreshRun(db: Db, now = new Date()): RefreshRun | null {
   const row = statement(
     db,
     "SELECT id, started_at, finished_at, duration_ms, checked, changed, held, failed, result, failures FROM price_refresh_runs ORDER BY started_at DESC, id DESC LIMIT 1",
   ).get() as RunRow | undefined;
   if (!row) return null;
+  const dead = row.result === "running" && now.getTime() - Date.parse(row.started_at) > refreshRunDeadAfterMs;
   return {
     id: row.id,
     startedAt: row.started_at,
@@ -147,7 +159,7 @@ export function latestRefreshRun(db: Db): RefreshRun | null {
     changed: row.changed,
     held: row.held,
     failed: row.failed,
-    result: row.result,
-    failures: row.failures ? row.failures.split("\n") : [],
+    result: dead ? "failed" : row.result,
+    failures: dead ? ["The refresh stopped without finishing (its process ended)"] : row.failures ? row.failures.split("\n") : [],
   };
 }
