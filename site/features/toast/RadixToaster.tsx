@@ -24,7 +24,7 @@ export default function RadixToaster() {
         >
           <div className="grid gap-1">
             {current.title && <Toast.Title className="text-sm font-semibold">{current.title}</Toast.Title>}
-            {current.description && <Toast.Description className="text-sm opacity-90">{current.description}</Toast.Description>}
+            {current.description && <Toast.Description className="text-sm whitespace-pre-line opacity-90">{current.description}</Toast.Description>}
           </div>
           <Toast.Close aria-label="Close" className="absolute top-3 right-3 rounded-md p-1 opacity-80 hover:opacity-100">
             <X className="size-4" aria-hidden="true" />
