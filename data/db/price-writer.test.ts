@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProduct, updateProduct, WriteRefused } from "./catalogue-writer.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
-import { acceptHeldPrice, isPriceJump, markStaleOffers, recordPriceChecks, rejectHeldPrice, type PriceCheck } from "./price-writer.ts";
+import { acceptHeldPrice, addOffer, isPriceJump, markStaleOffers, recordPriceChecks, rejectHeldPrice, type NewOffer, type PriceCheck } from "./price-writer.ts";
 import { pendingHolds } from "./price-review.ts";
 import { productInput } from "../domain/catalogue-input.ts";
 
@@ -227,3 +227,150 @@ describe("the admin's own price edits", () => {
     expect(best(id)).toEqual({ price: 950, retailer: retailers[0] });
   });
 });
+
+const audits = (since: number) =>
+  rows<{ action: string; entity: string; entity_id: number | null; summary: string }>("SELECT action, entity, entity_id, summary FROM audit_log WHERE id > ? ORDER BY id", since);
+const lastAuditId = () => (row<{ id: number | null }>("SELECT max(id) AS id FROM audit_log").id ?? 0);
+
+describe("recordPriceChecks: what a check changes", () => {
+  it("takes a was-price only above the price (equal is none), keeps the stored one when the source gives none", () => {
+    const id = product("Was Price Chews");
+    recordPriceChecks(temp.db, [check(id, 900, { originalPricePence: 1200 })], undefined, hours(2));
+    expect(row<{ o: number | null }>("SELECT original_price_pence AS o FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[0]).o).toBe(1200);
+    recordPriceChecks(temp.db, [check(id, 900)], undefined, hours(4));
+    expect(row<{ o: number | null }>("SELECT original_price_pence AS o FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[0]).o).toBe(1200);
+    recordPriceChecks(temp.db, [check(id, 900, { originalPricePence: 900 })], undefined, hours(6));
+    expect(row<{ o: number | null }>("SELECT original_price_pence AS o FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[0]).o).toBeNull();
+  });
+
+  it("counts a change of stock or delivery alone as a change (no history point), and a new source within the hour is written", () => {
+    const id = product("Delivery Only Mix");
+    const before = history(id).length;
+    const delivery = recordPriceChecks(temp.db, [check(id, 1000, { deliveryPence: 299 })], undefined, new Date(t0.getTime() + 60_000));
+    expect(delivery.value.changed).toBe(1);
+    expect(offer(id).delivery).toBe(299);
+    const stock = recordPriceChecks(temp.db, [check(id, 1000, { inStock: false, deliveryPence: 299 })], undefined, new Date(t0.getTime() + 120_000));
+    expect(stock.value.changed).toBe(1);
+    expect(history(id)).toHaveLength(before);
+    const feed = recordPriceChecks(temp.db, [check(id, 1000, { inStock: false, deliveryPence: 299, source: "feed:awin" })], undefined, new Date(t0.getTime() + 180_000));
+    expect(feed.value.changed).toBe(0);
+    expect(feed.change.productIds).toEqual([id]);
+    expect(offer(id).source).toBe("feed:awin");
+  });
+
+  it("under an override, a new listed price is stored but the shopper's price (and its history) stays the manual one", () => {
+    const id = product("Override Kibble", 9);
+    const before = history(id).length;
+    recordPriceChecks(temp.db, [check(id, 950)], undefined, hours(2));
+    expect(offer(id).price).toBe(950);
+    expect(history(id)).toHaveLength(before);
+    expect(best(id)).toEqual({ price: 900, retailer: retailers[0] });
+  });
+
+  it("reports the products and categories of a batch in id order, and audits only what it published or held", () => {
+    const a = product("Batch A");
+    const b = product("Batch B");
+    const since = lastAuditId();
+    const quiet = recordPriceChecks(temp.db, [check(b, 1000), check(a, 1000)], undefined, hours(2));
+    expect(quiet.change).toMatchObject({ productIds: [a, b], categoryIds: [category], siteWide: false });
+    expect(audits(since)).toEqual([]);
+    const moved = recordPriceChecks(temp.db, [check(b, 990), check(a, 300)], undefined, hours(4));
+    expect(moved.value).toEqual({ checked: 2, changed: 1, held: 1, missing: 0 });
+    expect(moved.change.productIds).toEqual([b]);
+    expect(audits(since)).toEqual([{ action: "update", entity: "product", entity_id: null, summary: "Price check (page): 2 checked, 1 changed, 1 held for review" }]);
+    const single = lastAuditId();
+    recordPriceChecks(temp.db, [check(b, 980)], undefined, hours(6));
+    expect(audits(single)).toEqual([{ action: "update", entity: "product", entity_id: b, summary: "Price check (page): 1 checked, 1 changed, 0 held for review" }]);
+  });
+});
+
+describe("held prices: what a decision stores", () => {
+  it("accepting a held out-of-stock price publishes the stock too, audited", () => {
+    const id = product("Hold Stock Treats");
+    recordPriceChecks(temp.db, [check(id, 3000, { inStock: false })], undefined, hours(1));
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === id)!;
+    expect(hold.inStock).toBe(false);
+    const since = lastAuditId();
+    acceptHeldPrice(temp.db, hold.id, hours(2));
+    expect(offer(id)).toMatchObject({ price: 3000, inStock: 0 });
+    expect(best(id)).toEqual({ price: 1200, retailer: retailers[1] });
+    expect(audits(since)).toEqual([
+      { action: "update", entity: "product", entity_id: id, summary: `Accepted held price at ${retailerName(retailers[0]!)} for "Hold Stock Treats": £10.00 -> £30.00` },
+    ]);
+  });
+
+  it("rejecting is audited with the price kept", () => {
+    const id = product("Hold Audit Treats");
+    recordPriceChecks(temp.db, [check(id, 100)], undefined, hours(1));
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === id)!;
+    const since = lastAuditId();
+    rejectHeldPrice(temp.db, hold.id, hours(2));
+    expect(audits(since)).toEqual([
+      { action: "update", entity: "product", entity_id: id, summary: `Rejected held price £1.00 at ${retailerName(retailers[0]!)} for "Hold Audit Treats" (kept £10.00)` },
+    ]);
+  });
+
+  it("accepting is refused (404) when the offer went meanwhile, and the hold stays pending", () => {
+    const id = product("Hold Gone Treats");
+    recordPriceChecks(temp.db, [check(id, 100)], undefined, hours(1));
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === id)!;
+    temp.db.$client.prepare("DELETE FROM product_prices WHERE product_id = ? AND retailer_id = ?").run(id, retailers[0]);
+    expect(() => acceptHeldPrice(temp.db, hold.id)).toThrow(new WriteRefused(404, "The offer of this held price no longer exists"));
+    expect(row<{ status: string }>("SELECT status FROM price_holds WHERE id = ?", hold.id).status).toBe("pending");
+  });
+});
+
+describe("markStaleOffers: nothing to mark", () => {
+  it("changes nothing and audits nothing; one offer reads in the singular", () => {
+    markStaleOffers(temp.db, hours(10_000));
+    const since = lastAuditId();
+    const none = markStaleOffers(temp.db, hours(10_000));
+    expect(none.value.marked).toBe(0);
+    expect(none.change).toEqual({ productIds: [], categoryIds: [], siteWide: false });
+    expect(audits(since)).toEqual([]);
+    const id = product("Single Stale");
+    recordPriceChecks(temp.db, [check(id, 1200, { retailerId: retailers[1]! })], undefined, hours(20_000));
+    markStaleOffers(temp.db, hours(20_050));
+    expect(audits(since).at(-1)?.summary).toBe("Marked 1 offer stale (not confirmed for 72 hours)");
+  });
+});
+
+describe("addOffer", () => {
+  const add = (productId: number, over: Partial<NewOffer> = {}) =>
+    addOffer(
+      temp.db,
+      { productId, retailerId: retailers[2]!, url: "https://shop.example/c", pricePence: 1100, originalPricePence: null, inStock: true, deliveryPence: null, source: "feed:awin", ...over },
+      hours(3),
+    );
+
+  it("adds a source's offer: first price point, was-price only above, free delivery at £0, best price, audit", () => {
+    const id = product("Added Offer Bites");
+    const since = lastAuditId();
+    const { value, change } = add(id, { pricePence: 950, originalPricePence: 950, deliveryPence: 0 });
+    expect(value).toEqual({ productId: id, retailerId: retailers[2] });
+    expect(change).toMatchObject({ productIds: [id], categoryIds: [category], siteWide: false });
+    expect(row("SELECT price_pence AS p, original_price_pence AS o, free_delivery AS f, delivery_pence AS d, source, stale FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[2])).toEqual({
+      p: 950, o: null, f: 1, d: 0, source: "feed:awin", stale: 0,
+    });
+    expect(history(id).at(-1)!.price).toBe(950);
+    expect(best(id)).toEqual({ price: 950, retailer: retailers[2] });
+    expect(audits(since)).toEqual([
+      { action: "update", entity: "product", entity_id: id, summary: `Added offer at ${retailerName(retailers[2]!)} for "Added Offer Bites" at £9.50 (from feed:awin)` },
+    ]);
+    const other = product("Added Offer Bites Two");
+    add(other, { originalPricePence: 1500, deliveryPence: 399 });
+    expect(row("SELECT original_price_pence AS o, free_delivery AS f FROM product_prices WHERE product_id = ? AND retailer_id = ?", other, retailers[2])).toEqual({ o: 1500, f: 0 });
+  });
+
+  it("refuses an unknown product (404), a retailer not compared (400) and a second offer at one retailer (409)", () => {
+    const id = product("Refused Offer Bites");
+    expect(() => add(999_999)).toThrow(new WriteRefused(404, "Product not found"));
+    const voucherOnly = row<{ id: number }>("SELECT id FROM retailers WHERE compares_prices = 0 ORDER BY id LIMIT 1").id;
+    expect(() => add(id, { retailerId: voucherOnly })).toThrow(new WriteRefused(400, "Prices are not compared at this retailer"));
+    expect(() => add(id, { retailerId: retailers[0]! })).toThrow(new WriteRefused(409, `"Refused Offer Bites" already has an offer at ${retailerName(retailers[0]!)}`));
+  });
+});
+
+function retailerName(id: number): string {
+  return row<{ name: string }>("SELECT name FROM retailers WHERE id = ?", id).name;
+}
