@@ -216,3 +216,36 @@ describe("a messy affiliate feed", () => {
     expect(count("SELECT count(*) AS n FROM products")).toBe(products);
   });
 });
+
+describe("matching by MPN and brand, and page addresses that are taken", () => {
+  const mpnHeader = header.replace(",mpn", ",mpn");
+  it("matches a row without a barcode by MPN + brand; a same-named product of another brand gets its own address", async () => {
+    const file = path.join(dir, "mpn.csv");
+    const line = (name: string, brand: string, mpn: string, ean: string, merchant: string, id: string) =>
+      [`https://www.awin1.com/pclick.php?p=${id}&a=1&m=2`, name, id, `M-${id}`, "https://images.example-shop.co.uk/p.jpg", "Tasty", "Pets", "8.49", merchant, "2", "Dog Treats", "1", "", "GBP", "8.49", "0", `https://www.example-shop.co.uk/p/${id}`, "en", "", "GBP8.49", "1", brand, ean, "", mpn].join(",");
+    fs.writeFileSync(
+      file,
+      [
+        mpnHeader,
+        line("Barkers Liver Training Treats 200g", "Barkers", "BRK-LIV-200", "5012345678917", "Zooplus UK", "3001"),
+        // Another retailer's name for the same product, no barcode: matched by MPN + brand.
+        line("Barkers Training Treats (Liver) 200 g", "Barkers", "brk liv 200", "", "Jollyes", "3002"),
+        // The same name from another brand: a different product, at another address.
+        line("Barkers Liver Training Treats 200g", "Woofco", "WF-1", "5012345678924", "Zooplus UK", "3003"),
+        line("Barkers Liver Training Treats 200g", "Tailco", "TC-1", "", "Zooplus UK", "3004"),
+      ].join("\n") + "\n",
+    );
+    const summary = await importFeed(temp.db, readFeed(file), { source: { name: "awin", createProducts: true }, now: () => at });
+    expect(summary).toMatchObject({ created: 3, existing: 1, offersAdded: 1, rejected: 0 });
+    const slugs = temp.db.$client.prepare("SELECT slug, brand FROM products WHERE name = 'Barkers Liver Training Treats 200g' ORDER BY id").all();
+    expect(slugs).toEqual([
+      { slug: "barkers-liver-training-treats-200g", brand: "Barkers" },
+      { slug: "barkers-liver-training-treats-200g-678924", brand: "Woofco" },
+      { slug: "barkers-liver-training-treats-200g-2", brand: "Tailco" },
+    ]);
+    const first = temp.db.$client.prepare("SELECT id, mpn FROM products WHERE slug = 'barkers-liver-training-treats-200g'").get() as { id: number; mpn: string };
+    expect(first.mpn).toBe("BRK-LIV-200");
+    expect(temp.db.$client.prepare("SELECT count(*) AS n FROM product_prices WHERE product_id = ?").get(first.id)).toEqual({ n: 2 });
+  });
+});
+
