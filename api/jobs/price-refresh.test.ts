@@ -19,6 +19,8 @@ import { allowLoopbackForTests } from "../lib/guarded-fetch.ts";
 import { createPageReader } from "../lib/page-price.ts";
 import { createMailer } from "../mail/mailer.ts";
 import { createServices, type Services } from "../services.ts";
+import { refreshPrices } from "./price-refresh.ts";
+import { readFeed } from "../../data/feeds/awin-feed.ts";
 
 /** Prices each fixture site shows now, by path ("/p/1" -> pence); a missing path is a 404. */
 type Site = { server: Server; origin: string; prices: Map<string, number>; hits: number };
@@ -187,4 +189,34 @@ describe("refreshPrices through the server's pipeline", () => {
     expect(summary.checked).toBe(0);
     expect(summary.result).toBe("failed");
   });
+
+  it("reads feeds first: a retailer a feed covers takes the feed's prices and its pages are not read", async () => {
+    const feedFile = path.join(dir, "zooplus-feed.csv");
+    const header =
+      "aw_deep_link,product_name,aw_product_id,merchant_product_id,merchant_image_url,description,merchant_category,search_price,merchant_name,merchant_id,category_name,category_id,aw_image_url,currency,store_price,delivery_cost,merchant_deep_link,language,last_updated,display_price,data_feed_id";
+    const row = (name: string, price: string) =>
+      `https://www.awin1.com/pclick.php?p=1&a=1&m=2,${name},1,Z1,,,Pets,${price},Zooplus UK,2,Dog Food,1,,GBP,${price},2.99,https://www.zooplus.co.uk/p/1,en,,GBP${price},1`;
+    fs.writeFileSync(feedFile, [header, row("Refresh Kibble 2kg", "17.25"), row("Not In The Catalogue 1kg", "3.00")].join("\n") + "\n");
+    sites.amazon.prices.set("/p/kibble", 2100).set("/p/jump", 1000);
+    const zooplusHits = sites.zooplus.hits;
+    const amazonHits = sites.amazon.hits;
+    const summary = await refreshPrices({
+      db: services.db,
+      feeds: [{ name: "awin", open: async () => readFeed(feedFile) }],
+      readPage: createPageReader({ allowance: allowLoopbackForTests(), timeoutMs: 800 }),
+      hostDelayMs: 0,
+    });
+    // Zooplus's pages (kibble and litter) were not read: the feed covers Zooplus.
+    expect(sites.zooplus.hits).toBe(zooplusHits);
+    expect(sites.amazon.hits).toBe(amazonHits + 2);
+    const zooplus = services.db.$client
+      .prepare("SELECT pp.price_pence AS price, pp.delivery_pence AS delivery, pp.source FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id WHERE pp.product_id = ? AND r.key = 'zooplus'")
+      .get(ids.kibble);
+    expect(zooplus).toEqual({ price: 1725, delivery: 299, source: "feed:awin" });
+    // Amazon kibble (page) and the feed's kibble were checked; jollyes and eBay still fail.
+    expect(summary.checked).toBe(3);
+    expect(summary.failed).toBe(2);
+    expect(best(ids.kibble).price).toBe(1725);
+  });
 });
+
