@@ -6,6 +6,7 @@
  */
 import { Cron } from "croner";
 import type { Db } from "../data/db/client.ts";
+import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import { isChange, WriteRefused, type CatalogueChange } from "../data/db/catalogue-writer.ts";
 import { defaultHoldPolicy, markStaleOffers, type HoldPolicy } from "../data/db/price-writer.ts";
 import { importFeed, type ImportSummary } from "./jobs/product-import.ts";
@@ -61,10 +62,24 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
   const signal = (change: CatalogueChange) => {
     if (isChange(change)) options.catalogueChanged(change);
   };
+  /**
+   * Runs a batch job; when it fails after committing some of its writes (each whole), what it
+   * changed is unknown here, so the change signal gets "everything" (drop caches, check alerts,
+   * rebuild all pages) before the failure goes on to the caller.
+   */
+  const signalPartial = async <T>(job: () => Promise<T>): Promise<T> => {
+    const startRevision = catalogueRevision(db);
+    try {
+      return await job();
+    } catch (error) {
+      if (catalogueRevision(db) !== startRevision) options.catalogueChanged({ productIds: [], categoryIds: [], siteWide: true });
+      throw error;
+    }
+  };
 
   const refresher = createJobRunner<RefreshSummary | null>(
     async () => {
-      const summary = await refreshPrices({
+      const summary = await signalPartial(() => refreshPrices({
         db,
         feeds: [...sources.values()].flatMap((source) => (source.kind === "feed" && source.refresh ? [{ name: source.name, open: source.open }] : [])),
         readPage: options.readPage,
@@ -72,7 +87,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
         hostDelayMs: options.hostDelayMs,
         policy: holdPolicy,
         log,
-      });
+      }));
       log(
         `Price refresh ${summary.result}: ${summary.checked} checked, ${summary.changed} changed, ${summary.held} held, ${summary.failed} failed, ${summary.stale} marked stale in ${(summary.durationMs / 1000).toFixed(1)} s`,
       );
@@ -118,10 +133,12 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
       importing = true;
       try {
         const items = await openSource(source);
-        const { change, ...summary } = await importFeed(db, items, {
-          source: { name: source.name, createProducts: source.createProducts },
-          policy: holdPolicy,
-        });
+        const { change, ...summary } = await signalPartial(() =>
+          importFeed(db, items, {
+            source: { name: source.name, createProducts: source.createProducts },
+            policy: holdPolicy,
+          }),
+        );
         signal(change);
         return { ...summary, skipped: summary.existing + summary.unmatched + summary.rejected, source: { name: source.name, label: source.label } };
       } finally {

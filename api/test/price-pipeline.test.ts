@@ -109,3 +109,33 @@ describe("REFRESH_CRON", () => {
     expect(() => createPricePipeline({ ...options, refreshCron: "every night" })).toThrow();
   });
 });
+
+describe("an import that fails half-way", () => {
+  it("keeps the products it wrote (each whole) and signals a full change before failing", async () => {
+    const { createPricePipeline } = await import("../price-pipeline.ts");
+    const { api } = await serverWith(undefined);
+    const good = readFeed(path.join(import.meta.dirname, "../../data/feeds/amazon-best-sellers.csv"));
+    async function* breaksAfterTwo() {
+      let n = 0;
+      for await (const item of good) {
+        if (n === 2) throw new Error("the feed connection dropped");
+        n += 1;
+        yield item;
+      }
+    }
+    const signalled: unknown[] = [];
+    const pipeline = createPricePipeline({
+      db: api.db,
+      readPage: async () => null,
+      catalogueChanged: (change) => signalled.push(change),
+      staleSweepMinutes: 0,
+      refreshCron: null,
+      sources: new Map([["sample", { kind: "feed", name: "sample", label: "Breaks", createProducts: true, refresh: false, open: async () => breaksAfterTwo() }]]),
+    });
+    const before = productCount(api);
+    await expect(pipeline.importProducts()).rejects.toThrow("the feed connection dropped");
+    expect(productCount(api)).toBe(before + 2);
+    expect(signalled).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
+    await pipeline.stop();
+  });
+});
