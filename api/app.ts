@@ -73,23 +73,9 @@ import acceptPriceHold from "./routes/admin/price-holds/[id].accept.post.ts";
 import rejectPriceHold from "./routes/admin/price-holds/[id].reject.post.ts";
 import { assertSameSite, hasSession } from "./lib/admin-auth.ts";
 import { cacheNone } from "./lib/http.ts";
+import { withCache } from "./lib/cached-route.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-
-function withCache(handler: RouteHandler): RouteHandler {
-  return async (event, ctx) => {
-    const cache = ctx.cache;
-    if (!cache) return handler(event, ctx);
-    const key = event.url.pathname + event.url.search;
-    const hit = cache.get(key);
-    if (hit) return new Response(hit.body, { headers: hit.headers });
-    const value = await handler(event, ctx);
-    const body = JSON.stringify(value);
-    const headers = { "content-type": "application/json; charset=utf-8", "cache-control": event.res.headers.get("cache-control") ?? "no-store" };
-    cache.set(key, { body, headers });
-    return new Response(body, { headers });
-  };
-}
 
 /**
  * Admin routes run only with a live admin session (else 401), are never cached, and refuse a
