@@ -5,7 +5,7 @@
  * sort correctly as text and carry over unchanged to PostgreSQL later.
  */
 import { sql, type SQLWrapper } from "drizzle-orm";
-import { check, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** SQL default so raw inserts (seed, triggers) get the same ISO-8601 UTC text as drizzle's. */
 const isoNow = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
@@ -222,7 +222,12 @@ export const userBehaviour = sqliteTable(
     timestamp: createdAt("timestamp"),
     metadata: text("metadata"),
   },
-  (t) => [index("user_behaviour_time_idx").on(t.timestamp), index("user_behaviour_product_idx").on(t.productId)],
+  (t) => [
+    index("user_behaviour_time_idx").on(t.timestamp),
+    index("user_behaviour_product_idx").on(t.productId),
+    // The daily cap on a visitor's click events counts their rows since midnight.
+    index("user_behaviour_user_time_idx").on(t.userId, t.timestamp),
+  ],
 );
 
 export const productRecommendations = sqliteTable(
@@ -269,6 +274,23 @@ export const vouchers = sqliteTable(
     createdAt: createdAt("created_at"),
   },
   (t) => [uniqueIndex("vouchers_retailer_code_uq").on(t.retailer, t.code), index("vouchers_expiry_idx").on(t.expiryDate)],
+);
+
+/**
+ * Who used which voucher on which (UK) day: a voucher's use counts once per visitor per day, so
+ * repeated or scripted posts cannot move it up the Popular tab.
+ */
+export const voucherUses = sqliteTable(
+  "voucher_uses",
+  {
+    voucherId: integer("voucher_id")
+      .notNull()
+      .references(() => vouchers.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    /** YYYY-MM-DD, UK date. */
+    day: text("day").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.voucherId, t.userId, t.day] }), index("voucher_uses_day_idx").on(t.day)],
 );
 
 /** Five keys: AMAZON, PETS_AT_HOME, JOLLYES, ZOOPLUS, EBAY. */
