@@ -1,0 +1,194 @@
+/**
+ * `npm run bench:pages`: how fast the public pages are on a phone. Seeds the demo catalogue into
+ * a temporary database, builds the site into a temporary releases folder (the build the server
+ * and `npm run build` use), serves it with the real server (api/server.ts, SITE_BUILD=never) and
+ * runs Lighthouse's mobile preset (simulated slow 4G and 4x CPU slowdown) with Debian's Chromium
+ * on the home page, the largest category, the product with the most offers, /vouchers and
+ * /privacy-policy. Each page runs --runs times; the table shows the median run (by performance
+ * score) and the HTML document's own size. Figures go to data/bench/pages.json.
+ *
+ * Options: --products 480 --runs 3 --chrome /usr/bin/chromium
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import zlib from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse, { type Result } from "lighthouse";
+import { buildRelease } from "../api/jobs/site-rebuild.ts";
+import { createAstroBuilder } from "../api/site-build.ts";
+import { createReleaseStore } from "../api/site-releases.ts";
+import { projectRoot } from "../data/config.ts";
+import { migrateDb, openDb } from "../data/db/client.ts";
+import { seedCatalogue } from "../data/db/seed.ts";
+import { categoryPath, productPath } from "../data/domain/paths.ts";
+import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
+
+const { values } = parseArgs({
+  options: {
+    products: { type: "string", default: String(defaultProductCount) },
+    runs: { type: "string", default: "3" },
+    chrome: { type: "string", default: "/usr/bin/chromium" },
+  },
+});
+const runs = Number(values.runs);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-pages-"));
+const databaseFile = path.join(dir, "bench.db");
+const releasesDir = path.join(dir, "releases");
+
+console.log(`Seeding ${values.products} products and building the site…`);
+const db = openDb(databaseFile);
+await migrateDb(db);
+seedCatalogue(db, generateCatalogue({ products: Number(values.products), today: new Date() }));
+const largestCategory = db.$client
+  .prepare("SELECT c.slug FROM categories c JOIN products p ON p.category_id = c.id GROUP BY c.id ORDER BY count(*) DESC, c.id LIMIT 1")
+  .pluck()
+  .get() as string;
+const mostOffered = db.$client
+  .prepare("SELECT p.slug FROM products p JOIN product_prices o ON o.product_id = p.id GROUP BY p.id ORDER BY count(*) DESC, p.id LIMIT 1")
+  .pluck()
+  .get() as string;
+const build = await buildRelease(
+  { db, store: createReleaseStore(releasesDir), builder: createAstroBuilder({ quiet: true, keepWarm: false }), log: () => {} },
+  "full",
+);
+db.$client.close();
+if (!build.ok) throw new Error(`site build failed:\n${build.record?.logTail}`);
+
+const pages = [
+  { name: "home", path: "/" },
+  { name: "category", path: categoryPath(largestCategory) },
+  { name: "product", path: productPath(mostOffered) },
+  { name: "vouchers", path: "/vouchers" },
+  { name: "privacy", path: "/privacy-policy" },
+];
+
+const port = await freePort();
+const server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+  env: {
+    ...process.env,
+    DATABASE_PATH: databaseFile,
+    SITE_RELEASES_DIR: releasesDir,
+    SITE_BUILD: "never",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    ALERT_CHECK_INTERVAL_MINUTES: "0",
+    MAIL_OUTBOX: path.join(dir, "outbox"),
+    SECRETS_DIR: path.join(dir, "secrets"),
+    SMTP_URL: "",
+  },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+await new Promise<void>((resolve, reject) => {
+  server.once("exit", (code) => reject(new Error(`server exited with code ${code}`)));
+  server.stdout!.on("data", (chunk: Buffer) => {
+    if (chunk.toString().includes("running at")) resolve();
+  });
+});
+const baseUrl = `http://127.0.0.1:${port}`;
+
+interface PageFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  transferBytes: number;
+}
+
+const score = (lhr: Result, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
+const numeric = (lhr: Result, audit: string) => lhr.audits[audit]?.numericValue ?? Number.NaN;
+
+function figures(lhr: Result): PageFigures {
+  return {
+    performance: score(lhr, "performance"),
+    accessibility: score(lhr, "accessibility"),
+    bestPractices: score(lhr, "best-practices"),
+    seo: score(lhr, "seo"),
+    fcpMs: Math.round(numeric(lhr, "first-contentful-paint")),
+    lcpMs: Math.round(numeric(lhr, "largest-contentful-paint")),
+    tbtMs: Math.round(numeric(lhr, "total-blocking-time")),
+    cls: Math.round(numeric(lhr, "cumulative-layout-shift") * 1000) / 1000,
+    transferBytes: Math.round(numeric(lhr, "total-byte-weight")),
+  };
+}
+
+/** Lighthouse's opportunities and diagnostics that cost something on this page, for the report. */
+function findings(lhr: Result): string[] {
+  const performanceAudits = lhr.categories.performance?.auditRefs.map((ref) => ref.id) ?? [];
+  return performanceAudits
+    .map((id) => lhr.audits[id]!)
+    .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative")
+    .map((audit) => `${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: values.chrome,
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+});
+const results: { name: string; path: string; htmlBytes: number; htmlGzipBytes: number; median: PageFigures; runs: PageFigures[]; findings: string[] }[] = [];
+try {
+  for (const page of pages) {
+    const html = Buffer.from(await (await fetch(baseUrl + page.path)).arrayBuffer());
+    const pageRuns: { figures: PageFigures; findings: string[] }[] = [];
+    for (let run = 0; run < runs; run++) {
+      // Lighthouse's defaults are the mobile preset: a Moto G Power screen, slow 4G, 4x CPU slowdown.
+      const outcome = await lighthouse(baseUrl + page.path, { port: chrome.port, output: "json", logLevel: "error" });
+      if (!outcome) throw new Error(`Lighthouse gave no result for ${page.path}`);
+      pageRuns.push({ figures: figures(outcome.lhr), findings: findings(outcome.lhr) });
+    }
+    pageRuns.sort((a, b) => a.figures.performance - b.figures.performance || b.figures.lcpMs - a.figures.lcpMs);
+    const median = pageRuns[Math.floor(pageRuns.length / 2)]!;
+    results.push({
+      ...page,
+      htmlBytes: html.length,
+      htmlGzipBytes: zlib.gzipSync(html).length,
+      median: median.figures,
+      runs: pageRuns.map((run) => run.figures),
+      findings: median.findings,
+    });
+    console.log(`  ${page.name} ${page.path}: performance ${pageRuns.map((run) => run.figures.performance).join(", ")}`);
+  }
+} finally {
+  chrome.kill();
+  server.kill("SIGTERM");
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+console.log(`\nMedian of ${runs} Lighthouse run(s) per page (mobile preset, simulated throttling):\n`);
+console.log("| page | performance | FCP | LCP | TBT | CLS | transfer | HTML (gzip) | a11y | best practices | SEO |");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+for (const { name, median, htmlBytes, htmlGzipBytes } of results) {
+  console.log(
+    `| ${name} | ${median.performance} | ${seconds(median.fcpMs)} | ${seconds(median.lcpMs)} | ${median.tbtMs} ms | ${median.cls} | ${kb(median.transferBytes)} | ` +
+      `${kb(htmlBytes)} (${kb(htmlGzipBytes)}) | ${median.accessibility} | ${median.bestPractices} | ${median.seo} |`,
+  );
+}
+for (const { name, findings: pageFindings } of results) {
+  if (pageFindings.length > 0) console.log(`\n${name}: ${pageFindings.join("; ")}`);
+}
+
+const outFile = path.join(projectRoot, "data/bench/pages.json");
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), products: Number(values.products), runs, pages: results }, null, 2) + "\n");
+console.log(`\nWritten to ${path.relative(projectRoot, outFile)}`);
+fs.rmSync(dir, { recursive: true, force: true });
