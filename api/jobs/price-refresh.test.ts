@@ -116,7 +116,7 @@ beforeAll(async () => {
   };
   // An alert on the kibble: mailed when its best price reaches £15.00.
   services.db.$client
-    .prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email, is_active) VALUES ('user_refreshtest01', ?, 1500, 'owner@example.com', 1)")
+    .prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email, is_active) VALUES ('user_refreshtest0100000000000', ?, 1500, 'owner@example.com', 1)")
     .run(ids.kibble);
   builds.length = 0;
 }, 60_000);

@@ -57,7 +57,7 @@ describe("favourites", () => {
   });
 
   it("lists a visitor's favourites newest first", async () => {
-    const erin = "user_erineeeeeeeeeeeeeeeeeeeee";
+    const erin = "user_erineeeeeeeeeeeeeeeeeeee";
     const ids: number[] = [];
     for (const product of products.slice(20, 23)) {
       ids.push(((await (await send("POST", "/api/favorites", { userId: erin, productId: product.id })).json()) as { id: number }).id);
@@ -124,7 +124,7 @@ describe("favourites", () => {
     // Saving one already saved is still fine at the limit.
     expect((await send("POST", "/api/favorites", { userId: carol, productId: ids[0]! })).status).toBe(200);
     // Carol's favourites never count towards another visitor's limit.
-    expect((await send("POST", "/api/favorites", { userId: "user_ivanIiiiiiiiiiiiiiiiiiiii", productId: ids[favoriteLimit]! })).status).toBe(201);
+    expect((await send("POST", "/api/favorites", { userId: "user_ivaniiiiiiiiiiiiiiiiiiii", productId: ids[favoriteLimit]! })).status).toBe(201);
   });
 });
 
@@ -213,7 +213,7 @@ describe("price alerts", () => {
   });
 
   it("leaves switched-off alerts out of the list", async () => {
-    const gina = "user_ginaggggggggggggggggggggg";
+    const gina = "user_ginagggggggggggggggggggg";
     const kept = (await (await send("POST", "/api/price-alerts", { userId: gina, productId: products[13]!.id, email: "g@example.com", targetPrice: 1 })).json()) as { id: number };
     const off = (await (await send("POST", "/api/price-alerts", { userId: gina, productId: products[14]!.id, email: "g@example.com", targetPrice: 1 })).json()) as { id: number };
     api.db.$client.prepare("UPDATE price_alerts SET is_active = 0 WHERE id = ?").run(off.id);
@@ -224,7 +224,7 @@ describe("price alerts", () => {
   });
 
   it(`stops at ${activeAlertLimit} active alerts with a clear message, not counting switched-off ones`, async () => {
-    const dave = "user_daveddddddddddddddddddddd";
+    const dave = "user_davedddddddddddddddddddd";
     const insert = api.db.$client.prepare(
       "INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, is_active) VALUES (?, ?, 'dave@example.com', 100, ?)",
     );

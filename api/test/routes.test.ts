@@ -27,8 +27,8 @@ let session: string;
 /** Stands in for the site rebuild job: records what the change signal asked it to build. */
 const builds: CatalogueChange[] = [];
 const site: SiteBuilds = { request: (change) => builds.push(change), status: () => ({ state: "idle", lastBuild: null }) };
-const alice = "user_aliceroutesaaaaaaaaaaaa";
-const bob = "user_bobroutesbbbbbbbbbbbbbb";
+const alice = "user_aliceroutesaaaaaaaaaaaa0";
+const bob = "user_bobroutesbbbbbbbbbbbbbb0";
 
 interface Fixture {
   product: { id: number; slug: string; name: string; category_id: number };

@@ -72,7 +72,7 @@ describe("first start", () => {
       const response = await fetch(`${baseUrl}/api/favorites`, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ userId: "user_firststarttester0000", productId: 1 }),
+        body: JSON.stringify({ userId: "user_firststarttester00000000", productId: 1 }),
       });
       expect(response.status).toBe(201);
     });
@@ -80,7 +80,7 @@ describe("first start", () => {
     expect(first).toMatch(/running at http:\/\/localhost:\d+/);
 
     const second = await withServer(databaseFile, async (baseUrl) => {
-      const favorites = (await (await fetch(`${baseUrl}/api/favorites?userId=user_firststarttester0000`)).json()) as unknown[];
+      const favorites = (await (await fetch(`${baseUrl}/api/favorites?userId=user_firststarttester00000000`)).json()) as unknown[];
       expect(favorites).toHaveLength(1);
     });
     expect(second).not.toContain("Seeded the catalogue");

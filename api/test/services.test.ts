@@ -47,7 +47,7 @@ function setPrice(db: Services["db"], productId: number, pence: number) {
 
 function addAlert(productId: number, targetPence: number, email: string) {
   services.db.$client
-    .prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES ('user_servicestest1', ?, ?, ?)")
+    .prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES ('user_servicestest100000000000', ?, ?, ?)")
     .run(productId, email, targetPence);
 }
 

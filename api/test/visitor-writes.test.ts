@@ -68,7 +68,7 @@ describe("POST /api/subscribers", () => {
 
 describe("recently viewed", () => {
   it("keeps one entry per product, newest first, the last 20", async () => {
-    const visitor = "user_recentlyviewedtester01";
+    const visitor = "user_recentlyviewedtester0100";
     for (const product of products.slice(0, 22)) {
       expect((await post("/api/recently-viewed", { userId: visitor, productId: product.id })).status).toBe(204);
     }
@@ -83,7 +83,7 @@ describe("recently viewed", () => {
     expect(new Set(items.map((i) => i.id)).size).toBe(20);
     expect(items.map((i) => i.id)).not.toContain(products[0]!.id);
     expect(Object.keys(items[0]!)).toEqual(expect.arrayContaining(["id", "slug", "name", "image", "bestPrice"]));
-    expect(await api.json(`/api/recently-viewed?userId=user_nobodyhasviewedanything`)).toEqual([]);
+    expect(await api.json(`/api/recently-viewed?userId=user_nobodyhasviewedanything0`)).toEqual([]);
   });
 
   it.each([
@@ -100,7 +100,7 @@ describe("recently viewed", () => {
   it("rejects a bad visitor id on reads", async () => {
     for (const [path, message] of [
       ["/api/recently-viewed", "userId is required"],
-      ["/api/recently-viewed?userId=admin", "userId must be an anonymous visitor id (user_ followed by 8 to 64 letters or digits)"],
+      ["/api/recently-viewed?userId=admin", "userId must be an anonymous visitor id (user_ followed by 24 lower-case letters or digits)"],
     ]) {
       const response = await api.get(path!);
       expect(response.status).toBe(400);
@@ -121,7 +121,7 @@ describe("POST /api/clicks", () => {
   });
 
   it("stores clicks as user behaviour with the retailer and product resolved", async () => {
-    const response = await post("/api/clicks", { userId, sessionId: "session_abcdefghijkl", events: [click(), click({ productId: undefined, retailer: "Viovet" })] });
+    const response = await post("/api/clicks", { userId, sessionId: "session_abcdefghijkl000000000000", events: [click(), click({ productId: undefined, retailer: "Viovet" })] });
     expect(response.status).toBe(204);
     const rows = api.db.$client
       .prepare("SELECT product_id, retailer_id, category_id, session_id, metadata FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click' ORDER BY id")
@@ -130,13 +130,13 @@ describe("POST /api/clicks", () => {
     expect(rows[0]!.product_id).toBe(products[0]!.id);
     expect(rows[0]!.category_id).toBe(products[0]!.categoryId);
     expect(rows[0]!.retailer_id).toBeGreaterThan(0);
-    expect(rows[0]!.session_id).toBe("session_abcdefghijkl");
+    expect(rows[0]!.session_id).toBe("session_abcdefghijkl000000000000");
     expect(JSON.parse(rows[0]!.metadata)).toMatchObject({ retailer: "Amazon", price: 12.99 });
     expect(rows[1]!.product_id).toBeNull();
   });
 
   it("stores a click at a retailer it does not know, without a retailer id", async () => {
-    const visitor = "user_unknownretailerclicker";
+    const visitor = "user_unknownretailerclicker00";
     expect((await post("/api/clicks", { userId: visitor, events: [click({ retailer: "Corner Pet Shop" })] })).status).toBe(204);
     const row = api.db.$client.prepare("SELECT retailer_id, session_id, metadata FROM user_behaviour WHERE user_id = ?").get(visitor) as {
       retailer_id: number | null;

@@ -21,7 +21,7 @@ const alertRow = (id: number) =>
 describe("claims", () => {
   it("lets only the check holding the claim mark the alert notified or release it", () => {
     const id = (
-      temp.db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES ('user_claimtester1', ?, 'a@example.com', 99999999) RETURNING id").get(productId) as {
+      temp.db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES ('user_claimtester1000000000000', ?, 'a@example.com', 99999999) RETURNING id").get(productId) as {
         id: number;
       }
     ).id;

@@ -110,8 +110,8 @@ describe("seedCatalogue", () => {
     seedCatalogue(db, catalogue480);
     const slug = catalogue480.products[10]?.slug as string;
     const id = productId(slug);
-    db.$client.prepare("INSERT INTO favorites (user_id, product_id, notes) VALUES (?, ?, ?)").run("user_abc", id, "for Biscuit");
-    db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email) VALUES (?, ?, ?, ?)").run("user_abc", id, 999, "a@example.com");
+    db.$client.prepare("INSERT INTO favorites (user_id, product_id, notes) VALUES (?, ?, ?)").run("user_abc000000000000000000000", id, "for Biscuit");
+    db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email) VALUES (?, ?, ?, ?)").run("user_abc000000000000000000000", id, 999, "a@example.com");
 
     const later = generateCatalogue({ products: 480, today: new Date(today.getTime() + 7 * 86_400_000) });
     seedCatalogue(db, later);
@@ -134,16 +134,16 @@ describe("seedCatalogue", () => {
     const keptId = productId(keptSlug);
     const droppedId = productId(droppedSlug);
     const addFavourite = db.$client.prepare("INSERT INTO favorites (user_id, product_id) VALUES (?, ?)");
-    addFavourite.run("user_abc", keptId);
-    addFavourite.run("user_abc", droppedId);
-    db.$client.prepare("INSERT INTO recently_viewed (user_id, product_id) VALUES (?, ?)").run("user_abc", droppedId);
+    addFavourite.run("user_abc000000000000000000000", keptId);
+    addFavourite.run("user_abc000000000000000000000", droppedId);
+    db.$client.prepare("INSERT INTO recently_viewed (user_id, product_id) VALUES (?, ?)").run("user_abc000000000000000000000", droppedId);
 
     seedCatalogue(db, generateCatalogue({ products: 100, today }));
 
     expect(count("SELECT count(*) FROM products")).toBe(100);
     expect(productId(keptSlug)).toBe(keptId);
     expect(count("SELECT count(*) FROM products WHERE slug = ?", droppedSlug)).toBe(0);
-    expect(count("SELECT count(*) FROM favorites WHERE user_id = 'user_abc'")).toBe(1);
+    expect(count("SELECT count(*) FROM favorites WHERE user_id = 'user_abc000000000000000000000'")).toBe(1);
     expect(count("SELECT count(*) FROM favorites WHERE product_id = ?", keptId)).toBe(1);
     expect(count("SELECT count(*) FROM recently_viewed")).toBe(0);
     expect(count("SELECT count(*) FROM product_search")).toBe(100);

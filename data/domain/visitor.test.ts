@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emailSchema, maxTargetPounds, targetPriceSchema, visitorIdSchema } from "./visitor.ts";
+import { emailSchema, maxTargetPounds, sessionIdSchema, targetPriceSchema, visitorIdSchema } from "./visitor.ts";
 
 describe("targetPriceSchema", () => {
   it("takes a price above 0 up to the maximum, in whole pence", () => {
@@ -11,10 +11,28 @@ describe("targetPriceSchema", () => {
 });
 
 describe("visitorIdSchema and emailSchema", () => {
-  it("takes user_ and 8 to 64 letters, digits, _ or -", () => {
-    for (const ok of ["user_abcdefgh", `user_${"a".repeat(64)}`, "user_AB-cd_12"]) expect(visitorIdSchema.safeParse(ok).success, ok).toBe(true);
-    for (const bad of ["user_abcdefg", `user_${"a".repeat(65)}`, "user_abc def gh", "visitor_abcdefgh", " user_abcdefgh"]) {
-      expect(visitorIdSchema.safeParse(bad).success, bad).toBe(false);
+  it("takes exactly what the browser makes: user_ and 24 characters from a-z and 0-9", () => {
+    for (const ok of ["user_abcdefghijklmnopqrstu0123", "user_000000000000000000000000", "user_zzzzzzzzzzzzzzzzzzzzzzzz"].map((id) => id.slice(0, 29))) {
+      expect(visitorIdSchema.safeParse(ok).success, ok).toBe(true);
+    }
+    const bad = [
+      "user_aaaaaaaa",
+      "user_--------",
+      `user_${"a".repeat(23)}`,
+      `user_${"a".repeat(25)}`,
+      `user_${"A".repeat(24)}`,
+      `user_${"a".repeat(23)}-`,
+      `user_${"a".repeat(23)}_`,
+      `visitor_${"a".repeat(24)}`,
+      ` user_${"a".repeat(24)}`,
+      `user_${"a".repeat(24)}\n`,
+    ];
+    for (const id of bad) expect(visitorIdSchema.safeParse(id).success, id).toBe(false);
+  });
+  it("takes session ids in the browser's format only", () => {
+    expect(sessionIdSchema.safeParse(`session_${"a1".repeat(12)}`).success).toBe(true);
+    for (const id of [`session_${"a".repeat(23)}`, `session_${"a".repeat(25)}`, "session_--------", `session_${"a".repeat(23)}-`]) {
+      expect(sessionIdSchema.safeParse(id).success, id).toBe(false);
     }
   });
   it("normalises an address to trimmed lower case and refuses one over 254 characters", () => {

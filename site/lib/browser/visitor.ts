@@ -3,12 +3,14 @@
  * `user_` plus 24 crypto-random characters, used by every feature. The analytics session id
  * lives for the tab's session only.
  */
+import { randomIdAlphabet, randomIdLength, sessionIdPattern, visitorIdPattern } from "../../../data/domain/visitor-id.ts";
+
 const userKey = "userId";
 const sessionKey = "sessionId";
-export const visitorIdPattern = /^user_[a-z0-9]{24}$/;
+export { visitorIdPattern };
 
 function randomId(length: number): string {
-  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  const alphabet = randomIdAlphabet;
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join("");
 }
@@ -17,22 +19,22 @@ export function getVisitorId(): string {
   try {
     const stored = localStorage.getItem(userKey);
     if (stored && visitorIdPattern.test(stored)) return stored;
-    const created = `user_${randomId(24)}`;
+    const created = `user_${randomId(randomIdLength)}`;
     localStorage.setItem(userKey, created);
     return created;
   } catch {
-    return `user_${randomId(24)}`;
+    return `user_${randomId(randomIdLength)}`;
   }
 }
 
 export function getSessionId(): string {
   try {
     const stored = sessionStorage.getItem(sessionKey);
-    if (stored) return stored;
-    const created = `session_${randomId(24)}`;
+    if (stored && sessionIdPattern.test(stored)) return stored;
+    const created = `session_${randomId(randomIdLength)}`;
     sessionStorage.setItem(sessionKey, created);
     return created;
   } catch {
-    return `session_${randomId(24)}`;
+    return `session_${randomId(randomIdLength)}`;
   }
 }
