@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
 import { createAstroBuilder } from "../api/site-build.ts";
@@ -24,9 +25,11 @@ const sizes = values.sizes.split(",").map(Number);
 async function build(databaseFile: string, outDir: string): Promise<{ seconds: number; peakRssMb: number; pages: number }> {
   const builder = createAstroBuilder({ quiet: true, keepWarm: false });
   const running = builder.full({ databaseFile, outDir });
-  const pid = builder.pid;
   let peakKb = 0;
   const sample = setInterval(() => {
+    // The worker starts once the builder takes the job, not at once.
+    const pid = builder.pid;
+    if (pid === undefined) return;
     try {
       const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
       peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
@@ -36,8 +39,14 @@ async function build(databaseFile: string, outDir: string): Promise<{ seconds: n
   }, 100);
   const outcome = await running.finally(() => clearInterval(sample));
   if (!outcome.ok) throw new Error(`build failed:\n${outcome.log}`);
+  // Astro's own phase timings (Vite bundling, static route generation) are in its log.
+  const phases = outcome.log.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((line) => /\b(?:built|Completed)\b in /.test(line));
+  for (const line of phases) console.log(`  ${line.trim()}`);
   return { seconds: outcome.durationMs / 1000, peakRssMb: Math.round(peakKb / 1024), pages: outcome.pages };
 }
+
+/** What a folder takes on disk (allocated blocks, as `du` counts them), in MB. */
+const diskUsageMb = (dir: string) => Math.round(Number(execFileSync("du", ["-sk", dir], { encoding: "utf8" }).split("\t")[0]) / 1024);
 
 const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
 
@@ -100,9 +109,10 @@ for (const products of sizes) {
     db.$client.close();
     const outDir = path.join(dir, "site");
     const { seconds, peakRssMb, pages } = await build(databaseFile, outDir);
-    results.push({ products, pages, seconds: Math.round(seconds * 10) / 10, pagesPerSecond: Math.round(pages / seconds), peakRssMb, pageDataMs });
+    const diskMb = diskUsageMb(outDir);
+    results.push({ products, pages, seconds: Math.round(seconds * 10) / 10, pagesPerSecond: Math.round(pages / seconds), peakRssMb, diskMb, pageDataMs });
     console.log(
-      `${products} products: ${pages} pages in ${seconds.toFixed(1)} s (${Math.round(pages / seconds)} pages/s), peak RSS ${peakRssMb} MB; product page data read in ${pageDataMs} ms`,
+      `${products} products: ${pages} pages in ${seconds.toFixed(1)} s (${Math.round(pages / seconds)} pages/s), peak RSS ${peakRssMb} MB, ${diskMb} MB on disk; product page data read in ${pageDataMs} ms`,
     );
     if (Object.keys(assets).length === 0) {
       const productDir = fs.readdirSync(path.join(outDir, "product"))[0]!;
