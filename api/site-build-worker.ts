@@ -16,6 +16,8 @@ import path from "node:path";
 import type { AstroIntegration, AstroPrerenderer } from "astro";
 import { projectRoot, siteConfig } from "../data/config.ts";
 import { endBuildPass, startBuildPass, currentBuildPass } from "../data/site-build-pass.ts";
+import { compressibleFile, inlineScriptHashes, precompressFolder, writeGzipOnly, writeWithVariants } from "./site-output.ts";
+import { writeScriptHashes } from "./site-releases.ts";
 
 module.enableCompileCache?.();
 
@@ -35,8 +37,17 @@ type KeptPrerenderer = AstroPrerenderer & { app?: { routeCache?: { clearAll(): v
 
 let kept: KeptPrerenderer | undefined;
 let rendered = 0;
+/** Where the build under way writes. */
+let outDir = "";
+/** The CSP hashes of the inline scripts in the HTML the job under way wrote. */
+let scriptHashes = new Set<string>();
+/** When the build's phases began and ended (performance.now()), for the log's timing line. */
+const phaseMarks = { start: 0, firstRender: 0, lastRender: 0 };
 
-/** Keeps Astro's default prerenderer for later renders and counts what it renders. */
+/**
+ * Keeps Astro's default prerenderer for later renders, counts what it renders, and stores each
+ * rendered file itself (`store`): Astro is handed back an empty answer, so it writes nothing.
+ */
 const keepPrerenderer: AstroIntegration = {
   name: "pawprice:keep-prerenderer",
   hooks: {
@@ -44,12 +55,19 @@ const keepPrerenderer: AstroIntegration = {
       setPrerenderer((astroDefault) => {
         kept = astroDefault;
         return {
-          name: "pawprice:counting",
+          name: "pawprice:storing",
           setup: () => astroDefault.setup?.() ?? Promise.resolve(),
           getStaticPaths: () => astroDefault.getStaticPaths(),
-          render: (request, options) => {
+          render: async (request, options) => {
             rendered++;
-            return astroDefault.render(request, options);
+            phaseMarks.firstRender ||= performance.now();
+            const result = await astroDefault.render(request, options);
+            const response = result instanceof Response ? result : result.response;
+            const stored = await store(outDir, decodeURI(new URL(request.url).pathname), options.routeData, response);
+            phaseMarks.lastRender = performance.now();
+            if (!stored) return result;
+            const empty = new Response(null, { status: response.status, headers: response.headers });
+            return result instanceof Response ? empty : { ...result, response: empty };
           },
           teardown: () => astroDefault.teardown?.() ?? Promise.resolve(),
         };
@@ -68,16 +86,17 @@ const origin = new URL(siteConfig.baseUrl).origin;
  * show categories, retailers and vouchers only, whose changes get a full build.
  */
 const fastPassRoutes = new Set(["/", "/category/[slug]", "/product/[slug]", "/sitemap.xml", "/sitemaps/[file].xml"]);
+const productRoute = "/product/[slug]";
 
 /**
  * Where Astro writes a path with `build.format: "directory"`: pages as folder/index.html (the
  * status pages as 404.html), endpoints (sitemaps, robots.txt) under their own name.
  */
-function outputFile(outDir: string, pathname: string, route: RouteData): string {
+function outputFile(dir: string, pathname: string, route: RouteData): string {
   const relative = pathname.replace(/^\/+|\/+$/g, "");
-  if (route.type === "endpoint") return path.join(outDir, relative);
-  if (pathname === "/404" || pathname === "/500") return path.join(outDir, `${relative}.html`);
-  return path.join(outDir, relative, "index.html");
+  if (route.type === "endpoint") return path.join(dir, relative);
+  if (relative === "404" || relative === "500") return path.join(dir, `${relative}.html`);
+  return path.join(dir, relative, "index.html");
 }
 
 /** The URL Astro renders a path at (pages with a trailing slash in the "directory" format). */
@@ -87,24 +106,46 @@ function renderUrl(pathname: string, route: RouteData): URL {
   return new URL(trimmed === "" ? "/" : `/${trimmed}/`, origin);
 }
 
-/** Hashed scripts and stylesheets get a .gz beside them, which the server sends to browsers that accept gzip. */
-async function precompressAssets(outDir: string): Promise<void> {
-  const assets = path.join(outDir, "_astro");
-  if (!fs.existsSync(assets)) return;
-  const zlib = await import("node:zlib");
-  for (const name of fs.readdirSync(assets)) {
-    if (!/\.(js|css|svg)$/.test(name)) continue;
-    const file = path.join(assets, name);
-    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
-  }
+/**
+ * Writes a rendered page or endpoint into `dir` precompressed (api/site-output.ts: product pages
+ * as gzip only, the rest as they are plus gzip and brotli) and notes its inline scripts' hashes.
+ * Returns false for what it leaves to Astro (redirects, empty answers).
+ */
+async function store(dir: string, pathname: string, route: RouteData, response: Response): Promise<boolean> {
+  if ((response.status >= 300 && response.status < 400) || !response.body) return false;
+  const body = Buffer.from(await response.arrayBuffer());
+  const file = outputFile(dir, pathname, route);
+  if (route.type === "page") inlineScriptHashes(body.toString("utf8"), scriptHashes);
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  if (route.route === productRoute) await writeGzipOnly(file, body);
+  else if (compressibleFile.test(file)) await writeWithVariants(file, body);
+  else await fs.promises.writeFile(file, body);
+  return true;
+}
+
+/** Starts a job's bookkeeping: where it writes, no hashes yet. */
+function startJob(dir: string): void {
+  outDir = dir;
+  scriptHashes = new Set();
 }
 
 async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ pages: number; productPages: number }> {
   startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
+  startJob(job.outDir);
   const { build: astroBuild } = await import("astro");
   rendered = 0;
+  Object.assign(phaseMarks, { start: performance.now(), firstRender: 0, lastRender: 0 });
   await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer] });
-  await precompressAssets(job.outDir);
+  const built = performance.now();
+  // What Vite emitted and the public folder's files; the rendered files have their variants already.
+  await precompressFolder(job.outDir, new Set(["product"]));
+  writeScriptHashes(job.outDir, [...scriptHashes]);
+  const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
+  const done = performance.now();
+  console.log(
+    `Build phases: bundling ${s(phaseMarks.start, phaseMarks.firstRender)}, rendering and writing ${s(phaseMarks.firstRender, phaseMarks.lastRender)}, ` +
+      `finishing ${s(phaseMarks.lastRender, built)}, precompressing assets ${s(built, done)}; built in ${s(phaseMarks.start, done)}`,
+  );
   return { pages: rendered, productPages: currentBuildPass()?.productPages?.length ?? 0 };
 }
 
@@ -113,6 +154,7 @@ async function render(job: Extract<WorkerJob, { type: "render" }>): Promise<{ pa
   if (!kept) throw new Error("no build has run in this worker");
   const prerenderer = kept;
   startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
+  startJob(job.outDir);
   // getStaticPaths answers are cached per route; this pass's data differs.
   prerenderer.app?.routeCache?.clearAll();
   const paths = await prerenderer.getStaticPaths();
@@ -126,14 +168,13 @@ async function render(job: Extract<WorkerJob, { type: "render" }>): Promise<{ pa
       const response = result instanceof Response ? result : result.response;
       // The site has no redirects; a status page (404) is written with its body like any page.
       if (response.status >= 300 && response.status < 400) throw new Error(`rendering ${pathname} answered a redirect`);
-      const file = outputFile(job.outDir, pathname, route);
-      await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      await fs.promises.writeFile(file, Buffer.from(await response.arrayBuffer()));
+      await store(job.outDir, pathname, route, response);
       pages++;
-      if (route.route === "/product/[slug]") productPages++;
+      if (route.route === productRoute) productPages++;
     }
   };
   await Promise.all(Array.from({ length: 8 }, renderNext));
+  writeScriptHashes(job.outDir, [...scriptHashes]);
   return { pages, productPages };
 }
 

@@ -6,8 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createReleaseStore,
   readReleaseMeta,
+  readScriptHashes,
   releaseLayers,
   releaseMetaFile,
+  scriptHashesFile,
+  writeScriptHashes,
   type ReleaseStore,
   type StagedRelease,
 } from "./site-releases.ts";
@@ -72,6 +75,16 @@ describe("publishing a release", () => {
     expect(Number.isNaN(Date.parse(readReleaseMeta(root)!.createdAt))).toBe(false);
   });
 
+  it("keeps the list of inline-script hashes the build wrote", () => {
+    const staged = store.stage();
+    writeFiles(staged.dir, { "index.html": "home" });
+    writeScriptHashes(staged.dir, ["sha256-b", "sha256-a"]);
+    store.publish(staged, { kind: "full", base: null });
+    const root = path.join(store.dir, staged.name);
+    expect(fs.readdirSync(root).sort()).toEqual([scriptHashesFile, releaseMetaFile, "index.html"].sort());
+    expect(readScriptHashes(root)).toEqual(["sha256-a", "sha256-b"]);
+  });
+
   it("names releases so that they sort by creation", () => {
     const created = [release({ a: "1" }), release({ a: "2" }), release({ a: "3" })];
     expect([...created].sort()).toEqual(created);
@@ -113,6 +126,31 @@ describe("fast releases", () => {
     );
     // The earlier release's own bookkeeping is not copied: the new one has its own.
     expect(readReleaseMeta(root)).toMatchObject({ kind: "fast", base });
+  });
+
+  it("carry forward a page with all its stored forms or none of them, and the hashes of its scripts", async () => {
+    const base = release({ "index.html": "base" });
+    const staged = store.stage();
+    writeFiles(staged.dir, {
+      "index.html": "home1",
+      "index.html.gz": "home1 gzip",
+      "index.html.br": "home1 brotli",
+      "product/a/index.html.gz": "a1 gzip",
+    });
+    writeScriptHashes(staged.dir, ["sha256-first"]);
+    store.publish(staged, { kind: "fast", base });
+    const next = store.stage();
+    // This build stored its home page as it is only, and a product page the first did not render.
+    writeFiles(next.dir, { "index.html": "home2", "product/b/index.html.gz": "b2 gzip" });
+    writeScriptHashes(next.dir, ["sha256-second"]);
+    await store.carryForward(next, staged.name);
+    store.publish(next, { kind: "fast", base });
+    const root = path.join(store.dir, next.name);
+    expect(fs.readdirSync(root).filter((name) => name.startsWith("index.html"))).toEqual(["index.html"]);
+    expect(fs.readFileSync(path.join(root, "index.html"), "utf8")).toBe("home2");
+    expect(fs.readdirSync(path.join(root, "product")).sort()).toEqual(["a", "b"]);
+    expect(fs.readFileSync(path.join(root, "product/a/index.html.gz"), "utf8")).toBe("a1 gzip");
+    expect(readScriptHashes(root)).toEqual(["sha256-first", "sha256-second"]);
   });
 });
 

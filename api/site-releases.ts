@@ -5,7 +5,8 @@
  * is killed leaves the live release exactly as it was.
  *
  * A releases folder holds:
- *   <name>/                   a finished release; .release.json says what kind (never served)
+ *   <name>/                   a finished release; .release.json says what kind, .csp.json lists
+ *                             the hashes of its pages' inline scripts (dot files: never served)
  *   current -> <name>         the release being served
  *   .building-<name>-<pid>/   a build under way; renamed to <name> when it succeeded
  *   .snapshot-<name>-<pid>/   the database snapshot a build reads
@@ -29,6 +30,10 @@ export interface ReleaseMeta {
 }
 
 export const releaseMetaFile = ".release.json";
+/** `{ "scriptHashes": ["sha256-...", ...] }`: the CSP hashes of the inline scripts in the release's HTML. */
+export const scriptHashesFile = ".csp.json";
+/** The dot files a build writes that stay in the published release. */
+const keptDotFiles = new Set([scriptHashesFile]);
 const currentLink = "current";
 const releaseName = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
 const scratchName = /^\.(?:building|snapshot|current)-(\d{8}T\d{9}Z-[0-9a-f]{6}-)?(\d+)(?:-[0-9a-f]+)?$/;
@@ -46,6 +51,23 @@ export function readReleaseMeta(root: string): ReleaseMeta | null {
     return null;
   }
 }
+
+export function writeScriptHashes(dir: string, hashes: readonly string[]): void {
+  fs.writeFileSync(path.join(dir, scriptHashesFile), `${JSON.stringify({ scriptHashes: [...hashes].sort() })}\n`);
+}
+
+/** The CSP hashes a release folder's HTML needs (one layer's own; empty when it lists none). */
+export function readScriptHashes(dir: string): string[] {
+  try {
+    const { scriptHashes } = JSON.parse(fs.readFileSync(path.join(dir, scriptHashesFile), "utf8")) as { scriptHashes?: unknown };
+    return Array.isArray(scriptHashes) ? scriptHashes.filter((hash): hash is string => typeof hash === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A stored file's own path: without the suffix of a compressed variant (index.html.gz is index.html). */
+const storedAsset = (file: string) => file.replace(/\.(?:gz|br)$/, "");
 
 /** The folders a release's files are looked up in, first match wins: itself, then its base. */
 export function releaseLayers(root: string): string[] {
@@ -81,11 +103,13 @@ export interface ReleaseStore {
   stage(): StagedRelease;
   /**
    * Copies, as hard links, the files of a fast release `from` that `staged` does not have (the
-   * pages earlier fast builds rewrote stay rewritten).
+   * pages earlier fast builds rewrote stay rewritten), and adds their script hashes to its own.
+   * A file counts with its compressed variants: none of a page's stored forms is carried when
+   * `staged` has any of them.
    */
   carryForward(staged: StagedRelease, from: string): Promise<void>;
   /**
-   * Removes build leftovers (dot entries such as .prerender), then makes `staged` the served
+   * Removes build leftovers (dot entries such as .prerender; not .csp.json), then makes `staged` the served
    * release. Its snapshot folder stays until `discard`.
    */
   publish(staged: StagedRelease, meta: Omit<ReleaseMeta, "createdAt">): void;
@@ -144,18 +168,25 @@ export function createReleaseStore(dir: string): ReleaseStore {
     async carryForward(staged, from) {
       const source = path.join(dir, from);
       const entries = await fs.promises.readdir(source, { recursive: true, withFileTypes: true });
+      const hasAnyForm = (asset: string) => ["", ".gz", ".br"].some((suffix) => fs.existsSync(path.join(staged.dir, asset + suffix)));
+      // Which pages staged had before copying: a page's forms come all from one release.
+      const staysOwn = new Map<string, boolean>();
       for (const entry of entries) {
-        if (!entry.isFile() || entry.name === releaseMetaFile) continue;
+        if (!entry.isFile() || entry.name === releaseMetaFile || entry.name === scriptHashesFile) continue;
         const relative = path.relative(source, path.join(entry.parentPath, entry.name));
+        const asset = storedAsset(relative);
+        if (!staysOwn.has(asset)) staysOwn.set(asset, hasAnyForm(asset));
+        if (staysOwn.get(asset)) continue;
         const target = path.join(staged.dir, relative);
-        if (fs.existsSync(target)) continue;
         await fs.promises.mkdir(path.dirname(target), { recursive: true });
         await fs.promises.link(path.join(source, relative), target);
       }
+      const hashes = new Set([...readScriptHashes(staged.dir), ...readScriptHashes(source)]);
+      writeScriptHashes(staged.dir, [...hashes]);
     },
     publish(staged, release) {
       for (const entry of fs.readdirSync(staged.dir)) {
-        if (entry.startsWith(".")) fs.rmSync(path.join(staged.dir, entry), { recursive: true, force: true });
+        if (entry.startsWith(".") && !keptDotFiles.has(entry)) fs.rmSync(path.join(staged.dir, entry), { recursive: true, force: true });
       }
       const full: ReleaseMeta = { ...release, createdAt: new Date().toISOString() };
       fs.writeFileSync(path.join(staged.dir, releaseMetaFile), `${JSON.stringify(full, null, 2)}\n`);

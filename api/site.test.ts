@@ -5,9 +5,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "./app.ts";
-import { createReleaseStore, type ReleaseStore } from "./site-releases.ts";
+import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "./site-releases.ts";
 import { writeFiles } from "./test/files.ts";
 import { tempDb, type TempDb } from "../data/db/fixtures/temp-db.ts";
 
@@ -19,9 +20,28 @@ let base: string;
 let fast: string;
 let bare: string;
 
-function publish(files: Record<string, string>, meta: { kind: "full" | "fast"; base: string | null }): string {
+const baseHome = "<h1>base home</h1>";
+const fastHome = "<h1>fast home</h1>";
+const base404 = "<h1>base 404</h1>";
+const biscuitPage = `<h1>biscuit</h1>${"<p>crunchy</p>".repeat(200)}`;
+
+/** Writes a file's compressed forms beside it, as the build stores them. */
+function writeCompressed(root: string, name: string, text: string, forms: readonly ("gzip" | "br")[]): void {
+  const file = path.join(root, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (forms.includes("gzip")) fs.writeFileSync(`${file}.gz`, zlib.gzipSync(text));
+  if (forms.includes("br")) fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(text));
+}
+
+function publish(
+  files: Record<string, string>,
+  meta: { kind: "full" | "fast"; base: string | null },
+  more: { compressed?: Record<string, [string, ("gzip" | "br")[]]>; scriptHashes?: string[] } = {},
+): string {
   const staged = store.stage();
   writeFiles(staged.dir, files);
+  for (const [name, [text, forms]] of Object.entries(more.compressed ?? {})) writeCompressed(staged.dir, name, text, forms);
+  if (more.scriptHashes) writeScriptHashes(staged.dir, more.scriptHashes);
   store.publish(staged, meta);
   fs.rmSync(staged.scratch, { recursive: true });
   return path.join(store.dir, staged.name);
@@ -33,8 +53,8 @@ beforeAll(async () => {
   store = createReleaseStore(path.join(dir, "releases"));
   base = publish(
     {
-      "index.html": "<h1>base home</h1>",
-      "404.html": "<h1>base 404</h1>",
+      "index.html": baseHome,
+      "404.html": base404,
       "product-not-found/index.html": "<h1>no such product</h1>",
       "product/kibble/index.html": "<h1>kibble, base</h1>",
       "product/bone/index.html": "<h1>bone, base</h1>",
@@ -42,10 +62,20 @@ beforeAll(async () => {
       "_astro/app.js": "console.log(1)",
     },
     { kind: "full", base: null },
+    {
+      compressed: {
+        "index.html": [baseHome, ["gzip", "br"]],
+        "404.html": [base404, ["gzip", "br"]],
+        // A product page as the build stores it: gzip only.
+        "product/biscuit/index.html": [biscuitPage, ["gzip"]],
+      },
+      scriptHashes: ["sha256-base1", "sha256-base2"],
+    },
   );
   fast = publish(
-    { "index.html": "<h1>fast home</h1>", "product/kibble/index.html": "<h1>kibble, fast</h1>" },
+    { "index.html": fastHome, "product/kibble/index.html": "<h1>kibble, fast</h1>" },
     { kind: "fast", base: path.basename(base) },
+    { scriptHashes: ["sha256-fast1"] },
   );
   // A build's intermediates, as a killed build leaves them (never served, even inside a release).
   writeFiles(base, { ".prerender/chunks/server.mjs": "export const secret = 1;", "_astro/.vite/manifest.json": "{}" });
@@ -110,6 +140,10 @@ describe("dot paths", () => {
     "/%2Erelease.json",
     "/_astro/.vite/manifest.json",
     "/_astro/%2evite/manifest.json",
+    "/.csp.json",
+    "/index.html.gz",
+    "/index.html.br",
+    "/404.html.gz",
   ])("never serves %s", async (pathname) => {
     root = fast;
     const response = await get(pathname);
@@ -155,5 +189,146 @@ describe("the admin app's page", () => {
     const response = await get("/admin/products");
     expect(response.status).toBe(404);
     expect(response.headers.get("x-robots-tag")).toBeNull();
+  });
+});
+
+/** The body of a response, decoded as its content-encoding says. */
+async function decoded(response: Response): Promise<string> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const encoding = response.headers.get("content-encoding");
+  if (encoding === "gzip") return zlib.gunzipSync(body).toString();
+  if (encoding === "br") return zlib.brotliDecompressSync(body).toString();
+  expect(encoding).toBeNull();
+  return body.toString();
+}
+
+const request = (pathname: string, init?: RequestInit) => app().request(pathname, init);
+const accepting = (acceptEncoding: string, method = "GET") => ({ method, headers: { "accept-encoding": acceptEncoding } });
+
+describe("compressed answers", () => {
+  it.each([
+    ["gzip, deflate, br, zstd", "br"],
+    ["gzip", "gzip"],
+    ["br;q=0, gzip;q=0.5", "gzip"],
+    ["*", "br"],
+    ["identity", null],
+    ["gzip;q=0, br;q=0", null],
+  ])("answers Accept-Encoding %j with the stored form %s, which decodes to the page", async (acceptEncoding, expected) => {
+    root = base;
+    const response = await request("/", accepting(acceptEncoding));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe(expected);
+    expect(response.headers.get("vary")).toBe("accept-encoding");
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await decoded(response)).toBe(baseHome);
+  });
+
+  it("sends plain HTML to a client that sends no Accept-Encoding", async () => {
+    root = base;
+    const response = await request("/");
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(response.headers.get("vary")).toBe("accept-encoding");
+    expect(await response.text()).toBe(baseHome);
+  });
+
+  it("sends a page stored only as gzip as it is, or decompressed to a client without gzip", async () => {
+    root = fast;
+    const zipped = await request("/product/biscuit/", accepting("gzip, deflate, br"));
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(await decoded(zipped)).toBe(biscuitPage);
+    const plain = await request("/product/biscuit");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("content-length")).toBe(String(Buffer.byteLength(biscuitPage)));
+    expect(await plain.text()).toBe(biscuitPage);
+  });
+
+  it("takes all of a page's forms from the layer that has it (a fast release's page over its base's variants)", async () => {
+    root = fast;
+    const response = await request("/", accepting("gzip, br"));
+    expect(response.headers.get("content-encoding")).toBeNull();
+    expect(await decoded(response)).toBe(fastHome);
+  });
+
+  it("answers HEAD with the headers of the compressed form and no body", async () => {
+    root = base;
+    const response = await request("/", accepting("gzip", "HEAD"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+    expect(response.headers.get("content-length")).toBe(String(fs.statSync(path.join(base, "index.html.gz")).size));
+    expect(await response.text()).toBe("");
+  });
+
+  it("revalidates each form by its own ETag and by Last-Modified", async () => {
+    root = base;
+    const first = await request("/", accepting("gzip"));
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect((await request("/")).headers.get("etag")).not.toBe(etag);
+    const again = await request("/", { headers: { "accept-encoding": "gzip", "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    const since = await request("/", { headers: { "if-modified-since": first.headers.get("last-modified")! } });
+    expect(since.status).toBe(304);
+    const stale = await request("/", { headers: { "accept-encoding": "gzip", "if-none-match": 'W/"0-0"' } });
+    expect(stale.status).toBe(200);
+  });
+
+  it("sends the 404 page compressed", async () => {
+    root = fast;
+    const response = await request("/nowhere", accepting("br"));
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(await decoded(response)).toBe(base404);
+  });
+});
+
+describe("security headers", () => {
+  const expectPageHeaders = (response: Response, hashes: readonly string[]) => {
+    const policy = response.headers.get("content-security-policy") ?? "";
+    const scriptSources = /script-src ([^;]*)/.exec(policy)?.[1]?.split(" ") ?? [];
+    expect(scriptSources.sort()).toEqual(["'self'", ...hashes.map((hash) => `'${hash}'`)].sort());
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    // PUBLIC_BASE_URL is http here: no HTTPS pinning.
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+  };
+  const allHashes = ["sha256-base1", "sha256-base2", "sha256-fast1"];
+
+  it.each([
+    ["a page", "/"],
+    ["a page from the base release", "/product/bone"],
+    ["a compressed page", "/product/biscuit"],
+    ["an asset", "/_astro/app.js"],
+    ["a 404 page", "/nowhere"],
+    ["a product's 404 page", "/product/gone"],
+    ["a dot path", "/.csp.json"],
+    ["the admin app's page", "/admin/products"],
+  ])("are sent on %s, allowing the inline scripts of every layer", async (_, pathname) => {
+    root = fast;
+    expectPageHeaders(await request(pathname, accepting("gzip")), allHashes);
+  });
+
+  it("allow only a release's own hashes (a full release has no fast layer)", async () => {
+    root = base;
+    expectPageHeaders(await request("/"), ["sha256-base1", "sha256-base2"]);
+  });
+
+  it("are sent on the 503 page while there is no release, and on 304s", async () => {
+    root = null;
+    expectPageHeaders(await request("/"), []);
+    root = base;
+    const etag = (await request("/")).headers.get("etag")!;
+    const again = await request("/", { headers: { "if-none-match": etag } });
+    expect(again.status).toBe(304);
+    expectPageHeaders(again, ["sha256-base1", "sha256-base2"]);
+  });
+
+  it("replace the old SAMEORIGIN framing rule", async () => {
+    root = bare;
+    const response = await request("/");
+    expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expectPageHeaders(response, []);
   });
 });

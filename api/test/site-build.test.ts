@@ -1,15 +1,21 @@
 /**
  * The real Astro build behind the rebuild job, on a small catalogue: a full build into a
- * release, fast rebuilds laid over it (rendering what a full build renders from the same data;
- * one product's price change), and a full build killed half-way (the live site stays as it was).
+ * release (stored precompressed, with the CSP hashes of its inline scripts), fast rebuilds laid
+ * over it (rendering what a full build renders from the same data; one product's price change),
+ * and a full build killed half-way (the live site stays as it was).
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
+import { findAll, getAttributeValue, textContent } from "domutils";
+import { parseDocument } from "htmlparser2";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
 import { createSiteRebuilder, type SiteRebuilder } from "../jobs/site-rebuild.ts";
 import { createAstroBuilder } from "../site-build.ts";
-import { readReleaseMeta } from "../site-releases.ts";
+import { readStored } from "../site-output.ts";
+import { readReleaseMeta, readScriptHashes } from "../site-releases.ts";
 import { treeHash } from "./files.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
@@ -37,9 +43,36 @@ afterAll(async () => {
   temp.remove();
 });
 
+const request = (pathname: string, init?: RequestInit) =>
+  createApp({ db: temp.db }, { siteRoot: () => site.currentRoot() }).request(pathname, init);
+
 async function get(pathname: string): Promise<{ status: number; text: string }> {
-  const response = await createApp({ db: temp.db }, { siteRoot: () => site.currentRoot() }).request(pathname);
+  const response = await request(pathname);
   return { status: response.status, text: await response.text() };
+}
+
+/** A release's stored files by their own names (index.html for index.html.gz too), dot files left out. */
+const storedFiles = (root: string) => [
+  ...new Set(
+    Object.keys(treeHash(root))
+      .filter((file) => !file.startsWith("."))
+      .map((file) => file.replace(/\.(?:gz|br)$/, "")),
+  ),
+];
+
+/** A stored file's text, from whichever form it was stored in. */
+const readPage = async (root: string, file: string) => (await readStored(path.join(root, file)))!.toString("utf8");
+
+/**
+ * The CSP hashes of a page's executable inline scripts, found with an HTML parser: scripts
+ * without src whose type is absent, "module" or text/javascript (not JSON data blocks).
+ */
+function parsedScriptHashes(html: string): string[] {
+  const scripts = findAll((element) => element.name === "script", parseDocument(html).children);
+  return scripts
+    .filter((script) => getAttributeValue(script, "src") === undefined)
+    .filter((script) => ["", "module", "text/javascript"].includes((getAttributeValue(script, "type") ?? "").toLowerCase()))
+    .map((script) => `sha256-${crypto.createHash("sha256").update(textContent(script)).digest("base64")}`);
 }
 
 /** The price-history chart is drawn up to the moment of rendering; everything else must match. */
@@ -70,8 +103,9 @@ describe("the real site build", () => {
     expect(record.pages).toBeGreaterThan(50);
     firstRelease = site.currentRoot()!;
     expect(readReleaseMeta(firstRelease)).toMatchObject({ kind: "full", base: null });
-    expect(fs.readdirSync(firstRelease).filter((name) => name.startsWith("."))).toEqual([".release.json"]);
+    expect(fs.readdirSync(firstRelease).filter((name) => name.startsWith(".")).sort()).toEqual([".csp.json", ".release.json"]);
     expect(fs.readdirSync(path.join(firstRelease, "_astro")).some((name) => name.endsWith(".js.gz"))).toBe(true);
+    expect(fs.readdirSync(path.join(firstRelease, "_astro")).some((name) => name.endsWith(".css.br"))).toBe(true);
     firstTree = treeHash(firstRelease);
 
     const [first] = products();
@@ -81,18 +115,63 @@ describe("the real site build", () => {
     expect((await get("/")).status).toBe(200);
   });
 
+  it("stores product pages as gzip only and the other text files also as they are, with brotli and gzip forms of the same bytes", async () => {
+    const [first] = products();
+    const productDir = path.join(firstRelease, "product", first!.slug);
+    expect(fs.readdirSync(productDir)).toEqual(["index.html.gz"]);
+    for (const file of ["index.html", "category/dog-food/index.html", "sitemaps/products-1.xml"]) {
+      const plain = fs.readFileSync(path.join(firstRelease, file));
+      expect(zlib.gunzipSync(fs.readFileSync(path.join(firstRelease, `${file}.gz`))), file).toEqual(plain);
+      expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(firstRelease, `${file}.br`))), file).toEqual(plain);
+    }
+  });
+
+  it("serves each page compressed to browsers, as it is to clients without Accept-Encoding; both decode to the page", async () => {
+    const [first] = products();
+    for (const [pathname, file] of [
+      ["/", "index.html"],
+      [`/product/${first!.slug}/`, `product/${first!.slug}/index.html`],
+    ] as const) {
+      const page = await readPage(firstRelease, file);
+      const compressed = await request(pathname, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } });
+      const body = Buffer.from(await compressed.arrayBuffer());
+      const encoding = compressed.headers.get("content-encoding");
+      expect(encoding, pathname).toBe(file === "index.html" ? "br" : "gzip");
+      expect((encoding === "br" ? zlib.brotliDecompressSync(body) : zlib.gunzipSync(body)).toString(), pathname).toBe(page);
+      const plain = await request(pathname);
+      expect(plain.headers.get("content-encoding")).toBeNull();
+      expect(await plain.text()).toBe(page);
+    }
+  });
+
+  it("lists exactly the hashes of the built pages' inline scripts, and allows them on every page", async () => {
+    const listed = readScriptHashes(firstRelease);
+    const found = new Set<string>();
+    const pages = storedFiles(firstRelease).filter((file) => file.endsWith(".html"));
+    expect(pages.length).toBeGreaterThan(50);
+    for (const page of pages) for (const hash of parsedScriptHashes(await readPage(firstRelease, page))) found.add(hash);
+    expect(found.size).toBeGreaterThan(0);
+    expect([...listed].sort()).toEqual([...found].sort());
+    const [first] = products();
+    for (const pathname of ["/", `/product/${first!.slug}`, "/nowhere", "/admin/products", "/favicon.svg"]) {
+      const policy = (await request(pathname)).headers.get("content-security-policy") ?? "";
+      for (const hash of found) expect(policy, pathname).toContain(`'${hash}'`);
+    }
+  });
+
   it("renders, in a fast build, the very pages a full build renders from the same data", async () => {
     unchanged = products()[2]!;
     const record = await site.request({ productIds: [unchanged.id] });
     expect(record).toMatchObject({ kind: "fast", result: "succeeded" });
     const fastRoot = site.currentRoot()!;
-    const pages = Object.keys(treeHash(fastRoot)).filter((page) => page !== ".release.json");
+    const pages = storedFiles(fastRoot);
     expect(pages).toContain(`product/${unchanged.slug}/index.html`);
     expect(pages).toContain("index.html");
     for (const page of pages) {
-      const read = (root: string) => withoutChart(fs.readFileSync(path.join(root, page), "utf8"));
-      expect(firstDifference(read(firstRelease), read(fastRoot)), page).toBeNull();
+      const read = async (root: string) => withoutChart(await readPage(root, page));
+      expect(firstDifference(await read(firstRelease), await read(fastRoot)), page).toBeNull();
     }
+    expect(readScriptHashes(fastRoot).length).toBeGreaterThan(0);
   }, 60_000);
 
   it("renders one product's price change as a fast release over the full one", async () => {

@@ -1,0 +1,83 @@
+/**
+ * What the build stores: the CSP hashes of a page's executable inline scripts, and files with
+ * their compressed forms (read back to the same bytes).
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { inlineScriptHashes, readStored, writeGzipOnly, writeWithVariants } from "./site-output.ts";
+
+const sha256 = (text: string) => `sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}`;
+const hashesOf = (html: string) => {
+  const hashes = new Set<string>();
+  inlineScriptHashes(html, hashes);
+  return [...hashes].sort();
+};
+
+describe("inline script hashes", () => {
+  it("hashes each executable inline script's exact text: no type, module, a JavaScript type", () => {
+    const classic = "window.dataLayer = [];";
+    const module = '\n  import { start } from "/_astro/a.js"; start("£1");\n';
+    const typed = "console.log('typed')";
+    const unquoted = "console.log(1)";
+    const html = [
+      `<script>${classic}</script>`,
+      `<script type="module">${module}</script>`,
+      `<script type='text/javascript' defer>${typed}</script>`,
+      `<SCRIPT TYPE=Module>${unquoted}</SCRIPT>`,
+      "<script></script>",
+    ].join("\n");
+    expect(hashesOf(html)).toEqual([sha256(classic), sha256(module), sha256(typed), sha256(unquoted), sha256("")].sort());
+  });
+
+  it("skips scripts with a src and data blocks", () => {
+    const html = [
+      '<script type="module" src="/_astro/page.js"></script>',
+      "<script src=/x.js>ignored()</script>",
+      '<script type="application/ld+json">{"@type":"Product"}</script>',
+      '<script type="application/json" id="props">{"a":1}</script>',
+      '<script type="text/plain">not code</script>',
+      '<script data-src="x" type="module">run()</script>',
+    ].join("");
+    expect(hashesOf(html)).toEqual([sha256("run()")]);
+  });
+
+  it("lists a script that appears on many pages once", () => {
+    const hashes = new Set<string>();
+    for (let page = 0; page < 3; page++) inlineScriptHashes(`<p>${page}</p><script>shared()</script>`, hashes);
+    expect([...hashes]).toEqual([sha256("shared()")]);
+  });
+});
+
+describe("stored files", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-site-output-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const page = Buffer.from(`<!doctype html>${'<li class="grid gap-2 p-4">a product</li>'.repeat(300)}`);
+
+  it("stores a product page as gzip only, which reads back to the page", async () => {
+    const file = path.join(dir, "product/index.html");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    await writeGzipOnly(file, page);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["index.html.gz"]);
+    expect(zlib.gunzipSync(fs.readFileSync(`${file}.gz`))).toEqual(page);
+    expect(await readStored(file)).toEqual(page);
+  });
+
+  it("stores a shared file as it is, with gzip and brotli forms of the same bytes", async () => {
+    const file = path.join(dir, "index.html");
+    await writeWithVariants(file, page);
+    expect(fs.readFileSync(file)).toEqual(page);
+    expect(zlib.gunzipSync(fs.readFileSync(`${file}.gz`))).toEqual(page);
+    expect(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`))).toEqual(page);
+  });
+
+  it("stores a small file without compressed forms", async () => {
+    const file = path.join(dir, "robots.txt");
+    await writeWithVariants(file, Buffer.from("User-agent: *\nAllow: /\n"));
+    expect(fs.existsSync(`${file}.gz`)).toBe(false);
+    expect(fs.existsSync(`${file}.br`)).toBe(false);
+  });
+});

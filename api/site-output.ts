@@ -1,0 +1,125 @@
+/**
+ * How the build stores what it renders, shared by the build worker (which writes it) and the
+ * site handler (which reads it back).
+ *
+ * Text files are stored precompressed, so the server sends the stored bytes as they are:
+ * - product pages (tens of thousands of them, each asked for rarely): gzip only. Every browser,
+ *   crawler and proxy in use accepts gzip; the rare client that does not gets the page
+ *   decompressed on the fly. Writing and storing a 46 KB page as its ~8 KB gzip is what keeps a
+ *   large catalogue's build and release small.
+ * - every other text file (the few shared pages, sitemaps, scripts, styles, SVG): as it is, plus
+ *   gzip and brotli, each compressed once with the strongest setting.
+ * A variant is written only where it pays (the file is at least `minCompressBytes` and its
+ * compressed form is smaller by a tenth).
+ *
+ * The build also lists the hashes of the inline scripts in the HTML it wrote, for the pages'
+ * Content-Security-Policy (see `inlineScriptHashes`).
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+/** The stored variants' file suffixes, best first (what the server offers, in this order). */
+export const encodingSuffixes = { br: ".br", gzip: ".gz" } as const;
+export type Encoding = keyof typeof encodingSuffixes;
+
+/** Files smaller than this are stored as they are: compressing them saves less than a packet. */
+const minCompressBytes = 1024;
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/** Extensions of the files stored with compressed variants (text; images and fonts are compressed already). */
+export const compressibleFile = /\.(?:html|css|js|mjs|json|xml|txt|svg|webmanifest|map)$/;
+
+// zlib runs in libuv's thread pool: compressing one page overlaps with rendering the next.
+const gzipOf = (body: Buffer, level: number) => gzip(body, { level });
+const brotliOf = (body: Buffer) =>
+  brotli(body, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    },
+  });
+
+const pays = (compressed: Buffer, plain: Buffer) => compressed.length <= plain.length * 0.9;
+
+/**
+ * Writes a product page as its gzip only (`file` + ".gz"). Level 6: within a few percent of
+ * level 9's size at a fraction of its time, which matters at tens of thousands of pages.
+ */
+export async function writeGzipOnly(file: string, body: Buffer): Promise<void> {
+  await fs.promises.writeFile(file + encodingSuffixes.gzip, await gzipOf(body, 6));
+}
+
+/** Writes a file as it is, plus its gzip and brotli variants where they pay. */
+export async function writeWithVariants(file: string, body: Buffer): Promise<void> {
+  await fs.promises.writeFile(file, body);
+  await addVariants(file, body);
+}
+
+/** Adds gzip and brotli variants beside a file already written (assets Vite emitted). */
+export async function addVariants(file: string, body: Buffer): Promise<void> {
+  if (body.length < minCompressBytes) return;
+  const [gzipped, brotlied] = await Promise.all([gzipOf(body, 9), brotliOf(body)]);
+  if (pays(gzipped, body)) await fs.promises.writeFile(file + encodingSuffixes.gzip, gzipped);
+  if (pays(brotlied, body)) await fs.promises.writeFile(file + encodingSuffixes.br, brotlied);
+}
+
+/**
+ * Adds compressed variants to the text files under `dir` that have none (what Vite and the
+ * public folder put there), skipping dot entries and the folders named in `skip`.
+ */
+export async function precompressFolder(dir: string, skip: ReadonlySet<string> = new Set()): Promise<void> {
+  for (const entry of await fs.promises.readdir(dir, { withFileTypes: true })) {
+    if (entry.name.startsWith(".") || skip.has(entry.name)) continue;
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) await precompressFolder(file);
+    else if (entry.isFile() && compressibleFile.test(entry.name) && !fs.existsSync(file + encodingSuffixes.gzip)) {
+      await addVariants(file, await fs.promises.readFile(file));
+    }
+  }
+}
+
+/** The file stored at `file`, whichever variant it was stored as, uncompressed; null if none. */
+export async function readStored(file: string): Promise<Buffer | null> {
+  const plain = await fs.promises.readFile(file).catch(() => null);
+  if (plain) return plain;
+  const gzipped = await fs.promises.readFile(file + encodingSuffixes.gzip).catch(() => null);
+  if (gzipped) return zlib.gunzipSync(gzipped);
+  const brotlied = await fs.promises.readFile(file + encodingSuffixes.br).catch(() => null);
+  return brotlied ? zlib.brotliDecompressSync(brotlied) : null;
+}
+
+const scriptElement = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+const typeAttribute = /(?:^|\s)type\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
+const srcAttribute = /(?:^|\s)src(?:\s*=|\s|$)/i;
+/** Types a browser runs: none (classic script), module, or a JavaScript MIME type; anything else is a data block. */
+const executableType = /^(?:|module|(?:text|application)\/(?:x-)?(?:javascript|ecmascript)|text\/jscript)$/;
+
+/** Hashes already worked out, by script text: the same few scripts appear on every page. */
+const hashByScript = new Map<string, string>();
+
+/**
+ * Adds to `into` the CSP source of each executable inline script in `html`: `sha256-` and the
+ * base64 SHA-256 of the script's text exactly as written between its tags (UTF-8). Scripts with
+ * a src attribute load from a file (allowed by 'self'); data blocks (application/ld+json,
+ * application/json, ...) never run.
+ */
+export function inlineScriptHashes(html: string, into: Set<string>): void {
+  for (const [, attributes, text] of html.matchAll(scriptElement)) {
+    if (srcAttribute.test(attributes!)) continue;
+    const type = typeAttribute.exec(attributes!);
+    const value = (type?.[1] ?? type?.[2] ?? type?.[3] ?? "").trim().toLowerCase();
+    if (!executableType.test(value)) continue;
+    let hash = hashByScript.get(text!);
+    if (!hash) {
+      hash = `sha256-${crypto.createHash("sha256").update(text!, "utf8").digest("base64")}`;
+      if (hashByScript.size < 10_000) hashByScript.set(text!, hash);
+    }
+    into.add(hash);
+  }
+}
