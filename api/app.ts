@@ -37,6 +37,7 @@ import alertUnsubscribe from "./routes/alerts/unsubscribe.get.ts";
 import alertUnsubscribeOneClick from "./routes/alerts/unsubscribe.post.ts";
 import newsletterUnsubscribe from "./routes/subscribers/unsubscribe.get.ts";
 import newsletterUnsubscribeOneClick from "./routes/subscribers/unsubscribe.post.ts";
+import confirmEmail from "./routes/email/confirm.get.ts";
 import affiliateLinks from "./routes/affiliate-links.get.ts";
 import placeholder from "./routes/placeholder/[width]/[height].get.ts";
 import adminLogin from "./routes/admin/login.post.ts";
@@ -145,6 +146,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["POST", "/api/alerts/unsubscribe", alertUnsubscribeOneClick],
   ["GET", "/api/subscribers/unsubscribe", newsletterUnsubscribe],
   ["POST", "/api/subscribers/unsubscribe", newsletterUnsubscribeOneClick],
+  ["GET", "/api/email/confirm", confirmEmail],
   // Admin: signing in and out are open (they check for themselves); everything else needs a session.
   ["POST", "/api/admin/login", adminLogin],
   ["POST", "/api/admin/logout", adminLogout],

@@ -5,6 +5,7 @@
  */
 import type { AdminContext, AppContext, SiteBuilds } from "./context.ts";
 import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "./jobs/alert-check.ts";
+import { startRetentionSchedule } from "./jobs/retention.ts";
 import { createLoginLimiter, pruneSessions, resolvePasswordHash, type PasswordSource } from "./lib/admin-auth.ts";
 import { ResponseCache } from "./lib/response-cache.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
@@ -135,6 +136,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
   // Expired admin sessions are deleted hourly (a request with one is refused whenever it comes).
   const sessionPruner = setInterval(() => pruneSessions(db), 60 * 60 * 1000);
   sessionPruner.unref();
+  // Visitor data past the privacy policy's periods is deleted at start and then daily.
+  const retention = startRetentionSchedule({ db, log });
 
   const config = pricePipelineConfig();
   const pipeline = createPricePipeline({
@@ -179,6 +182,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     async close() {
       if (watcher) clearInterval(watcher);
       clearInterval(sessionPruner);
+      retention.stop();
       await pipeline.stop();
       await alerts.stop();
       db.$client.close();

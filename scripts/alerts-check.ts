@@ -1,6 +1,7 @@
 /**
- * Runs one price-alert check: mails every active alert whose target is met and not yet mailed
- * for this drop (api/jobs/alert-check.ts). Safe to run while the server runs its own checks.
+ * Runs one price-alert check: sends the queued address-confirmation mails, then mails every
+ * active, confirmed alert whose target is met and not yet mailed for this drop
+ * (api/jobs/alert-check.ts). Safe to run while the server runs its own checks.
  *
  *   node scripts/alerts-check.ts
  *
@@ -10,15 +11,17 @@
  */
 import { databasePath } from "../data/config.ts";
 import { runCommand, UsageError, withDatabase } from "./cli.ts";
-import { checkAlerts } from "../api/jobs/alert-check.ts";
+import { checkAlerts, sendConfirmationMails } from "../api/jobs/alert-check.ts";
 import { createMailer } from "../api/mail/mailer.ts";
 
 async function check(): Promise<number> {
   return withDatabase(databasePath(), async (db) => {
     const mailer = createMailer();
+    const confirmations = await sendConfirmationMails({ db, mailer });
     const { sent, failed, rearmed } = await checkAlerts({ db, mailer });
     console.log(`${sent} sent, ${failed} failed, ${rearmed} re-armed (mail: ${mailer.describe})`);
-    return failed > 0 ? 1 : 0;
+    if (confirmations.sent || confirmations.failed) console.log(`Confirmation mails: ${confirmations.sent} sent, ${confirmations.failed} failed`);
+    return failed > 0 || confirmations.failed > 0 ? 1 : 0;
   });
 }
 

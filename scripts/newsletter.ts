@@ -1,6 +1,7 @@
 /**
- * Sends a newsletter issue to every active subscriber, each with their own signed unsubscribe
- * link (DECISIONS.md item 3).
+ * Sends a newsletter issue to every active subscriber who confirmed their address (double
+ * opt-in; pending sign-ups get nothing), each with their own signed unsubscribe link
+ * (DECISIONS.md item 3).
  *
  *   node scripts/newsletter.ts --subject "..." --text-file issue.txt [--html-file issue.html] [--dry-run]
  *

@@ -1,6 +1,7 @@
 /**
- * The price-alert check (DECISIONS.md item 4): mails every active alert whose product's best
- * price has reached its target, once per drop. It runs from `npm run alerts:check`, on a
+ * The price-alert check (DECISIONS.md item 4): mails every active, confirmed alert whose
+ * product's best price has reached its target, once per drop. The same schedule first sends the
+ * queued address-confirmation mails (double opt-in, data/db/email-consent.ts). It runs from `npm run alerts:check`, on a
  * schedule inside the server, and after every price change (notifyPricesChanged).
  *
  * Delivery is at least once, never twice for one drop in normal operation: alerts are claimed
@@ -11,11 +12,18 @@
 import crypto from "node:crypto";
 import type { Db } from "../../data/db/client.ts";
 import { claimDueAlerts, markNotified, rearmAlerts, releaseClaim, type DueAlert } from "../../data/db/alert-delivery.ts";
+import {
+  claimDueConfirmations,
+  confirmationTtlMs,
+  markConfirmationSent,
+  releaseConfirmationClaim,
+  type DueConfirmation,
+} from "../../data/db/email-consent.ts";
 import { siteConfig } from "../../data/config.ts";
 import { apiPath, productPath } from "../../data/domain/paths.ts";
 import { signToken } from "../lib/tokens.ts";
 import type { Mailer, MailMessage } from "../mail/mailer.ts";
-import { alertMail } from "../mail/templates.ts";
+import { alertMail, confirmationMail } from "../mail/templates.ts";
 import { createJobRunner } from "./runner.ts";
 
 export interface AlertCheckResult {
@@ -56,6 +64,23 @@ function alertMessage(alert: DueAlert): MailMessage {
     companyName: siteConfig.companyName,
   });
   return { to: alert.email, ...mail, unsubscribeUrl };
+}
+
+/** The link in a confirmation mail. */
+export function confirmUrl(token: string): string {
+  return siteConfig.baseUrl + apiPath("/email/confirm", { token });
+}
+
+function confirmationMessage(confirmation: DueConfirmation): MailMessage {
+  const mail = confirmationMail({
+    purpose: confirmation.purpose,
+    confirmUrl: confirmUrl(confirmation.token),
+    alerts: confirmation.alerts.map((alert) => ({ productName: alert.productName, targetPence: alert.targetPricePence })),
+    validDays: confirmationTtlMs / (24 * 60 * 60_000),
+    siteName: siteConfig.siteName,
+    companyName: siteConfig.companyName,
+  });
+  return { to: confirmation.email, ...mail };
 }
 
 function errorMessage(error: unknown): string {
@@ -101,6 +126,59 @@ export async function checkAlerts({ db, mailer, now = () => new Date(), log = co
   return { sent, failed: unsent.length, rearmed };
 }
 
+export interface ConfirmationSendResult {
+  sent: number;
+  /** Not sent in this run (send failed, or the mail server kept failing); retried next run while the link is valid. */
+  failed: number;
+}
+
+/** Sends the queued confirmation mails, claimed and recorded like alert mails (never one twice, failures retried). */
+export async function sendConfirmationMails({ db, mailer, now = () => new Date(), log = console.error }: AlertCheckOptions): Promise<ConfirmationSendResult> {
+  let sent = 0;
+  let consecutiveFailures = 0;
+  const unsent: { id: number; claimToken: string }[] = [];
+  try {
+    batches: for (;;) {
+      const claimToken = crypto.randomUUID();
+      const due = claimDueConfirmations(db, claimToken, now(), { staleAfterMs: claimStaleAfterMs, limit: batchSize });
+      if (due.length === 0) break;
+      for (const [index, confirmation] of due.entries()) {
+        if (consecutiveFailures >= maxConsecutiveFailures) {
+          log(`Confirmation mails: the mail server failed ${consecutiveFailures} times in a row; the rest wait for the next check`);
+          unsent.push(...due.slice(index).map(({ id }) => ({ id, claimToken })));
+          break batches;
+        }
+        try {
+          await mailer.send(confirmationMessage(confirmation));
+        } catch (error) {
+          consecutiveFailures++;
+          unsent.push({ id: confirmation.id, claimToken });
+          log(`Confirmation mail ${confirmation.id}: not sent (${errorMessage(error)}); the next check retries`);
+          continue;
+        }
+        consecutiveFailures = 0;
+        sent++;
+        markConfirmationSent(db, confirmation.id, claimToken, now());
+      }
+    }
+  } finally {
+    for (const { id, claimToken } of unsent) releaseConfirmationClaim(db, id, claimToken);
+  }
+  return { sent, failed: unsent.length };
+}
+
+/** One run of the schedule: confirmation mails first (a visitor is waiting for one), then the alert check. */
+async function runMailJobs(options: AlertCheckOptions): Promise<AlertCheckResult> {
+  const log = options.log ?? console.error;
+  try {
+    const confirmations = await sendConfirmationMails(options);
+    if (confirmations.sent || confirmations.failed) log(`Confirmation mails: ${confirmations.sent} sent, ${confirmations.failed} failed`);
+  } catch (error) {
+    log(`Sending confirmation mails failed: ${errorMessage(error)}`);
+  }
+  return checkAlerts(options);
+}
+
 export interface AlertSchedule {
   /** Runs a check now; while one runs, joins a single follow-up run after it (never two at once). */
   runNow(): Promise<AlertCheckResult>;
@@ -124,7 +202,7 @@ const nothingDone: AlertCheckResult = { sent: 0, failed: 0, rearmed: 0 };
  * during a check is served by one follow-up check, since the running one may have missed the change.
  */
 export function startAlertSchedule({ db, mailer, intervalMinutes, log = console.error }: AlertScheduleOptions): AlertSchedule {
-  const runner = createJobRunner(() => checkAlerts({ db, mailer, log }), { whenStopped: { ...nothingDone } });
+  const runner = createJobRunner(() => runMailJobs({ db, mailer, log }), { whenStopped: { ...nothingDone } });
   const scheduled = () => logOutcome(runner.request(), log);
 
   const timer = intervalMinutes > 0 ? setInterval(scheduled, intervalMinutes * 60_000) : null;

@@ -1,6 +1,6 @@
 /**
- * The texts of outgoing mail (price alerts, newsletters) and of the page an unsubscribe link
- * opens. Every mail has a plain-text part and a simple inline-styled HTML part (mail clients
+ * The texts of outgoing mail (price alerts, newsletters, address confirmations) and of the page
+ * an unsubscribe or confirmation link opens. Every mail has a plain-text part and a simple inline-styled HTML part (mail clients
  * ignore style sheets); every value placed in HTML is escaped.
  */
 import { formatPence, type Pence } from "../../data/domain/money.ts";
@@ -133,6 +133,64 @@ export function newsletterMail(input: NewsletterMailInput): RenderedMail {
   return { subject: input.subject, text, html };
 }
 
+export interface ConfirmationMailInput extends MailIdentity {
+  purpose: "price-alerts" | "newsletter";
+  confirmUrl: string;
+  /** The alerts the link switches on (price alerts). */
+  alerts: { productName: string; targetPence: Pence }[];
+  /** How many days the link works. */
+  validDays: number;
+}
+
+/** "Dog Food (£12.00 or less)", as the confirmation mail and page list a price alert. */
+export function alertSummary(alert: { productName: string; targetPence: Pence }): string {
+  return `${alert.productName} (${formatPence(alert.targetPence)} or less)`;
+}
+
+/**
+ * The double opt-in mail: one link that confirms the address. It says what was asked for, that
+ * nothing more comes without the click, and that the request is simply dropped if ignored.
+ */
+export function confirmationMail(input: ConfirmationMailInput): RenderedMail {
+  const forAlerts = input.purpose === "price-alerts";
+  const subject = forAlerts ? `Confirm your e-mail address for ${input.siteName} price alerts` : `Confirm your ${input.siteName} newsletter subscription`;
+  const intro = forAlerts
+    ? `Someone (we hope you) asked ${input.siteName} to e-mail this address when a price drops:`
+    : `Someone (we hope you) asked to receive the ${input.siteName} newsletter at this address.`;
+  const action = forAlerts ? "Confirm my price alerts" : "Confirm my subscription";
+  const promise = forAlerts
+    ? "We won't e-mail you about prices until you confirm."
+    : "We won't send you the newsletter until you confirm.";
+  const ignore = `The link works for ${input.validDays} days. If you didn't ask for this, ignore this e-mail: nothing more will be sent, and the request is deleted.`;
+  const items = forAlerts ? input.alerts.map(alertSummary) : [];
+
+  const text = [
+    intro,
+    ...(items.length ? ["", ...items.map((item) => `- ${item}`)] : []),
+    "",
+    `${action}: ${input.confirmUrl}`,
+    "",
+    promise,
+    ignore,
+    "",
+    `--\n${input.companyName}`,
+    "",
+  ].join("\n");
+
+  const list = items.length ? `<ul style="margin: 0 0 16px; padding-left: 20px">${items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</ul>\n` : "";
+  const html = htmlDocument(
+    subject,
+    `<p style="margin: 0 0 8px; font-size: 14px; color: #57534e">${escapeHtml(input.siteName)}</p>
+<h1 style="margin: 0 0 16px; font-size: 20px">${escapeHtml(subject)}</h1>
+<p style="margin: 0 0 16px">${escapeHtml(intro)}</p>
+${list}<p style="margin: 0 0 16px"><a href="${escapeHtml(input.confirmUrl)}" style="display: inline-block; padding: 10px 16px; background: #0f766e; color: #ffffff; text-decoration: none; border-radius: 6px">${escapeHtml(action)}</a></p>
+<p style="margin: 0 0 8px">${escapeHtml(promise)}</p>
+<p style="margin: 0; font-size: 13px; color: #57534e">${escapeHtml(ignore)}</p>
+<p style="margin: 24px 0 0; padding-top: 16px; border-top: 1px solid #e7e5e4; font-size: 12px; color: #57534e">${escapeHtml(input.companyName)}</p>`,
+  );
+  return { subject, text, html };
+}
+
 export interface PageInput {
   siteName: string;
   baseUrl: string;
@@ -140,7 +198,7 @@ export interface PageInput {
   message: string;
 }
 
-/** The small page an unsubscribe link answers with: what happened, and a way back to the site. */
+/** The small page an unsubscribe or confirmation link answers with: what happened, and a way back to the site. */
 export function unsubscribePage(input: PageInput): string {
   return htmlDocument(
     `${input.heading} - ${input.siteName}`,

@@ -21,7 +21,7 @@ const alertRow = (id: number) =>
 describe("claims", () => {
   it("lets only the check holding the claim mark the alert notified or release it", () => {
     const id = (
-      temp.db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES ('user_claimtester1000000000000', ?, 'a@example.com', 99999999) RETURNING id").get(productId) as {
+      temp.db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, confirmed_at) VALUES ('user_claimtester1000000000000', ?, 'a@example.com', 99999999, '2026-11-01T00:00:00.000Z') RETURNING id").get(productId) as {
         id: number;
       }
     ).id;
@@ -41,12 +41,27 @@ describe("claims", () => {
   });
 });
 
+describe("pending alerts", () => {
+  it("never claims an alert whose address is not confirmed, however far the price has dropped", () => {
+    const insert = temp.db.$client.prepare(
+      "INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, confirmed_at) VALUES ('user_pendingtester00000000000', ?, 'p@example.com', 99999999, ?) RETURNING id",
+    );
+    const pending = (insert.get(productId, null) as { id: number }).id;
+    const confirmed = (insert.get(productId, "2026-11-01T00:00:00.000Z") as { id: number }).id;
+    const claimed = claimDueAlerts(temp.db, "check-pending", now, { staleAfterMs: 60_000, limit: 10 }).map((alert) => alert.id);
+    expect(claimed).toContain(confirmed);
+    expect(claimed).not.toContain(pending);
+    expect(alertRow(pending).claim_token).toBeNull();
+  });
+});
+
 describe("activeSubscribers", () => {
-  it("lists the active newsletter subscribers, oldest first", () => {
-    const insert = temp.db.$client.prepare("INSERT INTO email_subscribers (email, is_active) VALUES (?, ?) RETURNING id");
-    const first = (insert.get("first@example.com", 1) as { id: number }).id;
-    insert.get("left@example.com", 0);
-    const second = (insert.get("second@example.com", 1) as { id: number }).id;
+  it("lists the active, confirmed newsletter subscribers, oldest first", () => {
+    const insert = temp.db.$client.prepare("INSERT INTO email_subscribers (email, is_active, confirmed_at) VALUES (?, ?, ?) RETURNING id");
+    const first = (insert.get("first@example.com", 1, "2026-11-01T00:00:00.000Z") as { id: number }).id;
+    insert.get("left@example.com", 0, "2026-11-01T00:00:00.000Z");
+    insert.get("pending@example.com", 1, null);
+    const second = (insert.get("second@example.com", 1, "2026-11-02T00:00:00.000Z") as { id: number }).id;
     expect(activeSubscribers(temp.db)).toEqual([
       { id: first, email: "first@example.com" },
       { id: second, email: "second@example.com" },

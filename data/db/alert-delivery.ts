@@ -56,7 +56,7 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims (for `claimToken`, which must be new for every call) the active alerts that are due (best price at or below the target and below the price
+ * Claims (for `claimToken`, which must be new for every call) the active, confirmed alerts that are due (best price at or below the target and below the price
  * last mailed about) and not claimed by a live check, and returns them with their mail's details.
  * IMMEDIATE takes the write lock before reading, so a second process waits (busy_timeout) and
  * then sees the claims instead of claiming the same rows.
@@ -69,7 +69,7 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
       `UPDATE price_alerts SET claim_token = ?, claimed_at = ?
        WHERE id IN (
          SELECT a.id FROM price_alerts a JOIN products p ON p.id = a.product_id
-         WHERE a.is_active = 1
+         WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL
            AND p.best_price_pence IS NOT NULL AND p.best_price_pence <= a.target_price_pence
            AND (a.last_notified_price_pence IS NULL OR p.best_price_pence < a.last_notified_price_pence)
            AND (a.claim_token IS NULL OR a.claimed_at < ?)
@@ -128,7 +128,7 @@ export function deactivateAlert(db: Db, id: number): UnsubscribeOutcome {
   return deactivate(db, "price_alerts", id);
 }
 
-/** Switches a newsletter subscriber off; signing up again on the site switches them back on. */
+/** Switches a newsletter subscriber off; signing up again on the site makes them pending until they confirm again. */
 export function deactivateSubscriber(db: Db, id: number): UnsubscribeOutcome {
   return deactivate(db, "email_subscribers", id);
 }
@@ -138,7 +138,7 @@ export interface Subscriber {
   email: string;
 }
 
-/** Everyone a newsletter goes to, oldest subscription first. */
+/** Everyone a newsletter goes to (active and confirmed), oldest subscription first. */
 export function activeSubscribers(db: Db): Subscriber[] {
-  return statement(db, "SELECT id, email FROM email_subscribers WHERE is_active = 1 ORDER BY id").all() as Subscriber[];
+  return statement(db, "SELECT id, email FROM email_subscribers WHERE is_active = 1 AND confirmed_at IS NOT NULL ORDER BY id").all() as Subscriber[];
 }

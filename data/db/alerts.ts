@@ -4,6 +4,10 @@ import { statement } from "./statements.ts";
 import { toPounds, type Pence } from "../domain/money.ts";
 import { activeAlertLimit } from "../domain/visitor.ts";
 import { alertStatus, type AlertStatus } from "../domain/alerts.ts";
+import { hasConsent, requestConfirmation } from "./email-consent.ts";
+
+/** "pending_confirmation" until the address is confirmed for this visitor: nothing is mailed before. */
+export type AlertState = "pending_confirmation" | "active";
 
 export interface PriceAlert {
   id: number;
@@ -16,6 +20,7 @@ export interface PriceAlert {
   lastNotifiedAt: string | null;
   product: { name: string; slug: string; bestPrice: number | null };
   status: AlertStatus;
+  state: AlertState;
 }
 
 interface AlertRow {
@@ -27,12 +32,13 @@ interface AlertRow {
   is_active: number;
   created_at: string;
   last_notified_at: string | null;
+  confirmed_at: string | null;
   name: string;
   slug: string;
   best_price_pence: number | null;
 }
 
-const select = `SELECT a.id, a.user_id, a.product_id, a.target_price_pence, a.email, a.is_active, a.created_at, a.last_notified_at,
+const select = `SELECT a.id, a.user_id, a.product_id, a.target_price_pence, a.email, a.is_active, a.created_at, a.last_notified_at, a.confirmed_at,
   p.name, p.slug, p.best_price_pence
   FROM price_alerts a JOIN products p ON p.id = a.product_id`;
 
@@ -50,18 +56,29 @@ function toAlert(row: AlertRow): PriceAlert {
     lastNotifiedAt: row.last_notified_at,
     product: { name: row.name, slug: row.slug, bestPrice },
     status: alertStatus(row.best_price_pence, row.target_price_pence),
+    state: row.confirmed_at === null ? "pending_confirmation" : "active",
   };
 }
 
-export type CreateAlertResult = { alert: PriceAlert; created: boolean } | { limitReached: true };
+export type CreateAlertResult =
+  | {
+      alert: PriceAlert;
+      created: boolean;
+      /** Whether a confirmation mail was queued (never for an active alert; see email-consent.ts for the limits). */
+      confirmationSent: boolean;
+    }
+  | { limitReached: true };
 
 /**
  * Creates an alert. The visitor's active alert for the same product and address is updated
  * instead (new target, notification state reset), so repeating the form never makes duplicates.
+ * The alert is active at once only if this visitor has confirmed the address; otherwise it waits
+ * for confirmation and a confirmation mail is queued (within the limits of email-consent.ts).
  */
 export function createAlert(
   db: Db,
   input: { userId: string; productId: number; email: string; targetPricePence: Pence },
+  now: Date = new Date(),
 ): CreateAlertResult {
   return db.$client.transaction((): CreateAlertResult => {
     const existing = statement(
@@ -78,14 +95,17 @@ export function createAlert(
     } else {
       const { n } = statement(db, "SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1").get(input.userId) as { n: number };
       if (n >= activeAlertLimit) return { limitReached: true };
+      const confirmedAt = hasConsent(db, input.email, input.userId) ? now.toISOString() : null;
       const row = statement(
         db,
-        "INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, ?, ?) RETURNING id",
-      ).get(input.userId, input.productId, input.email, input.targetPricePence) as { id: number };
+        "INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, created_at, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+      ).get(input.userId, input.productId, input.email, input.targetPricePence, now.toISOString(), confirmedAt) as { id: number };
       id = row.id;
     }
-    const alert = statement(db, `${select} WHERE a.id = ?`).get(id) as AlertRow;
-    return { alert: toAlert(alert), created: !existing };
+    const alert = toAlert(statement(db, `${select} WHERE a.id = ?`).get(id) as AlertRow);
+    const confirmationSent =
+      alert.state === "pending_confirmation" && requestConfirmation(db, { email: input.email, purpose: "price-alerts", userId: input.userId }, now);
+    return { alert, created: !existing, confirmationSent };
   })();
 }
 

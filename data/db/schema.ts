@@ -194,20 +194,73 @@ export const priceAlerts = sqliteTable(
     /** Set while a check is sending this alert's mail, so two checks never mail the same drop. */
     claimToken: text("claim_token"),
     claimedAt: text("claimed_at"),
+    /** When the address was confirmed for this alert; null while it waits for confirmation (nothing is mailed). */
+    confirmedAt: text("confirmed_at"),
   },
   (t) => [
     index("price_alerts_user_idx").on(t.userId),
     index("price_alerts_product_idx").on(t.productId, t.isActive),
+    index("price_alerts_email_user_idx").on(t.email, t.userId),
   ],
 );
 
 export const emailSubscribers = sqliteTable("email_subscribers", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   email: text("email").notNull().unique(),
+  /** The latest sign-up (a re-subscription after unsubscribing starts it again). */
   subscribedAt: createdAt("subscribed_at"),
   isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
   source: text("source").notNull().default("website"),
+  /** When the address confirmed this sign-up; null while it waits for confirmation (no newsletter goes to it). */
+  confirmedAt: text("confirmed_at"),
 });
+
+/**
+ * Which visitor confirmed which address for price alerts (double opt-in): their later alerts
+ * for that address are active at once. Another visitor entering the address needs its own
+ * confirmation, so nobody can have mail sent to an address they do not read.
+ */
+export const emailConsents = sqliteTable(
+  "email_consents",
+  {
+    email: text("email").notNull(),
+    userId: text("user_id").notNull(),
+    confirmedAt: text("confirmed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.userId] })],
+);
+
+/**
+ * Confirmation mails: one row per mail asked for. The link's token is derived from `token_seed`
+ * with the app secret (so the database alone does not give it away) and only its SHA-256 hash is
+ * kept for the lookup; the seed is cleared once the mail is sent.
+ */
+export const emailConfirmations = sqliteTable(
+  "email_confirmations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    email: text("email").notNull(),
+    /** price-alerts (confirms the visitor's alerts for the address) or newsletter. */
+    purpose: text("purpose").notNull(),
+    /** The visitor who asked (price alerts); null for a newsletter sign-up. */
+    userId: text("user_id"),
+    tokenHash: text("token_hash").notNull().unique(),
+    tokenSeed: text("token_seed"),
+    createdAt: createdAt("created_at"),
+    expiresAt: text("expires_at").notNull(),
+    sentAt: text("sent_at"),
+    /** Set while a check is sending the mail, as for price alerts. */
+    claimToken: text("claim_token"),
+    claimedAt: text("claimed_at"),
+    confirmedAt: text("confirmed_at"),
+  },
+  (t) => [
+    check("email_confirmations_purpose_ck", sql`${t.purpose} IN ('price-alerts', 'newsletter')`),
+    check("email_confirmations_user_ck", sql`(${t.purpose} = 'newsletter') = (${t.userId} IS NULL)`),
+    index("email_confirmations_email_idx").on(t.email, t.createdAt),
+    index("email_confirmations_expires_idx").on(t.expiresAt),
+  ],
+);
 
 export const userBehaviour = sqliteTable(
   "user_behaviour",

@@ -9,10 +9,16 @@ const body = z.object({
   source: z.string().trim().min(1).max(40, "source must be at most 40 characters").regex(/^[a-z0-9_-]+$/i, "source must be a short word").default("website"),
 });
 
-/** Newsletter sign-up: 201 when new, 200 when the address was already subscribed (not an error). */
-export default defineRoute(async (event, { db }) => {
+/**
+ * Newsletter sign-up: 201 when new, 200 when the address was on the list already (not an error).
+ * `status` is "pending_confirmation" until the address follows its confirmation link, and
+ * `confirmationSent` says whether a confirmation mail goes out for this request.
+ */
+export default defineRoute(async (event, ctx) => {
   const { email, source } = await readJson(event, body);
-  const { created } = subscribe(db, email, source);
-  event.res.status = created ? 201 : 200;
-  return { subscribed: true };
+  const result = subscribe(ctx.db, email, source);
+  // The mail job sends queued confirmation mails.
+  if (result.confirmationSent) ctx.onAlertsChanged?.();
+  event.res.status = result.created ? 201 : 200;
+  return { subscribed: result.state === "active", status: result.state, confirmationSent: result.confirmationSent };
 });

@@ -1,5 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { listSubscribers } from "../../../../data/db/admin-reads.ts";
+import { listSubscribersWithConsent } from "../../../../data/db/subscribers.ts";
 
-/** Every subscriber, newest first. */
-export default defineAdminRoute((_event, { db }) => listSubscribers(db));
+/** Every subscriber, newest first, with whether they confirmed their address. */
+export default defineAdminRoute((_event, { db }) => listSubscribersWithConsent(db));
