@@ -13,6 +13,7 @@ import { routes } from "../app.ts";
 import type { SiteBuilds } from "../context.ts";
 import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { signToken } from "../lib/tokens.ts";
+import { claimDueConfirmations, requestConfirmation } from "../../data/db/email-consent.ts";
 import { startTestServer, testAdminPassword, type TestServer } from "./server.ts";
 import fs from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -935,6 +936,11 @@ const badInput: Record<string, () => BadCase[]> = {
       error: "This newsletter subscription no longer exists",
     },
   ],
+  "GET /api/email/confirm": () => [
+    { path: "/api/email/confirm", status: 400, error: "Invalid confirmation link" },
+    { path: "/api/email/confirm?token=not-a-token", status: 400, error: "Invalid confirmation link" },
+    { path: `/api/email/confirm?token=${"A".repeat(43)}`, status: 404, error: "Confirmation link not found" },
+  ],
   ...adminBadInput,
 };
 
@@ -1018,9 +1024,16 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(svg).toContain(">Kong<");
   },
   "POST /api/subscribers": async () => {
-    expect(await ok("POST", "/api/subscribers", { email: "New.Reader@Example.com", source: "footer" }, 201)).toEqual({ subscribed: true });
-    expect(rows("SELECT email, source, is_active FROM email_subscribers WHERE email LIKE 'new.reader%'")).toEqual([
-      { email: "new.reader@example.com", source: "footer", is_active: 1 },
+    expect(await ok("POST", "/api/subscribers", { email: "New.Reader@Example.com", source: "footer" }, 201)).toEqual({
+      subscribed: false,
+      status: "pending_confirmation",
+      confirmationSent: true,
+    });
+    expect(rows("SELECT email, source, is_active, confirmed_at FROM email_subscribers WHERE email LIKE 'new.reader%'")).toEqual([
+      { email: "new.reader@example.com", source: "footer", is_active: 1, confirmed_at: null },
+    ]);
+    expect(rows("SELECT email, purpose, user_id FROM email_confirmations WHERE email = 'new.reader@example.com'")).toEqual([
+      { email: "new.reader@example.com", purpose: "newsletter", user_id: null },
     ]);
   },
   "POST /api/clicks": async () => {
@@ -1068,14 +1081,23 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "POST /api/price-alerts": async () => {
     const other = row<{ id: number }>("SELECT id FROM products WHERE id <> ? ORDER BY id DESC LIMIT 1", f.product.id).id;
-    const body = (await ok("POST", "/api/price-alerts", { userId: bob, productId: other, email: "Bob@Example.com", targetPrice: 12.5 }, 201)) as { id: number };
-    expect(row("SELECT user_id, product_id, email, target_price_pence, is_active FROM price_alerts WHERE id = ?", body.id)).toEqual({
+    const body = (await ok("POST", "/api/price-alerts", { userId: bob, productId: other, email: "Bob@Example.com", targetPrice: 12.5 }, 201)) as {
+      id: number;
+      state: string;
+      confirmationSent: boolean;
+    };
+    expect(body).toMatchObject({ state: "pending_confirmation", confirmationSent: true });
+    expect(row("SELECT user_id, product_id, email, target_price_pence, is_active, confirmed_at FROM price_alerts WHERE id = ?", body.id)).toEqual({
       user_id: bob,
       product_id: other,
       email: "bob@example.com",
       target_price_pence: 1250,
       is_active: 1,
+      confirmed_at: null,
     });
+    expect(rows("SELECT email, purpose, user_id FROM email_confirmations WHERE email = 'bob@example.com'")).toEqual([
+      { email: "bob@example.com", purpose: "price-alerts", user_id: bob },
+    ]);
   },
   "DELETE /api/price-alerts/:id": async () => {
     const id = row<{ id: number }>("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, 'a@example.com', 100) RETURNING id", alice, f.product.id).id;
@@ -1108,6 +1130,17 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("POST", `/api/subscribers/unsubscribe?token=${signToken("newsletter-unsubscribe", id)}`, oneClick, 200, form)).toEqual({ unsubscribed: true, alreadyUnsubscribed: false });
     expect(row("SELECT is_active FROM email_subscribers WHERE id = ?", id)).toEqual({ is_active: 0 });
     expect(row("SELECT is_active FROM email_subscribers WHERE id = ?", f.subscriberId)).toEqual({ is_active: 1 });
+  },
+  "GET /api/email/confirm": async () => {
+    const email = "confirming@example.com";
+    api.db.$client.prepare("INSERT INTO email_subscribers (email) VALUES (?)").run(email);
+    requestConfirmation(api.db, { email, purpose: "newsletter", userId: null }, new Date());
+    const [due] = claimDueConfirmations(api.db, "routes-test", new Date(), { staleAfterMs: 60_000, limit: 10 }).filter((c) => c.email === email);
+    const response = await request("GET", `/api/email/confirm?token=${due!.token}`);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Newsletter subscription confirmed");
+    expect(row("SELECT confirmed_at IS NOT NULL AS confirmed FROM email_subscribers WHERE email = ?", email)).toEqual({ confirmed: 1 });
+    expect(row("SELECT confirmed_at IS NOT NULL AS confirmed FROM email_subscribers WHERE id = ?", f.subscriberId)).toEqual({ confirmed: 0 });
   },
   ...adminGoodInput,
 };
