@@ -72,7 +72,9 @@ import importProducts from "./routes/admin/import-amazon-products.post.ts";
 import priceHolds from "./routes/admin/price-holds/index.get.ts";
 import acceptPriceHold from "./routes/admin/price-holds/[id].accept.post.ts";
 import rejectPriceHold from "./routes/admin/price-holds/[id].reject.post.ts";
-import { assertSameSite, hasSession } from "./lib/admin-auth.ts";
+import { hasSession } from "./lib/admin-auth.ts";
+import { assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
+import type { WriteLimits } from "./lib/rate-limit.ts";
 import { cacheNone } from "./lib/http.ts";
 import { withCache } from "./lib/cached-route.ts";
 
@@ -85,8 +87,6 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 function withAdmin(handler: RouteHandler): RouteHandler {
   return (event, ctx) => {
     cacheNone(event);
-    const method = event.req.method;
-    if (ctx.admin && method !== "GET" && method !== "HEAD") assertSameSite(event, ctx.admin.publicOrigin);
     if (!ctx.admin || !hasSession(ctx.db, event)) throw new HTTPError({ status: 401, message: "Sign in to the admin area" });
     return handler(event, ctx);
   };
@@ -102,6 +102,16 @@ export interface RouteOptions {
   auth?: "admin";
   /** The largest JSON body accepted, in bytes (default 16 KiB); larger is a 413. */
   bodyLimit?: number;
+  /**
+   * An anonymous write's per-client limit (lib/rate-limit.ts). Every state-changing route that
+   * is not an admin route names one, or "own" when its handler limits itself (the login).
+   */
+  limit?: keyof WriteLimits | "own";
+  /**
+   * RFC 8058 one-click unsubscribe: mail providers post `List-Unsubscribe=One-Click` as a form
+   * from their own servers; the signed token in the URL is the authority, so no JSON or origin rule.
+   */
+  oneClick?: boolean;
 }
 
 /** Public catalogue reads: cached. */
@@ -110,6 +120,11 @@ const cached: RouteOptions = { cache: true };
 const admin: RouteOptions = { auth: "admin" };
 /** A product with fifty offers, long affiliate URLs and a long description fits. */
 const productWrite: RouteOptions = { auth: "admin", bodyLimit: 256 * 1024 };
+/** Anonymous writes, by the limit they count against. */
+const mailWrite: RouteOptions = { limit: "mail" };
+const clickWrite: RouteOptions = { limit: "clicks" };
+const visitorWrite: RouteOptions = { limit: "visitor" };
+const oneClick: RouteOptions = { limit: "visitor", oneClick: true };
 
 /** Every endpoint: method, path (`:name` is one path segment), handler and options. */
 export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, RouteOptions?]> = [
@@ -127,29 +142,29 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/retailers/:id", retailerById, cached],
   ["GET", "/api/brands", brands, cached],
   ["GET", "/api/vouchers", vouchers],
-  ["POST", "/api/vouchers/:id/uses", voucherUse],
+  ["POST", "/api/vouchers/:id/uses", voucherUse, visitorWrite],
   ["GET", "/api/affiliate-links", affiliateLinks],
   ["GET", "/api/placeholder/:width/:height", placeholder],
-  ["POST", "/api/subscribers", subscribe],
-  ["POST", "/api/clicks", clicks],
+  ["POST", "/api/subscribers", subscribe, mailWrite],
+  ["POST", "/api/clicks", clicks, clickWrite],
   ["GET", "/api/recently-viewed", recentlyViewed],
-  ["POST", "/api/recently-viewed", recordView],
+  ["POST", "/api/recently-viewed", recordView, visitorWrite],
   ["GET", "/api/favorites", listFavorites],
-  ["POST", "/api/favorites", addFavorite],
-  ["DELETE", "/api/favorites/:id", removeFavorite],
-  ["PATCH", "/api/favorites/:id", updateFavorite],
+  ["POST", "/api/favorites", addFavorite, visitorWrite],
+  ["DELETE", "/api/favorites/:id", removeFavorite, visitorWrite],
+  ["PATCH", "/api/favorites/:id", updateFavorite, visitorWrite],
   ["GET", "/api/is-favorite", isFavorite],
   ["GET", "/api/price-alerts", listAlerts],
-  ["POST", "/api/price-alerts", createAlert],
-  ["DELETE", "/api/price-alerts/:id", deleteAlert],
+  ["POST", "/api/price-alerts", createAlert, mailWrite],
+  ["DELETE", "/api/price-alerts/:id", deleteAlert, visitorWrite],
   ["GET", "/api/alerts/unsubscribe", alertUnsubscribe],
-  ["POST", "/api/alerts/unsubscribe", alertUnsubscribeOneClick],
+  ["POST", "/api/alerts/unsubscribe", alertUnsubscribeOneClick, oneClick],
   ["GET", "/api/subscribers/unsubscribe", newsletterUnsubscribe],
-  ["POST", "/api/subscribers/unsubscribe", newsletterUnsubscribeOneClick],
+  ["POST", "/api/subscribers/unsubscribe", newsletterUnsubscribeOneClick, oneClick],
   ["GET", "/api/email/confirm", confirmEmail],
   // Admin: signing in and out are open (they check for themselves); everything else needs a session.
-  ["POST", "/api/admin/login", adminLogin],
-  ["POST", "/api/admin/logout", adminLogout],
+  ["POST", "/api/admin/login", adminLogin, { limit: "own" }],
+  ["POST", "/api/admin/logout", adminLogout, { limit: "own" }],
   ["GET", "/api/admin/session", adminSession, admin],
   ["GET", "/api/admin/dashboard", adminDashboard, admin],
   ["GET", "/api/admin/products", adminProducts, admin],
@@ -220,10 +235,33 @@ export interface AppOptions {
   siteRoot?: () => string | null;
 }
 
+const isWrite = (method: string) => method !== "GET" && method !== "HEAD";
+
+/**
+ * Every state-changing request passes the request guard first: refused when another site made
+ * the browser send it or when its body is not JSON; an anonymous write counts against its limit.
+ */
+function withWriteGuard(handler: RouteHandler, guard: RequestGuard, options: RouteOptions | undefined): RouteHandler {
+  const limit = options?.limit;
+  return (event, ctx) => {
+    if (!options?.oneClick) {
+      assertOwnSite(event, guard.publicOrigin);
+      assertJsonBody(event);
+    }
+    if (limit !== undefined && limit !== "own") takeLimit(event, guard, limit);
+    return handler(event, ctx);
+  };
+}
+
 export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   const app = new H3({ onError: (error) => errorResponse(error) });
+  const guard = ctx.requests ?? createRequestGuard({ publicOrigin: ctx.admin?.publicOrigin ?? null });
   for (const [method, path, handler, options] of routes) {
-    const run = options?.auth === "admin" ? withAdmin(handler) : options?.cache ? withCache(handler) : handler;
+    if (isWrite(method) && options?.auth !== "admin" && options?.limit === undefined) {
+      throw new Error(`${method} ${path}: an anonymous write needs a per-client limit (options.limit)`);
+    }
+    const route = options?.auth === "admin" ? withAdmin(handler) : options?.cache ? withCache(handler) : handler;
+    const run = isWrite(method) ? withWriteGuard(route, guard, options) : route;
     const bodyLimit = options?.bodyLimit;
     app.on(method, path, (event) => {
       if (bodyLimit !== undefined) event.context.bodyLimit = bodyLimit;

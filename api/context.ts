@@ -3,6 +3,7 @@ import type { Db } from "../data/db/client.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import type { LoginLimiter } from "./lib/admin-auth.ts";
 import type { ResponseCache } from "./lib/response-cache.ts";
+import type { RequestGuard } from "./lib/request-guard.ts";
 import type { PricePipeline } from "./price-pipeline.ts";
 import type { RefreshRun } from "../data/db/price-review.ts";
 
@@ -41,6 +42,8 @@ export interface AppContext {
   cache?: ResponseCache | undefined;
   /** Called after a visitor creates or changes an alert, so a target already met is mailed soon. */
   onAlertsChanged?: () => void;
+  /** Same-site, JSON-only and per-client limits on writes (absent: defaults, no trusted proxy). */
+  requests?: RequestGuard | undefined;
   /** Absent: every admin route and catalogue write answers 401. */
   admin?: AdminContext | undefined;
 }

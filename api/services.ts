@@ -14,7 +14,10 @@ import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { pricePipelineConfig, siteConfig } from "../data/config.ts";
+import { pricePipelineConfig, siteConfig, trustedProxyList } from "../data/config.ts";
+import { parseTrustedProxies } from "./lib/client-address.ts";
+import { createRequestGuard } from "./lib/request-guard.ts";
+import type { WriteLimits } from "./lib/rate-limit.ts";
 import { latestRefreshRun } from "../data/db/price-review.ts";
 import { createPageReader, type PageReader } from "./lib/page-price.ts";
 import { createPricePipeline, type PricePipeline } from "./price-pipeline.ts";
@@ -53,6 +56,8 @@ export interface Services {
 
 export interface ServicesOptions {
   databaseFile: string;
+  /** Per-client limits on anonymous writes (default: lib/rate-limit.ts defaultWriteLimits). */
+  writeLimits?: Partial<WriteLimits>;
   /** Migrate, and seed an empty catalogue, on open (default). Off for a file prepared already. */
   prepare?: boolean;
   /** Cache public catalogue responses (default on). */
@@ -152,11 +157,14 @@ export async function createServices(options: ServicesOptions): Promise<Services
     log,
   });
 
+  const publicOrigin = new URL(siteConfig.baseUrl).origin;
+  const requests = createRequestGuard({ publicOrigin, trustedProxies: parseTrustedProxies(trustedProxyList()), limits: options.writeLimits });
+
   const admin: AdminContext = {
     // A hash from the environment is fixed; one in the database may be changed by `npm run admin:password`.
     passwordHash: () => (adminPassword.source === "environment" ? adminPassword.hash : (storedPasswordHash(db) ?? adminPassword.hash)),
     limiter: createLoginLimiter(),
-    publicOrigin: new URL(siteConfig.baseUrl).origin,
+    publicOrigin,
     catalogueChanged,
     site,
     mailTransport: mailer.describe,
@@ -174,7 +182,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     catalogueChanged,
     checkForeignWrites,
     pipeline,
-    context: { db, cache, onAlertsChanged: checkAlerts, admin },
+    context: { db, cache, onAlertsChanged: checkAlerts, admin, requests },
     attachSite(next) {
       site = next;
       admin.site = next;

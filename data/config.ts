@@ -31,6 +31,15 @@ export function serverPort(): number {
   return port;
 }
 
+/**
+ * TRUSTED_PROXIES: the addresses or CIDR ranges of the reverse proxies in front of the server
+ * (e.g. "127.0.0.1, 10.0.0.0/8"). Only a connection from one of them may say who the client is
+ * (X-Forwarded-For); per-client limits key on that. Empty (default): the connection's address.
+ */
+export function trustedProxyList(): string {
+  return env("TRUSTED_PROXIES", "");
+}
+
 export function serverHost(): string {
   return env("HOST", "0.0.0.0");
 }

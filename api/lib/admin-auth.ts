@@ -4,7 +4,7 @@
  * carried in an HttpOnly, SameSite=Strict cookie. Nothing the browser claims grants rights.
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
-import { getCookie, getRequestIP, HTTPError, setCookie, deleteCookie, type H3Event } from "h3";
+import { getCookie, HTTPError, setCookie, deleteCookie, type H3Event } from "h3";
 import type { Db } from "../../data/db/client.ts";
 import { deleteExpiredSessions, deleteSession, findSession, insertSession, storedPasswordHash, storePasswordHash, touchSession } from "../../data/db/admin-auth.ts";
 
@@ -160,22 +160,6 @@ export function pruneSessions(db: Db, now = new Date()): number {
 
 // --- Requests from other sites ----------------------------------------------------------------
 
-/**
- * Refuses a state-changing request that another site could have made a browser send: one the
- * browser marks `Sec-Fetch-Site: cross-site`, or whose `Origin` is not this site's own origin.
- * (The JSON content type that every write requires cannot be sent cross-site without a CORS
- * preflight, which this server never grants.)
- */
-export function assertSameSite(event: H3Event, publicOrigin: string): void {
-  if (event.req.headers.get("sec-fetch-site") === "cross-site") {
-    throw new HTTPError({ status: 403, message: "Requests from other sites are refused" });
-  }
-  const origin = event.req.headers.get("origin");
-  if (origin === null) return;
-  if (origin !== event.url.origin && origin !== publicOrigin) {
-    throw new HTTPError({ status: 403, message: "Requests from other sites are refused" });
-  }
-}
 
 // --- Failed-login limit -----------------------------------------------------------------------
 
@@ -219,6 +203,3 @@ export function createLoginLimiter(maxFailures = 5, windowMs = 60_000): LoginLim
   };
 }
 
-export function clientKey(event: H3Event): string {
-  return getRequestIP(event) ?? "unknown";
-}

@@ -1,8 +1,9 @@
+import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineRoute } from "../context.ts";
 import { badRequest, noContent, readJson } from "../lib/http.ts";
 import { sessionIdSchema, visitorIdSchema } from "../../data/domain/visitor.ts";
-import { recordClicks } from "../../data/db/behaviour.ts";
+import { dailyClickCap, recordClicks } from "../../data/db/behaviour.ts";
 
 const click = z.object({
   retailer: z.string().trim().min(1, "retailer is required").max(100),
@@ -19,9 +20,17 @@ const body = z.object({
   events: z.array(click).min(1, "events must not be empty").max(20, "events: at most 20 at a time"),
 });
 
-/** Affiliate clicks from consenting visitors (SPEC.md section 9), stored as user behaviour. */
+/** Affiliate clicks from visitors who accepted analytics cookies, stored as user behaviour, capped per visitor per day. */
 export default defineRoute(async (event, { db }) => {
   const { userId, sessionId, events } = await readJson(event, body);
-  if (!recordClicks(db, userId, sessionId, events)) throw badRequest("productId: unknown product");
+  const outcome = recordClicks(db, userId, sessionId, events);
+  if (outcome === "unknown-product") throw badRequest("productId: unknown product");
+  if (outcome === "daily-cap") {
+    throw new HTTPError({
+      status: 429,
+      message: `At most ${dailyClickCap} clicks are recorded per visitor in 24 hours`,
+      headers: { "retry-after": String(60 * 60) },
+    });
+  }
   return noContent();
 });

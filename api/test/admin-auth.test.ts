@@ -147,8 +147,10 @@ describe("expired sessions", () => {
 describe("behind an https address", () => {
   it("the session cookie is Secure and the public origin is accepted as the site's own", async () => {
     const admin = api.services.context.admin!;
+    const requests = api.services.context.requests!;
     const original = admin.publicOrigin;
-    admin.publicOrigin = "https://www.pawprice.example";
+    // Both read PUBLIC_BASE_URL at start: the cookie's Secure flag and the origin writes may come from.
+    admin.publicOrigin = requests.publicOrigin = "https://www.pawprice.example";
     try {
       const response = await fetch(`${api.baseUrl}/api/admin/login`, {
         method: "POST",
@@ -158,7 +160,7 @@ describe("behind an https address", () => {
       expect(response.status).toBe(200);
       expect(response.headers.get("set-cookie")).toMatch(/; Secure/i);
     } finally {
-      admin.publicOrigin = original;
+      admin.publicOrigin = requests.publicOrigin = original;
     }
   });
 });

@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from "./server.ts";
 let api: TestServer;
 let products: Product[];
 beforeAll(async () => {
-  api = await startTestServer({ products: 220 });
+  // More alerts than one client may set in an hour: the alert limit per visitor is what is tested here.
+  api = await startTestServer({ products: 220, writeLimits: { mail: { max: 1000, windowMs: 60_000 } } });
   products = await api.json<Product[]>("/api/products?limit=60");
 });
 afterAll(() => api.close());

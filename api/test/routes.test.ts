@@ -820,8 +820,10 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/vouchers?sort=newest", status: 400, error: "sort must be expiry or popular" },
   ],
   "POST /api/vouchers/:id/uses": () => [
-    { method: "POST", path: "/api/vouchers/abc/uses", status: 400, error: "id must be a whole number" },
-    { method: "POST", path: `/api/vouchers/${anyId}/uses`, status: 404, error: "Voucher not found" },
+    { method: "POST", path: "/api/vouchers/abc/uses", body: { userId: alice }, status: 400, error: "id must be a whole number" },
+    { method: "POST", path: `/api/vouchers/${anyId}/uses`, body: { userId: alice }, status: 404, error: "Voucher not found" },
+    { method: "POST", path: `/api/vouchers/${f.voucherId}/uses`, body: {}, status: 400, error: "userId is required" },
+    { method: "POST", path: `/api/vouchers/${f.voucherId}/uses`, body: { userId: "user_aaaaaaaa" }, status: 400, error: "userId must be an anonymous visitor id (user_ followed by 24 lower-case letters or digits)" },
     { method: "GET", path: `/api/vouchers/${f.voucherId}/uses`, status: 405, error: "GET is not allowed here; use POST" },
   ],
   "GET /api/affiliate-links": () => [
@@ -1008,7 +1010,7 @@ const goodInput: Record<string, () => Promise<void>> = {
   "POST /api/vouchers/:id/uses": async () => {
     const uses = () => rows<{ id: number; uses: number }>("SELECT id, uses FROM vouchers ORDER BY id");
     const before = uses();
-    await ok("POST", `/api/vouchers/${f.voucherId}/uses`, undefined, 204);
+    await ok("POST", `/api/vouchers/${f.voucherId}/uses`, { userId: alice }, 204);
     expect(uses()).toEqual(before.map((v) => (v.id === f.voucherId ? { ...v, uses: v.uses + 1 } : v)));
   },
   "GET /api/affiliate-links": async () => {
@@ -1038,10 +1040,15 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "POST /api/clicks": async () => {
     const timestamp = "2026-11-22T10:00:00.000Z";
+    const before = new Date().toISOString();
     await ok("POST", "/api/clicks", { userId: alice, events: [{ retailer: f.retailer.name, productName: f.product.name, productId: f.product.id, price: 9.99, timestamp }] }, 204);
-    expect(rows("SELECT user_id, product_id, retailer_id, category_id, timestamp FROM user_behaviour WHERE action = 'affiliate_click'")).toEqual([
-      { user_id: alice, product_id: f.product.id, retailer_id: f.retailer.id, category_id: f.category.id, timestamp },
+    const stored = rows<{ timestamp: string; metadata: string }>("SELECT user_id, product_id, retailer_id, category_id, timestamp, metadata FROM user_behaviour WHERE action = 'affiliate_click'");
+    expect(stored).toEqual([
+      { user_id: alice, product_id: f.product.id, retailer_id: f.retailer.id, category_id: f.category.id, timestamp: expect.any(String), metadata: expect.any(String) },
     ]);
+    // The row's time is the server's (the cap and retention count it); the browser's time is kept in the metadata.
+    expect(stored[0]!.timestamp >= before && stored[0]!.timestamp <= new Date().toISOString()).toBe(true);
+    expect(JSON.parse(stored[0]!.metadata)).toMatchObject({ clickedAt: timestamp });
   },
   "GET /api/recently-viewed": async () => {
     const body = (await ok("GET", `/api/recently-viewed?userId=${alice}`)) as { id: number }[];

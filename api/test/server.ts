@@ -9,6 +9,7 @@ import path from "node:path";
 import { toNodeHandler } from "h3";
 import { createApp } from "../app.ts";
 import type { ResponseCache } from "../lib/response-cache.ts";
+import type { WriteLimits } from "../lib/rate-limit.ts";
 import { createMailer } from "../mail/mailer.ts";
 import type { SiteBuilds } from "../context.ts";
 import { hashPassword } from "../lib/admin-auth.ts";
@@ -73,6 +74,8 @@ export interface TestServerOptions {
   pageReader?: PageReader;
   /** Product sources (default: none configured but the sample feed). */
   sources?: Map<string, ProductSource>;
+  /** Per-client write limits (default: the production ones; every test client is 127.0.0.1). */
+  writeLimits?: Partial<WriteLimits>;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -90,6 +93,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     pageReader: options.pageReader,
     sources: options.sources,
     refreshCron: null,
+    writeLimits: options.writeLimits,
   });
   const { db } = services;
   const cache = services.cache!;

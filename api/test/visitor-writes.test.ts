@@ -162,18 +162,35 @@ describe("POST /api/clicks", () => {
 });
 
 describe("POST /api/vouchers/{id}/uses", () => {
-  it("counts a use, and rejects unknown and malformed ids", async () => {
-    const { id, uses } = api.db.$client.prepare("SELECT id, uses FROM vouchers LIMIT 1").get() as { id: number; uses: number };
-    expect((await post(`/api/vouchers/${id}/uses`, {})).status).toBe(204);
-    expect(count("SELECT uses AS n FROM vouchers WHERE id = ?", id)).toBe(uses + 1);
-    const allUses = () => api.db.$client.prepare("SELECT id, uses FROM vouchers ORDER BY id").all();
+  const visitor = "user_vouchercopier00000000000";
+  const other = "user_othervouchercopier000000";
+  it("counts a visitor's use of a voucher once a day; another visitor's use counts too", async () => {
+    const [first, second] = api.db.$client.prepare("SELECT id, uses FROM vouchers ORDER BY id LIMIT 2").all() as { id: number; uses: number }[];
+    const allUses = () => api.db.$client.prepare("SELECT id, uses FROM vouchers ORDER BY id").all() as { id: number; uses: number }[];
     const before = allUses();
-    const missing = await post("/api/vouchers/999999/uses", {});
+    for (let i = 0; i < 3; i++) expect((await post(`/api/vouchers/${first!.id}/uses`, { userId: visitor })).status).toBe(204);
+    expect(count("SELECT uses AS n FROM vouchers WHERE id = ?", first!.id)).toBe(first!.uses + 1);
+    expect((await post(`/api/vouchers/${first!.id}/uses`, { userId: other })).status).toBe(204);
+    expect((await post(`/api/vouchers/${second!.id}/uses`, { userId: visitor })).status).toBe(204);
+    expect(allUses()).toEqual(
+      before.map((v) => (v.id === first!.id ? { ...v, uses: v.uses + 2 } : v.id === second!.id ? { ...v, uses: v.uses + 1 } : v)),
+    );
+  });
+  it("rejects unknown and malformed ids and a missing or malformed visitor id, changing nothing", async () => {
+    const allUses = () => api.db.$client.prepare("SELECT id, uses FROM vouchers ORDER BY id").all();
+    const { id } = api.db.$client.prepare("SELECT id FROM vouchers LIMIT 1").get() as { id: number };
+    const before = allUses();
+    const usesRows = count("SELECT count(*) AS n FROM voucher_uses");
+    const missing = await post("/api/vouchers/999999/uses", { userId: visitor });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: "Voucher not found" });
-    const malformed = await post("/api/vouchers/abc/uses", {});
+    const malformed = await post("/api/vouchers/abc/uses", { userId: visitor });
     expect(malformed.status).toBe(400);
     expect(await malformed.json()).toEqual({ error: "id must be a whole number" });
+    for (const body of [{}, { userId: "user_--------" }, { userId: "user_aaaaaaaa" }]) {
+      expect((await post(`/api/vouchers/${id}/uses`, body)).status).toBe(400);
+    }
     expect(allUses()).toEqual(before);
+    expect(count("SELECT count(*) AS n FROM voucher_uses")).toBe(usesRows);
   });
 });

@@ -10,12 +10,25 @@ export interface ClickRecord {
   timestamp: string;
 }
 
+/** A visitor's click events kept in any 24 hours; more are refused (a real shopper clicks far fewer). */
+export const dailyClickCap = 200;
+
+export type ClickOutcome = "recorded" | "unknown-product" | "daily-cap";
+
 /**
  * Stores affiliate clicks as user behaviour (action 'affiliate_click'), resolving the retailer by
- * name. Returns false, storing nothing, when a click names a product that does not exist.
+ * name. Stores nothing when a click names a product that does not exist, or when the visitor's
+ * events in the last 24 hours would pass the daily cap. The row's time is the server's (what
+ * the cap and the retention periods count); the browser's own click time stays in the metadata.
  */
-export function recordClicks(db: Db, userId: string, sessionId: string | undefined, clicks: readonly ClickRecord[]): boolean {
-  return db.$client.transaction(() => {
+export function recordClicks(db: Db, userId: string, sessionId: string | undefined, clicks: readonly ClickRecord[], now = new Date()): ClickOutcome {
+  return db.$client.transaction((): ClickOutcome => {
+    const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
+    const { recent } = statement(
+      db,
+      "SELECT count(*) AS recent FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click' AND timestamp > ?",
+    ).get(userId, since) as { recent: number };
+    if (recent + clicks.length > dailyClickCap) return "daily-cap";
     const productExists = statement(db, "SELECT category_id FROM products WHERE id = ?");
     const retailerByName = statement(db, "SELECT id FROM retailers WHERE name = ? COLLATE NOCASE");
     const insert = statement(
@@ -28,7 +41,7 @@ export function recordClicks(db: Db, userId: string, sessionId: string | undefin
       let categoryId: number | null = null;
       if (click.productId !== undefined) {
         const product = productExists.get(click.productId) as { category_id: number } | undefined;
-        if (!product) return false;
+        if (!product) return "unknown-product";
         categoryId = product.category_id;
       }
       const retailer = retailerByName.get(click.retailer) as { id: number } | undefined;
@@ -38,11 +51,11 @@ export function recordClicks(db: Db, userId: string, sessionId: string | undefin
         categoryId,
         retailer?.id ?? null,
         sessionId ?? null,
-        click.timestamp,
-        JSON.stringify({ retailer: click.retailer, productName: click.productName, price: click.price, url: click.url }),
+        now.toISOString(),
+        JSON.stringify({ retailer: click.retailer, productName: click.productName, price: click.price, url: click.url, clickedAt: click.timestamp }),
       ]);
     }
     for (const row of rows) insert.run(...row);
-    return true;
+    return "recorded";
   })();
 }

@@ -4,6 +4,7 @@ import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { Voucher } from "../../../data/domain/catalogue.ts";
 import { fetchVouchers } from "../../lib/api.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
+import { getVisitorId } from "../../lib/browser/visitor.ts";
 import type { LinkContext } from "../products/ProductCard.tsx";
 
 type Tab = "active" | "popular";
@@ -38,7 +39,12 @@ function VoucherCard({ voucher, links }: { voucher: Voucher; links: LinkContext 
     setCopied(true);
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), copiedForMs);
-    void fetch(`/api/vouchers/${voucher.id}/uses`, { method: "POST", keepalive: true }).catch(() => undefined);
+    void fetch(`/api/vouchers/${voucher.id}/uses`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userId: getVisitorId() }),
+      keepalive: true,
+    }).catch(() => undefined);
   };
 
   return (

@@ -1,0 +1,55 @@
+/**
+ * The checks every state-changing API request passes before its handler runs:
+ *  - it comes from our own pages: a request the browser marks as sent by another site
+ *    (Sec-Fetch-Site: cross-site or same-site) or whose Origin is neither this server's nor the
+ *    public origin is refused (403), so another site cannot make a visitor's browser write here;
+ *  - its body is JSON: any other content type (an HTML form's urlencoded, multipart or text/plain)
+ *    is refused (415), and a body without a content type too;
+ *  - anonymous writes are limited per client address (./rate-limit.ts): 429 with Retry-After.
+ */
+import { HTTPError, type H3Event } from "h3";
+import { clientAddress, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
+import { defaultWriteLimits, RateLimiter, type WriteLimits } from "./rate-limit.ts";
+
+export interface RequestGuard {
+  limiter: RateLimiter;
+  limits: WriteLimits;
+  trustedProxies: TrustedProxies;
+  /** The site's public origin (PUBLIC_BASE_URL), accepted as a request's Origin besides the request's own. */
+  publicOrigin: string | null;
+}
+
+export function createRequestGuard(options: Partial<Omit<RequestGuard, "limiter" | "limits">> & { limits?: Partial<WriteLimits> } = {}): RequestGuard {
+  return {
+    limiter: new RateLimiter(),
+    limits: { ...defaultWriteLimits, ...options.limits },
+    trustedProxies: options.trustedProxies ?? noTrustedProxies,
+    publicOrigin: options.publicOrigin ?? null,
+  };
+}
+
+const refused = () => new HTTPError({ status: 403, message: "Requests from other sites are refused" });
+
+/** Refuses a request another site made the browser send (see the module comment). */
+export function assertOwnSite(event: H3Event, publicOrigin: string | null): void {
+  const site = event.req.headers.get("sec-fetch-site");
+  if (site === "cross-site" || site === "same-site") throw refused();
+  const origin = event.req.headers.get("origin");
+  if (origin === null) return;
+  if (origin !== event.url.origin && origin !== publicOrigin) throw refused();
+}
+
+/** Refuses a body that is not declared as JSON (an empty body without a content type passes). */
+export function assertJsonBody(event: H3Event): void {
+  const type = event.req.headers.get("content-type");
+  const length = event.req.headers.get("content-length");
+  const hasBody = (length !== null && length !== "0") || event.req.headers.has("transfer-encoding");
+  if (type === null ? hasBody : !/^application\/json\s*(?:;|$)/i.test(type)) {
+    throw new HTTPError({ status: 415, message: "Send a JSON body (Content-Type: application/json)" });
+  }
+}
+
+/** Counts the request against its limit for the client it comes from. */
+export function takeLimit(event: H3Event, guard: RequestGuard, name: keyof WriteLimits): void {
+  guard.limiter.take(name, guard.limits[name], clientAddress(event, guard.trustedProxies));
+}
