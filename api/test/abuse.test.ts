@@ -60,7 +60,8 @@ describe("requests another site makes a browser send", () => {
     const [voucher] = api.db.$client.prepare("SELECT id FROM vouchers ORDER BY id LIMIT 1").all() as { id: number }[];
     const before = fingerprint();
     const body = JSON.stringify({ userId: visitor("crosssite") });
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { origin: "https://evil.example" }, { origin: "null" }, { origin: `${api.baseUrl}.evil.example` }]) {
+    const foreign: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site" }, { origin: "https://evil.example" }, { origin: "null" }, { origin: `${api.baseUrl}.evil.example` }];
+    for (const headers of foreign) {
       const response = await fetch(`${api.baseUrl}/api/vouchers/${voucher!.id}/uses`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
       expect(response.status, JSON.stringify(headers)).toBe(403);
     }
