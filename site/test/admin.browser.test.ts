@@ -9,8 +9,10 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage, seriousA11yViolations, type TrackedPage } from "./browser.ts";
+import { confirmationLink } from "./outbox.ts";
 
 const baseUrl = inject("baseUrl");
+const outboxDir = inject("outboxDir");
 const adminPassword = inject("adminPassword");
 /** Where the layout screenshots go, for a person to look at. */
 const screenshotDir = path.join(os.tmpdir(), "pawprice-admin-screens");
@@ -256,13 +258,18 @@ describe("admin categories, affiliate IDs and subscribers", () => {
     }
   });
 
-  it("lists a new subscriber, exports the active addresses and removes one", async () => {
+  it("lists a new subscriber as awaiting confirmation, then active once confirmed; exports the confirmed addresses and removes one", async () => {
     const email = `admin-test-${Date.now()}@example.co.uk`;
     expect((await fetch(`${baseUrl}/api/subscribers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email }) })).status).toBe(201);
     await page.goto(`${baseUrl}/admin/email-subscribers`);
     const item = page.getByTestId("subscriber").filter({ hasText: email });
     await item.waitFor();
-    expect(await item.textContent()).toMatch(/Subscribed less than a minute ago.*Source: website.*Active/);
+    expect(await item.textContent()).toMatch(/Subscribed less than a minute ago.*Source: website.*Awaiting confirmation/);
+    // Follows the link in the confirmation mail, as the subscriber would.
+    expect((await fetch(await confirmationLink(outboxDir, email, baseUrl))).status).toBe(200);
+    await page.reload();
+    await item.waitFor();
+    expect(await item.textContent()).toMatch(/Subscribed less than a minute ago.*Source: website.*Active$/);
 
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: "Export Emails" }).click();

@@ -2,9 +2,11 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { islandsReady, launchBrowser, openPage, recordRequests, visibleIslandReady } from "./browser.ts";
+import { confirmationLink } from "./outbox.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
+const outboxDir = inject("outboxDir");
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -104,7 +106,7 @@ describe("vouchers", () => {
 });
 
 describe("newsletter", () => {
-  it("warns on an empty address and stores a real one", async () => {
+  it("warns on an empty address; a real one is stored pending, with a confirmation mail whose link subscribes it", async () => {
     const { page, context } = await openPage(browser);
     await page.goto(baseUrl);
     await islandsReady(page);
@@ -116,10 +118,16 @@ describe("newsletter", () => {
     const email = `reader-${Date.now()}@example.co.uk`;
     await block.getByLabel("Email address").fill(email);
     await block.getByRole("button", { name: "Subscribe" }).click();
-    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Subscription successful! You'll now receive our pet deals newsletter.");
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Check your inbox to confirm your subscription");
     expect(await block.getByLabel("Email address").inputValue()).toBe("");
     const db = new Database(databaseFile, { readonly: true });
-    expect(db.prepare("SELECT source, is_active FROM email_subscribers WHERE email = ?").get(email)).toEqual({ source: "website", is_active: 1 });
+    const subscriber = db.prepare("SELECT source, is_active, confirmed_at IS NOT NULL AS confirmed FROM email_subscribers WHERE email = ?");
+    expect(subscriber.get(email)).toEqual({ source: "website", is_active: 1, confirmed: 0 });
+
+    await page.goto(await confirmationLink(outboxDir, email, baseUrl));
+    await expect(page.locator("h1").textContent()).resolves.toBe("Newsletter subscription confirmed");
+    expect(await page.locator("body").textContent()).toContain(`${email} is subscribed to the PawPrice newsletter.`);
+    expect(subscriber.get(email)).toEqual({ source: "website", is_active: 1, confirmed: 1 });
     db.close();
     await context.close();
   });

@@ -1,10 +1,9 @@
 import Database from "better-sqlite3";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { expectAffiliateLink, islandsReady, launchBrowser, openPage, readAffiliateData, visibleIslandReady } from "./browser.ts";
+import { confirmationLink, mailsTo } from "./outbox.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
@@ -88,8 +87,9 @@ describe("favourites", () => {
 });
 
 describe("price alerts", () => {
-  it("validates, creates an alert, lists it with its status on /my-alerts and deletes it", async () => {
+  it("validates, creates an alert that waits for confirmation, lists it as such on /my-alerts and deletes it", async () => {
     const product = inStock();
+    const email = "pending-owner@example.co.uk";
     const { page, errors, context } = await openPage(browser);
     await page.goto(`${baseUrl}/product/${product.slug}`);
     await islandsReady(page);
@@ -108,12 +108,16 @@ describe("price alerts", () => {
     await expect(form.getByText("Please enter a valid price").isVisible()).resolves.toBe(true);
 
     const target = Math.max(0.01, Math.floor((product.bestPrice! - 1) * 100) / 100);
-    await form.getByLabel("Email address").fill("owner@example.co.uk");
+    await form.getByLabel("Email address").fill(email);
     await form.getByLabel("Target price (£)").fill(target.toFixed(2));
     await form.getByRole("button", { name: "Create Price Alert" }).click();
-    await expect.poll(() => page.getByTestId("alert-created").isVisible()).toBe(true);
-    await expect(page.getByText("Price Alert Created!").isVisible()).resolves.toBe(true);
-    await expect.poll(() => page.getByTestId("toast").textContent()).toContain(`We'll notify you when ${product.name} drops to your target price.`);
+    // A new address is confirmed first (double opt-in): the form says to check the inbox.
+    const pending = page.getByTestId("alert-pending");
+    await expect.poll(() => pending.isVisible()).toBe(true);
+    expect(await pending.textContent()).toContain(
+      `Check your inboxWe've sent a link to ${email} to confirm your price alert. We won't e-mail you about prices until you confirm.`,
+    );
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Confirm your e-mail address to switch the price alert on.");
     await page.getByRole("button", { name: "Create Another Alert" }).click();
     await expect(page.getByTestId("price-alert-form").isVisible()).resolves.toBe(true);
 
@@ -125,7 +129,7 @@ describe("price alerts", () => {
     await expect.poll(() => row.count()).toBe(1);
     const text = await row.textContent();
     expect(text).toContain(product.name);
-    expect(text).toContain("Waiting for drop");
+    expect(text).toContain("Waiting for you to confirm your e-mail");
     expect(text).toContain(`£${target.toFixed(2)}`);
 
     page.once("dialog", (dialog) => {
@@ -139,22 +143,40 @@ describe("price alerts", () => {
     await context.close();
   });
 
-  it("shows 'Price reached!' when the best price is at or below the target", async () => {
+  it("mails only a confirmation first; the link switches the alert on, its price mail goes, and the next alert is active at once", async () => {
     const product = inStock();
-    const { page, context } = await openPage(browser);
+    const other = products.find((p) => p.bestPrice !== null && p.id !== product.id)!;
+    const email = "owner@example.co.uk";
+    const { page, errors, context } = await openPage(browser);
     await page.goto(`${baseUrl}/product/${product.slug}`);
     await visibleIslandReady(page, "#price-alert");
     const form = page.getByTestId("price-alert-form");
-    await form.getByLabel("Email address").fill("owner@example.co.uk");
-    await form.getByRole("button", { name: "Create Price Alert" }).click(); // default target = best price
-    await expect.poll(() => page.getByTestId("alert-created").isVisible()).toBe(true);
+    await form.getByLabel("Email address").fill(email);
+    await form.getByRole("button", { name: "Create Price Alert" }).click(); // default target = best price: already met
+    await expect.poll(() => page.getByTestId("alert-pending").isVisible()).toBe(true);
+
+    // One mail, the confirmation; no price mail although the target is met.
+    const link = await confirmationLink(outboxDir, email, baseUrl);
+    expect(mailsTo(outboxDir, email)).toHaveLength(1);
+
+    await page.goto(link);
+    await expect(page.locator("h1").textContent()).resolves.toBe("E-mail address confirmed");
+    expect(await page.locator("body").textContent()).toContain(`We'll e-mail ${email} when the price drops for: ${product.name}`);
+    // Switched on, the alert's target is met: its price mail goes straight away (the outbox).
+    await expect.poll(() => mailsTo(outboxDir, email).filter((mail) => mail.subject.startsWith("Price drop")).length, { timeout: 10_000 }).toBe(1);
     await page.goto(`${baseUrl}/my-alerts`);
     await expect.poll(() => page.getByTestId("alerts-table").textContent()).toContain("Price reached!");
-    // Setting an alert whose target is already met sends its e-mail straight away (no SMTP here: the outbox).
-    const mails = () =>
-      fs.existsSync(outboxDir) ? fs.readdirSync(outboxDir).map((file) => fs.readFileSync(path.join(outboxDir, file), "utf8")) : [];
-    await expect.poll(() => mails().filter((mail) => mail.includes("To: owner@example.co.uk")).length, { timeout: 10_000 }).toBe(1);
-    expect(mails().find((mail) => mail.includes("To: owner@example.co.uk"))).toContain("/api/alerts/unsubscribe?token=");
+
+    // The same browser's next alert for the confirmed address needs no new confirmation.
+    await page.goto(`${baseUrl}/product/${other.slug}`);
+    await visibleIslandReady(page, "#price-alert");
+    await page.getByTestId("price-alert-form").getByLabel("Email address").fill(email);
+    await page.getByTestId("price-alert-form").getByRole("button", { name: "Create Price Alert" }).click();
+    await expect.poll(() => page.getByTestId("alert-created").isVisible()).toBe(true);
+    await expect(page.getByText("Price Alert Created!").isVisible()).resolves.toBe(true);
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain(`We'll notify you when ${other.name} drops to your target price.`);
+    expect(mailsTo(outboxDir, email).filter((mail) => mail.subject.startsWith("Confirm"))).toHaveLength(1);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

@@ -12,6 +12,8 @@ interface Alert {
   targetPrice: number;
   email: string;
   status: "Waiting for drop" | "Price reached!";
+  /** Nothing is mailed until the address is confirmed with the link we sent. */
+  state: "pending_confirmation" | "active";
   product: { name: string; slug: string; bestPrice: number | null };
 }
 
@@ -109,14 +111,20 @@ export default function MyAlerts() {
               <td className="px-4 py-3 font-semibold tabular-nums">{formatPrice(alert.product.bestPrice, "N/A")}</td>
               <td className="px-4 py-3 tabular-nums">{formatPrice(alert.targetPrice)}</td>
               <td className="px-4 py-3">
-                <span
-                  className={cn(
-                    "rounded-full px-2.5 py-1 text-xs font-semibold",
-                    alert.status === "Price reached!" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900",
-                  )}
-                >
-                  {alert.status}
-                </span>
+                {alert.state === "pending_confirmation" ? (
+                  <span className="rounded-full bg-slate-100 px-2.5 py-1 text-xs font-semibold text-slate-800" data-testid="alert-pending-confirmation">
+                    Waiting for you to confirm your e-mail
+                  </span>
+                ) : (
+                  <span
+                    className={cn(
+                      "rounded-full px-2.5 py-1 text-xs font-semibold",
+                      alert.status === "Price reached!" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900",
+                    )}
+                  >
+                    {alert.status}
+                  </span>
+                )}
               </td>
               <td className="px-4 py-3">
                 <button type="button" className="btn-ghost px-2 py-1 text-red-700" onClick={() => void remove(alert)} aria-label={`Delete the alert for ${alert.product.name}`}>

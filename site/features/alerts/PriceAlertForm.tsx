@@ -11,6 +11,12 @@ interface Props {
   bestPrice: number | null;
 }
 
+/** What the API answers for a created alert: whether it waits for the address to be confirmed. */
+interface CreatedAlert {
+  state: "pending_confirmation" | "active";
+  confirmationSent: boolean;
+}
+
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Parses the target field: a number above 0 with at most two decimals, else null. */
@@ -60,7 +66,7 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
   const [target, setTarget] = useState(defaultTarget);
   const [errors, setErrors] = useState<{ email?: string; target?: string }>({});
   const [submitting, setSubmitting] = useState(false);
-  const [created, setCreated] = useState(false);
+  const [created, setCreated] = useState<CreatedAlert | null>(null);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -73,9 +79,13 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
     if (problems.email || problems.target || targetPrice === null) return;
     setSubmitting(true);
     try {
-      await api.post("/api/price-alerts", { userId: getVisitorId(), productId, email: email.trim(), targetPrice });
-      toast({ title: "Price alert created", description: `We'll notify you when ${productName} drops to your target price.` });
-      setCreated(true);
+      const alert = await api.post<CreatedAlert>("/api/price-alerts", { userId: getVisitorId(), productId, email: email.trim(), targetPrice });
+      if (alert.state === "active") {
+        toast({ title: "Price alert created", description: `We'll notify you when ${productName} drops to your target price.` });
+      } else {
+        toast({ title: "Check your inbox", description: "Confirm your e-mail address to switch the price alert on." });
+      }
+      setCreated(alert);
     } catch (error) {
       const message = error instanceof ApiError ? (error.error ?? error.message) : error instanceof Error ? error.message : "Unknown error";
       toast({ title: "Failed to create price alert", description: `Error: ${message || "Unknown error"}`, variant: "destructive" });
@@ -83,6 +93,29 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
       setSubmitting(false);
     }
   };
+
+  const another = () => {
+    setCreated(null);
+    setTarget(defaultTarget);
+  };
+
+  if (created?.state === "pending_confirmation") {
+    return (
+      <div className="rounded-lg bg-amber-50 p-4 text-center" role="status" data-testid="alert-pending">
+        <BellIcon className="mx-auto size-8 text-amber-800" aria-hidden="true" />
+        <p className="mt-2 font-semibold text-amber-950">Check your inbox</p>
+        <p className="mt-1 text-sm text-amber-950">
+          {created.confirmationSent
+            ? `We've sent a link to ${email.trim()} to confirm your price alert.`
+            : `We've already sent a confirmation link to ${email.trim()}: please use the link in that e-mail.`}{" "}
+          We won't e-mail you about prices until you confirm.
+        </p>
+        <button type="button" className="btn-outline mt-4" onClick={another}>
+          Create Another Alert
+        </button>
+      </div>
+    );
+  }
 
   if (created) {
     return (
@@ -93,10 +126,7 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
         <button
           type="button"
           className="btn-outline mt-4"
-          onClick={() => {
-            setCreated(false);
-            setTarget(defaultTarget);
-          }}
+          onClick={another}
         >
           Create Another Alert
         </button>
@@ -119,7 +149,7 @@ export default function PriceAlertForm({ productId, productName, bestPrice }: Pr
         {submitting ? "Creating alert..." : "Create Price Alert"}
       </button>
       <p className="text-xs text-slate-600">
-        One e-mail when the price drops to your target, with a one-click unsubscribe. See our{" "}
+        We'll first send a link to confirm your address. Then one e-mail when the price drops to your target, with a one-click unsubscribe. See our{" "}
         <a href="/privacy-policy" className="underline">
           privacy policy
         </a>

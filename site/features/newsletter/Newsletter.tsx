@@ -17,9 +17,13 @@ export default function Newsletter() {
     }
     setSubmitting(true);
     try {
-      await api.post("/api/subscribers", { email: address, source: "website" });
+      const result = await api.post<{ status: "pending_confirmation" | "active" }>("/api/subscribers", { email: address, source: "website" });
       setEmail("");
-      toast({ description: "Subscription successful! You'll now receive our pet deals newsletter." });
+      if (result.status === "active") {
+        toast({ description: "You're already subscribed to our pet deals newsletter." });
+      } else {
+        toast({ title: "Check your inbox", description: `Check your inbox to confirm your subscription: we've sent a link to ${address}. No newsletter until you confirm.` });
+      }
     } catch (error) {
       const message = error instanceof ApiError && error.error ? error.error : "Something went wrong. Please try again.";
       toast({ title: "Subscription failed", description: message, variant: "destructive" });
@@ -35,7 +39,10 @@ export default function Newsletter() {
         <h2 id="newsletter-title" className="mt-3 text-2xl font-bold">
           Get the best pet deals in your inbox
         </h2>
-        <p className="mt-2 text-brand-100">One e-mail a week with the biggest price drops and new voucher codes. Unsubscribe with one click.</p>
+        <p className="mt-2 text-brand-100">
+          One e-mail a week with the biggest price drops and new voucher codes. We'll send a link to confirm your address first. Unsubscribe with one
+          click.
+        </p>
         <form onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-2 sm:flex-row" noValidate>
           <label htmlFor="newsletter-email" className="sr-only">
             Email address

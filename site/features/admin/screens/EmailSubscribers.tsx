@@ -1,6 +1,7 @@
 /**
  * /admin/email-subscribers: newsletter sign-ups (newest first) with their counts, an export of
- * the active addresses as a text file (one per line) and removal of a subscriber.
+ * the active, confirmed addresses as a text file (one per line) and removal of a subscriber.
+ * A sign-up waits for its address to be confirmed (double opt-in) before any newsletter goes to it.
  */
 import { Download, Mails, Trash } from "../icons.tsx";
 import { toast } from "../../toast/toast.store.ts";
@@ -25,10 +26,20 @@ function SkeletonRows() {
   );
 }
 
+/** The list's rows also say whether the address confirmed its sign-up. */
+type Subscriber = EmailSubscriber & { isConfirmed: boolean };
+
+function subscriberBadge(subscriber: Subscriber) {
+  if (!subscriber.isActive) return <Badge tone="slate">Inactive</Badge>;
+  return subscriber.isConfirmed ? <Badge tone="green">Active</Badge> : <Badge tone="amber">Awaiting confirmation</Badge>;
+}
+
 export default function EmailSubscribers() {
   const { state, reload, setData } = useLoad(fetchSubscribers, []);
-  const subscribers = state.kind === "ready" ? state.data : [];
-  const active = subscribers.filter((subscriber) => subscriber.isActive);
+  const subscribers = (state.kind === "ready" ? state.data : []) as Subscriber[];
+  // Only confirmed addresses may be mailed, so only they count as active and are exported.
+  const active = subscribers.filter((subscriber) => subscriber.isActive && subscriber.isConfirmed);
+  const pending = subscribers.filter((subscriber) => subscriber.isActive && !subscriber.isConfirmed);
 
   function exportEmails() {
     const text = active.map((subscriber) => subscriber.email).join("\n");
@@ -51,7 +62,8 @@ export default function EmailSubscribers() {
   const counters = [
     ["Total", subscribers.length],
     ["Active", active.length],
-    ["Inactive", subscribers.length - active.length],
+    ["Awaiting confirmation", pending.length],
+    ["Inactive", subscribers.length - active.length - pending.length],
   ] as const;
 
   return (
@@ -66,7 +78,7 @@ export default function EmailSubscribers() {
           </button>
         }
       />
-      <dl className="mb-6 grid grid-cols-3 gap-3" data-testid="subscriber-counts">
+      <dl className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="subscriber-counts">
         {counters.map(([label, count]) => (
           <div key={label} className="card p-4">
             <dt className="text-sm text-slate-600">{label}</dt>
@@ -107,7 +119,7 @@ export default function EmailSubscribers() {
                     {" · "}Source: {subscriber.source}
                   </p>
                 </div>
-                <Badge tone={subscriber.isActive ? "green" : "slate"}>{subscriber.isActive ? "Active" : "Inactive"}</Badge>
+                {subscriberBadge(subscriber)}
                 <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(subscriber)} aria-label={`Delete ${subscriber.email}`}>
                   <Trash className="size-4" aria-hidden="true" />
                 </button>
