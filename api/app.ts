@@ -75,6 +75,7 @@ import rejectPriceHold from "./routes/admin/price-holds/[id].reject.post.ts";
 import { hasSession } from "./lib/admin-auth.ts";
 import { assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
+import { securityHeaders } from "./lib/security-headers.ts";
 import { cacheNone } from "./lib/http.ts";
 import { withCache } from "./lib/cached-route.ts";
 
@@ -230,6 +231,17 @@ function errorResponse(error: HTTPError): Response {
   );
 }
 
+/**
+ * Adds the security headers (lib/security-headers.ts) an answer does not carry yet: the API's
+ * policy for JSON and everything else, the page policy for HTML the API renders itself (the
+ * unsubscribe and confirmation pages, which run no script).
+ */
+function addSecurityHeaders(response: Response, https: boolean): void {
+  if (response.headers.has("content-security-policy")) return;
+  const kind = response.headers.get("content-type")?.startsWith("text/html") ? "page" : "api";
+  for (const [name, value] of Object.entries(securityHeaders(kind, { https }))) response.headers.set(name, value);
+}
+
 export interface AppOptions {
   /** The built site's folder, asked for on every request (null while there is none). */
   siteRoot?: () => string | null;
@@ -254,8 +266,12 @@ function withWriteGuard(handler: RouteHandler, guard: RequestGuard, options: Rou
 }
 
 export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
-  const app = new H3({ onError: (error) => errorResponse(error) });
   const guard = ctx.requests ?? createRequestGuard({ publicOrigin: ctx.admin?.publicOrigin ?? null });
+  const app = new H3({
+    onError: (error) => errorResponse(error),
+    // Every answer carries the security headers; the site's pages come with their own page policy.
+    onResponse: (response) => addSecurityHeaders(response, guard.publicOrigin?.startsWith("https:") ?? false),
+  });
   for (const [method, path, handler, options] of routes) {
     if (isWrite(method) && options?.auth !== "admin" && options?.limit === undefined) {
       throw new Error(`${method} ${path}: an anonymous write needs a per-client limit (options.limit)`);
