@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ResponseCache } from "./response-cache.ts";
+import { entryBytes, entryOverheadBytes, ResponseCache } from "./response-cache.ts";
 import { openDb, type Db } from "../../data/db/client.ts";
 
 let dir: string;
@@ -19,6 +19,10 @@ afterAll(() => {
 
 const headers = { "content-type": "application/json" };
 const body = (n: number, size = 100) => String(n).padEnd(size, "x");
+/** Keys of one length, so every 100-byte body costs the same against the cap. */
+const k = (n: number) => `/${String(n).padStart(2, "0")}`;
+/** A cap that fits exactly sixteen entries of a 100-byte body. */
+const sixteen = 16 * entryBytes(k(1), { body: body(1), headers });
 
 describe("ResponseCache", () => {
   it("returns what was stored under a key, and nothing for other keys", () => {
@@ -61,70 +65,97 @@ describe("ResponseCache", () => {
   });
 
   it("evicts the least recently used entries beyond its size cap", () => {
-    // 1,600 bytes: sixteen 100-byte bodies fit exactly.
-    const cache = new ResponseCache(db, { maxBytes: 1600 });
-    for (let i = 1; i <= 16; i++) cache.set(`/${i}`, { body: body(i), headers });
+    const cache = new ResponseCache(db, { maxBytes: sixteen });
+    for (let i = 1; i <= 16; i++) cache.set(k(i), { body: body(i), headers });
     expect(cache.size).toBe(16);
-    expect(cache.get("/1")?.body).toBe(body(1)); // now the most recently used
-    cache.set("/17", { body: body(17), headers });
+    expect(cache.get(k(1))?.body).toBe(body(1)); // now the most recently used
+    cache.set(k(17), { body: body(17), headers });
     expect(cache.size).toBe(16);
-    expect(cache.get("/2")).toBeUndefined();
-    expect(cache.get("/1")?.body).toBe(body(1));
-    expect(cache.get("/17")?.body).toBe(body(17));
-    // A larger body pushes out as many of the oldest as it needs.
-    cache.set("/big", { body: body(0, 100), headers });
-    cache.set("/big2", { body: body(0, 100), headers });
-    expect(cache.get("/3")).toBeUndefined();
-    expect(cache.get("/4")).toBeUndefined();
-    expect(cache.get("/5")?.body).toBe(body(5));
+    expect(cache.get(k(2))).toBeUndefined();
+    expect(cache.get(k(1))?.body).toBe(body(1));
+    expect(cache.get(k(17))?.body).toBe(body(17));
+    // Each new entry pushes out the oldest.
+    cache.set(k(98), { body: body(0, 100), headers });
+    cache.set(k(99), { body: body(0, 100), headers });
+    expect(cache.get(k(3))).toBeUndefined();
+    expect(cache.get(k(4))).toBeUndefined();
+    expect(cache.get(k(5))?.body).toBe(body(5));
   });
 
   it("counts a replaced entry once", () => {
-    const cache = new ResponseCache(db, { maxBytes: 1600 });
-    for (let i = 1; i <= 16; i++) cache.set("/same", { body: body(i), headers });
+    const cache = new ResponseCache(db, { maxBytes: sixteen });
+    for (let i = 1; i <= 16; i++) cache.set(k(0), { body: body(i), headers });
     expect(cache.size).toBe(1);
-    for (let i = 1; i <= 15; i++) cache.set(`/${i}`, { body: body(i), headers });
+    for (let i = 1; i <= 15; i++) cache.set(k(i), { body: body(i), headers });
     // 16 entries of 100 bytes: still within the cap, so nothing was evicted.
     expect(cache.size).toBe(16);
-    expect(cache.get("/same")?.body).toBe(body(16));
-    expect(cache.get("/1")?.body).toBe(body(1));
+    expect(cache.get(k(0))?.body).toBe(body(16));
+    expect(cache.get(k(1))?.body).toBe(body(1));
   });
 
   it("counts storing a key again as its latest use", () => {
-    const cache = new ResponseCache(db, { maxBytes: 1600 });
-    for (let i = 1; i <= 16; i++) cache.set(`/${i}`, { body: body(i), headers });
-    cache.set("/1", { body: body(1), headers });
-    cache.set("/17", { body: body(17), headers });
-    expect(cache.get("/1")?.body).toBe(body(1));
-    expect(cache.get("/2")).toBeUndefined();
+    const cache = new ResponseCache(db, { maxBytes: sixteen });
+    for (let i = 1; i <= 16; i++) cache.set(k(i), { body: body(i), headers });
+    cache.set(k(1), { body: body(1), headers });
+    cache.set(k(17), { body: body(17), headers });
+    expect(cache.get(k(1))?.body).toBe(body(1));
+    expect(cache.get(k(2))).toBeUndefined();
   });
 
-  it("by default keeps responses of up to 4 MiB (a sixteenth of 64 MiB)", () => {
+  it("by default keeps entries counted as up to 4 MiB (a sixteenth of 64 MiB)", () => {
     const cache = new ResponseCache(db);
-    cache.set("/page", { body: "x".repeat(4 * 1024 * 1024), headers });
-    cache.set("/huge", { body: "x".repeat(4 * 1024 * 1024 + 1), headers });
-    expect(cache.get("/page")?.body.length).toBe(4 * 1024 * 1024);
+    const length = (4 * 1024 * 1024 - entryBytes("/page", { body: "", headers })) / 2;
+    cache.set("/page", { body: "x".repeat(length), headers });
+    cache.set("/huge", { body: "x".repeat(length + 1), headers });
+    expect(cache.get("/page")?.body.length).toBe(length);
     expect(cache.get("/huge")).toBeUndefined();
   });
 
-  it("keeps no body larger than a sixteenth of the cap", () => {
-    const cache = new ResponseCache(db, { maxBytes: 1600 });
-    cache.set("/fits", { body: body(1, 100), headers });
-    cache.set("/large", { body: body(2, 101), headers });
-    expect(cache.get("/fits")?.body).toBe(body(1, 100));
-    expect(cache.get("/large")).toBeUndefined();
+  it("keeps no entry larger than a sixteenth of the cap", () => {
+    const cache = new ResponseCache(db, { maxBytes: sixteen });
+    cache.set(k(1), { body: body(1, 100), headers });
+    cache.set(k(2), { body: body(2, 101), headers });
+    expect(cache.get(k(1))?.body).toBe(body(1, 100));
+    expect(cache.get(k(2))).toBeUndefined();
     expect(cache.size).toBe(1);
   });
 
+  it("counts keys and a per-entry overhead against the cap, not only bodies", () => {
+    // 1,000 tiny answers under 8,000-character keys: the keys are what fills memory.
+    const maxBytes = 1024 * 1024;
+    const cache = new ResponseCache(db, { maxBytes });
+    for (let i = 0; i < 1000; i++) cache.set(`/api/products/count?junk${i}=${"x".repeat(8000)}`, { body: '{"count":1}', headers });
+    expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(cache.size).toBeLessThanOrEqual(Math.floor(maxBytes / (16_000 + entryOverheadBytes)));
+    expect(cache.size).toBeGreaterThan(0);
+    // Even empty answers under empty keys cost their overhead.
+    const small = new ResponseCache(db, { maxBytes: 100 * entryOverheadBytes });
+    for (let i = 0; i < 1000; i++) small.set(String(i), { body: "", headers: {} });
+    expect(small.size).toBeLessThanOrEqual(100);
+  });
+
+  it("counts what it keeps of a sent answer against the cap", () => {
+    const cache = new ResponseCache(db, { maxBytes: sixteen });
+    for (let i = 1; i <= 16; i++) cache.set(k(i), { body: body(i), headers });
+    cache.attachSent(k(16), ["content-type", "application/json"]);
+    expect(cache.bytes).toBeLessThanOrEqual(sixteen);
+    // The oldest entry made room for it.
+    expect(cache.get(k(1))).toBeUndefined();
+    expect(cache.getSent(k(16))).toEqual({ headers: ["content-type", "application/json"], body: new TextEncoder().encode(body(16)) });
+    // Nothing is attached to an entry that is gone.
+    cache.attachSent(k(1), ["x", "y"]);
+    expect(cache.getSent(k(1))).toBeUndefined();
+  });
+
   it("gives a dropped stale entry's bytes back", () => {
-    const cache = new ResponseCache(db, { maxBytes: 1600 });
-    for (let i = 1; i <= 16; i++) cache.set(`/${i}`, { body: body(i), headers });
+    const cache = new ResponseCache(db, { maxBytes: sixteen });
+    for (let i = 1; i <= 16; i++) cache.set(k(i), { body: body(i), headers });
     const other = openDb(path.join(dir, "cache.db"));
     other.$client.prepare("INSERT INTO t VALUES (3)").run();
     other.$client.close();
-    for (let i = 1; i <= 16; i++) expect(cache.get(`/${i}`)).toBeUndefined();
-    for (let i = 21; i <= 36; i++) cache.set(`/${i}`, { body: body(i), headers });
+    for (let i = 1; i <= 16; i++) expect(cache.get(k(i))).toBeUndefined();
+    for (let i = 21; i <= 36; i++) cache.set(k(i), { body: body(i), headers });
     expect(cache.size).toBe(16);
-    expect(cache.get("/21")?.body).toBe(body(21));
+    expect(cache.get(k(21))?.body).toBe(body(21));
   });
 });

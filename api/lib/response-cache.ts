@@ -6,8 +6,11 @@
  *  - writes by another connection (the seed or import scripts, a second process) change SQLite's
  *    `PRAGMA data_version`, read on every lookup (about a microsecond);
  *  - writes through this process call `invalidate()`.
- * Least recently used entries go first once the size cap is reached.
+ * The size cap counts everything an entry holds: its key, its body's bytes, its headers and a
+ * fixed overhead for the objects around them, so many small answers under long keys are bounded
+ * as surely as a few large ones. Least recently used entries go first once the cap is reached.
  */
+import type { Statement } from "better-sqlite3";
 import type { Db } from "../../data/db/client.ts";
 
 export interface CachedResponse {
@@ -15,45 +18,102 @@ export interface CachedResponse {
   headers: Record<string, string>;
 }
 
+/**
+ * An answer exactly as the HTTP server sent it: its header list (name, value, name, value, ...)
+ * and its body's UTF-8 bytes, kept so a later hit can be written out as is (./fast-reads.ts).
+ */
+export interface SentResponse {
+  headers: string[];
+  body: Uint8Array;
+}
+
+/** What an entry costs beyond its key, body and headers: the Map slot, the entry and buffer objects. */
+export const entryOverheadBytes = 256;
+
+/** JavaScript strings may hold two bytes per character: keys and headers are counted that way. */
+const stringBytes = (text: string) => 2 * text.length;
+
+const headerBytes = (headers: readonly string[]) => headers.reduce((sum, part) => sum + stringBytes(part), 0);
+
+/** The bytes an entry is counted as against the cap. */
+export function entryBytes(key: string, response: CachedResponse): number {
+  return entryOverheadBytes + stringBytes(key) + stringBytes(response.body) + headerBytes(Object.entries(response.headers).flat());
+}
+
+const sentBytes = (sent: SentResponse) => headerBytes(sent.headers) + sent.body.byteLength;
+
+interface Entry extends CachedResponse {
+  version: string;
+  bytes: number;
+  sent?: SentResponse;
+}
+
 export class ResponseCache {
-  readonly #entries = new Map<string, CachedResponse & { version: string }>();
-  readonly #db: Db;
+  readonly #entries = new Map<string, Entry>();
+  readonly #dataVersion: Statement;
   readonly #maxBytes: number;
   #bytes = 0;
   #generation = 0;
 
   constructor(db: Db, options: { maxBytes?: number } = {}) {
-    this.#db = db;
+    this.#dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
     this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   }
 
   #version(): string {
-    return `${this.#db.$client.pragma("data_version", { simple: true })}:${this.#generation}`;
+    return `${this.#dataVersion.get() as number}:${this.#generation}`;
+  }
+
+  #drop(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
   }
 
   get(key: string): CachedResponse | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    this.#entries.delete(key);
     if (entry.version !== this.#version()) {
-      this.#bytes -= entry.body.length;
+      this.#drop(key, entry);
       return undefined;
     }
+    this.#entries.delete(key);
     this.#entries.set(key, entry); // most recently used last
     return entry;
   }
 
   set(key: string, response: CachedResponse): void {
-    if (response.body.length > this.#maxBytes / 16) return;
     const previous = this.#entries.get(key);
-    if (previous) this.#bytes -= previous.body.length;
-    this.#entries.delete(key);
-    this.#entries.set(key, { ...response, version: this.#version() });
-    this.#bytes += response.body.length;
+    if (previous) this.#drop(key, previous);
+    const bytes = entryBytes(key, response);
+    if (bytes > this.#maxBytes / 16) return;
+    this.#entries.set(key, { ...response, version: this.#version(), bytes });
+    this.#bytes += bytes;
+    this.#evict();
+  }
+
+  /** The current entry under `key` with what the server sent for it, when that was recorded. */
+  getSent(key: string): SentResponse | undefined {
+    return (this.get(key) as Entry | undefined)?.sent;
+  }
+
+  /**
+   * Records how the server sent the entry under `key`: the same headers and the body encoded,
+   * if that entry is still there and current (a write in between leaves nothing to attach to).
+   */
+  attachSent(key: string, headers: string[]): void {
+    const entry = this.#entries.get(key);
+    if (!entry || entry.sent || entry.version !== this.#version()) return;
+    const sent = { headers, body: new TextEncoder().encode(entry.body) };
+    const bytes = entry.bytes + sentBytes(sent);
+    this.#entries.set(key, { ...entry, sent, bytes });
+    this.#bytes += bytes - entry.bytes;
+    this.#evict();
+  }
+
+  #evict(): void {
     for (const [oldest, entry] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.body.length;
+      this.#drop(oldest, entry);
     }
   }
 
@@ -66,5 +126,14 @@ export class ResponseCache {
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The bytes the entries are counted as (never above the cap). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  get maxBytes(): number {
+    return this.#maxBytes;
   }
 }

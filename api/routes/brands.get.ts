@@ -1,8 +1,7 @@
-import { defineRoute } from "../context.ts";
-import { cachePublic } from "../lib/http.ts";
+import { defineCachedRead } from "../lib/cached-route.ts";
 import { listBrands } from "../../data/db/products.ts";
 
-export default defineRoute((event, { db }) => {
-  cachePublic(event, 60);
-  return listBrands(db);
+export default defineCachedRead({
+  maxAgeSeconds: 60,
+  read: (_input, { db }) => listBrands(db),
 });

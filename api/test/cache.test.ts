@@ -1,4 +1,8 @@
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../app.ts";
+import { ResponseCache } from "../lib/response-cache.ts";
 import { openDb } from "../../data/db/client.ts";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { startTestServer, type TestServer } from "./server.ts";
@@ -78,4 +82,69 @@ describe("response cache", () => {
     api.db.$client.prepare("UPDATE products SET slug = 'no-such-slug' WHERE rank = 2").run();
     expect((await api.get("/api/products/no-such-slug")).status).toBe(200);
   });
+
+  it("answers a query parameter the read does not take with a 400 naming it, and keeps nothing", async () => {
+    api.cache.invalidate();
+    const cases = [
+      ["/api/products/count?junk1=x", "junk1"],
+      ["/api/products?category=dog-food&page=2", "page"],
+      ["/api/search?q=dog&qq=1", "qq"],
+      ["/api/categories?x=1", "x"],
+      ["/api/brands?callback=y", "callback"],
+    ] as const;
+    for (const [path, name] of cases) {
+      const response = await api.get(path);
+      expect(response.status, path).toBe(400);
+      expect(((await response.json()) as { error: string }).error, path).toContain(`"${name}"`);
+    }
+    expect(api.cache.size).toBe(0);
+  });
+
+  it("keys on what was asked, not on how the URL spelled it", async () => {
+    api.cache.invalidate();
+    const spellings = [
+      "/api/products",
+      "/api/products?sort=rank_asc",
+      "/api/products?limit=15&offset=0",
+      "/api/products?offset=0&sort=rank_asc&limit=15",
+      "/api/products?brand=&limit=15",
+    ];
+    const bodies = new Set<string>();
+    for (const path of spellings) bodies.add(await (await api.get(path)).text());
+    expect(bodies.size).toBe(1);
+    expect(api.cache.size).toBe(1);
+    expect(await (await api.get("/api/search?q=dog&limit=5")).text()).toBe(await (await api.get("/api/search?limit=5&q=dog")).text());
+    expect(api.cache.size).toBe(2);
+  });
+
+  it("stays within its cap, and memory with it, under 20,000 distinct junk URLs", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const maxBytes = 4 * 1024 * 1024;
+    const cache = new ResponseCache(api.db, { maxBytes });
+    const app = createApp({ ...api.services.context, cache });
+    const junk = "x".repeat(8000);
+    const fetchAll = async (url: (i: number) => string) => {
+      const statuses = new Set<number>();
+      for (let i = 0; i < 20_000; i++) {
+        const response = await app.fetch(new Request(`http://localhost${url(i)}`));
+        statuses.add(response.status);
+        await response.arrayBuffer();
+      }
+      return statuses;
+    };
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const junkStatuses = await fetchAll((i) => `/api/products/count?junk${i}=${junk}`);
+    // Distinct answers that are all worth keeping: the cap, keys included, holds them in.
+    const brandStatuses = await fetchAll((i) => `/api/products/count?brand=${i}${"b".repeat(95)}`);
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    // 20,000 junk keys alone are 160 MB; what stays is the cap plus the test's own garbage.
+    expect(grown).toBeLessThan(maxBytes + 32 * 1024 * 1024);
+    expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    expect(cache.size).toBeGreaterThan(1000);
+    expect(junkStatuses).toEqual(new Set([400]));
+    expect(brandStatuses).toEqual(new Set([200]));
+  }, 120_000);
 });

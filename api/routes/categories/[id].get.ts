@@ -1,12 +1,14 @@
-import { defineRoute } from "../../context.ts";
-import { cachePublic, notFound, parseWith, routeParam } from "../../lib/http.ts";
+import { defineCachedRead } from "../../lib/cached-route.ts";
+import { notFound } from "../../lib/http.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 import { getCategoryById } from "../../../data/db/catalogue.ts";
 
-export default defineRoute((event, { db }) => {
-  const id = parseWith(idParam(), routeParam(event, "id"));
-  const category = getCategoryById(db, id);
-  if (!category) throw notFound("Category not found");
-  cachePublic(event, 60);
-  return category;
+export default defineCachedRead({
+  path: { id: idParam() },
+  maxAgeSeconds: 60,
+  read: ({ path: { id } }, { db }) => {
+    const category = getCategoryById(db, id);
+    if (!category) throw notFound("Category not found");
+    return category;
+  },
 });

@@ -1,8 +1,7 @@
-import { defineRoute } from "../../context.ts";
-import { cachePublic } from "../../lib/http.ts";
+import { defineCachedRead } from "../../lib/cached-route.ts";
 import { listCategories } from "../../../data/db/catalogue.ts";
 
-export default defineRoute((event, { db }) => {
-  cachePublic(event, 60);
-  return listCategories(db);
+export default defineCachedRead({
+  maxAgeSeconds: 60,
+  read: (_input, { db }) => listCategories(db),
 });

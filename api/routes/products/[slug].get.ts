@@ -1,12 +1,14 @@
-import { defineRoute } from "../../context.ts";
-import { cachePublic, notFound, parseWith, routeParam } from "../../lib/http.ts";
+import { defineCachedRead } from "../../lib/cached-route.ts";
+import { notFound } from "../../lib/http.ts";
 import { slugParam } from "../../../data/domain/queries.ts";
 import { getProductBySlug } from "../../../data/db/products.ts";
 
-export default defineRoute((event, { db }) => {
-  const slug = parseWith(slugParam(), routeParam(event, "slug"));
-  const product = getProductBySlug(db, slug);
-  if (!product) throw notFound("Product not found");
-  cachePublic(event);
-  return product;
+export default defineCachedRead({
+  path: { slug: slugParam() },
+  maxAgeSeconds: 10,
+  read: ({ path: { slug } }, { db }) => {
+    const product = getProductBySlug(db, slug);
+    if (!product) throw notFound("Product not found");
+    return product;
+  },
 });

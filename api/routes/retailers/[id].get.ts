@@ -1,12 +1,14 @@
-import { defineRoute } from "../../context.ts";
-import { cachePublic, notFound, parseWith, routeParam } from "../../lib/http.ts";
+import { defineCachedRead } from "../../lib/cached-route.ts";
+import { notFound } from "../../lib/http.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 import { getRetailerById } from "../../../data/db/catalogue.ts";
 
-export default defineRoute((event, { db }) => {
-  const id = parseWith(idParam(), routeParam(event, "id"));
-  const retailer = getRetailerById(db, id);
-  if (!retailer) throw notFound("Retailer not found");
-  cachePublic(event, 60);
-  return retailer;
+export default defineCachedRead({
+  path: { id: idParam() },
+  maxAgeSeconds: 60,
+  read: ({ path: { id } }, { db }) => {
+    const retailer = getRetailerById(db, id);
+    if (!retailer) throw notFound("Retailer not found");
+    return retailer;
+  },
 });
