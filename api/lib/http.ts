@@ -66,6 +66,19 @@ export function cacheNone(event: H3Event): void {
   event.res.headers.set("cache-control", "no-store");
 }
 
+/**
+ * The body as text. A client that goes away before sending all of it (closed connection,
+ * aborted request) gets a 400 that is not logged as a server failure: nothing went wrong here.
+ */
+async function readBodyText(event: H3Event): Promise<string> {
+  try {
+    return await event.req.text();
+  } catch (error) {
+    if (error instanceof HTTPError) throw error;
+    throw new HTTPError({ status: 400, message: "The request body was not received completely", cause: error });
+  }
+}
+
 /** Request bodies up to 16 KiB, unless the route table gives a route its own limit (`bodyLimit`). */
 const defaultBodyLimit = 16 * 1024;
 
@@ -80,7 +93,7 @@ export async function readJson<S extends z.ZodType>(event: H3Event, schema: S, o
     throw new HTTPError({ status: 415, message: "Send a JSON body (Content-Type: application/json)" });
   }
   assertBodySize(event, limit);
-  const text = await event.req.text();
+  const text = await readBodyText(event);
   if (!text.trim()) throw badRequest("Request body is required");
   let data: unknown;
   try {
