@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alertMail, escapeHtml, newsletterMail, unsubscribePage } from "./templates.ts";
+import { alertMail, confirmationMail, escapeHtml, newsletterMail, unsubscribePage } from "./templates.ts";
 
 const identity = { siteName: "PawPrice", companyName: "PawPrice Ltd" };
 const alertInput = {
@@ -79,5 +79,36 @@ describe("unsubscribePage", () => {
     expect(page).toContain("<title>Done - Paw &lt;Price&gt;</title>");
     expect(page).toContain("No more &amp; mails");
     expect(page).toContain(`href="https://pawprice.example/"`);
+  });
+});
+
+describe("confirmationMail", () => {
+  const confirmUrl = "https://pawprice.example/api/email/confirm?token=abc_DEF-123";
+  const alerts = confirmationMail({
+    ...identity,
+    purpose: "price-alerts",
+    confirmUrl,
+    alerts: [{ productName: "Tom & Jerry's <Crunchy> Treats", targetPence: 1250 }],
+    validDays: 7,
+  });
+  const newsletter = confirmationMail({ ...identity, purpose: "newsletter", confirmUrl, alerts: [], validDays: 7 });
+
+  it("says what it confirms in the subject", () => {
+    expect(alerts.subject).toBe("Confirm your e-mail address for PawPrice price alerts");
+    expect(newsletter.subject).toBe("Confirm your PawPrice newsletter subscription");
+  });
+
+  it("lists the alerts, the link, the promise and what happens if ignored, in both parts, escaped in HTML", () => {
+    expect(alerts.text).toContain("- Tom & Jerry's <Crunchy> Treats (£12.50 or less)");
+    expect(alerts.text).toContain(`Confirm my price alerts: ${confirmUrl}`);
+    expect(alerts.html).toContain("<li>Tom &amp; Jerry&#39;s &lt;Crunchy&gt; Treats (£12.50 or less)</li>");
+    expect(alerts.html).toContain(`href="${confirmUrl}"`);
+    for (const part of [alerts.text, alerts.html.replaceAll("&#39;", "'")]) {
+      expect(part).toContain("We won't e-mail you about prices until you confirm.");
+      expect(part).toContain("The link works for 7 days. If you didn't ask for this, ignore this e-mail: nothing more will be sent, and the request is deleted.");
+    }
+    expect(newsletter.text).toContain(`Confirm my subscription: ${confirmUrl}`);
+    expect(newsletter.text).toContain("We won't send you the newsletter until you confirm.");
+    expect(newsletter.text).not.toContain("- ");
   });
 });
