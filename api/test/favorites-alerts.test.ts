@@ -143,6 +143,9 @@ describe("price alerts", () => {
       email: "alice@example.com",
       status: "Waiting for drop",
       product: { name: product.name, slug: product.slug, bestPrice: product.bestPrice },
+      // A new address waits for its confirmation link before anything about prices is mailed.
+      state: "pending_confirmation",
+      confirmationSent: true,
     });
     // A second visitor with an alert of their own: each list holds its owner's alerts only.
     const bobs = (await (await send("POST", "/api/price-alerts", { userId: bob, productId: products[11]!.id, email: "bob@example.com", targetPrice: 2 })).json()) as {
@@ -150,6 +153,8 @@ describe("price alerts", () => {
     };
     const list = await api.json<{ id: number; userId: string }[]>(`/api/price-alerts?userId=${alice}`);
     expect(list.map((a) => [a.id, a.userId])).toEqual([[alert.id, alice]]);
+    expect(list[0]).toMatchObject({ state: "pending_confirmation" });
+    expect(list[0]).not.toHaveProperty("confirmationSent");
     expect((await api.json<{ id: number }[]>(`/api/price-alerts?userId=${bob}`)).map((a) => a.id)).toEqual([bobs.id]);
     expect((await send("DELETE", `/api/price-alerts/${bobs.id}?userId=${bob}`)).status).toBe(204);
 
