@@ -76,6 +76,7 @@ import { hasSession } from "./lib/admin-auth.ts";
 import { assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
 import { securityHeaders } from "./lib/security-headers.ts";
+import { noteDamage } from "../data/db/integrity.ts";
 import { cacheNone } from "./lib/http.ts";
 import { withCache } from "./lib/cached-route.ts";
 
@@ -268,7 +269,11 @@ function withWriteGuard(handler: RouteHandler, guard: RequestGuard, options: Rou
 export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   const guard = ctx.requests ?? createRequestGuard({ publicOrigin: ctx.admin?.publicOrigin ?? null });
   const app = new H3({
-    onError: (error) => errorResponse(error),
+    onError: (error) => {
+      // A query that hit a damaged file: health reports it from now on.
+      noteDamage(ctx.db, error.cause);
+      return errorResponse(error);
+    },
     // Every answer carries the security headers; the site's pages come with their own page policy.
     onResponse: (response) => addSecurityHeaders(response, guard.publicOrigin?.startsWith("https:") ?? false),
   });

@@ -27,7 +27,9 @@ export function databasePath(): string {
 
 export function serverPort(): number {
   const port = Number(env("PORT", "4321"));
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
+  if (!/^\d+$/.test(env("PORT", "4321")) || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be a port number (0 to 65535), got "${process.env.PORT}"`);
+  }
   return port;
 }
 
@@ -38,6 +40,13 @@ export function serverPort(): number {
  */
 export function trustedProxyList(): string {
   return env("TRUSTED_PROXIES", "");
+}
+
+/** SHUTDOWN_GRACE_MS: how long a stopping server waits for requests and jobs under way (default 10,000). */
+export function shutdownGraceMs(): number {
+  const value = Number(env("SHUTDOWN_GRACE_MS", "10000"));
+  if (!Number.isInteger(value) || value < 0) throw new Error(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got "${process.env.SHUTDOWN_GRACE_MS}"`);
+  return value;
 }
 
 export function serverHost(): string {

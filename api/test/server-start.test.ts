@@ -9,7 +9,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../data/config.ts";
-import { openDb } from "../../data/db/client.ts";
+import { migrateDb, openDb } from "../../data/db/client.ts";
+import { seedCatalogue } from "../../data/db/seed.ts";
+import { generateCatalogue } from "../../data/seed/generate.ts";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-start-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -87,5 +89,130 @@ describe("first start", () => {
     const db = openDb(databaseFile);
     expect((db.$client.prepare("SELECT count(*) AS n FROM products").get() as { n: number }).n).toBe(480);
     db.$client.close();
+  });
+});
+
+/** Starts the server with `env` over the defaults and waits for it to exit; its exit code and output. */
+async function failedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+    env: {
+      ...process.env,
+      DATABASE_PATH: path.join(dir, "unused", "pawprice.db"),
+      PORT: String(await freePort()),
+      HOST: "127.0.0.1",
+      SITE_BUILD: "never",
+      SITE_RELEASES_DIR: path.join(dir, "no-site"),
+      MAIL_OUTBOX: path.join(dir, "outbox"),
+      SECRETS_DIR: path.join(dir, "secrets"),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, output };
+}
+
+/** A migrated, seeded database file whose pages after the first few are overwritten with garbage. */
+async function damagedDatabase(file: string): Promise<void> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = openDb(file);
+  await migrateDb(db);
+  seedCatalogue(db, generateCatalogue({ products: 200, today: new Date() }));
+  db.$client.pragma("wal_checkpoint(TRUNCATE)");
+  db.$client.close();
+  damagePages(file);
+}
+
+/** Overwrites 60 pages in the middle of the file (the header page stays, so SQLite still opens it). */
+function damagePages(file: string): void {
+  const pageSize = 4096;
+  const handle = fs.openSync(file, "r+");
+  const pages = Math.floor(fs.fstatSync(handle).size / pageSize);
+  const garbage = Buffer.alloc(pageSize, 0xab);
+  for (let page = Math.max(2, Math.floor(pages / 3)), n = 0; n < 60 && page < pages; page++, n++) fs.writeSync(handle, garbage, 0, pageSize, page * pageSize);
+  fs.closeSync(handle);
+}
+
+describe("start-up failures: one line naming the fix, exit code 1, no stack trace", () => {
+  const expectOneLine = ({ code, output }: { code: number | null; output: string }, fix: RegExp) => {
+    expect(code).toBe(1);
+    // Lines before it are the start's ordinary progress ("Seeded the catalogue ..."); the failure is one line, last.
+    const lines = output.trim().split("\n");
+    expect(lines.filter((line) => line.startsWith("PawPrice could not start: ")), output).toHaveLength(1);
+    expect(lines.at(-1)).toMatch(/^PawPrice could not start: /);
+    expect(lines.at(-1)).toMatch(fix);
+    expect(output).not.toMatch(/\n\s+at /);
+  };
+
+  it("PORT=abc, before the database is touched", async () => {
+    const databaseFile = path.join(dir, "port-abc", "pawprice.db");
+    const started = await failedStart({ PORT: "abc", DATABASE_PATH: databaseFile });
+    expectOneLine(started, /PORT must be a port number .*"abc".*Fix PORT/);
+    expect(started.output.trim().split("\n")).toHaveLength(1);
+    expect(fs.existsSync(databaseFile)).toBe(false);
+  });
+
+  it("a malformed TRUSTED_PROXIES", async () => {
+    expectOneLine(await failedStart({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" }), /"proxy\.internal" is not an IP address.*Fix TRUSTED_PROXIES/);
+  });
+
+  it("a database folder that cannot be created or written", async () => {
+    const blocker = path.join(dir, "a-file");
+    fs.writeFileSync(blocker, "not a folder");
+    expectOneLine(await failedStart({ DATABASE_PATH: path.join(blocker, "pawprice.db") }), /Cannot write the database at .*set DATABASE_PATH to a writable place/);
+  });
+
+  it("a file that is not a SQLite database, left as it was", async () => {
+    const file = path.join(dir, "notes.txt");
+    fs.writeFileSync(file, "shopping list: dog food, cat litter\n".repeat(200));
+    const before = fs.readFileSync(file);
+    expectOneLine(await failedStart({ DATABASE_PATH: file }), /is not a SQLite database\. Set DATABASE_PATH/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it("a damaged database", async () => {
+    const file = path.join(dir, "damaged", "pawprice.db");
+    await damagedDatabase(file);
+    expectOneLine(await failedStart({ DATABASE_PATH: file }), /The database .* is damaged .*Restore it from a backup/);
+  });
+
+  it("a port already in use", async () => {
+    const port = await freePort();
+    const blocker = net.createServer().listen(port, "127.0.0.1");
+    await new Promise((resolve) => blocker.once("listening", resolve));
+    try {
+      expectOneLine(await failedStart({ PORT: String(port), DATABASE_PATH: path.join(dir, "port-busy", "pawprice.db") }), new RegExp(`Port ${port} is already in use.*set PORT to a free port`));
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe("health on a database damaged while the server runs", () => {
+  it("answers 503 database: corrupt, not ok over failing reads", async () => {
+    const databaseFile = path.join(dir, "damaged-later", "pawprice.db");
+    const output = await withServer(databaseFile, async (baseUrl) => {
+      expect((await fetch(`${baseUrl}/api/health`)).status).toBe(200);
+      // Everything into the main file first (a fresh database lives mostly in its WAL), then damage it.
+      const other = openDb(databaseFile);
+      other.$client.pragma("wal_checkpoint(TRUNCATE)");
+      damagePages(databaseFile);
+      // Another process's write (here only the header's user_version) makes the server's connection
+      // drop its page cache, as time and memory pressure would on a large catalogue.
+      other.$client.pragma("user_version = 7");
+      other.$client.close();
+      // Reads that hit the damage fail; health must say so from then on, not "ok".
+      for (let page = 1; page <= 32; page++) await fetch(`${baseUrl}/api/products?page=${page}&limit=15&sort=name_asc`);
+      await expect
+        .poll(async () => {
+          const response = await fetch(`${baseUrl}/api/health`);
+          return { status: response.status, body: (await response.json()) as unknown };
+        })
+        .toMatchObject({ status: 503, body: { status: "error", database: "corrupt" } });
+    });
+    expect(output).toContain("running at");
   });
 });
