@@ -216,3 +216,39 @@ describe("health on a database damaged while the server runs", () => {
     expect(output).toContain("running at");
   });
 });
+
+describe("shutdown", () => {
+  it("does not wait forever on a request that never finishes: it exits after the grace period", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+      env: {
+        ...process.env,
+        DATABASE_PATH: path.join(dir, "shutdown", "pawprice.db"),
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        SITE_BUILD: "never",
+        SITE_RELEASES_DIR: path.join(dir, "no-site"),
+        MAIL_OUTBOX: path.join(dir, "outbox"),
+        SECRETS_DIR: path.join(dir, "secrets"),
+        SHUTDOWN_GRACE_MS: "1500",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    await expect.poll(() => output, { timeout: 60_000 }).toContain("running at");
+    // A client that sends half a body and then holds the connection open.
+    const socket = net.connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(["POST /api/favorites HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: 1000", "", '{"userId":'].join("\r\n"));
+    try {
+      child.kill("SIGTERM");
+      expect(await exited).toBe(1);
+      expect(output).toContain("Shutdown took longer than 1.5 s: exiting without waiting for the rest.");
+    } finally {
+      socket.destroy();
+    }
+  });
+});
