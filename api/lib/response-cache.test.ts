@@ -141,7 +141,11 @@ describe("ResponseCache", () => {
     expect(cache.bytes).toBeLessThanOrEqual(sixteen);
     // The oldest entry made room for it.
     expect(cache.get(k(1))).toBeUndefined();
-    expect(cache.getSent(k(16))).toEqual({ headers: ["content-type", "application/json"], body: new TextEncoder().encode(body(16)) });
+    expect(cache.getSent(k(16))).toEqual({
+      statusText: undefined,
+      headers: ["content-type", "application/json", "content-length", "100"],
+      body: new TextEncoder().encode(body(16)),
+    });
     // Nothing is attached to an entry that is gone.
     cache.attachSent(k(1), ["x", "y"]);
     expect(cache.getSent(k(1))).toBeUndefined();

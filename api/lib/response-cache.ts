@@ -19,10 +19,13 @@ export interface CachedResponse {
 }
 
 /**
- * An answer exactly as the HTTP server sent it: its header list (name, value, name, value, ...)
- * and its body's UTF-8 bytes, kept so a later hit can be written out as is (./fast-reads.ts).
+ * An answer as the HTTP server sends it: its header list (name, value, name, value, ...,
+ * Content-Length last) and its body's UTF-8 bytes, kept so a later hit can be written out as
+ * is (./fast-reads.ts).
  */
 export interface SentResponse {
+  /** The reason phrase of its status line, as the server wrote it ("" leaves it empty). */
+  statusText: string | undefined;
   headers: string[];
   body: Uint8Array;
 }
@@ -97,13 +100,14 @@ export class ResponseCache {
   }
 
   /**
-   * Records how the server sent the entry under `key`: the same headers and the body encoded,
+   * Records how the server sent the entry under `key`: the same headers (plus Content-Length) and the body encoded,
    * if that entry is still there and current (a write in between leaves nothing to attach to).
    */
-  attachSent(key: string, headers: string[]): void {
+  attachSent(key: string, headers: string[], statusText?: string): void {
     const entry = this.#entries.get(key);
     if (!entry || entry.sent || entry.version !== this.#version()) return;
-    const sent = { headers, body: new TextEncoder().encode(entry.body) };
+    const body = new TextEncoder().encode(entry.body);
+    const sent = { statusText, headers: [...headers, "content-length", String(body.byteLength)], body };
     const bytes = entry.bytes + sentBytes(sent);
     this.#entries.set(key, { ...entry, sent, bytes });
     this.#bytes += bytes - entry.bytes;
