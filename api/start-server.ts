@@ -9,10 +9,15 @@ import { createApp } from "./app.ts";
 import { createSiteRebuilder } from "./jobs/site-rebuild.ts";
 import { createServices, type ServicesOptions } from "./services.ts";
 import { createReleaseStore, releasesDirFromEnv } from "./site-releases.ts";
-import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort } from "../data/config.ts";
+import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort, shutdownGraceMs } from "../data/config.ts";
+import { checkIntegrity } from "../data/db/integrity.ts";
+import { checkConfiguration, checkDatabaseFolder, explainDatabaseError, explainListenError } from "./startup-check.ts";
 
 export async function startServer(options: Pick<ServicesOptions, "pageReader"> = {}): Promise<void> {
+  // Every setting is read before the database is touched; a bad one stops the start (StartupError).
+  checkConfiguration();
   const file = databasePath();
+  checkDatabaseFolder(file);
   // Price alerts: checked at start, on a schedule (ALERT_CHECK_INTERVAL_MINUTES, default 60), after
   // catalogue changes and whenever a visitor sets an alert. Other processes' writes (npm run seed,
   // imports) are noticed within 2 s. API_CACHE=off serves every read from the database.
@@ -22,7 +27,15 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader"> =
     cache: process.env.API_CACHE !== "off",
     alertIntervalMinutes: alertCheckIntervalMinutes(),
     watchMs: 2000,
+  }).catch((error: unknown) => {
+    throw explainDatabaseError(error, file);
   });
+  // A damaged file would serve failing reads: refuse to start on it.
+  const integrity = checkIntegrity(services.db);
+  if (integrity.state === "corrupt") {
+    await services.close();
+    throw explainDatabaseError(Object.assign(new Error(integrity.detail), { code: "SQLITE_CORRUPT" }), file);
+  }
   if (services.seeded) console.log(`Seeded the catalogue into ${file}`);
   if (services.adminPassword.password !== undefined) {
     // Shown this once; only its hash is stored.
@@ -52,13 +65,37 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader"> =
   const port = serverPort();
   const app = createApp(services.context, { siteRoot: () => site.currentRoot() });
   const server = serveApi(app, services.context, { port, hostname: serverHost(), silent: true });
-  await server.ready();
-  console.log(`PawPrice is running at http://localhost:${port}`);
-
-  const shutdown = async () => {
-    await server.close();
+  await Promise.resolve(server.ready()).catch(async (error: unknown) => {
     await rebuilder?.stop();
     await services.close();
+    throw explainListenError(error, port);
+  });
+  console.log(`PawPrice is running at http://localhost:${port}`);
+
+  // Shutdown lets requests under way finish, stops the build worker and the jobs, and closes the
+  // database, but never waits forever: after the grace period (SHUTDOWN_GRACE_MS, default 10 s)
+  // or on a second signal it exits at once. Whatever a stuck job had not committed is not lost
+  // data: every write is one transaction, and an unfinished run is marked dead on the next start.
+  const graceMs = shutdownGraceMs();
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) {
+      console.error("Second stop signal: exiting now.");
+      process.exit(1);
+    }
+    stopping = true;
+    setTimeout(() => {
+      console.error(`Shutdown took longer than ${graceMs / 1000} s: exiting without waiting for the rest.`);
+      process.exit(1);
+    }, graceMs).unref();
+    try {
+      await server.close();
+      await rebuilder?.stop();
+      await services.close();
+    } catch (error) {
+      console.error("Shutdown failed:", error);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on("SIGINT", shutdown);
