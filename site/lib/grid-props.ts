@@ -1,13 +1,14 @@
 /** Build-time props of the product grid island: the first page (static HTML) and the filter lists. */
 import { gridPageSize } from "../../data/domain/grid-query.ts";
 import { siteConfig } from "../../data/config.ts";
+import { toCardProduct } from "../features/products/card-product.ts";
 import { allBrands, allCategories, buildAffiliateIds, comparisonRetailers, gridFirstPage } from "./build-data.ts";
 
 export function gridProps(title: string, fixedCategory?: string) {
   const { products, count } = gridFirstPage(fixedCategory ? { category: fixedCategory } : {}, gridPageSize);
   return {
     title,
-    initialProducts: products,
+    initialProducts: products.map(toCardProduct),
     initialCount: count,
     categories: allCategories().map(({ slug, name }) => ({ slug, name })),
     retailers: comparisonRetailers().map(({ id, name }) => ({ id, name })),

@@ -4,7 +4,6 @@
  */
 import { atom } from "nanostores";
 import { addToCompare, collapsedWindow, removeFromCompare, type CompareItem } from "../../../data/domain/compare.ts";
-import type { Product } from "../../../data/domain/catalogue.ts";
 
 const storageKey = "compare_tray";
 
@@ -30,17 +29,6 @@ $compareItems.listen((items) => {
     // Storage unavailable: the tray still works for this page.
   }
 });
-
-export function toCompareItem(product: Product): CompareItem {
-  return {
-    id: product.id,
-    slug: product.slug,
-    name: product.name,
-    image: product.image,
-    bestPrice: product.bestPrice,
-    bestRetailer: product.bestRetailer?.name ?? null,
-  };
-}
 
 /** Adds a product and opens the tray; returns why not when it could not be added. */
 export function addProductToCompare(item: CompareItem): "added" | "full" | "duplicate" {

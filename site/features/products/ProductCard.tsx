@@ -1,16 +1,17 @@
 import { useStore } from "@nanostores/react";
-import { Check, ExternalLink, Plus, Star } from "lucide-react";
+import { Check, ExternalLink, Plus } from "lucide-react";
 import { useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
-import type { AffiliateIds, Product } from "../../../data/domain/catalogue.ts";
+import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice, formatRating, ratingStars } from "../../../data/domain/display.ts";
 import { productPath } from "../../../data/domain/paths.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
 import { cn } from "../../lib/cn.ts";
-import { $compareItems, addProductToCompare, toCompareItem } from "../compare/compare.store.ts";
+import { $compareItems, addProductToCompare } from "../compare/compare.store.ts";
 import { SaveToggle } from "../favorites/SaveToggle.tsx";
 import { recordView } from "../recently-viewed/record-view.ts";
 import { toast } from "../toast/toast.store.ts";
+import { cardOfferCount, toCompareEntry, type CardProduct } from "./card-product.ts";
 
 export interface LinkContext {
   affiliateIds: AffiliateIds;
@@ -19,7 +20,7 @@ export interface LinkContext {
 
 const placeholder = (text: string | null) => `/api/placeholder/400/400${text ? `?text=${encodeURIComponent(text.slice(0, 60))}` : ""}`;
 
-function ProductImage({ product }: { product: Product }) {
+function ProductImage({ product }: { product: CardProduct }) {
   const [failed, setFailed] = useState(false);
   const src = failed || !product.image ? placeholder(product.brand) : product.image;
   return (
@@ -36,16 +37,28 @@ function ProductImage({ product }: { product: Product }) {
   );
 }
 
+/**
+ * A rating star: Lucide's star outline drawn with a shorter path and only the attributes it
+ * needs (cards draw five each, 75 on the home page).
+ */
+const starPath = "M12 2.5l2.94 5.96 6.58.96-4.76 4.64 1.12 6.55L12 17.52l-5.88 3.09 1.12-6.55-4.76-4.64 6.58-.96z";
+function Star({ filled }: { filled: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" className={filled ? "size-3.5 fill-amber-400 text-amber-400" : "size-3.5 text-slate-300"} fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" aria-hidden="true">
+      <path d={starPath} />
+    </svg>
+  );
+}
+
 /** A product card (SPEC.md section 2): links to the product page; View Best Deal goes to the best offer. */
-export function ProductCard({ product, links }: { product: Product; links: LinkContext }) {
+export function ProductCard({ product, links }: { product: CardProduct; links: LinkContext }) {
   const compared = useStore($compareItems).some((item) => item.id === product.id);
   const discount = discountPercent(product.originalPrice, product.bestPrice);
-  const bestOffer = product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
-  const retailerName = product.bestRetailer?.name ?? "Unknown";
-  const bestDealUrl = bestOffer ? buildAffiliateUrl(bestOffer.retailer.key, bestOffer.url, links.affiliateIds, links.siteName) : null;
+  const retailerName = product.bestRetailer ?? "Unknown";
+  const bestDealUrl = product.bestDeal ? buildAffiliateUrl(product.bestDeal.retailerKey, product.bestDeal.url, links.affiliateIds, links.siteName) : null;
 
   const compare = () => {
-    const result = addProductToCompare(toCompareItem(product));
+    const result = addProductToCompare(toCompareEntry(product));
     if (result === "full") toast({ title: "Compare tray is full", description: "Remove a product to add another (up to 4).", variant: "destructive" });
   };
 
@@ -69,7 +82,7 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
         </h3>
         <div className="flex items-center gap-1 text-xs text-slate-600" aria-label={`Rated ${formatRating(product.rating)} out of 5 from ${product.reviewCount} reviews`}>
           {Array.from({ length: 5 }, (_, i) => (
-            <Star key={i} className={cn("size-3.5", i < ratingStars(product.rating) ? "fill-amber-400 text-amber-400" : "text-slate-300")} aria-hidden="true" />
+            <Star key={i} filled={i < ratingStars(product.rating)} />
           ))}
           <span className="ml-1">
             {formatRating(product.rating)} ({product.reviewCount.toLocaleString("en-GB")})
@@ -85,18 +98,18 @@ export function ProductCard({ product, links }: { product: Product; links: LinkC
           </p>
           <p className="text-xs text-slate-600">at {retailerName}</p>
         </div>
-        {product.prices.length > 0 && (
+        {product.offers.length > 0 && (
           <ul className="hidden space-y-1 border-t border-slate-100 pt-2 text-xs min-[480px]:block" aria-label="Prices at other retailers">
-            {product.prices.slice(0, 3).map((offer) => (
-              <li key={offer.id} className="flex items-center justify-between gap-2">
+            {product.offers.map((offer) => (
+              <li key={offer.retailerName} className="flex items-center justify-between gap-2">
                 <span className="flex min-w-0 items-center gap-1.5 text-slate-700">
-                  <img src={offer.retailer.logo} alt="" width={40} height={12} className="h-3 w-10 object-contain object-left" loading="lazy" />
-                  <span className="truncate">{offer.retailer.name}</span>
+                  <img src={offer.retailerLogo} alt="" width={40} height={12} className="h-3 w-10 object-contain object-left" loading="lazy" />
+                  <span className="truncate">{offer.retailerName}</span>
                 </span>
                 <span className={cn("font-semibold", offer.inStock ? "text-slate-900" : "text-slate-500 line-through")}>{formatPrice(offer.price, "N/A")}</span>
               </li>
             ))}
-            {product.prices.length > 3 && <li className="text-slate-600">+{product.prices.length - 3} more retailers</li>}
+            {product.offerCount > cardOfferCount && <li className="text-slate-600">+{product.offerCount - cardOfferCount} more retailers</li>}
           </ul>
         )}
         <div className="mt-2 flex gap-2">

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Product } from "../../../data/domain/catalogue.ts";
 import {
   canGoNext,
   canGoPrev,
@@ -18,6 +17,7 @@ import {
 import { priceRangeOptions } from "../../../data/domain/price-range.ts";
 import { sortOptions, type SortKey } from "../../../data/domain/sorting.ts";
 import { fetchProductCount, fetchProducts } from "../../lib/api.ts";
+import { toCardProduct, type CardProduct } from "./card-product.ts";
 import { ProductCard, type LinkContext } from "./ProductCard.tsx";
 
 /** SPEC.md section 9: product data goes stale after 10 seconds and is refetched on window focus. */
@@ -26,7 +26,7 @@ const staleAfterMs = 10_000;
 interface Props {
   title: string;
   /** The first page of the default view, rendered into the static HTML. */
-  initialProducts: Product[];
+  initialProducts: CardProduct[];
   initialCount: number;
   categories: { slug: string; name: string }[];
   retailers: { id: number; name: string }[];
@@ -70,7 +70,7 @@ export default function ProductGrid(props: Props) {
     try {
       const [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
       if (lastFetch.current.key !== key) return; // a newer request superseded this one
-      setProducts(page);
+      setProducts(page.map(toCardProduct));
       setCount(total);
       setError(false);
     } catch (cause) {

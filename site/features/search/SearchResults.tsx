@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Product } from "../../../data/domain/catalogue.ts";
 import { gridPageSize, pageCount } from "../../../data/domain/grid-query.ts";
 import { parseSearchQuery, searchQueryString } from "../../../data/domain/search-query.ts";
 import { fetchSearch } from "../../lib/api.ts";
+import { toCardProduct, type CardProduct } from "../products/card-product.ts";
 import { ProductCard, type LinkContext } from "../products/ProductCard.tsx";
 
 type Status = "idle" | "loading" | "done" | "failed";
@@ -10,7 +10,7 @@ type Status = "idle" | "loading" | "done" | "failed";
 /** The search page (SPEC.md section 2): results for ?q=&page=, 15 a page, 3 columns. */
 export default function SearchResults({ links }: { links: LinkContext }) {
   const [query, setQuery] = useState({ q: "", page: 1 });
-  const [products, setProducts] = useState<Product[]>([]);
+  const [products, setProducts] = useState<CardProduct[]>([]);
   const [total, setTotal] = useState(0);
   const [status, setStatus] = useState<Status>("idle");
   const heading = useRef<HTMLHeadingElement>(null);
@@ -30,7 +30,7 @@ export default function SearchResults({ links }: { links: LinkContext }) {
     try {
       const result = await fetchSearch({ q: q.trim(), offset: (page - 1) * gridPageSize, limit: gridPageSize });
       if (id !== latest.current) return;
-      setProducts(result.products);
+      setProducts(result.products.map(toCardProduct));
       setTotal(result.total);
       setStatus("done");
     } catch (error) {

@@ -1,0 +1,61 @@
+/**
+ * What a product card shows, and nothing more: the grid's first page is serialised into every
+ * home and category page as island props, so each field here costs bytes on every visit.
+ * Products from the API are reshaped the same way before they reach a card.
+ */
+import type { Product } from "../../../data/domain/catalogue.ts";
+import type { CompareItem } from "../../../data/domain/compare.ts";
+
+/** How many offers a card lists under the best price. */
+export const cardOfferCount = 3;
+
+export interface CardOffer {
+  /** A product has one offer per retailer: the name tells its offers apart. */
+  retailerName: string;
+  retailerLogo: string;
+  price: number;
+  inStock: boolean;
+}
+
+export interface CardProduct extends CompareItem {
+  brand: string | null;
+  rating: number;
+  reviewCount: number;
+  originalPrice: number | null;
+  /** The first offers, cheapest in stock first, as the card lists them. */
+  offers: CardOffer[];
+  /** All the product's offers, for "+N more retailers". */
+  offerCount: number;
+  /** The best retailer's in-stock offer, where View Best Deal goes; null: no such offer. */
+  bestDeal: { retailerKey: string; url: string } | null;
+}
+
+export function toCardProduct(product: Product): CardProduct {
+  const bestOffer = product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
+  return {
+    id: product.id,
+    slug: product.slug,
+    name: product.name,
+    image: product.image,
+    brand: product.brand,
+    rating: product.rating,
+    reviewCount: product.reviewCount,
+    bestPrice: product.bestPrice,
+    bestRetailer: product.bestRetailer?.name ?? null,
+    originalPrice: product.originalPrice,
+    offers: product.prices.slice(0, cardOfferCount).map((offer) => ({
+      retailerName: offer.retailer.name,
+      retailerLogo: offer.retailer.logo,
+      price: offer.price,
+      inStock: offer.inStock,
+    })),
+    offerCount: product.prices.length,
+    bestDeal: bestOffer ? { retailerKey: bestOffer.retailer.key, url: bestOffer.url } : null,
+  };
+}
+
+/** The compare tray's entry for a card's product. */
+export function toCompareEntry(product: CardProduct): CompareItem {
+  const { id, slug, name, image, bestPrice, bestRetailer } = product;
+  return { id, slug, name, image, bestPrice, bestRetailer };
+}
