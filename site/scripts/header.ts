@@ -5,22 +5,25 @@
  */
 import { searchQueryString } from "../../data/domain/search-query.ts";
 
+/** Opens or closes a menu panel: its styles show it while it has data-open. */
 function setOpen(toggle: HTMLElement, panel: HTMLElement, open: boolean): void {
   toggle.setAttribute("aria-expanded", String(open));
-  panel.hidden = !open;
+  panel.toggleAttribute("data-open", open);
 }
+
+const isOpen = (panel: HTMLElement) => panel.hasAttribute("data-open");
 
 function initDropdown(root: HTMLElement): void {
   const toggle = root.querySelector<HTMLElement>("[data-dropdown-toggle]");
   const panel = root.querySelector<HTMLElement>("[data-dropdown-panel]");
   if (!toggle || !panel) return;
-  toggle.addEventListener("click", () => setOpen(toggle, panel, panel.hidden !== false));
+  toggle.addEventListener("click", () => setOpen(toggle, panel, !isOpen(panel)));
   root.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !panel.hidden) {
+    if (event.key === "Escape" && isOpen(panel)) {
       setOpen(toggle, panel, false);
       toggle.focus();
     }
-    if ((event.key === "ArrowDown" || event.key === "ArrowUp") && !panel.hidden) {
+    if ((event.key === "ArrowDown" || event.key === "ArrowUp") && isOpen(panel)) {
       const links = [...panel.querySelectorAll<HTMLAnchorElement>("a")];
       const index = links.indexOf(document.activeElement as HTMLAnchorElement);
       const next = event.key === "ArrowDown" ? index + 1 : index - 1;
@@ -48,12 +51,12 @@ function initMobileMenu(): void {
     openIcon?.toggleAttribute("hidden", open);
     closeIcon?.toggleAttribute("hidden", !open);
   };
-  toggle.addEventListener("click", () => set(menu.hidden !== false));
+  toggle.addEventListener("click", () => set(!isOpen(menu)));
   menu.addEventListener("click", (event) => {
     if ((event.target as Element).closest("a")) set(false);
   });
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && !menu.hidden) {
+    if (event.key === "Escape" && isOpen(menu)) {
       set(false);
       toggle.focus();
     }

@@ -68,12 +68,16 @@ export function logClick(event: Omit<ClickEvent, "timestamp">): void {
   if (pending.length >= flushAt) flushClicks();
 }
 
-/** Logs clicks on static affiliate links: `<a data-affiliate data-retailer=… data-product-name=…>`. */
+/**
+ * Logs clicks on static affiliate links: `<a data-affiliate data-retailer=… data-price=…>` inside
+ * an element naming the product once for all its links (`data-product-id`, `data-product-name`).
+ */
 export function trackAffiliateLinks(root: ParentNode = document): void {
   root.addEventListener("click", (event) => {
     const link = (event.target as Element | null)?.closest<HTMLAnchorElement>("a[data-affiliate]");
     if (!link) return;
-    const { retailer = "", productName = "", productId, price } = link.dataset;
+    const { retailer = "", price } = link.dataset;
+    const { productName = "", productId } = link.closest<HTMLElement>("[data-product-name]")?.dataset ?? {};
     logClick({
       retailer,
       productName,
