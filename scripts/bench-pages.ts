@@ -7,7 +7,7 @@
  * /privacy-policy. Each page runs --runs times; the table shows the median run (by performance
  * score) and the HTML document's own size. Figures go to data/bench/pages.json.
  *
- * Options: --products 480 --runs 3 --chrome /usr/bin/chromium
+ * Options: --products 480 --runs 3 --chrome /usr/bin/chromium --only home,product (page names)
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     products: { type: "string", default: String(defaultProductCount) },
     runs: { type: "string", default: "3" },
     chrome: { type: "string", default: "/usr/bin/chromium" },
+    only: { type: "string" },
   },
 });
 const runs = Number(values.runs);
@@ -70,13 +71,15 @@ const build = await buildRelease(
 db.$client.close();
 if (!build.ok) throw new Error(`site build failed:\n${build.record?.logTail}`);
 
-const pages = [
+const allPages = [
   { name: "home", path: "/" },
   { name: "category", path: categoryPath(largestCategory) },
   { name: "product", path: productPath(mostOffered) },
   { name: "vouchers", path: "/vouchers" },
   { name: "privacy", path: "/privacy-policy" },
 ];
+const only = values.only?.split(",");
+const pages = only ? allPages.filter((page) => only.includes(page.name)) : allPages;
 
 const port = await freePort();
 const server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
