@@ -17,12 +17,14 @@ export default function Newsletter() {
     }
     setSubmitting(true);
     try {
-      const result = await api.post<{ status: "pending_confirmation" | "active" }>("/api/subscribers", { email: address, source: "website" });
+      const result = await api.post<{ status: "pending_confirmation" | "active"; confirmationSent: boolean }>("/api/subscribers", { email: address, source: "website" });
       setEmail("");
       if (result.status === "active") {
         toast({ description: "You're already subscribed to our pet deals newsletter." });
-      } else {
+      } else if (result.confirmationSent) {
         toast({ title: "Check your inbox", description: `Check your inbox to confirm your subscription: we've sent a link to ${address}. No newsletter until you confirm.` });
+      } else {
+        toast({ title: "Check your inbox", description: `We've already sent a confirmation link to ${address}. Please use the link in that e-mail to confirm your subscription.` });
       }
     } catch (error) {
       const message = error instanceof ApiError && error.error ? error.error : "Something went wrong. Please try again.";
