@@ -6,7 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { H3 } from "h3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "./app.ts";
 import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "./site-releases.ts";
 import { writeFiles } from "./test/files.ts";
@@ -323,6 +324,22 @@ describe("security headers", () => {
     const again = await request("/", { headers: { "if-none-match": etag } });
     expect(again.status).toBe(304);
     expectPageHeaders(again, ["sha256-base1", "sha256-base2"]);
+  });
+
+  it("pin HTTPS (Strict-Transport-Security) when the public base URL is https", async () => {
+    const configured = process.env.PUBLIC_BASE_URL;
+    process.env.PUBLIC_BASE_URL = "https://www.pawprice.example";
+    vi.resetModules();
+    try {
+      const { createSiteHandler } = await import("./site.ts");
+      const response = await new H3().all("/**", createSiteHandler(() => base)).request("/");
+      expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      expect(response.headers.get("content-security-policy")).toContain("'sha256-base1'");
+    } finally {
+      if (configured === undefined) delete process.env.PUBLIC_BASE_URL;
+      else process.env.PUBLIC_BASE_URL = configured;
+      vi.resetModules();
+    }
   });
 
   it("replace the old SAMEORIGIN framing rule", async () => {
