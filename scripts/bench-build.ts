@@ -1,8 +1,10 @@
 /**
  * `npm run bench:build`: seeds 1,000, 10,000 and 50,000 products into temporary databases, runs
  * the real site build for each (the build worker the server and `npm run build` use), and prints
- * pages per second and the build's peak memory (RSS), then the JavaScript and CSS each kind of
- * page ships (gzip). Figures go to data/bench/build.json.
+ * pages per second, the build's phase timings, its peak memory (RSS) and the release's size on
+ * disk (du: blocks taken, compressed forms included), then the JavaScript and CSS each kind of
+ * page ships (gzip), and the server's CPU time per request for a product page and the home page in
+ * each stored form. Figures go to data/bench/build.json.
  *
  * Options: --sizes 1000,10000,50000
  */
@@ -12,6 +14,8 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import zlib from "node:zlib";
+import { H3 } from "h3";
+import { createSiteHandler } from "../api/site.ts";
 import { createAstroBuilder } from "../api/site-build.ts";
 import { projectRoot } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
@@ -21,11 +25,15 @@ import { generateCatalogue } from "../data/seed/generate.ts";
 
 const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" } } });
 const sizes = values.sizes.split(",").map(Number);
-/** Runs a full site build, sampling the build process's high-water RSS (VmHWM) until it ends. */
-async function build(databaseFile: string, outDir: string): Promise<{ seconds: number; peakRssMb: number; pages: number }> {
+/**
+ * Runs a full site build, sampling the build process's high-water RSS (VmHWM) and CPU time
+ * (user + system, every thread: the figure that a busy shared machine disturbs least) until it ends.
+ */
+async function build(databaseFile: string, outDir: string): Promise<{ seconds: number; cpuSeconds: number; peakRssMb: number; pages: number }> {
   const builder = createAstroBuilder({ quiet: true, keepWarm: false });
   const running = builder.full({ databaseFile, outDir });
   let peakKb = 0;
+  let cpuTicks = 0;
   const sample = setInterval(() => {
     // The worker starts once the builder takes the job, not at once.
     const pid = builder.pid;
@@ -33,6 +41,9 @@ async function build(databaseFile: string, outDir: string): Promise<{ seconds: n
     try {
       const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
       peakKb = Math.max(peakKb, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0));
+      // Fields after the command name: utime and stime are the 12th and 13th.
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      cpuTicks = Number(fields[11]) + Number(fields[12]);
     } catch {
       // The process has exited between two samples.
     }
@@ -42,7 +53,13 @@ async function build(databaseFile: string, outDir: string): Promise<{ seconds: n
   // Astro's own phase timings (Vite bundling, static route generation) are in its log.
   const phases = outcome.log.replace(/\x1b\[[0-9;]*m/g, "").split("\n").filter((line) => /\b(?:built|Completed)\b in /.test(line));
   for (const line of phases) console.log(`  ${line.trim()}`);
-  return { seconds: outcome.durationMs / 1000, peakRssMb: Math.round(peakKb / 1024), pages: outcome.pages };
+  const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+  return {
+    seconds: outcome.durationMs / 1000,
+    cpuSeconds: Math.round((cpuTicks / ticksPerSecond) * 10) / 10,
+    peakRssMb: Math.round(peakKb / 1024),
+    pages: outcome.pages,
+  };
 }
 
 /** What a folder takes on disk (allocated blocks, as `du` counts them), in MB. */
@@ -56,7 +73,9 @@ const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level:
  * counted separately as `lazyJs`.
  */
 function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: number; css: number; jsFiles: number } {
-  const html = fs.readFileSync(path.join(outDir, pagePath), "utf8");
+  // Product pages are stored as gzip only.
+  const file = path.join(outDir, pagePath);
+  const html = (fs.existsSync(file) ? fs.readFileSync(file) : zlib.gunzipSync(fs.readFileSync(`${file}.gz`))).toString("utf8");
   const seeds = new Set<string>();
   for (const [, src] of html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)) seeds.add(src!);
   for (const [, src] of html.matchAll(/(?:component-url|renderer-url|before-hydration-url)="([^"]+)"/g)) if (src) seeds.add(src);
@@ -93,7 +112,36 @@ function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: num
   return { js: kb(js), lazyJs: kb(lazyJs), css: kb(css), jsFiles: seen.size };
 }
 
+/**
+ * The server's CPU time per request for a page (the site handler in process, no network): the
+ * mean over `count` requests after a warm-up, sending the stored form as it is or decompressing
+ * it for a client that accepts no compression.
+ */
+async function serveCost(outDir: string, pathname: string, acceptEncoding: string | null, count = 2000) {
+  const app = new H3().all("/**", createSiteHandler(() => outDir));
+  const headers: Record<string, string> = acceptEncoding ? { "accept-encoding": acceptEncoding } : {};
+  const once = async () => {
+    const response = await app.request(pathname, { headers });
+    return { bytes: (await response.arrayBuffer()).byteLength, encoding: response.headers.get("content-encoding") ?? "identity" };
+  };
+  for (let i = 0; i < 200; i++) await once();
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  let sent = { bytes: 0, encoding: "" };
+  for (let i = 0; i < count; i++) sent = await once();
+  const used = process.cpuUsage(cpu);
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return {
+    pathname,
+    acceptEncoding: acceptEncoding ?? "(none)",
+    sent: `${sent.encoding}, ${round(sent.bytes / 1024)} KB`,
+    cpuUsPerRequest: Math.round((used.user + used.system) / count),
+    wallUsPerRequest: Math.round(((performance.now() - started) * 1000) / count),
+  };
+}
+
 const results = [];
+let serving: Awaited<ReturnType<typeof serveCost>>[] = [];
 let assets: Record<string, ReturnType<typeof pageAssets>> = {};
 for (const products of sizes) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-build-"));
@@ -108,11 +156,12 @@ for (const products of sizes) {
     const pageDataMs = Math.round(performance.now() - readStarted);
     db.$client.close();
     const outDir = path.join(dir, "site");
-    const { seconds, peakRssMb, pages } = await build(databaseFile, outDir);
+    const { seconds, cpuSeconds, peakRssMb, pages } = await build(databaseFile, outDir);
     const diskMb = diskUsageMb(outDir);
-    results.push({ products, pages, seconds: Math.round(seconds * 10) / 10, pagesPerSecond: Math.round(pages / seconds), peakRssMb, diskMb, pageDataMs });
+    const pagesPerSecond = Math.round(pages / seconds);
+    results.push({ products, pages, seconds: Math.round(seconds * 10) / 10, cpuSeconds, pagesPerSecond, peakRssMb, diskMb, pageDataMs });
     console.log(
-      `${products} products: ${pages} pages in ${seconds.toFixed(1)} s (${Math.round(pages / seconds)} pages/s), peak RSS ${peakRssMb} MB, ${diskMb} MB on disk; product page data read in ${pageDataMs} ms`,
+      `${products} products: ${pages} pages in ${seconds.toFixed(1)} s (${pagesPerSecond} pages/s, ${cpuSeconds} s of CPU), peak RSS ${peakRssMb} MB, ${diskMb} MB on disk; product page data read in ${pageDataMs} ms`,
     );
     if (Object.keys(assets).length === 0) {
       const productDir = fs.readdirSync(path.join(outDir, "product"))[0]!;
@@ -124,6 +173,14 @@ for (const products of sizes) {
         vouchers: pageAssets(outDir, "vouchers/index.html"),
         "privacy-policy": pageAssets(outDir, "privacy-policy/index.html"),
       };
+      const productPath = `/product/${productDir}/`;
+      serving = [
+        await serveCost(outDir, productPath, "gzip, deflate, br, zstd"),
+        await serveCost(outDir, productPath, null),
+        await serveCost(outDir, "/", "gzip, deflate, br, zstd"),
+        await serveCost(outDir, "/", "gzip, deflate"),
+        await serveCost(outDir, "/", null),
+      ];
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -134,7 +191,9 @@ console.log(`\nBuild (targets: >= 700 pages/s, 50,000 products under 75 s, peak 
 console.table(results);
 console.log("Shipped per page, KB gzip (targets: legal pages < 10 KB JS and no React; product <= 80; home and category <= 100; CSS <= 30)");
 console.table(assets);
+console.log("Serving a page: the site handler's CPU time per request (in process, no network)");
+console.table(serving);
 const out = path.join(projectRoot, "data/bench/build.json");
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, results, assets }, null, 2));
+fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, results, assets, serving }, null, 2));
 console.log(`written to ${path.relative(projectRoot, out)}`);
