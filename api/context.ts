@@ -40,7 +40,10 @@ export interface AppContext {
   db: Db;
   /** Public catalogue responses (see lib/response-cache.ts); writes to the catalogue invalidate it. */
   cache?: ResponseCache | undefined;
-  /** Called after a visitor creates or changes an alert, so a target already met is mailed soon. */
+  /**
+   * Called after a visitor creates or changes an alert, and after a confirmation is requested or
+   * followed: the mail job then sends confirmation mails and mails a target already met soon.
+   */
   onAlertsChanged?: () => void;
   /** Same-site, JSON-only and per-client limits on writes (absent: defaults, no trusted proxy). */
   requests?: RequestGuard | undefined;

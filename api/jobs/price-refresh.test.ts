@@ -116,7 +116,7 @@ beforeAll(async () => {
   };
   // An alert on the kibble: mailed when its best price reaches £15.00.
   services.db.$client
-    .prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email, is_active) VALUES ('user_refreshtest0100000000000', ?, 1500, 'owner@example.com', 1)")
+    .prepare("INSERT INTO price_alerts (user_id, product_id, target_price_pence, email, is_active, confirmed_at) VALUES ('user_refreshtest0100000000000', ?, 1500, 'owner@example.com', 1, '2026-01-01T00:00:00.000Z')")
     .run(ids.kibble);
   builds.length = 0;
 }, 60_000);

@@ -47,7 +47,7 @@ function setPrice(db: Services["db"], productId: number, pence: number) {
 
 function addAlert(productId: number, targetPence: number, email: string) {
   services.db.$client
-    .prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES ('user_servicestest100000000000', ?, ?, ?)")
+    .prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, confirmed_at) VALUES ('user_servicestest100000000000', ?, ?, ?, '2026-01-01T00:00:00.000Z')")
     .run(productId, email, targetPence);
 }
 

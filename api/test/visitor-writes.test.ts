@@ -30,17 +30,18 @@ describe("POST /api/subscribers", () => {
   it("stores a new address as a website subscriber, lower-cased, and accepts it again without a second row", async () => {
     const first = await post("/api/subscribers", { email: "  Pet.Owner@Example.co.uk " });
     expect(first.status).toBe(201);
-    expect(await first.json()).toEqual({ subscribed: true });
+    expect(await first.json()).toEqual({ subscribed: false, status: "pending_confirmation", confirmationSent: true });
     const again = await post("/api/subscribers", { email: "pet.owner@example.co.uk" });
     expect(again.status).toBe(200);
     expect(count("SELECT count(*) AS n FROM email_subscribers WHERE email = 'pet.owner@example.co.uk' AND source = 'website' AND is_active = 1")).toBe(1);
   });
 
-  it("re-activates an address that had unsubscribed", async () => {
+  it("signs an address that had unsubscribed up again as pending: no silent re-activation", async () => {
     await post("/api/subscribers", { email: "back@example.com" });
     api.db.$client.prepare("UPDATE email_subscribers SET is_active = 0 WHERE email = 'back@example.com'").run();
     expect((await post("/api/subscribers", { email: "back@example.com" })).status).toBe(200);
     expect(count("SELECT count(*) AS n FROM email_subscribers WHERE email = 'back@example.com' AND is_active = 1")).toBe(1);
+    expect(count("SELECT count(*) AS n FROM email_subscribers WHERE email = 'back@example.com' AND confirmed_at IS NULL")).toBe(1);
   });
 
   it.each([

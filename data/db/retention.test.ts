@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => temp.remove());
 beforeEach(() => {
-  for (const table of ["recently_viewed", "user_behaviour", "price_alerts", "email_subscribers", "email_confirmations"]) {
+  for (const table of ["recently_viewed", "user_behaviour", "price_alerts", "email_subscribers", "email_confirmations", "voucher_uses"]) {
     temp.db.$client.prepare(`DELETE FROM ${table}`).run();
   }
 });
@@ -43,7 +43,7 @@ describe("deleteExpiredVisitorData", () => {
     // Older than the 12 months of recently viewed, but clicks are kept 24.
     run(click, productId, "2025-01-01T00:00:00.000Z");
 
-    expect(deleteExpiredVisitorData(temp.db, now)).toEqual({ recentlyViewed: 1, clicks: 1, unconfirmedAlerts: 0, unconfirmedSubscribers: 0, expiredConfirmations: 0 });
+    expect(deleteExpiredVisitorData(temp.db, now)).toEqual({ recentlyViewed: 1, clicks: 1, unconfirmedAlerts: 0, unconfirmedSubscribers: 0, expiredConfirmations: 0, voucherUses: 0 });
     expect(column("SELECT viewed_at AS v FROM recently_viewed ORDER BY viewed_at")).toEqual(["2025-11-22T12:00:00.000Z", "2026-11-01T00:00:00.000Z"]);
     expect(column("SELECT timestamp AS v FROM user_behaviour ORDER BY timestamp")).toEqual(["2024-11-22T12:00:00.000Z", "2025-01-01T00:00:00.000Z"]);
   });
@@ -65,9 +65,19 @@ describe("deleteExpiredVisitorData", () => {
     run(confirmation, "past@example.com", "h2", justBefore(sevenDaysAgo), justBefore(now.toISOString()), null);
     run(confirmation, "confirmed@example.com", "h3", justBefore(sevenDaysAgo), justBefore(now.toISOString()), sevenDaysAgo);
 
-    expect(deleteExpiredVisitorData(temp.db, now)).toEqual({ recentlyViewed: 0, clicks: 0, unconfirmedAlerts: 1, unconfirmedSubscribers: 1, expiredConfirmations: 2 });
+    expect(deleteExpiredVisitorData(temp.db, now)).toEqual({ recentlyViewed: 0, clicks: 0, unconfirmedAlerts: 1, unconfirmedSubscribers: 1, expiredConfirmations: 2, voucherUses: 0 });
     expect(column("SELECT email AS v FROM price_alerts ORDER BY email")).toEqual(["boundary@example.com", "confirmed@example.com"]);
     expect(column("SELECT email AS v FROM email_subscribers ORDER BY email")).toEqual(["boundary@example.com", "confirmed@example.com", "left@example.com"]);
     expect(column("SELECT email AS v FROM email_confirmations")).toEqual(["boundary@example.com"]);
+  });
+
+  it("deletes who used which voucher once the UK day is over; today's uses stay (they keep a repeat from counting)", () => {
+    const voucherId = (temp.db.$client.prepare("SELECT id FROM vouchers LIMIT 1").get() as { id: number }).id;
+    const use = "INSERT INTO voucher_uses (voucher_id, user_id, day) VALUES (?, ?, ?)";
+    // 2026-11-22T12:00Z is 22 November in the UK; just after midnight UK time the day before is gone.
+    run(use, voucherId, "user_today0000000000000000000", "2026-11-22");
+    run(use, voucherId, "user_yesterday000000000000000", "2026-11-21");
+    expect(deleteExpiredVisitorData(temp.db, now).voucherUses).toBe(1);
+    expect(column("SELECT day AS v FROM voucher_uses")).toEqual(["2026-11-22"]);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * Deleting visitor data once the privacy policy's periods are over: recently viewed products
  * after 12 months, click records after 24 months, price alerts and newsletter sign-ups never
- * confirmed 7 days after they were made, and confirmation links once they have expired.
+ * confirmed 7 days after they were made, confirmation links once they have expired, and who used
+ * which voucher once its (UK) day is over.
  * Timestamps are ISO-8601 UTC text, so "older than" is a text comparison with the cut-off.
  */
 import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { confirmationTtlMs } from "./email-consent.ts";
+import { ukToday } from "../domain/dates.ts";
 
 export const recentlyViewedMonths = 12;
 export const clickRecordMonths = 24;
@@ -17,6 +19,7 @@ export interface RetentionResult {
   unconfirmedAlerts: number;
   unconfirmedSubscribers: number;
   expiredConfirmations: number;
+  voucherUses: number;
 }
 
 /**
@@ -47,6 +50,8 @@ export function deleteExpiredVisitorData(db: Db, now: Date): RetentionResult {
         unconfirmedSubscribers: statement(db, "DELETE FROM email_subscribers WHERE confirmed_at IS NULL AND subscribed_at < ?").run(unconfirmedBefore)
           .changes,
         expiredConfirmations: statement(db, "DELETE FROM email_confirmations WHERE expires_at < ?").run(now.toISOString()).changes,
+        // Who used a voucher is kept only to count each visitor once a day: yesterday's rows and older go.
+        voucherUses: statement(db, "DELETE FROM voucher_uses WHERE day < ?").run(ukToday(now)).changes,
       }),
     )
     .immediate();

@@ -198,6 +198,8 @@ export interface EmailSubscriber {
   id: number;
   email: string;
   isActive: boolean;
+  /** Whether the address followed its confirmation link (only confirmed addresses are mailed). */
+  isConfirmed: boolean;
   subscribedAt: string;
   source: string;
 }

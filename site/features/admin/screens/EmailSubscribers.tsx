@@ -27,16 +27,15 @@ function SkeletonRows() {
 }
 
 /** The list's rows also say whether the address confirmed its sign-up. */
-type Subscriber = EmailSubscriber & { isConfirmed: boolean };
 
-function subscriberBadge(subscriber: Subscriber) {
+function subscriberBadge(subscriber: EmailSubscriber) {
   if (!subscriber.isActive) return <Badge tone="slate">Inactive</Badge>;
   return subscriber.isConfirmed ? <Badge tone="green">Active</Badge> : <Badge tone="amber">Awaiting confirmation</Badge>;
 }
 
 export default function EmailSubscribers() {
   const { state, reload, setData } = useLoad(fetchSubscribers, []);
-  const subscribers = (state.kind === "ready" ? state.data : []) as Subscriber[];
+  const subscribers = state.kind === "ready" ? state.data : [];
   // Only confirmed addresses may be mailed, so only they count as active and are exported.
   const active = subscribers.filter((subscriber) => subscriber.isActive && subscriber.isConfirmed);
   const pending = subscribers.filter((subscriber) => subscriber.isActive && !subscriber.isConfirmed);
