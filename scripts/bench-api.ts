@@ -1,100 +1,267 @@
 /**
  * `npm run bench:api`: seeds 50,000 products into a temporary database, starts the real server
- * (`node api/server.ts`) in its own process, and loads three read endpoints with autocannon.
- * Prints a table and writes the figures to data/bench/api.json.
+ * (`node api/server.ts`) in its own process, and loads it with autocannon:
+ *  1. three read endpoints with the response cache off and on;
+ *  2. with the cache on, side by side with a bare node:http server (its own process) that
+ *     returns the same bytes and headers: the ratio is what the server keeps of the bare limit;
+ *  3. a realistic search mix with the cache off at a fixed rate: 1,000 distinct queries drawn
+ *     from the seeded catalogue (brands, product words, 1-3 word prefixes), p50/p99 and errors.
+ * Prints tables and writes the figures to data/bench/api.json.
  *
- * Options: --products N (default 50000), --seconds S per endpoint (default 10),
- * --connections C (default 20).
+ * Options: --products N (default 50000), --seconds S per run (default 10), --connections C
+ * (default 20), --cache off|on|both (default both), --rate R search mix requests per second
+ * (default 300).
  */
 import autocannon from "autocannon";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { projectRoot } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
 
+/** Run as a script (not imported for searchMixQueries). */
+const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+
 const { values } = parseArgs({
+  args: isMain ? process.argv.slice(2) : [],
   options: {
     products: { type: "string", default: "50000" },
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "20" },
     cache: { type: "string", default: "both" },
+    rate: { type: "string", default: "300" },
+    // Internal: run as the bare server over the answers in this file.
+    "bare-server": { type: "string" },
   },
 });
-const cacheModes = values.cache === "both" ? ["off", "on"] : [values.cache];
-const products = Number(values.products);
-const seconds = Number(values.seconds);
-const connections = Number(values.connections);
 
-const targets = [
-  { name: "products: category + price sort", path: "/api/products?category=dog-food&sort=price_asc" },
-  { name: "products/count", path: "/api/products/count?category=dog-food" },
-  { name: "search q=royal", path: "/api/search?q=royal" },
-];
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-"));
-const databaseFile = path.join(dir, "bench.db");
-const seedStart = performance.now();
-const db = openDb(databaseFile);
-await migrateDb(db);
-seedCatalogue(db, generateCatalogue({ products, today: new Date() }));
-db.$client.close();
-console.log(`seeded ${products} products in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
-
-async function startServer(cache: string): Promise<{ port: number; stop: () => void }> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
-    env: { ...process.env, DATABASE_PATH: databaseFile, PORT: String(port), HOST: "127.0.0.1", API_CACHE: cache, SITE_BUILD: "never" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-    server.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("running at")) resolve();
-    });
-  });
-  return { port, stop: () => server.kill("SIGTERM") };
+interface RecordedAnswer {
+  path: string;
+  headers: [string, string][];
+  body: string;
 }
 
-const results = [];
-try {
-  for (const cache of cacheModes) {
-    const server = await startServer(cache);
+if (!isMain) {
+  // Imported: nothing runs.
+} else if (values["bare-server"]) {
+  // The limit: node:http writing recorded bytes, no routing beyond a Map lookup.
+  const answers = new Map(
+    (JSON.parse(fs.readFileSync(values["bare-server"], "utf8")) as RecordedAnswer[]).map((answer) => {
+      const body = Buffer.from(answer.body);
+      return [answer.path, { headers: [...answer.headers.flat(), "content-length", String(body.length)], body }];
+    }),
+  );
+  const server = http.createServer((req, res) => {
+    const answer = answers.get(req.url ?? "");
+    if (!answer) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, answer.headers);
+    res.end(answer.body);
+  });
+  server.listen(0, "127.0.0.1", () => console.log(`running at ${(server.address() as { port: number }).port}`));
+} else {
+  await runBenchmarks();
+}
+
+async function runBenchmarks(): Promise<void> {
+  const cacheModes = values.cache === "both" ? ["off", "on"] : [values.cache!];
+  const products = Number(values.products);
+  const seconds = Number(values.seconds);
+  const connections = Number(values.connections);
+  const rate = Number(values.rate);
+
+  const targets = [
+    { name: "products: category + price sort", path: "/api/products?category=dog-food&sort=price_asc" },
+    { name: "products/count", path: "/api/products/count?category=dog-food" },
+    { name: "search q=royal", path: "/api/search?q=royal" },
+  ];
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-"));
+  const databaseFile = path.join(dir, "bench.db");
+  const seedStart = performance.now();
+  const catalogue = generateCatalogue({ products, today: new Date() });
+  const db = openDb(databaseFile);
+  await migrateDb(db);
+  seedCatalogue(db, catalogue);
+  db.$client.close();
+  console.log(`seeded ${products} products in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
+
+  /** Starts a node process and waits for its "running at" line; returns the port it printed or was given. */
+  async function startProcess(args: string[], env: NodeJS.ProcessEnv, port?: number): Promise<{ port: number; stop: () => void }> {
+    const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    const printed = await new Promise<number>((resolve, reject) => {
+      child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+      child.stdout!.on("data", (chunk: Buffer) => {
+        const match = /running at \D*(\d+)/.exec(chunk.toString());
+        if (match) resolve(Number(match[1]));
+      });
+    });
+    return { port: port ?? printed, stop: () => child.kill("SIGTERM") };
+  }
+
+  function startServer(cache: string) {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    return startProcess(
+      [path.join(projectRoot, "api/server.ts")],
+      { DATABASE_PATH: databaseFile, PORT: String(port), HOST: "127.0.0.1", API_CACHE: cache, SITE_BUILD: "never" },
+      port,
+    );
+  }
+
+  async function load(url: string) {
+    await autocannon({ url, connections: 4, duration: 2 }); // warm-up
+    const result = await autocannon({ url, connections, duration: seconds });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return result;
+  }
+
+  const results = [];
+  const sideBySide = [];
+  let searchMix: Record<string, unknown> | undefined;
+  try {
+    for (const cache of cacheModes) {
+      const server = await startServer(cache);
+      try {
+        for (const target of targets) {
+          const result = await load(`http://127.0.0.1:${server.port}${target.path}`);
+          results.push({
+            endpoint: target.name,
+            responseCache: cache,
+            requestsPerSecond: Math.round(result.requests.average),
+            p50Ms: result.latency.p50,
+            p99Ms: result.latency.p99,
+            maxMs: result.latency.max,
+            requests: result.requests.total,
+            meetsTarget: result.requests.average >= 2000 && result.latency.p99 < 50,
+          });
+        }
+        if (cache === "on") sideBySide.push(...(await compareWithBare(server.port)));
+        if (cache === "off") searchMix = await runSearchMix(server.port);
+      } finally {
+        server.stop();
+      }
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  /** Each endpoint on the server (cache on, warm) and on the bare server with its recorded answer, back to back. */
+  async function compareWithBare(port: number) {
+    const recorded: RecordedAnswer[] = [];
+    for (const target of targets) {
+      const response = await fetch(`http://127.0.0.1:${port}${target.path}`);
+      const headers = [...response.headers].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name));
+      recorded.push({ path: target.path, headers, body: await response.text() });
+    }
+    const answersFile = path.join(dir, "answers.json");
+    fs.writeFileSync(answersFile, JSON.stringify(recorded));
+    const bare = await startProcess([fileURLToPath(import.meta.url), "--bare-server", answersFile], {});
     try {
+      const rows = [];
       for (const target of targets) {
-        const url = `http://127.0.0.1:${server.port}${target.path}`;
-        await autocannon({ url, connections: 4, duration: 2 }); // warm-up
-        const result = await autocannon({ url, connections, duration: seconds });
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-        results.push({
+        const app = await load(`http://127.0.0.1:${port}${target.path}`);
+        const limit = await load(`http://127.0.0.1:${bare.port}${target.path}`);
+        rows.push({
           endpoint: target.name,
-          responseCache: cache,
-          requestsPerSecond: Math.round(result.requests.average),
-          p50Ms: result.latency.p50,
-          p99Ms: result.latency.p99,
-          maxMs: result.latency.max,
-          requests: result.requests.total,
-          meetsTarget: result.requests.average >= 2000 && result.latency.p99 < 50,
+          serverRequestsPerSecond: Math.round(app.requests.average),
+          bareRequestsPerSecond: Math.round(limit.requests.average),
+          ratio: Number((app.requests.average / limit.requests.average).toFixed(2)),
+          serverP99Ms: app.latency.p99,
+          bareP99Ms: limit.latency.p99,
+          meetsTarget: app.requests.average >= 0.85 * limit.requests.average,
         });
       }
+      return rows;
     } finally {
-      server.stop();
+      bare.stop();
     }
   }
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
+
+  /** The search mix at a fixed rate, every request a different query in turn (the cache is off). */
+  async function runSearchMix(port: number) {
+    const queries = searchMixQueries(catalogue.products, 1000);
+    let next = 0;
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections,
+      duration: seconds,
+      overallRate: rate,
+      requests: [
+        {
+          setupRequest: (request) => ({ ...request, path: `/api/search?q=${encodeURIComponent(queries[next++ % queries.length]!)}` }),
+        },
+      ],
+    });
+    return {
+      queries: queries.length,
+      targetRate: rate,
+      requestsPerSecond: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      maxMs: result.latency.max,
+      errors: result.errors,
+      non2xx: result.non2xx,
+      meetsTarget: result.latency.p99 < 20 && result.errors === 0 && result.non2xx === 0,
+    };
+  }
+
+  console.log(`\n${products} products, ${connections} connections, ${seconds} s per run, ${os.cpus().length} cores`);
+  console.table(results);
+  if (sideBySide.length > 0) {
+    console.log("Cache on, side by side with a bare node:http server sending the same bytes (target ratio >= 0.85):");
+    console.table(sideBySide);
+  }
+  if (searchMix) {
+    console.log(`Search mix, cache off, ${rate} req/s (target p99 < 20 ms, no errors):`);
+    console.table([searchMix]);
+  }
+  const out = path.join(projectRoot, "data/bench/api.json");
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(
+    out,
+    JSON.stringify({ date: new Date().toISOString(), products, connections, seconds, cores: os.cpus().length, results, sideBySide, searchMix }, null, 2),
+  );
+  console.log(`written to ${path.relative(projectRoot, out)} (target: >= 2000 req/s and p99 < 50 ms each)`);
 }
 
-console.log(`\n${products} products, ${connections} connections, ${seconds} s per endpoint, ${os.cpus().length} cores`);
-console.table(results);
-const out = path.join(projectRoot, "data/bench/api.json");
-fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(
-  out,
-  JSON.stringify({ date: new Date().toISOString(), products, connections, seconds, cores: os.cpus().length, results }, null, 2),
-);
-console.log(`written to ${path.relative(projectRoot, out)} (target: >= 2000 req/s and p99 < 50 ms each)`);
+/**
+ * Distinct search texts a visitor might type, drawn from the catalogue with a fixed seed: brand
+ * names, single words of product names, and runs of 1-3 words of a product name whose last word
+ * is cut to a prefix (as typed so far). No misspellings.
+ */
+export function searchMixQueries(products: readonly { name: string; brand: string }[], count: number): string[] {
+  let state = 20_241_122;
+  const random = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}']+/u)
+      .filter((word) => word.length > 2 && !/\d/.test(word));
+  const brands = [...new Set(products.map((product) => product.brand))];
+  const vocabulary = [...new Set(products.flatMap((product) => words(product.name)))];
+  const queries = new Set<string>();
+  for (let tries = 0; queries.size < count && tries < count * 100; tries++) {
+    const kind = random();
+    if (kind < 0.25) queries.add(pick(brands));
+    else if (kind < 0.5) queries.add(pick(vocabulary));
+    else {
+      const name = words(pick(products).name);
+      const length = Math.min(name.length, 1 + Math.floor(random() * 3));
+      const start = Math.floor(random() * (name.length - length + 1));
+      const run = name.slice(start, start + length);
+      const last = run.pop()!;
+      run.push(last.slice(0, Math.max(2, Math.ceil(last.length * (0.4 + random() * 0.6)))));
+      queries.add(run.join(" "));
+    }
+  }
+  return [...queries];
+}

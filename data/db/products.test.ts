@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDb, openDb, type Db } from "./client.ts";
-import { productListSql } from "./products.ts";
+import { productListSql, searchProducts } from "./products.ts";
+import { SearchIndex, searchTerms, toFtsQuery } from "../domain/search.ts";
 import { seedCatalogue } from "./seed.ts";
 import { generateCatalogue } from "../seed/generate.ts";
 import { sortKeys } from "../domain/sorting.ts";
@@ -30,5 +31,69 @@ describe("product page queries", () => {
       const { sql, params } = productListSql(filters, sort);
       expect(plan(sql, params)).not.toContain("TEMP B-TREE");
     }
+  });
+});
+
+describe("product search", () => {
+  /** The reference: FTS5's own matching and bm25 ranking, then rank, then id. */
+  function ftsSearch(text: string, offset: number, limit: number) {
+    const match = toFtsQuery(text)!;
+    const total = (db.$client.prepare("SELECT count(*) AS n FROM product_search WHERE product_search MATCH ?").get(match) as { n: number }).n;
+    const ids = (
+      db.$client
+        .prepare(
+          `SELECT s.rowid AS id FROM product_search s JOIN products p ON p.id = s.rowid WHERE product_search MATCH ?
+           ORDER BY bm25(product_search, 10.0, 6.0, 3.0, 1.0), p.rank, p.id LIMIT ? OFFSET ?`,
+        )
+        .all(match, limit, offset) as { id: number }[]
+    ).map((row) => row.id);
+    return { ids, total };
+  }
+
+  /** Brands, words of names, and 1-3 word runs of names with the last word cut short. */
+  function typicalQueries(): string[] {
+    const rows = db.$client.prepare("SELECT name, brand FROM products ORDER BY id").all() as { name: string; brand: string }[];
+    const queries = new Set<string>(["royal", "hill's", "dog food", "do", "a", "pack of", "cat litter 10"]);
+    rows.forEach((row, i) => {
+      const words = searchTerms(row.name);
+      if (i % 10 === 0) queries.add(row.brand);
+      if (i % 3 === 0) queries.add(words[i % words.length]!);
+      const run = words.slice(i % 3, (i % 3) + 1 + (i % 3));
+      if (run.length > 0) queries.add([...run.slice(0, -1), run.at(-1)!.slice(0, 3)].join(" "));
+    });
+    return [...queries];
+  }
+
+  it("ranks in memory exactly as FTS5's bm25 with the column weights does, then by rank", () => {
+    const rows = db.$client
+      .prepare("SELECT s.rowid AS id, p.rank, s.name, s.brand, s.category, s.description FROM product_search s JOIN products p ON p.id = s.rowid")
+      .all() as { id: number; rank: number; name: string; brand: string; category: string; description: string }[];
+    const index = new SearchIndex(rows.map((row) => ({ id: row.id, rank: row.rank, columns: [row.name, row.brand, row.category, row.description] })));
+    const queries = typicalQueries();
+    expect(queries.length).toBeGreaterThan(100);
+    for (const query of queries) {
+      for (const [offset, limit] of [
+        [0, 15],
+        [15, 15],
+        [0, 100],
+        [150, 150], // beyond the short list: every match sorted
+      ] as const) {
+        expect(index.search(searchTerms(query), offset, limit), `${query} ${offset}`).toEqual(ftsSearch(query, offset, limit));
+      }
+    }
+  });
+
+  it("answers with FTS5's results, before and right after a change", () => {
+    for (const query of typicalQueries().slice(0, 40)) {
+      const result = searchProducts(db, query, { offset: 0, limit: 15 });
+      expect({ ids: result.products.map((product) => product.id), total: result.total }, query).toEqual(ftsSearch(query, 0, 15));
+    }
+    const id = (db.$client.prepare("SELECT id FROM products WHERE rank = 5").get() as { id: number }).id;
+    db.$client.prepare("UPDATE products SET name = 'Zephyrine Quokka Biscuits' WHERE id = ?").run(id);
+    expect(searchProducts(db, "zephyr quok", { offset: 0, limit: 15 }).products.map((product) => product.id)).toEqual([id]);
+    db.$client.prepare("DELETE FROM product_prices WHERE product_id = ?").run(id);
+    db.$client.prepare("DELETE FROM price_history WHERE product_id = ?").run(id);
+    db.$client.prepare("DELETE FROM products WHERE id = ?").run(id);
+    expect(searchProducts(db, "zephyr", { offset: 0, limit: 15 })).toEqual({ products: [], total: 0 });
   });
 });
