@@ -23,6 +23,14 @@ interface FastRoute {
   read: CachedRead;
 }
 
+/**
+ * Cache keys of URLs seen before, so a repeated URL skips parsing. A key depends on the URL
+ * alone; only URLs that parsed are kept, at most this many of at most 512 characters (under
+ * 3 MB however they are spelled), and the memo starts over when full.
+ */
+const maxMemoKeys = 2000;
+const maxMemoUrlLength = 512;
+
 /** Headers the HTTP server writes per connection or per answer; they are never replayed. */
 const perAnswerHeaders = new Set(["content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
 
@@ -67,11 +75,26 @@ function recordSentHeaders(res: ServerResponse, cache: ResponseCache, key: strin
  */
 export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, res: ServerResponse) => boolean) & { served: number } {
   const list = fastRoutes();
+  const memo = new Map<string, string>();
+  const send = (req: IncomingMessage, res: ServerResponse, key: string): boolean => {
+    const sent = cache.getSent(key);
+    if (!sent) {
+      if (req.method === "GET") recordSentHeaders(res, cache, key);
+      return false;
+    }
+    if (sent.statusText === undefined) res.writeHead(200, sent.headers);
+    else res.writeHead(200, sent.statusText, sent.headers);
+    res.end(req.method === "HEAD" ? undefined : sent.body);
+    answer.served++;
+    return true;
+  };
   const answer = (req: IncomingMessage, res: ServerResponse): boolean => {
     const method = req.method;
     if (method !== "GET" && method !== "HEAD") return false;
     const url = req.url;
     if (!url || url[0] !== "/") return false;
+    const known = memo.get(url);
+    if (known !== undefined) return send(req, res, known);
     const queryStart = url.indexOf("?");
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
     for (const { pattern, names, read } of list) {
@@ -85,16 +108,11 @@ export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, r
       } catch {
         return false; // the app answers with its 400
       }
-      const sent = cache.getSent(key);
-      if (!sent) {
-        if (method === "GET") recordSentHeaders(res, cache, key);
-        return false;
+      if (url.length <= maxMemoUrlLength) {
+        if (memo.size >= maxMemoKeys) memo.clear();
+        memo.set(url, key);
       }
-      if (sent.statusText === undefined) res.writeHead(200, sent.headers);
-      else res.writeHead(200, sent.statusText, sent.headers);
-      res.end(method === "HEAD" ? undefined : sent.body);
-      answer.served++;
-      return true;
+      return send(req, res, key);
     }
     return false;
   };

@@ -46,7 +46,9 @@ export function entryBytes(key: string, response: CachedResponse): number {
 const sentBytes = (sent: SentResponse) => headerBytes(sent.headers) + sent.body.byteLength;
 
 interface Entry extends CachedResponse {
-  version: string;
+  /** `PRAGMA data_version` and this cache's generation when stored. */
+  dataVersion: number;
+  generation: number;
   bytes: number;
   sent?: SentResponse;
 }
@@ -63,8 +65,8 @@ export class ResponseCache {
     this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   }
 
-  #version(): string {
-    return `${this.#dataVersion.get() as number}:${this.#generation}`;
+  #current(entry: Entry): boolean {
+    return entry.generation === this.#generation && entry.dataVersion === (this.#dataVersion.get() as number);
   }
 
   #drop(key: string, entry: Entry): void {
@@ -75,7 +77,7 @@ export class ResponseCache {
   get(key: string): CachedResponse | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    if (entry.version !== this.#version()) {
+    if (!this.#current(entry)) {
       this.#drop(key, entry);
       return undefined;
     }
@@ -89,7 +91,7 @@ export class ResponseCache {
     if (previous) this.#drop(key, previous);
     const bytes = entryBytes(key, response);
     if (bytes > this.#maxBytes / 16) return;
-    this.#entries.set(key, { ...response, version: this.#version(), bytes });
+    this.#entries.set(key, { ...response, dataVersion: this.#dataVersion.get() as number, generation: this.#generation, bytes });
     this.#bytes += bytes;
     this.#evict();
   }
@@ -105,7 +107,7 @@ export class ResponseCache {
    */
   attachSent(key: string, headers: string[], statusText?: string): void {
     const entry = this.#entries.get(key);
-    if (!entry || entry.sent || entry.version !== this.#version()) return;
+    if (!entry || entry.sent || !this.#current(entry)) return;
     const body = new TextEncoder().encode(entry.body);
     const sent = { statusText, headers: [...headers, "content-length", String(body.byteLength)], body };
     const bytes = entry.bytes + sentBytes(sent);
