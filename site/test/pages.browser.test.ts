@@ -197,8 +197,16 @@ describe("other pages", () => {
     expect((await asset.text()).length).toBeGreaterThan(0);
     const page = await fetch(baseUrl);
     expect(page.headers.get("cache-control")).toContain("must-revalidate");
-    expect(page.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    // No site may frame our pages; scripts run only from here or by the build's hashes.
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("content-security-policy")).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')*;/);
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    // The 404 page carries them too.
+    const missing = await fetch(`${baseUrl}/no-such-page`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(missing.headers.get("x-content-type-options")).toBe("nosniff");
     const etag = page.headers.get("etag")!;
     expect((await fetch(baseUrl, { headers: { "if-none-match": etag } })).status).toBe(304);
   });
