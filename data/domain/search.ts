@@ -84,6 +84,8 @@ export class SearchIndex {
   readonly #ranks: Float64Array;
   readonly #lengths: Float64Array;
   readonly #averageLength: number;
+  /** Per-word match counts, one array per word of the query, reused (zeroed after each search). */
+  readonly #scratch: Float64Array[] = [];
 
   constructor(documents: readonly SearchDocument[]) {
     const byToken = new Map<string, { docs: number[]; weights: number[] }>();
@@ -138,8 +140,8 @@ export class SearchIndex {
    * Weighted match count per document for one prefix word (0: no match), and the documents
    * that match it, in the order first met.
    */
-  #frequencies(prefix: string): { perDoc: Float64Array; docs: number[] } {
-    const perDoc = new Float64Array(this.#ids.length);
+  #frequencies(prefix: string, slot: number): { perDoc: Float64Array; docs: number[] } {
+    const perDoc = (this.#scratch[slot] ??= new Float64Array(this.#ids.length));
     const docs: number[] = [];
     for (let t = this.#lowerBound(prefix); t < this.#tokens.length && this.#tokens[t]!.startsWith(prefix); t++) {
       const posting = this.#postings[t]!;
@@ -159,8 +161,16 @@ export class SearchIndex {
   search(terms: readonly string[], offset: number, limit: number): SearchHits | null {
     const prefixes = terms.map((term) => searchTokens(term));
     if (prefixes.length === 0 || prefixes.some((tokens) => tokens.length !== 1)) return null;
+    const words = prefixes.map(([prefix], slot) => this.#frequencies(prefix!, slot));
+    try {
+      return this.#rank(words, offset, limit);
+    } finally {
+      for (const { perDoc, docs } of words) for (const doc of docs) perDoc[doc] = 0;
+    }
+  }
+
+  #rank(words: { perDoc: Float64Array; docs: number[] }[], offset: number, limit: number): SearchHits {
     const count = this.#ids.length;
-    const words = prefixes.map(([prefix]) => this.#frequencies(prefix!));
     const idf = words.map(({ docs }) => {
       const value = Math.log((count - docs.length + 0.5) / (docs.length + 0.5));
       return value <= 0 ? 1e-6 : value;
