@@ -6,6 +6,10 @@
  * bundle, which takes about a second instead of a whole build's start-up (Vite bundling alone is
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
  *
+ * It writes what Astro renders itself, precompressed (api/site-output.ts: product pages as gzip
+ * only), and lists the hashes of the inline scripts in those pages in the folder's .csp.json,
+ * which the server allows in its Content-Security-Policy.
+ *
  * Runs with the build folder's parent as its working directory: Astro writes the server bundle
  * (.prerender) inside the output folder only when that folder is under the working directory,
  * otherwise into the project's shared .astro folder, where two builds at once would collide.
@@ -135,7 +139,9 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
   const { build: astroBuild } = await import("astro");
   rendered = 0;
   Object.assign(phaseMarks, { start: performance.now(), firstRender: 0, lastRender: 0 });
-  await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer] });
+  // Warnings and errors only: Astro's line per page (tens of thousands, each saying "file not
+  // created", as `store` writes the files) would fill the log the build status shows.
+  await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer], logLevel: "warn" });
   const built = performance.now();
   // What Vite emitted and the public folder's files; the rendered files have their variants already.
   await precompressFolder(job.outDir, new Set(["product"]));
@@ -143,8 +149,9 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
   const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
   const done = performance.now();
   console.log(
-    `Build phases: bundling ${s(phaseMarks.start, phaseMarks.firstRender)}, rendering and writing ${s(phaseMarks.firstRender, phaseMarks.lastRender)}, ` +
-      `finishing ${s(phaseMarks.lastRender, built)}, precompressing assets ${s(built, done)}; built in ${s(phaseMarks.start, done)}`,
+    `${rendered} files built in ${s(phaseMarks.start, done)}: bundling ${s(phaseMarks.start, phaseMarks.firstRender)}, ` +
+      `rendering and writing ${s(phaseMarks.firstRender, phaseMarks.lastRender)}, finishing ${s(phaseMarks.lastRender, built)}, ` +
+      `precompressing assets ${s(built, done)}`,
   );
   return { pages: rendered, productPages: currentBuildPass()?.productPages?.length ?? 0 };
 }
