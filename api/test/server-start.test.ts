@@ -25,20 +25,25 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The environment of a test server: its own database, port, folders; no site build. */
+function serverEnv(databaseFile: string, port: number): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_PATH: databaseFile,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    SITE_BUILD: "never",
+    SITE_RELEASES_DIR: path.join(dir, "no-site"),
+    MAIL_OUTBOX: path.join(dir, "outbox"),
+    SECRETS_DIR: path.join(dir, "secrets"),
+  };
+}
+
 /** Starts the server, calls `use` with its URL, then stops it (SIGTERM) and returns its output. */
 async function withServer(databaseFile: string, use: (baseUrl: string) => Promise<void>): Promise<string> {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
-    env: {
-      ...process.env,
-      DATABASE_PATH: databaseFile,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      SITE_BUILD: "never",
-      SITE_RELEASES_DIR: path.join(dir, "no-site"),
-      MAIL_OUTBOX: path.join(dir, "outbox"),
-      SECRETS_DIR: path.join(dir, "secrets"),
-    },
+    env: serverEnv(databaseFile, port),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -95,17 +100,7 @@ describe("first start", () => {
 /** Starts the server with `env` over the defaults and waits for it to exit; its exit code and output. */
 async function failedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
-    env: {
-      ...process.env,
-      DATABASE_PATH: path.join(dir, "unused", "pawprice.db"),
-      PORT: String(await freePort()),
-      HOST: "127.0.0.1",
-      SITE_BUILD: "never",
-      SITE_RELEASES_DIR: path.join(dir, "no-site"),
-      MAIL_OUTBOX: path.join(dir, "outbox"),
-      SECRETS_DIR: path.join(dir, "secrets"),
-      ...env,
-    },
+    env: { ...serverEnv(path.join(dir, "unused", "pawprice.db"), await freePort()), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -221,17 +216,7 @@ describe("shutdown", () => {
   it("does not wait forever on a request that never finishes: it exits after the grace period", async () => {
     const port = await freePort();
     const child = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
-      env: {
-        ...process.env,
-        DATABASE_PATH: path.join(dir, "shutdown", "pawprice.db"),
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        SITE_BUILD: "never",
-        SITE_RELEASES_DIR: path.join(dir, "no-site"),
-        MAIL_OUTBOX: path.join(dir, "outbox"),
-        SECRETS_DIR: path.join(dir, "secrets"),
-        SHUTDOWN_GRACE_MS: "1500",
-      },
+      env: { ...serverEnv(path.join(dir, "shutdown", "pawprice.db"), port), SHUTDOWN_GRACE_MS: "1500" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
