@@ -117,9 +117,11 @@ export default function Vouchers(props: Props) {
     }
   };
 
-  // The static list was built earlier: refresh it so an expired code never shows as active.
+  // The static list was built earlier: refresh it so an expired code never shows as active. A
+  // visitor who already clicked (a tab, a retailer, Load more) before this effect ran has asked
+  // for fresh vouchers themselves; refreshing now would throw their answer away.
   useEffect(() => {
-    void load("active", "all", 0);
+    if (request.current === 0) void load("active", "all", 0);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
