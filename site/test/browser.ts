@@ -79,6 +79,13 @@ export async function islandsReady(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     [...document.querySelectorAll("astro-island")].every((island) => !island.hasAttribute("ssr") || island.getAttribute("client") === "visible"),
   );
+  // The product grid hydrates when it scrolls into view (it is below the fold on a phone): a
+  // shopper reaches it before using it, and so does the test.
+  const grid = page.locator('astro-island[client="visible"]:has([data-testid="product-grid"])');
+  if ((await grid.count()) > 0) {
+    await grid.first().scrollIntoViewIfNeeded();
+    await page.waitForSelector('astro-island:not([ssr]) [data-testid="product-grid"]', { state: "attached" });
+  }
 }
 
 /** Scrolls a `client:visible` island's container into view and waits for it to hydrate. */
