@@ -8,6 +8,7 @@
  * score) and the HTML document's own size. Figures go to data/bench/pages.json.
  *
  * Options: --products 480 --runs 3 --chrome /usr/bin/chromium --only home,product (page names)
+ * --lhr-dir DIR (each run's full Lighthouse JSON, for diagnosis: LCP element, critical chain, LCP breakdown)
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     chrome: { type: "string", default: "/usr/bin/chromium" },
     only: { type: "string" },
+    "lhr-dir": { type: "string" },
   },
 });
 const runs = Number(values.runs);
@@ -163,6 +165,10 @@ try {
         continue;
       }
       pageRuns.push({ figures: figures(outcome.lhr), findings: findings(outcome.lhr) });
+      if (values["lhr-dir"]) {
+        fs.mkdirSync(values["lhr-dir"], { recursive: true });
+        fs.writeFileSync(path.join(values["lhr-dir"], `${page.name}-${pageRuns.length}.json`), JSON.stringify(outcome.lhr));
+      }
     }
     pageRuns.sort((a, b) => a.figures.performance - b.figures.performance || b.figures.lcpMs - a.figures.lcpMs);
     const median = pageRuns[Math.floor(pageRuns.length / 2)]!;
