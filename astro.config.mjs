@@ -3,6 +3,22 @@ import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "astro/config";
 
+/**
+ * Hydration directives of our own (their code is inlined in each page that uses them):
+ * client:toast (the Toaster, on the first toast) and client:companion (islands that show
+ * nothing until the visitor has used another island or has state from earlier in the visit).
+ * @type {import("astro").AstroIntegration}
+ */
+const directives = {
+  name: "pawprice-directives",
+  hooks: {
+    "astro:config:setup": ({ addClientDirective }) => {
+      addClientDirective({ name: "toast", entrypoint: "./site/directives/toast.ts" });
+      addClientDirective({ name: "companion", entrypoint: "./site/directives/companion.ts" });
+    },
+  },
+};
+
 const site = (process.env.PUBLIC_BASE_URL || "http://localhost:4321").replace(/\/+$/, "");
 
 export default defineConfig({
@@ -14,7 +30,7 @@ export default defineConfig({
   output: "static",
   trailingSlash: "ignore",
   build: { format: "directory", concurrency: 32 },
-  integrations: [react()],
+  integrations: [react(), directives],
   vite: { plugins: [tailwindcss()] },
   devToolbar: { enabled: false },
   telemetry: false,

@@ -71,13 +71,17 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
+/** Islands that hydrate on an event rather than on load or idle: the test does not wait for them. */
+const onDemandDirectives = ["visible", "toast", "companion"];
+
 /**
  * Waits until the islands that hydrate on load or idle have hydrated (Astro drops their `ssr`
  * attribute), so a test clicks the live component rather than its static HTML.
  */
 export async function islandsReady(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll("astro-island")].every((island) => !island.hasAttribute("ssr") || island.getAttribute("client") === "visible"),
+  await page.waitForFunction(
+    (onDemand) => [...document.querySelectorAll("astro-island")].every((island) => !island.hasAttribute("ssr") || onDemand.includes(island.getAttribute("client")!)),
+    onDemandDirectives,
   );
   // The product grid hydrates when it scrolls into view (it is below the fold on a phone): a
   // shopper reaches it before using it, and so does the test.

@@ -2,7 +2,8 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
 import type { Product } from "../../data/domain/catalogue.ts";
-import { expectAffiliateLink, islandsReady, launchBrowser, openPage, readAffiliateData, visibleIslandReady } from "./browser.ts";
+import type { Page } from "playwright-core";
+import { expectAffiliateLink, islandsReady, launchBrowser, openPage, readAffiliateData } from "./browser.ts";
 import { confirmationLink, mailsTo } from "./outbox.ts";
 
 const baseUrl = inject("baseUrl");
@@ -17,6 +18,30 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const inStock = () => products.find((p) => p.bestPrice !== null && p.bestPrice > 3)!;
+
+/** Scrolls to the product page's alert form and waits until its script has taken it over. */
+async function alertFormReady(page: Page): Promise<void> {
+  await page.locator("#price-alert").scrollIntoViewIfNeeded();
+  await page.waitForSelector("#price-alert [data-price-alert][data-enhanced]", { state: "attached" });
+}
+
+/** The module scripts a page runs up front: its script tags, their static imports, and islands that hydrate on load or idle. */
+async function upFrontScripts(pathname: string): Promise<Map<string, string>> {
+  const html = await (await fetch(baseUrl + pathname)).text();
+  const scripts = new Map<string, string>();
+  const visit = async (url: string): Promise<void> => {
+    if (scripts.has(url)) return;
+    const text = await (await fetch(baseUrl + url)).text();
+    scripts.set(url, text);
+    for (const [, spec] of text.matchAll(/(?:import|from)\s*["']([^"']+\.js)["']/g)) await visit(new URL(spec!, baseUrl + url).pathname);
+  };
+  for (const [, src] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) await visit(src!);
+  for (const [island] of html.matchAll(/<astro-island\b[^>]*>/g)) {
+    if (!/client="(load|idle|only)"/.test(island)) continue;
+    for (const [, url] of island.matchAll(/(?:component|renderer)-url="([^"]+)"/g)) await visit(url!);
+  }
+  return scripts;
+}
 
 describe("favourites", () => {
   it("saves on the product page, shows it on /favorites with a note, and removes it through the dialog", async () => {
@@ -93,7 +118,7 @@ describe("price alerts", () => {
     const { page, errors, context } = await openPage(browser);
     await page.goto(`${baseUrl}/product/${product.slug}`);
     await islandsReady(page);
-    await visibleIslandReady(page, "#price-alert");
+    await alertFormReady(page);
     const form = page.getByTestId("price-alert-form");
     // The default target is the current best price to two decimals.
     expect(await form.getByLabel("Target price (£)").inputValue()).toBe(product.bestPrice!.toFixed(2));
@@ -149,7 +174,7 @@ describe("price alerts", () => {
     const email = "owner@example.co.uk";
     const { page, errors, context } = await openPage(browser);
     await page.goto(`${baseUrl}/product/${product.slug}`);
-    await visibleIslandReady(page, "#price-alert");
+    await alertFormReady(page);
     const form = page.getByTestId("price-alert-form");
     await form.getByLabel("Email address").fill(email);
     await form.getByRole("button", { name: "Create Price Alert" }).click(); // default target = best price: already met
@@ -169,7 +194,7 @@ describe("price alerts", () => {
 
     // The same browser's next alert for the confirmed address needs no new confirmation.
     await page.goto(`${baseUrl}/product/${other.slug}`);
-    await visibleIslandReady(page, "#price-alert");
+    await alertFormReady(page);
     await page.getByTestId("price-alert-form").getByLabel("Email address").fill(email);
     await page.getByTestId("price-alert-form").getByRole("button", { name: "Create Price Alert" }).click();
     await expect.poll(() => page.getByTestId("alert-created").isVisible()).toBe(true);
@@ -177,6 +202,103 @@ describe("price alerts", () => {
     await expect.poll(() => page.getByTestId("toast").textContent()).toContain(`We'll notify you when ${other.name} drops to your target price.`);
     expect(mailsTo(outboxDir, email).filter((mail) => mail.subject.startsWith("Confirm"))).toHaveLength(1);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe("product page without React up front", () => {
+  it("runs no React until a toast; the first toast hydrates the toast island", async () => {
+    const product = inStock();
+    const scripts = await upFrontScripts(`/product/${product.slug}`);
+    expect(scripts.size).toBeGreaterThan(0);
+    // React's client carries this internal name; none of the page's own scripts may pull it in.
+    const withReact = [...scripts].filter(([, text]) => text.includes("__CLIENT_INTERNALS_DO_NOT_USE")).map(([url]) => url);
+    expect(withReact).toEqual([]);
+
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await page.waitForLoadState("networkidle");
+    const toaster = page.locator('astro-island[client="toast"]');
+    expect(await toaster.getAttribute("ssr")).not.toBeNull();
+    const button = page.getByTestId("favorite-button");
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    await button.click();
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Added to favorites");
+    expect(await toaster.getAttribute("ssr")).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("keeps the Save button disabled and unchanged while the change is under way", async () => {
+    const product = inStock();
+    const { page, context } = await openPage(browser);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/favorites", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    const button = page.getByTestId("favorite-button");
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    expect(await button.getAttribute("aria-pressed")).toBe("false");
+    expect(await button.getAttribute("aria-label")).toBe(`Save ${product.name} to favourites`);
+    await button.click();
+    await expect.poll(() => button.isDisabled()).toBe(true);
+    expect(await button.getAttribute("aria-pressed")).toBe("false");
+    release();
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    expect(await button.textContent()).toContain("Saved");
+    expect(await button.getAttribute("aria-label")).toBe(`Remove ${product.name} from favourites`);
+    await context.close();
+  });
+
+  it("ties each validation message to its field, clears it once fixed, and shows the form busy while sending", async () => {
+    const product = inStock();
+    const { page, context } = await openPage(browser);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/price-alerts", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await alertFormReady(page);
+    const form = page.getByTestId("price-alert-form");
+    const email = form.getByLabel("Email address");
+    const target = form.getByLabel("Target price (£)");
+    const submit = form.locator('button[type="submit"]');
+    expect(await email.getAttribute("aria-invalid")).toBeNull();
+
+    await email.fill("not-an-email");
+    await target.fill("1.234");
+    await submit.click();
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(`#${await email.getAttribute("aria-describedby")}`).textContent()).toBe("Please enter a valid email address");
+    expect(await target.getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator(`#${await target.getAttribute("aria-describedby")}`).textContent()).toBe("Please enter a valid price");
+
+    await email.fill("busy-form@example.co.uk");
+    await submit.click();
+    expect(await email.getAttribute("aria-invalid")).toBeNull();
+    expect(await email.getAttribute("aria-describedby")).toBeNull();
+    expect(await form.getByText("Please enter a valid email address").isVisible()).toBe(false);
+    expect(await target.getAttribute("aria-invalid")).toBe("true");
+
+    await target.fill("£2.50");
+    await submit.click();
+    await expect.poll(() => submit.textContent()).toContain("Creating alert...");
+    expect(await submit.isDisabled()).toBe(true);
+    release();
+    const pending = page.getByTestId("alert-pending");
+    await expect.poll(() => pending.isVisible()).toBe(true);
+    expect(await form.isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Create Another Alert" }).click();
+    // The form comes back with the default target and a ready button.
+    expect(await target.inputValue()).toBe(product.bestPrice!.toFixed(2));
+    expect(await submit.textContent()).toContain("Create Price Alert");
+    expect(await submit.isEnabled()).toBe(true);
     await context.close();
   });
 });

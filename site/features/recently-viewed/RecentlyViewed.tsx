@@ -4,19 +4,32 @@ import { formatPrice } from "../../../data/domain/display.ts";
 import { productPath } from "../../../data/domain/paths.ts";
 import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { viewedKey } from "./record-view.ts";
 
 
 /** SPEC.md section 9: 4 skeleton placeholders while loading. */
 const skeletons = 4;
 
+function hasViewed(): boolean {
+  try {
+    return localStorage.getItem(viewedKey) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The visitor's recently viewed products; hidden when there are none. `retailerCount`: how many
- * retailers the site compares (from the database at build time).
+ * retailers the site compares (from the database at build time). The build renders nothing (it
+ * cannot know the visitor); the skeleton shows while loading only in a browser that has viewed a
+ * product, so a new visitor never sees placeholders appear and vanish.
  */
 export default function RecentlyViewed({ retailerCount }: { retailerCount: number }) {
   const [items, setItems] = useState<RecentlyViewedItem[] | null>(null);
+  const [expecting, setExpecting] = useState(false);
 
   useEffect(() => {
+    setExpecting(hasViewed());
     api
       .get<RecentlyViewedItem[]>("/api/recently-viewed", { userId: getVisitorId() })
       .then(setItems)
@@ -26,7 +39,7 @@ export default function RecentlyViewed({ retailerCount }: { retailerCount: numbe
       });
   }, []);
 
-  if (items !== null && items.length === 0) return null;
+  if (items === null ? !expecting : items.length === 0) return null;
   return (
     <section aria-labelledby="recently-viewed-title" data-testid="recently-viewed">
       <h2 id="recently-viewed-title" className="mb-4 text-2xl font-bold text-slate-900">

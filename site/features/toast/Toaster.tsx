@@ -1,21 +1,15 @@
-import { useStore } from "@nanostores/react";
-import { lazy, Suspense, useEffect, useState } from "react";
-import { $toast } from "./toast.store.ts";
+import { useEffect, useState } from "react";
+import RadixToaster from "./RadixToaster.tsx";
 
-/** Radix Toast (with its shared primitives, ~13 KB gzip) loads with the first toast, not with every page. */
-const RadixToaster = lazy(() => import("./RadixToaster.tsx"));
-
-/** Mount once per page; shows the toasts any island raises with `toast()`. */
+/**
+ * Mount once per page; shows the toasts any island or page script raises with `toast()`.
+ * Public pages hydrate it with client:toast (when the first toast is raised), so this island and
+ * Radix Toast load only then. The first render is empty, as the build rendered it, and the toast
+ * UI follows right after: the store may already hold a toast when hydration starts.
+ */
 export default function Toaster() {
-  const current = useStore($toast);
-  const [needed, setNeeded] = useState(false);
-  useEffect(() => {
-    if (current) setNeeded(true);
-  }, [current]);
-  if (!needed && !current) return null;
-  return (
-    <Suspense fallback={null}>
-      <RadixToaster />
-    </Suspense>
-  );
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  // A fragment, not null: Astro's React renderer recognises a component by the element it returns.
+  return <>{mounted && <RadixToaster />}</>;
 }

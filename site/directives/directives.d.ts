@@ -1,0 +1,10 @@
+/** Our hydration directives (registered in astro.config.mjs), typed for .astro templates. */
+declare module "astro" {
+  interface AstroClientDirectives {
+    /** Hydrate when the first toast is raised. */
+    "client:toast"?: boolean;
+    /** Hydrate on idle when this storage key holds state, else when another island hydrates. */
+    "client:companion"?: string;
+  }
+}
+export {};
