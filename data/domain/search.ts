@@ -68,30 +68,60 @@ const k1 = 1.2;
 const b = 0.75;
 
 /**
+ * Words of a query whose postings number at most this many times the candidates (the matches of
+ * the query's word with the fewest postings) are read through their postings; the others are
+ * looked up in each candidate's own token list, which costs a few steps per candidate however
+ * common the word is ("fo", "with", "pack").
+ */
+const scanPerCandidate = 4;
+
+/** Matches kept in a sorted short list up to this page end; a deeper page sorts every match. */
+const shortListMax = 256;
+
+/**
  * An in-memory copy of the product search index that ranks exactly as FTS5's
  * `bm25(product_search, 10, 6, 3, 1)` does, without FTS5's per-row cost: every word of the
  * query must match a token of the product as a prefix (in any column); a product scores, per
  * word, idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgD)), where f is the weighted count of the word's
- * matches over the columns, D the product's token count and avgD the average. Results come best
- * score first, then by rank, then by id.
+ * matches over the columns, D the product's token count and avgD the average, and idf comes from
+ * how many products match the word. Results come best score first, then by rank, then by id.
+ *
+ * The work per search is bounded by the rarest word, not the commonest: only the products
+ * matching the word with the fewest postings are scored, and a common word is checked per such
+ * product in that product's token list instead of through its long postings. Every match is
+ * still counted and scored, so the order is exactly FTS5's.
  */
 export class SearchIndex {
   /** Sorted distinct tokens; tokens sharing a prefix are neighbours. */
   readonly #tokens: string[];
-  /** Per token (same order): the documents holding it and its weighted count in each. */
-  readonly #postings: { docs: Int32Array; weights: Float64Array }[];
+  /** Token t's postings: postingDocs/postingWeights[postingStart[t] .. postingStart[t + 1]), documents ascending. */
+  readonly #postingStart: Int32Array;
+  readonly #postingDocs: Int32Array;
+  /** The token's weighted count in that document (column weights summed over its occurrences). */
+  readonly #postingWeights: Int32Array;
+  /** Document d's tokens: docTokens/docWeights[docStart[d] .. docStart[d + 1]), token numbers ascending. */
+  readonly #docStart: Int32Array;
+  readonly #docTokens: Int32Array;
+  readonly #docWeights: Int32Array;
   readonly #ids: Int32Array;
   readonly #ranks: Float64Array;
-  readonly #lengths: Float64Array;
-  readonly #averageLength: number;
-  /** Per-word match counts, one array per word of the query, reused (zeroed after each search). */
-  readonly #scratch: Float64Array[] = [];
+  /** Per document, the length part of bm25's denominator: k1(1 − b + b·D/avgD). */
+  readonly #lengthNorms: Float64Array;
+  /** Scratch, reused by every search and left zeroed: f of the rarest word per document, and of each read-through word. */
+  readonly #driverCounts: Float64Array;
+  readonly #scanCounts: Float64Array[] = [];
+  readonly #candidates: Int32Array;
+  /** Scratch for counting distinct documents: a document is counted once per `#epoch`. */
+  readonly #seen: Uint32Array;
+  #epoch = 0;
 
   constructor(documents: readonly SearchDocument[]) {
+    const count = documents.length;
     const byToken = new Map<string, { docs: number[]; weights: number[] }>();
-    this.#ids = new Int32Array(documents.length);
-    this.#ranks = new Float64Array(documents.length);
-    this.#lengths = new Float64Array(documents.length);
+    this.#ids = new Int32Array(count);
+    this.#ranks = new Float64Array(count);
+    const lengths = new Float64Array(count);
+    this.#docStart = new Int32Array(count + 1);
     let totalLength = 0;
     documents.forEach((document, doc) => {
       this.#ids[doc] = document.id;
@@ -103,8 +133,9 @@ export class SearchIndex {
         length += tokens.length;
         for (const token of tokens) weights.set(token, (weights.get(token) ?? 0) + searchColumnWeights[column]!);
       });
-      this.#lengths[doc] = length;
+      lengths[doc] = length;
       totalLength += length;
+      this.#docStart[doc + 1] = this.#docStart[doc]! + weights.size;
       for (const [token, weight] of weights) {
         let posting = byToken.get(token);
         if (!posting) byToken.set(token, (posting = { docs: [], weights: [] }));
@@ -112,46 +143,95 @@ export class SearchIndex {
         posting.weights.push(weight);
       }
     });
+    const averageLength = count === 0 ? 0 : totalLength / count;
+    this.#lengthNorms = lengths.map((length) => k1 * (1 - b + (b * length) / averageLength));
+
     this.#tokens = [...byToken.keys()].sort();
-    this.#postings = this.#tokens.map((token) => {
+    const postingCount = this.#docStart[count]!;
+    this.#postingStart = new Int32Array(this.#tokens.length + 1);
+    this.#postingDocs = new Int32Array(postingCount);
+    this.#postingWeights = new Int32Array(postingCount);
+    this.#docTokens = new Int32Array(postingCount);
+    this.#docWeights = new Int32Array(postingCount);
+    const docFill = this.#docStart.slice(0, count);
+    let at = 0;
+    this.#tokens.forEach((token, t) => {
       const posting = byToken.get(token)!;
-      return { docs: Int32Array.from(posting.docs), weights: Float64Array.from(posting.weights) };
+      for (let i = 0; i < posting.docs.length; i++, at++) {
+        const doc = posting.docs[i]!;
+        this.#postingDocs[at] = doc;
+        this.#postingWeights[at] = posting.weights[i]!;
+        // Tokens are visited in order, so each document's list comes out sorted.
+        this.#docTokens[docFill[doc]!] = t;
+        this.#docWeights[docFill[doc]!++] = posting.weights[i]!;
+      }
+      this.#postingStart[t + 1] = at;
     });
-    this.#averageLength = documents.length === 0 ? 0 : totalLength / documents.length;
+
+    this.#driverCounts = new Float64Array(count);
+    this.#candidates = new Int32Array(count);
+    this.#seen = new Uint32Array(count);
   }
 
   get size(): number {
     return this.#ids.length;
   }
 
-  /** Index of the first token not below `prefix`. */
-  #lowerBound(prefix: string): number {
+  /** The tokens starting with `prefix`: token numbers first .. end - 1. */
+  #range(prefix: string): { first: number; end: number } {
+    const tokens = this.#tokens;
     let low = 0;
-    let high = this.#tokens.length;
+    let high = tokens.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.#tokens[middle]! < prefix) low = middle + 1;
+      if (tokens[middle]! < prefix) low = middle + 1;
       else high = middle;
     }
-    return low;
+    const first = low;
+    high = tokens.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (tokens[middle]!.startsWith(prefix)) low = middle + 1;
+      else high = middle;
+    }
+    return { first, end: low };
   }
 
-  /**
-   * Weighted match count per document for one prefix word (0: no match), and the documents
-   * that match it, in the order first met.
-   */
-  #frequencies(prefix: string, slot: number): { perDoc: Float64Array; docs: number[] } {
-    const perDoc = (this.#scratch[slot] ??= new Float64Array(this.#ids.length));
-    const docs: number[] = [];
-    for (let t = this.#lowerBound(prefix); t < this.#tokens.length && this.#tokens[t]!.startsWith(prefix); t++) {
-      const posting = this.#postings[t]!;
-      for (let i = 0; i < posting.docs.length; i++) {
-        const doc = posting.docs[i]!;
-        if (perDoc[doc] === 0) docs.push(doc);
-        perDoc[doc]! += posting.weights[i]!;
+  /** How many documents hold any of the tokens first .. end - 1. */
+  #documentCount(first: number, end: number): number {
+    const starts = this.#postingStart;
+    if (end - first <= 1) return starts[end]! - starts[first]!;
+    if (this.#epoch === 0xffffffff) {
+      this.#seen.fill(0);
+      this.#epoch = 0;
+    }
+    const epoch = ++this.#epoch;
+    const seen = this.#seen;
+    const docs = this.#postingDocs;
+    let distinct = 0;
+    for (let i = starts[first]!, last = starts[end]!; i < last; i++) {
+      const doc = docs[i]!;
+      if (seen[doc] !== epoch) {
+        seen[doc] = epoch;
+        distinct++;
       }
     }
-    return { perDoc, docs };
+    return distinct;
+  }
+
+  /** A document's weighted count of the tokens first .. end - 1, from its own token list. */
+  #countInDocument(doc: number, first: number, end: number): number {
+    const tokens = this.#docTokens;
+    let low = this.#docStart[doc]!;
+    let high = this.#docStart[doc + 1]!;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (tokens[middle]! < first) low = middle + 1;
+      else high = middle;
+    }
+    let f = 0;
+    for (const last = this.#docStart[doc + 1]!; low < last && tokens[low]! < end; low++) f += this.#docWeights[low]!;
+    return f;
   }
 
   /**
@@ -161,55 +241,112 @@ export class SearchIndex {
   search(terms: readonly string[], offset: number, limit: number): SearchHits | null {
     const prefixes = terms.map((term) => searchTokens(term));
     if (prefixes.length === 0 || prefixes.some((tokens) => tokens.length !== 1)) return null;
-    const words = prefixes.map(([prefix], slot) => this.#frequencies(prefix!, slot));
+    const starts = this.#postingStart;
+    const words = prefixes.map(([prefix]) => {
+      const { first, end } = this.#range(prefix!);
+      return { first, end, postings: starts[end]! - starts[first]!, documents: this.#documentCount(first, end), scanned: false };
+    });
+    if (words.some((word) => word.documents === 0)) return { ids: [], total: 0 };
+    const count = this.#ids.length;
+    const idf = words.map(({ documents }) => {
+      const value = Math.log((count - documents + 0.5) / (documents + 0.5));
+      return value <= 0 ? 1e-6 : value;
+    });
+
+    // The candidates: the documents matching the word with the fewest postings, with its f.
+    let driver = 0;
+    for (let w = 1; w < words.length; w++) if (words[w]!.postings < words[driver]!.postings) driver = w;
+    const driverCounts = this.#driverCounts;
+    const candidates = this.#candidates;
+    const docs = this.#postingDocs;
+    const weights = this.#postingWeights;
+    let candidateCount = 0;
+    for (let i = starts[words[driver]!.first]!, last = starts[words[driver]!.end]!; i < last; i++) {
+      const doc = docs[i]!;
+      if (driverCounts[doc] === 0) candidates[candidateCount++] = doc;
+      driverCounts[doc]! += weights[i]!;
+    }
+    const counts: Float64Array[] = [];
+    words.forEach((word, w) => {
+      counts[w] = driverCounts;
+      if (w === driver || word.postings > candidateCount * scanPerCandidate) return;
+      word.scanned = true;
+      const wordCounts = (counts[w] = this.#scanCounts[w] ??= new Float64Array(count));
+      for (let i = starts[word.first]!, last = starts[word.end]!; i < last; i++) {
+        const doc = docs[i]!;
+        if (driverCounts[doc] !== 0) wordCounts[doc]! += weights[i]!;
+      }
+    });
+
     try {
-      return this.#rank(words, offset, limit);
+      return this.#rank(words, driver, counts, idf, candidateCount, offset, limit);
     } finally {
-      for (const { perDoc, docs } of words) for (const doc of docs) perDoc[doc] = 0;
+      for (let i = 0; i < candidateCount; i++) {
+        const doc = candidates[i]!;
+        driverCounts[doc] = 0;
+        for (let w = 0; w < words.length; w++) if (words[w]!.scanned) counts[w]![doc] = 0;
+      }
     }
   }
 
-  #rank(words: { perDoc: Float64Array; docs: number[] }[], offset: number, limit: number): SearchHits {
-    const count = this.#ids.length;
-    const idf = words.map(({ docs }) => {
-      const value = Math.log((count - docs.length + 0.5) / (docs.length + 0.5));
-      return value <= 0 ? 1e-6 : value;
-    });
-    // Only documents matching the rarest word can match them all.
-    const candidates = words.reduce((rarest, word) => (word.docs.length < rarest.docs.length ? word : rarest)).docs;
-    // Kept: the best `offset + limit` so far, best first (score ascending, as FTS5's negated bm25).
+  #rank(
+    words: readonly { first: number; end: number; scanned: boolean }[],
+    driver: number,
+    counts: readonly Float64Array[],
+    idf: readonly number[],
+    candidateCount: number,
+    offset: number,
+    limit: number,
+  ): SearchHits {
+    const ranks = this.#ranks;
+    const ids = this.#ids;
+    const norms = this.#lengthNorms;
+    const candidates = this.#candidates;
+    // Scores are FTS5's negated bm25: lower is better; ties go to the lower rank, then id.
+    const before = (scoreX: number, x: number, scoreY: number, y: number) =>
+      scoreX !== scoreY ? scoreX < scoreY : ranks[x] !== ranks[y] ? ranks[x]! < ranks[y]! : ids[x]! < ids[y]!;
     const wanted = offset + limit;
-    const kept: { doc: number; score: number }[] = [];
+    const sortAll = wanted > shortListMax;
+    // Kept: the best `wanted` so far, best first (every match when sorting all).
+    const keptDocs: number[] = [];
+    const keptScores: number[] = [];
     let total = 0;
-    const before = (x: { doc: number; score: number }, y: { doc: number; score: number }) =>
-      x.score !== y.score ? x.score < y.score : this.#ranks[x.doc] !== this.#ranks[y.doc] ? this.#ranks[x.doc]! < this.#ranks[y.doc]! : this.#ids[x.doc]! < this.#ids[y.doc]!;
-    // A deep page sorts every match instead of keeping a short sorted list.
-    const sortAll = wanted > 256;
-    for (const doc of candidates) {
+    for (let i = 0; i < candidateCount; i++) {
+      const doc = candidates[i]!;
       let score = 0;
       let matches = true;
       for (let w = 0; w < words.length; w++) {
-        const f = words[w]!.perDoc[doc]!;
+        const word = words[w]!;
+        const f = w === driver || word.scanned ? counts[w]![doc]! : this.#countInDocument(doc, word.first, word.end);
         if (f === 0) {
           matches = false;
           break;
         }
-        score += idf[w]! * ((f * (k1 + 1.0)) / (f + k1 * (1 - b + (b * this.#lengths[doc]!) / this.#averageLength)));
+        score += idf[w]! * ((f * (k1 + 1.0)) / (f + norms[doc]!));
       }
       if (!matches) continue;
       total++;
-      const hit = { doc, score: -1.0 * score };
+      score = -1.0 * score;
       if (sortAll) {
-        kept.push(hit);
+        keptDocs.push(doc);
+        keptScores.push(score);
         continue;
       }
-      if (kept.length === wanted && !before(hit, kept[kept.length - 1]!)) continue;
-      let at = kept.length;
-      while (at > 0 && before(hit, kept[at - 1]!)) at--;
-      kept.splice(at, 0, hit);
-      if (kept.length > wanted) kept.pop();
+      let at = keptDocs.length;
+      if (at === wanted && !before(score, doc, keptScores[at - 1]!, keptDocs[at - 1]!)) continue;
+      while (at > 0 && before(score, doc, keptScores[at - 1]!, keptDocs[at - 1]!)) at--;
+      keptDocs.splice(at, 0, doc);
+      keptScores.splice(at, 0, score);
+      if (keptDocs.length > wanted) {
+        keptDocs.pop();
+        keptScores.pop();
+      }
     }
-    if (sortAll) kept.sort((x, y) => (before(x, y) ? -1 : before(y, x) ? 1 : 0));
-    return { ids: kept.slice(offset, wanted).map((hit) => this.#ids[hit.doc]!), total };
+    if (sortAll) {
+      const order = keptDocs.map((_, i) => i);
+      order.sort((x, y) => (before(keptScores[x]!, keptDocs[x]!, keptScores[y]!, keptDocs[y]!) ? -1 : before(keptScores[y]!, keptDocs[y]!, keptScores[x]!, keptDocs[x]!) ? 1 : 0));
+      return { ids: order.slice(offset, wanted).map((i) => ids[keptDocs[i]!]!), total };
+    }
+    return { ids: keptDocs.slice(offset, wanted).map((doc) => ids[doc]!), total };
   }
 }

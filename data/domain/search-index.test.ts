@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { SearchIndex, searchColumnWeights, searchTerms, searchTokens, type SearchDocument } from "./search.ts";
+
+/**
+ * The definition, computed the plain way: every document scored for every word (f summed over
+ * every token the word is a prefix of), idf from how many documents match the word, best score
+ * first, then rank, then id. The index must give exactly this, whatever shortcuts it takes.
+ */
+function reference(documents: readonly SearchDocument[], text: string, offset: number, limit: number) {
+  const k1 = 1.2;
+  const b = 0.75;
+  const tokenWeights = documents.map((document) => {
+    const weights = new Map<string, number>();
+    document.columns.forEach((column, c) => {
+      for (const token of searchTokens(column)) weights.set(token, (weights.get(token) ?? 0) + searchColumnWeights[c]!);
+    });
+    return weights;
+  });
+  const lengths = documents.map((document) => document.columns.reduce((sum, column) => sum + searchTokens(column).length, 0));
+  const averageLength = lengths.reduce((sum, length) => sum + length, 0) / documents.length;
+  const prefixes = searchTerms(text);
+  const f = prefixes.map((prefix) =>
+    tokenWeights.map((weights) => [...weights].reduce((sum, [token, weight]) => (token.startsWith(prefix) ? sum + weight : sum), 0)),
+  );
+  const idf = f.map((counts) => {
+    const n = counts.filter((count) => count > 0).length;
+    const value = Math.log((documents.length - n + 0.5) / (n + 0.5));
+    return value <= 0 ? 1e-6 : value;
+  });
+  const hits = documents
+    .map((document, d) => {
+      if (f.some((counts) => counts[d] === 0)) return null;
+      let score = 0;
+      f.forEach((counts, w) => {
+        const count = counts[d]!;
+        score += idf[w]! * ((count * (k1 + 1.0)) / (count + k1 * (1 - b + (b * lengths[d]!) / averageLength)));
+      });
+      return { id: document.id, rank: document.rank, score: -1.0 * score };
+    })
+    .filter((hit) => hit !== null)
+    .sort((x, y) => x.score - y.score || x.rank - y.rank || x.id - y.id);
+  return { ids: hits.slice(offset, offset + limit).map((hit) => hit.id), total: hits.length };
+}
+
+const doc = (id: number, rank: number, name: string, brand = "", category = "", description = ""): SearchDocument => ({
+  id,
+  rank,
+  columns: [name, brand, category, description],
+});
+
+/**
+ * 600 products: "food" and the "fo…" words in nearly all of them, "dog"/"cat" in half each, a
+ * few rare words ("zebra" in 5, "quokka" in 1), and products written identically so that
+ * scores tie and rank, then id, must decide.
+ */
+function catalogue(): SearchDocument[] {
+  const documents: SearchDocument[] = [];
+  const flavours = ["chicken", "lamb", "salmon", "turkey", "beef"];
+  for (let i = 0; i < 600; i++) {
+    const animal = i % 2 === 0 ? "Dog" : "Cat";
+    const extra = i % 120 === 7 ? " Zebra" : i === 333 ? " Quokka Formula" : "";
+    documents.push(
+      doc(
+        1000 + ((i * 7919) % 600), // ids not in document order
+        (i * 31) % 97, // ranks repeat: ties on score and rank fall to id
+        `${flavours[i % 5]} ${animal} Food${extra}`,
+        i % 3 === 0 ? "Forthglade" : "Royal Canin",
+        `${animal} Food`,
+        i % 4 === 0 ? "Complete food for adult pets, with fortified vitamins" : "For fussy eaters",
+      ),
+    );
+  }
+  return documents;
+}
+
+describe("SearchIndex", () => {
+  const documents = catalogue();
+  const index = new SearchIndex(documents);
+
+  it.each([
+    "food", // a word in every product: every one scored, the page is the best 15
+    "fo", // a prefix of several words, a product counted once however many it holds
+    "f",
+    "dog food", // two common words: the second read through its postings
+    "zebra fo", // a rare word first: the common prefix checked in each candidate's own tokens
+    "fo zebra", // the same, the rare word last
+    "quokka for dog", // one candidate
+    "quokka cat", // a candidate that fails the second word
+    "chicken dog forth",
+    "royal royal", // the same word twice
+    "nothing", // no match
+    "food nothing",
+  ])("ranks %j exactly as bm25 defines, on every page", (text) => {
+    for (const [offset, limit] of [
+      [0, 15],
+      [15, 15],
+      [0, 100],
+      [280, 40], // past the short list: every match sorted
+      [590, 50],
+    ] as const) {
+      expect(index.search(searchTerms(text), offset, limit), `${text} ${offset}`).toEqual(reference(documents, text, offset, limit));
+    }
+  });
+
+  it("breaks score ties at a page boundary by rank, then by id", () => {
+    // 40 identical products, ranks 0-9 four times: the page boundary falls inside a tie.
+    const twins = Array.from({ length: 40 }, (_, i) => doc(500 - i, i % 10, "Twin Biscuits"));
+    const twinIndex = new SearchIndex([...twins, doc(1, 0, "Other Thing")]);
+    const byRankThenId = twins.toSorted((x, y) => x.rank - y.rank || x.id - y.id).map((twin) => twin.id);
+    expect(twinIndex.search(["twin"], 0, 15)).toEqual({ ids: byRankThenId.slice(0, 15), total: 40 });
+    expect(twinIndex.search(["tw", "bisc"], 15, 15)).toEqual({ ids: byRankThenId.slice(15, 30), total: 40 });
+    expect(twinIndex.search(["twin"], 30, 300)).toEqual({ ids: byRankThenId.slice(30), total: 40 });
+  });
+
+  it("gives the same answers searched again (its reused scratch is left clean)", () => {
+    const first = ["zebra fo", "dog food", "fo", "quokka cat"].map((text) => index.search(searchTerms(text), 0, 20));
+    const again = ["zebra fo", "dog food", "fo", "quokka cat"].map((text) => index.search(searchTerms(text), 0, 20));
+    expect(again).toEqual(first);
+  });
+
+  it("leaves text that is not one token per word to FTS5", () => {
+    expect(index.search(["2-10kg"], 0, 15)).toBeNull();
+    expect(index.search([], 0, 15)).toBeNull();
+  });
+});
