@@ -20,7 +20,15 @@ import path from "node:path";
 import type { AstroIntegration, AstroPrerenderer } from "astro";
 import { projectRoot, siteConfig } from "../data/config.ts";
 import { endBuildPass, startBuildPass, currentBuildPass } from "../data/site-build-pass.ts";
-import { compressibleFile, inlineScriptHashes, precompressFolder, writeGzipOnly, writeWithVariants } from "./site-output.ts";
+import {
+  compressibleFile,
+  flatPagesFolder,
+  inlineScriptHashes,
+  precompressFolder,
+  storedPagePath,
+  writeGzipOnly,
+  writeWithVariants,
+} from "./site-output.ts";
 import { writeScriptHashes } from "./site-releases.ts";
 
 module.enableCompileCache?.();
@@ -45,6 +53,8 @@ let rendered = 0;
 let outDir = "";
 /** The CSP hashes of the inline scripts in the HTML the job under way wrote. */
 let scriptHashes = new Set<string>();
+/** The folders the job under way has made (each made once, not once per page). */
+let madeFolders = new Set<string>();
 /** When the build's phases began and ended (performance.now()), for the log's timing line. */
 const phaseMarks = { start: 0, firstRender: 0, lastRender: 0 };
 
@@ -93,14 +103,15 @@ const fastPassRoutes = new Set(["/", "/category/[slug]", "/product/[slug]", "/si
 const productRoute = "/product/[slug]";
 
 /**
- * Where Astro writes a path with `build.format: "directory"`: pages as folder/index.html (the
- * status pages as 404.html), endpoints (sitemaps, robots.txt) under their own name.
+ * Where a rendered path is stored (Astro's `build.format: "directory"` layout, but product pages
+ * one file each: api/site-output.ts `storedPagePath`), the status pages as 404.html, endpoints
+ * (sitemaps, robots.txt) under their own name.
  */
 function outputFile(dir: string, pathname: string, route: RouteData): string {
   const relative = pathname.replace(/^\/+|\/+$/g, "");
   if (route.type === "endpoint") return path.join(dir, relative);
   if (relative === "404" || relative === "500") return path.join(dir, `${relative}.html`);
-  return path.join(dir, relative, "index.html");
+  return path.join(dir, storedPagePath(relative));
 }
 
 /** The URL Astro renders a path at (pages with a trailing slash in the "directory" format). */
@@ -120,7 +131,11 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
   const body = Buffer.from(await response.arrayBuffer());
   const file = outputFile(dir, pathname, route);
   if (route.type === "page") inlineScriptHashes(body.toString("utf8"), scriptHashes);
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  const folder = path.dirname(file);
+  if (!madeFolders.has(folder)) {
+    await fs.promises.mkdir(folder, { recursive: true });
+    madeFolders.add(folder);
+  }
   if (route.route === productRoute) await writeGzipOnly(file, body);
   else if (compressibleFile.test(file)) await writeWithVariants(file, body);
   else await fs.promises.writeFile(file, body);
@@ -131,6 +146,7 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
 function startJob(dir: string): void {
   outDir = dir;
   scriptHashes = new Set();
+  madeFolders = new Set();
 }
 
 async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ pages: number; productPages: number }> {
@@ -144,7 +160,7 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
   await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer], logLevel: "warn" });
   const built = performance.now();
   // What Vite emitted and the public folder's files; the rendered files have their variants already.
-  await precompressFolder(job.outDir, new Set(["product"]));
+  await precompressFolder(job.outDir, new Set([flatPagesFolder]));
   writeScriptHashes(job.outDir, [...scriptHashes]);
   const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
   const done = performance.now();

@@ -7,9 +7,12 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { projectRoot } from "../data/config.ts";
 import type { WorkerJob, WorkerReply } from "./site-build-worker.ts";
+import { readScriptHashes, writeScriptHashes } from "./site-releases.ts";
 
 const workerFile = path.join(projectRoot, "api/site-build-worker.ts");
 
@@ -48,6 +51,17 @@ export interface AstroBuilderOptions {
   quiet?: boolean;
   /** Keep the worker after a successful build, for fast rebuilds (default true). */
   keepWarm?: boolean;
+  /**
+   * How many processes a full build renders product pages in (default: 2 on a machine with two
+   * cores or more, else 1). Rendering is single-threaded in each process, so a second one halves
+   * the longest phase of a large build.
+   */
+  processes?: number;
+  /**
+   * A full build is split only from this many products (default 5,000): each extra process runs
+   * its own Vite bundling first (several seconds of CPU), which a small build does not win back.
+   */
+  splitFromProducts?: number;
 }
 
 const logTailChars = 20_000;
@@ -128,10 +142,46 @@ async function endWorker(worker: Worker): Promise<void> {
   await ended;
 }
 
-export function createAstroBuilder(options: AstroBuilderOptions = {}): SiteBuilder & { readonly pid: number | undefined } {
+/** The ids of the products that get pages (all of them), in id order, read from the build's snapshot. */
+function productIdsIn(databaseFile: string): number[] {
+  const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare("SELECT id FROM products ORDER BY id").pluck().all() as number[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Deals ids out in turn into `count` shares of equal size (give or take one), each in id order. */
+export function shareOut(ids: readonly number[], count: number): number[][] {
+  const shares = Array.from({ length: count }, (): number[] => []);
+  ids.forEach((id, index) => shares[index % count]!.push(id));
+  return shares;
+}
+
+/**
+ * Moves the product pages a helper process built into the main build's folder and adds the CSP
+ * hashes of their inline scripts to the main folder's list. The helper's other pages (the same
+ * home, category and legal pages the main build wrote) are dropped with its folder.
+ */
+function mergeProductPages(partDir: string, outDir: string): void {
+  const from = path.join(partDir, "product");
+  const to = path.join(outDir, "product");
+  fs.mkdirSync(to, { recursive: true });
+  for (const name of fs.readdirSync(from)) fs.renameSync(path.join(from, name), path.join(to, name));
+  writeScriptHashes(outDir, [...new Set([...readScriptHashes(outDir), ...readScriptHashes(partDir)])]);
+}
+
+export function createAstroBuilder(
+  options: AstroBuilderOptions = {},
+): SiteBuilder & { readonly pid: number | undefined; readonly pids: readonly number[] } {
   const quiet = options.quiet ?? false;
   const keepWarm = options.keepWarm ?? true;
+  const processes = Math.max(1, options.processes ?? Math.min(2, os.availableParallelism()));
+  const splitFromProducts = options.splitFromProducts ?? 5_000;
   let worker: Worker | null = null;
+  /** The helper processes of a split full build under way. */
+  let helpers: Worker[] = [];
   let stopped = false;
   // One job at a time: a worker answers one job, and a fast build waits for a warm-up under way.
   let queue: Promise<unknown> = Promise.resolve();
@@ -168,11 +218,70 @@ export function createAstroBuilder(options: AstroBuilderOptions = {}): SiteBuild
     return outcome(reply, fresh, started);
   };
 
+  /**
+   * A full build in `processes` processes: the main one builds every page but the product pages
+   * of the other shares (and stays warm, as after any full build); each helper builds its share's
+   * product pages (with the few other pages, thrown away) into a folder beside it, whose product
+   * pages are then moved in. One process failing fails the build and ends the others.
+   */
+  const splitFull = async (job: { databaseFile: string; outDir: string }, shares: number[][]): Promise<BuildOutcome> => {
+    const started = performance.now();
+    // Beside the main folder, named after it plus "-1", "-2"...: in a release store the sweep of
+    // leftover folders of ended processes recognises these as the main folder's.
+    const partDirs = shares.slice(1).map((_, index) => `${job.outDir}-${index + 1}`);
+    let failed = false;
+    const failAll = async () => {
+      failed = true;
+      await Promise.all([...helpers, ...(worker ? [worker] : [])].map(endWorker));
+    };
+    try {
+      helpers = partDirs.map((dir) => startWorker(path.dirname(dir), quiet));
+      const parts = helpers.map(async (helper, index) => {
+        const reply = await helper.ask({ type: "build", outDir: partDirs[index]!, databaseFile: job.databaseFile, productIds: shares[index + 1]!, stay: false });
+        if (!reply.ok && !failed) await failAll();
+        return outcome(reply, helper, started);
+      });
+      const main = coldBuild({ ...job, productIds: shares[0]! }).then(async (result) => {
+        if (!result.ok && !failed) await failAll();
+        return result;
+      });
+      const [first, ...rest] = await Promise.all([main, ...parts]);
+      const all = [first!, ...rest];
+      const log = all.map((part) => part.log).join("\n").slice(-logTailChars);
+      if (failed || all.some((part) => !part.ok)) {
+        if (worker) await endWorker(worker);
+        worker = null;
+        return { ok: false, durationMs: performance.now() - started, pages: 0, productPages: 0, log };
+      }
+      for (const dir of partDirs) mergeProductPages(dir, job.outDir);
+      return {
+        ok: true,
+        durationMs: performance.now() - started,
+        pages: first!.pages + rest.reduce((sum, part) => sum + part.productPages, 0),
+        productPages: all.reduce((sum, part) => sum + part.productPages, 0),
+        log,
+      };
+    } finally {
+      await Promise.all(helpers.map(endWorker));
+      helpers = [];
+      for (const dir of partDirs) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  const full = (job: { databaseFile: string; outDir: string }): Promise<BuildOutcome> => {
+    const ids = processes > 1 ? productIdsIn(job.databaseFile) : [];
+    if (ids.length < splitFromProducts) return coldBuild({ ...job, productIds: null });
+    return splitFull(job, shareOut(ids, processes));
+  };
+
   return {
     get pid() {
       return worker?.child.pid;
     },
-    full: (job) => exclusive(() => coldBuild({ ...job, productIds: null })),
+    get pids() {
+      return [worker, ...helpers].flatMap((each) => (each && !each.exited() && each.child.pid !== undefined ? [each.child.pid] : []));
+    },
+    full: (job) => exclusive(() => full(job)),
     fast: (job) =>
       exclusive(async () => {
         const warm = worker;
@@ -196,7 +305,7 @@ export function createAstroBuilder(options: AstroBuilderOptions = {}): SiteBuild
       stopped = true;
       const current = worker;
       worker = null;
-      if (current) await endWorker(current);
+      await Promise.all([...helpers, ...(current ? [current] : [])].map(endWorker));
     },
   };
 }

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { inlineScriptHashes, readStored, writeGzipOnly, writeWithVariants } from "./site-output.ts";
+import { inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeGzipOnly, writeWithVariants } from "./site-output.ts";
 
 const sha256 = (text: string) => `sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}`;
 const hashesOf = (html: string) => {
@@ -16,6 +16,27 @@ const hashesOf = (html: string) => {
   inlineScriptHashes(html, hashes);
   return [...hashes].sort();
 };
+
+describe("where pages are stored", () => {
+  it("stores a product page as one file named after it, every other page as its folder's index.html", () => {
+    expect(storedPagePath("/product/royal-canin-mini-2kg/")).toBe("product/royal-canin-mini-2kg.html");
+    expect(storedPagePath("product/royal-canin-mini-2kg")).toBe("product/royal-canin-mini-2kg.html");
+    expect(storedPagePath("/")).toBe("index.html");
+    expect(storedPagePath("/category/dog-food/")).toBe("category/dog-food/index.html");
+    expect(storedPagePath("/product-not-found/")).toBe("product-not-found/index.html");
+    expect(storedPagePath("/product/")).toBe("product/index.html");
+    expect(storedPagePath("/product/a/b/")).toBe("product/a/b/index.html");
+  });
+
+  it("looks a request path up as a product page (flat, then in a folder as older releases stored it), else as a file or a folder's index.html", () => {
+    expect(storedCandidates("")).toEqual(["index.html"]);
+    expect(storedCandidates("product/kibble")).toEqual(["product/kibble.html", "product/kibble/index.html"]);
+    expect(storedCandidates("about")).toEqual(["about", "about/index.html"]);
+    expect(storedCandidates("404")).toEqual(["404", "404/index.html"]);
+    expect(storedCandidates("_astro/app.js")).toEqual(["_astro/app.js", "_astro/app.js/index.html"]);
+    expect(storedCandidates("product")).toEqual(["product", "product/index.html"]);
+  });
+});
 
 describe("inline script hashes", () => {
   it("hashes each executable inline script's exact text: no type, module, a JavaScript type", () => {

@@ -30,6 +30,37 @@ import zlib from "node:zlib";
 export const encodingSuffixes = { br: ".br", gzip: ".gz" } as const;
 export type Encoding = keyof typeof encodingSuffixes;
 
+/**
+ * Product pages are stored one file each, `product/<slug>.html` (gz), not in a folder each as
+ * Astro lays pages out (`product/<slug>/index.html`): on this kind of disk, making a folder and
+ * then a file in it cost several times the system time of the file alone, the largest cost of
+ * writing 50,000 pages.
+ */
+export const flatPagesFolder = "product";
+
+/** Where a built page is stored: `<folder>/<name>.html` for product pages, else Astro's `<path>/index.html`. */
+export function storedPagePath(pathname: string): string {
+  const relative = pathname.replace(/^\/+|\/+$/g, "");
+  if (relative === "") return "index.html";
+  return isFlatPage(relative) ? `${relative}.html` : `${relative}/index.html`;
+}
+
+const isFlatPage = (relative: string) => {
+  const [folder, name, ...rest] = relative.split("/");
+  return folder === flatPagesFolder && name !== undefined && name !== "" && rest.length === 0;
+};
+
+/**
+ * The stored files a request path may name, in lookup order: the file itself; a product page
+ * (stored flat, or in a folder by a release built before they were stored flat); a folder's
+ * index.html.
+ */
+export function storedCandidates(id: string): string[] {
+  if (id === "") return ["index.html"];
+  if (isFlatPage(id)) return [`${id}.html`, `${id}/index.html`];
+  return [id, `${id}/index.html`];
+}
+
 /** Files smaller than this are stored as they are: compressing them saves less than a packet. */
 const minCompressBytes = 1024;
 

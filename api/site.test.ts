@@ -57,8 +57,9 @@ beforeAll(async () => {
       "index.html": baseHome,
       "404.html": base404,
       "product-not-found/index.html": "<h1>no such product</h1>",
+      // Product pages are stored one file each; kibble's as a release built before that stored it.
       "product/kibble/index.html": "<h1>kibble, base</h1>",
-      "product/bone/index.html": "<h1>bone, base</h1>",
+      "product/bone.html": "<h1>bone, base</h1>",
       "admin/index.html": "<div id=admin-app></div>",
       "_astro/app.js": "console.log(1)",
     },
@@ -68,13 +69,13 @@ beforeAll(async () => {
         "index.html": [baseHome, ["gzip", "br"]],
         "404.html": [base404, ["gzip", "br"]],
         // A product page as the build stores it: gzip only.
-        "product/biscuit/index.html": [biscuitPage, ["gzip"]],
+        "product/biscuit.html": [biscuitPage, ["gzip"]],
       },
       scriptHashes: ["sha256-base1", "sha256-base2"],
     },
   );
   fast = publish(
-    { "index.html": fastHome, "product/kibble/index.html": "<h1>kibble, fast</h1>" },
+    { "index.html": fastHome, "product/kibble.html": "<h1>kibble, fast</h1>" },
     { kind: "fast", base: path.basename(base) },
     { scriptHashes: ["sha256-fast1"] },
   );
@@ -109,6 +110,15 @@ describe("serving a release", () => {
     expect(await get("/product/bone")).toMatchObject({ status: 200, text: "<h1>bone, base</h1>" });
     expect(await get("/nowhere")).toMatchObject({ status: 404, text: "<h1>base 404</h1>" });
     expect(await get("/product/gone")).toMatchObject({ status: 404, text: "<h1>no such product</h1>" });
+    expect(await get("/product/kibble/")).toMatchObject({ status: 200, text: "<h1>kibble, base</h1>" });
+  });
+
+  it("serves a page at its own address only: not by its stored file's name, nor a status page as a page", async () => {
+    root = base;
+    expect(await get("/product/bone.html")).toMatchObject({ status: 404, text: "<h1>no such product</h1>" });
+    expect(await get("/product/bone/index.html")).toMatchObject({ status: 404, text: "<h1>no such product</h1>" });
+    expect((await get("/product")).status).toBe(404);
+    expect((await get("/404")).status).toBe(404);
   });
 
   it("serves a fast release's own pages first and the rest from its base", async () => {

@@ -24,7 +24,7 @@ import zlib from "node:zlib";
 import type { H3Event } from "h3";
 import { siteConfig } from "../data/config.ts";
 import { securityHeaders } from "./lib/security-headers.ts";
-import { compressibleFile, encodingSuffixes, type Encoding } from "./site-output.ts";
+import { compressibleFile, encodingSuffixes, storedCandidates, type Encoding } from "./site-output.ts";
 import { readScriptHashes, releaseLayers } from "./site-releases.ts";
 
 const adminShell = "admin/index.html";
@@ -232,8 +232,7 @@ export function createSiteHandler(currentRoot: () => string | null) {
     }
     const admin = isAdminPath(pathname);
     const headers = { "cache-control": cacheControl(pathname), ...(admin ? adminHeaders : {}) };
-    // A path names a file, or a folder whose index.html is the page.
-    for (const candidate of id === "" ? ["index.html"] : [id, `${id}/index.html`]) {
+    for (const candidate of storedCandidates(id)) {
       const stored = await findStored(release.layers, candidate);
       if (stored) return send(event, release, stored, { status: 200, headers, revalidate: true });
     }

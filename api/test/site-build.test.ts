@@ -117,8 +117,9 @@ describe("the real site build", () => {
 
   it("stores product pages as gzip only and the other text files also as they are, with brotli and gzip forms of the same bytes", async () => {
     const [first] = products();
-    const productDir = path.join(firstRelease, "product", first!.slug);
-    expect(fs.readdirSync(productDir)).toEqual(["index.html.gz"]);
+    // One file per product page, beside the others: no folder each.
+    expect(fs.readdirSync(path.join(firstRelease, "product")).filter((name) => name.startsWith(`${first!.slug}.`))).toEqual([`${first!.slug}.html.gz`]);
+    expect(fs.readdirSync(path.join(firstRelease, "product"), { withFileTypes: true }).filter((entry) => !entry.isFile())).toEqual([]);
     for (const file of ["index.html", "category/dog-food/index.html", "sitemaps/products-1.xml"]) {
       const plain = fs.readFileSync(path.join(firstRelease, file));
       expect(zlib.gunzipSync(fs.readFileSync(path.join(firstRelease, `${file}.gz`))), file).toEqual(plain);
@@ -130,7 +131,7 @@ describe("the real site build", () => {
     const [first] = products();
     for (const [pathname, file] of [
       ["/", "index.html"],
-      [`/product/${first!.slug}/`, `product/${first!.slug}/index.html`],
+      [`/product/${first!.slug}/`, `product/${first!.slug}.html`],
     ] as const) {
       const page = await readPage(firstRelease, file);
       const compressed = await request(pathname, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } });
@@ -165,7 +166,7 @@ describe("the real site build", () => {
     expect(record).toMatchObject({ kind: "fast", result: "succeeded" });
     const fastRoot = site.currentRoot()!;
     const pages = storedFiles(fastRoot);
-    expect(pages).toContain(`product/${unchanged.slug}/index.html`);
+    expect(pages).toContain(`product/${unchanged.slug}.html`);
     expect(pages).toContain("index.html");
     for (const page of pages) {
       const read = async (root: string) => withoutChart(await readPage(root, page));
@@ -190,7 +191,7 @@ describe("the real site build", () => {
     expect(readReleaseMeta(root)).toMatchObject({ kind: "fast", base: path.basename(firstRelease) });
     // Its own product page and the one the earlier fast build rendered (carried forward), no other;
     // the pages listing products; none of the pages without product data.
-    expect(fs.readdirSync(path.join(root, "product")).sort()).toEqual([changed.slug, unchanged.slug].sort());
+    expect(fs.readdirSync(path.join(root, "product")).sort()).toEqual([`${changed.slug}.html.gz`, `${unchanged.slug}.html.gz`].sort());
     for (const page of ["index.html", "category/dog-food/index.html", "sitemap.xml", "sitemaps/products-1.xml"]) {
       expect(fs.existsSync(path.join(root, page)), page).toBe(true);
     }

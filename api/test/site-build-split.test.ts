@@ -1,0 +1,92 @@
+/**
+ * A full build split over two processes (what a large catalogue gets on a machine with two
+ * cores): the same site as one process builds from the same data, every product page in it once,
+ * the CSP hashes of both processes' pages listed; and one process failing fails the build,
+ * ends the other and leaves no folder behind.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { treeHash } from "./files.ts";
+import { createAstroBuilder, shareOut } from "../site-build.ts";
+import { readStored } from "../site-output.ts";
+import { readScriptHashes } from "../site-releases.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
+
+let temp: TempDb;
+let root: string;
+
+beforeAll(async () => {
+  temp = await tempDb(30);
+  root = path.join(path.dirname(temp.file), "builds");
+  fs.mkdirSync(root);
+});
+
+afterAll(() => temp.remove());
+
+/** Every stored file by its own name (index.html for index.html.gz), dot files left out. */
+const storedFiles = (dir: string) =>
+  [...new Set(Object.keys(treeHash(dir)).filter((file) => !file.startsWith(".")).map((file) => file.replace(/\.(?:gz|br)$/, "")))].sort();
+
+/** The price-history chart is drawn up to the moment of rendering; everything else must match. */
+const withoutChart = (html: string) => html.replace(/<path d="[^"]*"/g, '<path d="…"');
+
+const productSlugs = () => (temp.db.$client.prepare("SELECT slug FROM products ORDER BY id").pluck().all() as string[]).sort();
+
+describe("shareOut", () => {
+  it("deals ids out in turn, so shares differ in size by one at most and keep id order", () => {
+    expect(shareOut([1, 2, 3, 4, 5], 2)).toEqual([
+      [1, 3, 5],
+      [2, 4],
+    ]);
+    expect(shareOut([7, 8, 9], 3)).toEqual([[7], [8], [9]]);
+    expect(shareOut([], 2)).toEqual([[], []]);
+  });
+});
+
+describe("a full build in two processes", () => {
+  it("builds the very site one process builds, each product page once, with both processes' script hashes", async () => {
+    const single = path.join(root, "single");
+    const split = path.join(root, "split");
+    const one = createAstroBuilder({ quiet: true, keepWarm: false, processes: 1 });
+    const two = createAstroBuilder({ quiet: true, keepWarm: false, processes: 2, splitFromProducts: 1 });
+    const [alone, shared] = await Promise.all([
+      one.full({ databaseFile: temp.file, outDir: single }),
+      two.full({ databaseFile: temp.file, outDir: split }),
+    ]);
+    expect(alone).toMatchObject({ ok: true, productPages: 30 });
+    expect(shared).toMatchObject({ ok: true, productPages: 30, pages: alone.pages });
+    // Both processes logged their build.
+    expect(shared.log.match(/files built in/g)).toHaveLength(2);
+
+    expect(fs.readdirSync(path.join(split, "product")).sort()).toEqual(productSlugs().map((slug) => `${slug}.html.gz`).sort());
+    const files = storedFiles(split);
+    expect(files).toEqual(storedFiles(single));
+    for (const file of files) {
+      const read = async (dir: string) => withoutChart((await readStored(path.join(dir, file)))!.toString("utf8"));
+      expect(await read(split), file).toBe(await read(single));
+    }
+    expect(readScriptHashes(split)).toEqual(readScriptHashes(single));
+    expect(readScriptHashes(split).length).toBeGreaterThan(0);
+    // The helper's folder is gone once its pages moved in (node_modules: the builds' link to the project's).
+    expect(fs.readdirSync(root).sort()).toEqual(["node_modules", "single", "split"]);
+  }, 240_000);
+
+  it("fails as a whole when one process dies, ending the other and leaving no folder of its own", async () => {
+    const outDir = path.join(root, "killed");
+    const builder = createAstroBuilder({ quiet: true, keepWarm: true, processes: 2, splitFromProducts: 1 });
+    const result = builder.full({ databaseFile: temp.file, outDir });
+    await vi.waitFor(() => expect(builder.pids).toHaveLength(2), { timeout: 30_000, interval: 20 });
+    const [main, helper] = builder.pids;
+    // Half-way: the helper's Astro build has written its server bundle.
+    await vi.waitFor(() => expect(fs.existsSync(path.join(`${outDir}-1`, ".prerender"))).toBe(true), { timeout: 120_000, interval: 50 });
+    process.kill(helper!, "SIGKILL");
+    const outcome = await result;
+    expect(outcome.ok).toBe(false);
+    expect(outcome.log).toMatch(/SIGKILL/);
+    expect(builder.pids).toEqual([]);
+    expect(() => process.kill(main!, 0)).toThrow();
+    expect(fs.existsSync(`${outDir}-1`)).toBe(false);
+    await builder.stop();
+  }, 240_000);
+});
