@@ -92,7 +92,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     await migrateDb(db);
     seeded = ensureSeeded(db);
   }
-  const cache = (options.cache ?? true) ? new ResponseCache(db) : undefined;
+  const cache = (options.cache ?? true) ? new ResponseCache(db, { dataVersionOncePerTurn: true }) : undefined;
   const mailer = options.mailer ?? createMailer();
   const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log });
   const alertsOnChange = options.alertsOnChange ?? true;

@@ -66,6 +66,23 @@ describe("response cache", () => {
     expect(before).not.toBe("Renamed by another process");
   });
 
+  it("reads data_version once per event-loop turn: another connection's commit is seen from the next turn on", async () => {
+    const cache = api.cache; // the server's own cache, made as the server makes it
+    const key = "per-turn test";
+    await new Promise((resolve) => setImmediate(resolve)); // start in a fresh turn
+    cache.set(key, { body: "old", headers: {} });
+    expect(cache.get(key)?.body).toBe("old");
+    const other = openDb(api.databaseFile);
+    other.$client.prepare("UPDATE products SET name = 'Renamed within a turn' WHERE rank = 1").run();
+    other.$client.close();
+    // Same turn: the version read by this turn's first lookup stands.
+    expect(cache.get(key)?.body).toBe("old");
+    await new Promise((resolve) => setImmediate(resolve));
+    // The next turn reads it again, and the entry is stale.
+    expect(cache.get(key)).toBeUndefined();
+    expect(await firstName()).toBe("Renamed within a turn");
+  });
+
   it("sees writes through this process once they invalidate it", async () => {
     await firstName();
     api.db.$client.prepare("UPDATE products SET name = 'Renamed here' WHERE rank = 1").run();
