@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const features = path.dirname(fileURLToPath(import.meta.url));
+const productPage = path.join(features, "../pages/product/[slug].astro");
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -25,5 +26,12 @@ describe("islands", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("leave the product page without React up front: no island there hydrates on load, idle, view or client-only", () => {
+    // Its Save button and alert form are plain scripts; only the Toaster is an island, hydrated by
+    // the first toast (client:toast).
+    const text = fs.readFileSync(productPage, "utf8");
+    expect([...text.matchAll(/client:(load|idle|visible|media|only|companion)\b/g)].map((match) => match[0])).toEqual([]);
   });
 });

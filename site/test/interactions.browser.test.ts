@@ -50,6 +50,32 @@ describe("compare tray", () => {
   });
 });
 
+describe("islands that wait for the visitor", () => {
+  it("the compare bar, tray and recently viewed hydrate with the first other island, or at once when the visit already compares products", async () => {
+    const { page, errors, context } = await openPage(browser, { width: 375, height: 700 });
+    const waiting = page.locator('astro-island[client="companion"]');
+    const grid = page.locator('astro-island[client="visible"]:has([data-testid="product-grid"])');
+    await page.goto(baseUrl);
+    await page.waitForLoadState("networkidle");
+    // A new visitor on a phone has not reached the grid yet: nothing has hydrated.
+    expect(await waiting.count()).toBe(3);
+    expect(await waiting.evaluateAll((islands) => islands.filter((island) => island.hasAttribute("ssr")).length)).toBe(3);
+    expect(await grid.getAttribute("ssr")).not.toBeNull();
+
+    await islandsReady(page); // scrolls to the grid, which hydrates, and the companions with it
+    await page.waitForFunction(() => [...document.querySelectorAll('astro-island[client="companion"]')].every((island) => !island.hasAttribute("ssr")));
+    await page.getByTestId("product-card").first().getByRole("button", { name: /^Add .* to compare$/ }).click();
+    await expect.poll(() => page.getByTestId("compare-bar").isVisible()).toBe(true);
+
+    // Back on the page within the visit: the bar is there without reaching the grid.
+    await page.goto(baseUrl);
+    await expect.poll(() => page.getByTestId("compare-bar").isVisible()).toBe(true);
+    expect(await grid.getAttribute("ssr")).not.toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe("vouchers", () => {
   it("copies a code and shows the check icon for 3 seconds, then counts the use", async () => {
     const { page, errors, context } = await openPage(browser);
