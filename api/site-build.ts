@@ -7,10 +7,9 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { projectRoot } from "../data/config.ts";
+import { projectRoot, siteBuildProcesses } from "../data/config.ts";
 import type { WorkerJob, WorkerReply } from "./site-build-worker.ts";
 import { readScriptHashes, writeScriptHashes } from "./site-releases.ts";
 
@@ -52,9 +51,9 @@ export interface AstroBuilderOptions {
   /** Keep the worker after a successful build, for fast rebuilds (default true). */
   keepWarm?: boolean;
   /**
-   * How many processes a full build renders product pages in (default: 2 on a machine with two
-   * cores or more, else 1). Rendering is single-threaded in each process, so a second one halves
-   * the longest phase of a large build.
+   * How many processes a full build renders product pages in (default: SITE_BUILD_PROCESSES, else
+   * 2 on a machine with two cores or more). Rendering is single-threaded in each process, so a
+   * second one halves the longest phase of a large build.
    */
   processes?: number;
   /**
@@ -177,7 +176,7 @@ export function createAstroBuilder(
 ): SiteBuilder & { readonly pid: number | undefined; readonly pids: readonly number[] } {
   const quiet = options.quiet ?? false;
   const keepWarm = options.keepWarm ?? true;
-  const processes = Math.max(1, options.processes ?? Math.min(2, os.availableParallelism()));
+  const processes = Math.max(1, options.processes ?? siteBuildProcesses());
   const splitFromProducts = options.splitFromProducts ?? 5_000;
   let worker: Worker | null = null;
   /** The helper processes of a split full build under way. */

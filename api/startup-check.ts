@@ -6,7 +6,15 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { alertCheckIntervalMinutes, pricePipelineConfig, serverHost, serverPort, shutdownGraceMs, trustedProxyList } from "../data/config.ts";
+import {
+  alertCheckIntervalMinutes,
+  pricePipelineConfig,
+  serverHost,
+  serverPort,
+  shutdownGraceMs,
+  siteBuildProcesses,
+  trustedProxyList,
+} from "../data/config.ts";
 import { isDamagedDatabaseError } from "../data/db/integrity.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
 
@@ -18,6 +26,7 @@ export function checkConfiguration(): void {
     ["PORT", serverPort],
     ["HOST", serverHost],
     ["SHUTDOWN_GRACE_MS", shutdownGraceMs],
+    ["SITE_BUILD_PROCESSES", siteBuildProcesses],
     ["TRUSTED_PROXIES", () => parseTrustedProxies(trustedProxyList())],
     ["ALERT_CHECK_INTERVAL_MINUTES", alertCheckIntervalMinutes],
     ["the price pipeline settings", pricePipelineConfig],

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { alertCheckIntervalMinutes, appSecret, mailConfig, projectRoot } from "./config.ts";
+import { alertCheckIntervalMinutes, appSecret, mailConfig, projectRoot, siteBuildProcesses } from "./config.ts";
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES"]) {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES"]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -55,5 +55,26 @@ describe("mail settings", () => {
     expect(alertCheckIntervalMinutes()).toBe(0);
     process.env.ALERT_CHECK_INTERVAL_MINUTES = "-5";
     expect(() => alertCheckIntervalMinutes()).toThrow(/ALERT_CHECK_INTERVAL_MINUTES/);
+  });
+});
+
+describe("SITE_BUILD_PROCESSES", () => {
+  it("defaults to two processes where there are two cores or more, else one (unset or empty)", () => {
+    delete process.env.SITE_BUILD_PROCESSES;
+    expect(siteBuildProcesses()).toBe(Math.min(2, os.availableParallelism()));
+    process.env.SITE_BUILD_PROCESSES = "";
+    expect(siteBuildProcesses()).toBe(Math.min(2, os.availableParallelism()));
+  });
+
+  it("takes a whole number from 1 to 16", () => {
+    for (const [text, value] of [["1", 1], ["3", 3], ["16", 16], [" 2 ", 2]] as const) {
+      process.env.SITE_BUILD_PROCESSES = text;
+      expect(siteBuildProcesses(), text).toBe(value);
+    }
+  });
+
+  it.each(["0", "17", "1.5", "-1", "two", "2x"])("refuses %j, naming the setting", (text) => {
+    process.env.SITE_BUILD_PROCESSES = text;
+    expect(() => siteBuildProcesses()).toThrow(/SITE_BUILD_PROCESSES must be a whole number from 1 to 16/);
   });
 });

@@ -4,6 +4,7 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -46,6 +47,20 @@ export function trustedProxyList(): string {
 export function shutdownGraceMs(): number {
   const value = Number(env("SHUTDOWN_GRACE_MS", "10000"));
   if (!Number.isInteger(value) || value < 0) throw new Error(`SHUTDOWN_GRACE_MS must be a whole number of milliseconds, got "${process.env.SHUTDOWN_GRACE_MS}"`);
+  return value;
+}
+
+/**
+ * SITE_BUILD_PROCESSES: how many processes a full build of a large catalogue renders product
+ * pages in (default: 2 on a machine with two cores or more, else 1; 1 turns splitting off).
+ */
+export function siteBuildProcesses(): number {
+  const fallback = String(Math.min(2, os.availableParallelism()));
+  const text = env("SITE_BUILD_PROCESSES", fallback);
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || value < 1 || value > 16) {
+    throw new Error(`SITE_BUILD_PROCESSES must be a whole number from 1 to 16, got "${process.env.SITE_BUILD_PROCESSES}"`);
+  }
   return value;
 }
 

@@ -150,6 +150,10 @@ describe("start-up failures: one line naming the fix, exit code 1, no stack trac
     expect(fs.existsSync(databaseFile)).toBe(false);
   });
 
+  it("SITE_BUILD_PROCESSES=0", async () => {
+    expectOneLine(await failedStart({ SITE_BUILD_PROCESSES: "0" }), /SITE_BUILD_PROCESSES must be a whole number from 1 to 16, got "0".*Fix SITE_BUILD_PROCESSES/);
+  });
+
   it("a malformed TRUSTED_PROXIES", async () => {
     expectOneLine(await failedStart({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" }), /"proxy\.internal" is not an IP address.*Fix TRUSTED_PROXIES/);
   });
