@@ -292,17 +292,30 @@ export function measureSearchCost(db: ReturnType<typeof openDb>, queries: readon
  * its latency counts from when it was due, not from when it went out: a slow answer shows in the
  * figures of the requests queued behind it too (no coordinated omission), and so does any
  * lateness of this generator's own timer. autocannon's `overallRate` instead releases each
- * connection's share of the rate in bursts and times from the actual send.
+ * connection's share of the rate in bursts and times from the actual send. The first
+ * `warmupSeconds` of the schedule (default 2) open the sockets and warm both sides; they are sent
+ * at the same rate and not counted.
  */
-export async function pacedLoad(options: { port: number; paths: readonly string[]; rate: number; seconds: number; connections: number }) {
+export async function pacedLoad(options: {
+  port: number;
+  paths: readonly string[];
+  rate: number;
+  seconds: number;
+  connections: number;
+  warmupSeconds?: number;
+}) {
   const { port, paths, rate, seconds, connections } = options;
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const total = Math.round(rate * seconds);
+  const warmup = Math.round(rate * (options.warmupSeconds ?? 2));
+  const total = warmup + Math.round(rate * seconds);
   const latencies: number[] = [];
+  /** How late this generator sent each request (its own timer and the machine, not the server). */
+  const lateness: number[] = [];
   let errors = 0;
   let non2xx = 0;
   const start = performance.now();
   const due = (i: number) => start + (i * 1000) / rate;
+  let measuredFrom = start;
   await new Promise<void>((resolve) => {
     let sent = 0;
     let settled = 0;
@@ -312,11 +325,14 @@ export async function pacedLoad(options: { port: number; paths: readonly string[
     const release = () => {
       for (const now = performance.now(); sent < total && due(sent) <= now; sent++) {
         const dueAt = due(sent);
+        const counted = sent >= warmup;
+        if (sent === warmup) measuredFrom = dueAt;
+        if (counted) lateness.push(now - dueAt);
         const request = http.get({ agent, host: "127.0.0.1", port, path: paths[sent % paths.length] }, (response) => {
           if (response.statusCode !== 200) non2xx++;
           response.resume();
           response.on("end", () => {
-            latencies.push(performance.now() - dueAt);
+            if (counted) latencies.push(performance.now() - dueAt);
             settle();
           });
           response.on("error", () => {
@@ -333,15 +349,18 @@ export async function pacedLoad(options: { port: number; paths: readonly string[
     };
     release();
   });
-  const elapsed = (performance.now() - start) / 1000;
+  const elapsed = (performance.now() - measuredFrom) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
+  lateness.sort((a, b) => a - b);
   return {
-    requests: total,
+    requests: total - warmup,
     requestsPerSecond: Math.round(latencies.length / elapsed),
     p50Ms: quantile(latencies, 0.5),
     p99Ms: quantile(latencies, 0.99),
     maxMs: quantile(latencies, 1),
+    sentLateP99Ms: quantile(lateness, 0.99),
+    sentLateMaxMs: quantile(lateness, 1),
     errors,
     non2xx,
   };
