@@ -112,6 +112,30 @@ describe("SearchIndex", () => {
     expect(twinIndex.search(["twin"], 30, 300)).toEqual({ ids: byRankThenId.slice(30), total: 40 });
   });
 
+  it("counts each prefix's matches on its own, searched in any order (remembered counts never mix)", () => {
+    // Words sharing prefixes at every length, so that "f", "fo" and "foo" cover different token
+    // ranges that start at the same token, and match different numbers of products.
+    const vocabulary = ["food", "foods", "forage", "fork", "fun", "fund", "mix", "mixer", "bowl", "ball", "bell"];
+    const filler = ["cat", "dog", "toy", "lead", "rope", "treat", "chew", "bed", "mat", "tin", "jar", "pouch", "gel", "nut"];
+    let state = 7;
+    const random = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    // Mostly filler, so that each prefix matches a different and small share of the products.
+    const word = () => {
+      const list = random() < 0.3 ? vocabulary : filler;
+      return list[Math.floor(random() * list.length)]!;
+    };
+    const words = (n: number) => Array.from({ length: n }, word).join(" ");
+    const products = Array.from({ length: 200 }, (_, i) => doc(i + 1, Math.floor(random() * 50), words(1 + Math.floor(random() * 3)), "", "", words(Math.floor(random() * 6))));
+    const small = new SearchIndex(products);
+    const prefixes = ["f", "fo", "foo", "food", "for", "fu", "fun", "m", "mi", "mix", "b", "ba", "be", "bo"];
+    for (const first of prefixes) {
+      for (const second of ["", ...prefixes]) {
+        const text = `${first} ${second}`;
+        expect(small.search(searchTerms(text), 0, 10), text).toEqual(reference(products, text, 0, 10));
+      }
+    }
+  });
+
   it("gives the same answers searched again (its reused scratch is left clean)", () => {
     const first = ["zebra fo", "dog food", "fo", "quokka cat"].map((text) => index.search(searchTerms(text), 0, 20));
     const again = ["zebra fo", "dog food", "fo", "quokka cat"].map((text) => index.search(searchTerms(text), 0, 20));

@@ -75,6 +75,9 @@ const b = 0.75;
  */
 const scanPerCandidate = 4;
 
+/** Prefix document counts remembered per index (see `#rememberedCounts`). */
+const maxRememberedCounts = 10_000;
+
 /** Matches kept in a sorted short list up to this page end; a deeper page sorts every match. */
 const shortListMax = 256;
 
@@ -114,6 +117,12 @@ export class SearchIndex {
   /** Scratch for counting distinct documents: a document is counted once per `#epoch`. */
   readonly #seen: Uint32Array;
   #epoch = 0;
+  /**
+   * How many documents a prefix of several tokens matches, by token range: the same prefixes come
+   * again and again (everyone typing "d", "do", "dog"), and the count is a fixed property of this
+   * index. At most `maxRememberedCounts` are kept; the memo starts over when full.
+   */
+  readonly #rememberedCounts = new Map<number, number>();
 
   constructor(documents: readonly SearchDocument[]) {
     const count = documents.length;
@@ -201,6 +210,9 @@ export class SearchIndex {
   #documentCount(first: number, end: number): number {
     const starts = this.#postingStart;
     if (end - first <= 1) return starts[end]! - starts[first]!;
+    const key = first * (this.#tokens.length + 1) + end;
+    const remembered = this.#rememberedCounts.get(key);
+    if (remembered !== undefined) return remembered;
     if (this.#epoch === 0xffffffff) {
       this.#seen.fill(0);
       this.#epoch = 0;
@@ -216,6 +228,8 @@ export class SearchIndex {
         distinct++;
       }
     }
+    if (this.#rememberedCounts.size >= maxRememberedCounts) this.#rememberedCounts.clear();
+    this.#rememberedCounts.set(key, distinct);
     return distinct;
   }
 
@@ -244,14 +258,9 @@ export class SearchIndex {
     const starts = this.#postingStart;
     const words = prefixes.map(([prefix]) => {
       const { first, end } = this.#range(prefix!);
-      return { first, end, postings: starts[end]! - starts[first]!, documents: this.#documentCount(first, end), scanned: false };
+      return { first, end, postings: starts[end]! - starts[first]!, documents: 0, scanned: false };
     });
-    if (words.some((word) => word.documents === 0)) return { ids: [], total: 0 };
-    const count = this.#ids.length;
-    const idf = words.map(({ documents }) => {
-      const value = Math.log((count - documents + 0.5) / (documents + 0.5));
-      return value <= 0 ? 1e-6 : value;
-    });
+    if (words.some((word) => word.postings === 0)) return { ids: [], total: 0 };
 
     // The candidates: the documents matching the word with the fewest postings, with its f.
     let driver = 0;
@@ -266,6 +275,12 @@ export class SearchIndex {
       if (driverCounts[doc] === 0) candidates[candidateCount++] = doc;
       driverCounts[doc]! += weights[i]!;
     }
+    for (const [w, word] of words.entries()) word.documents = w === driver ? candidateCount : this.#documentCount(word.first, word.end);
+    const count = this.#ids.length;
+    const idf = words.map(({ documents }) => {
+      const value = Math.log((count - documents + 0.5) / (documents + 0.5));
+      return value <= 0 ? 1e-6 : value;
+    });
     const counts: Float64Array[] = [];
     words.forEach((word, w) => {
       counts[w] = driverCounts;
