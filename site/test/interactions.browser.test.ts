@@ -187,6 +187,17 @@ describe("cookie consent and the click log", () => {
       ? (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE action = 'affiliate_click'").get() as { n: number }).n
       : (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click'").get(userId) as { n: number }).n;
 
+  it("decides whether to show the banner in the head, before any module script has run", async () => {
+    for (const [consent, shown] of [[null, true], ["declined", false], ["accepted", false]] as const) {
+      const { page, context } = await openPage(browser, { consent });
+      // No module script loads: what shows is the head's doing alone.
+      await page.route("**/_astro/*.js", (route) => route.abort());
+      await page.goto(`${baseUrl}/privacy-policy`);
+      expect(await page.getByRole("region", { name: "Cookie consent" }).isVisible(), String(consent)).toBe(shown);
+      await context.close();
+    }
+  });
+
   it("records nothing when the visitor declined", async () => {
     const { page, context } = await openPage(browser, { consent: "declined" });
     const posted = await recordRequests(browser, "/api/clicks");
