@@ -21,6 +21,7 @@ describe("where pages are stored", () => {
   it("stores a product page as one file named after it, every other page as its folder's index.html", () => {
     expect(storedPagePath("/product/royal-canin-mini-2kg/")).toBe("product/royal-canin-mini-2kg.html");
     expect(storedPagePath("product/royal-canin-mini-2kg")).toBe("product/royal-canin-mini-2kg.html");
+    expect(storedPagePath("//product/royal-canin-mini-2kg//")).toBe("product/royal-canin-mini-2kg.html");
     expect(storedPagePath("/")).toBe("index.html");
     expect(storedPagePath("/category/dog-food/")).toBe("category/dog-food/index.html");
     expect(storedPagePath("/product-not-found/")).toBe("product-not-found/index.html");

@@ -45,9 +45,10 @@ export function storedPagePath(pathname: string): string {
   return isFlatPage(relative) ? `${relative}.html` : `${relative}/index.html`;
 }
 
+/** `relative` has no leading or trailing slash: "product/<slug>" is a product page, nothing deeper. */
 const isFlatPage = (relative: string) => {
   const [folder, name, ...rest] = relative.split("/");
-  return folder === flatPagesFolder && name !== undefined && name !== "" && rest.length === 0;
+  return folder === flatPagesFolder && name !== undefined && rest.length === 0;
 };
 
 /**
