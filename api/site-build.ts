@@ -268,7 +268,12 @@ export function createAstroBuilder(
   };
 
   const full = (job: { databaseFile: string; outDir: string }): Promise<BuildOutcome> => {
-    const ids = processes > 1 ? productIdsIn(job.databaseFile) : [];
+    let ids: number[] = [];
+    try {
+      if (processes > 1) ids = productIdsIn(job.databaseFile);
+    } catch {
+      // Not a readable catalogue: one process builds, and its failure says why.
+    }
     if (ids.length < splitFromProducts) return coldBuild({ ...job, productIds: null });
     return splitFull(job, shareOut(ids, processes));
   };

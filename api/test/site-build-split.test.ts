@@ -89,4 +89,12 @@ describe("a full build in two processes", () => {
     expect(fs.existsSync(`${outDir}-1`)).toBe(false);
     await builder.stop();
   }, 240_000);
+
+  it("answers a failed build, not an exception, when the catalogue cannot be read", async () => {
+    const builder = createAstroBuilder({ quiet: true, keepWarm: false, processes: 2, splitFromProducts: 1 });
+    const outcome = await builder.full({ databaseFile: path.join(root, "no-such.db"), outDir: path.join(root, "unreadable") });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.log).toMatch(/no-such\.db|unable to open|SQLITE_CANTOPEN|directory does not exist/i);
+    expect(builder.pids).toEqual([]);
+  }, 120_000);
 });
