@@ -5,8 +5,9 @@ import { defineConfig } from "astro/config";
 
 /**
  * Hydration directives of our own (their code is inlined in each page that uses them):
- * client:toast (the Toaster, on the first toast) and client:companion (islands that show
- * nothing until the visitor has used another island or has state from earlier in the visit).
+ * client:toast (the Toaster, on the first toast), client:companion (islands that show
+ * nothing until the visitor has used another island or has state from earlier in the visit) and
+ * client:interaction (the product grid, whose HTML is complete: on the visitor's first touch).
  * @type {import("astro").AstroIntegration}
  */
 const directives = {
@@ -15,6 +16,7 @@ const directives = {
     "astro:config:setup": ({ addClientDirective }) => {
       addClientDirective({ name: "toast", entrypoint: "./site/directives/toast.ts" });
       addClientDirective({ name: "companion", entrypoint: "./site/directives/companion.ts" });
+      addClientDirective({ name: "interaction", entrypoint: "./site/directives/interaction.ts" });
     },
   },
 };

@@ -86,18 +86,18 @@ const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level:
 /**
  * The JS a page loads up front: its module scripts and island URLs, followed through static
  * imports. Chunks reached only by dynamic import() and the islands that hydrate on demand
- * (client:toast, client:companion) are counted separately as `lazyJs`.
+ * (client:toast, client:companion, client:interaction) are counted separately as `lazyJs`.
  */
 function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: number; css: number; jsFiles: number } {
   // Product pages are stored as gzip only.
   const file = path.join(outDir, pagePath);
   const html = (fs.existsSync(file) ? fs.readFileSync(file) : zlib.gunzipSync(fs.readFileSync(`${file}.gz`))).toString("utf8");
   const seeds = new Set<string>();
-  /** Islands that hydrate only on demand (the first toast; another island hydrating): their code is lazy. */
+  /** Islands that hydrate only on demand (the first toast; another island hydrating; the first touch): their code is lazy. */
   const onDemand = new Set<string>();
   for (const [, src] of html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)) seeds.add(src!);
   for (const [island] of html.matchAll(/<astro-island\b[^>]*>/g)) {
-    const lazy = /\sclient="(?:toast|companion)"/.test(island);
+    const lazy = /\sclient="(?:toast|companion|interaction)"/.test(island);
     for (const [, src] of island.matchAll(/(?:component-url|renderer-url|before-hydration-url)="([^"]+)"/g)) if (src) (lazy ? onDemand : seeds).add(src);
   }
   for (const [, body] of html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)) {

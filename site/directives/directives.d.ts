@@ -5,6 +5,8 @@ declare module "astro" {
     "client:toast"?: boolean;
     /** Hydrate on idle when this storage key holds state, else when another island hydrates. */
     "client:companion"?: string;
+    /** Hydrate on first use, or on idle when one of these comma-separated storage keys holds state. */
+    "client:interaction"?: string;
   }
 }
 export {};

@@ -32,6 +32,6 @@ describe("islands", () => {
     // Its Save button and alert form are plain scripts; only the Toaster is an island, hydrated by
     // the first toast (client:toast).
     const text = fs.readFileSync(productPage, "utf8");
-    expect([...text.matchAll(/client:(load|idle|visible|media|only|companion)\b/g)].map((match) => match[0])).toEqual([]);
+    expect([...text.matchAll(/client:(load|idle|visible|media|only|companion|interaction)\b/g)].map((match) => match[0])).toEqual([]);
   });
 });

@@ -1,8 +1,16 @@
 /** Build-time props of the product grid island: the first page (static HTML) and the filter lists. */
 import { gridPageSize } from "../../data/domain/grid-query.ts";
 import { siteConfig } from "../../data/config.ts";
+import { compareStorageKey } from "../features/compare/compare.store.ts";
+import { favoritesSavedKey } from "../features/favorites/favorites.store.ts";
 import { toCardProduct } from "../features/products/card-product.ts";
 import { allBrands, allCategories, buildAffiliateIds, comparisonRetailers, gridFirstPage } from "./build-data.ts";
+
+/**
+ * The grid's `client:interaction` keys: a visit that compares products or a browser with saved
+ * favourites hydrates the grid at once, so its cards show them; any other visit on first touch.
+ */
+export const gridStateKeys = [compareStorageKey, favoritesSavedKey].join(",");
 
 export function gridProps(title: string, fixedCategory?: string) {
   const { products, count } = gridFirstPage(fixedCategory ? { category: fixedCategory } : {}, gridPageSize);

@@ -72,7 +72,7 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
 }
 
 /** Islands that hydrate on an event rather than on load or idle: the test does not wait for them. */
-const onDemandDirectives = ["visible", "toast", "companion"];
+const onDemandDirectives = ["visible", "toast", "companion", "interaction"];
 
 /**
  * Waits until the islands that hydrate on load or idle have hydrated (Astro drops their `ssr`
@@ -83,13 +83,20 @@ export async function islandsReady(page: Page): Promise<void> {
     (onDemand) => [...document.querySelectorAll("astro-island")].every((island) => !island.hasAttribute("ssr") || onDemand.includes(island.getAttribute("client")!)),
     onDemandDirectives,
   );
-  // The product grid hydrates when it scrolls into view (it is below the fold on a phone): a
-  // shopper reaches it before using it, and so does the test.
-  const grid = page.locator('astro-island[client="visible"]:has([data-testid="product-grid"])');
+  // The product grid hydrates on the visitor's first touch (client:interaction), or at once for a
+  // visit with compared or saved products: the test points at it as a shopper would.
+  const grid = page.locator('astro-island[client="interaction"]:has([data-testid="product-grid"])');
   if ((await grid.count()) > 0) {
-    await grid.first().scrollIntoViewIfNeeded();
-    await page.waitForSelector('astro-island:not([ssr]) [data-testid="product-grid"]', { state: "attached" });
+    await gridReady(page);
   }
+}
+
+/** Points at the product grid (it hydrates on first use) and waits until it has hydrated. */
+export async function gridReady(page: Page): Promise<void> {
+  const heading = page.locator('[data-testid="product-grid"] h2').first();
+  await heading.scrollIntoViewIfNeeded();
+  await heading.hover();
+  await page.waitForSelector('astro-island:not([ssr]) [data-testid="product-grid"]', { state: "attached" });
 }
 
 /** Scrolls a `client:visible` island's container into view and waits for it to hydrate. */

@@ -51,26 +51,29 @@ describe("compare tray", () => {
 });
 
 describe("islands that wait for the visitor", () => {
-  it("the compare bar, tray and recently viewed hydrate with the first other island, or at once when the visit already compares products", async () => {
+  it("the compare bar, tray and recently viewed hydrate with the first other island, or at once when the visit already compares products (and the grid with them)", async () => {
     const { page, errors, context } = await openPage(browser, { width: 375, height: 700 });
     const waiting = page.locator('astro-island[client="companion"]');
-    const grid = page.locator('astro-island[client="visible"]:has([data-testid="product-grid"])');
+    const grid = page.locator('astro-island[client="interaction"]:has([data-testid="product-grid"])');
     await page.goto(baseUrl);
     await page.waitForLoadState("networkidle");
-    // A new visitor on a phone has not reached the grid yet: nothing has hydrated.
+    // A new visitor on a phone has not touched the grid yet: nothing has hydrated.
     expect(await waiting.count()).toBe(3);
     expect(await waiting.evaluateAll((islands) => islands.filter((island) => island.hasAttribute("ssr")).length)).toBe(3);
     expect(await grid.getAttribute("ssr")).not.toBeNull();
 
-    await islandsReady(page); // scrolls to the grid, which hydrates, and the companions with it
+    await islandsReady(page); // points at the grid, which hydrates, and the companions with it
     await page.waitForFunction(() => [...document.querySelectorAll('astro-island[client="companion"]')].every((island) => !island.hasAttribute("ssr")));
     await page.getByTestId("product-card").first().getByRole("button", { name: /^Add .* to compare$/ }).click();
     await expect.poll(() => page.getByTestId("compare-bar").isVisible()).toBe(true);
 
-    // Back on the page within the visit: the bar is there without reaching the grid.
+    // Back on the page within the visit: the bar is there without a touch, and the grid
+    // hydrates by itself to show the compared product as added.
+    const added = await page.getByTestId("product-card").first().locator("h3").textContent();
     await page.goto(baseUrl);
     await expect.poll(() => page.getByTestId("compare-bar").isVisible()).toBe(true);
-    expect(await grid.getAttribute("ssr")).not.toBeNull();
+    await page.getByTestId("product-card").first().getByRole("button", { name: `${added!.trim()} is in the comparison` }).waitFor();
+    expect(await grid.getAttribute("ssr")).toBeNull();
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -186,6 +189,30 @@ describe("cookie consent and the click log", () => {
     userId === undefined
       ? (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE action = 'affiliate_click'").get() as { n: number }).n
       : (db.prepare("SELECT count(*) AS n FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click'").get(userId) as { n: number }).n;
+
+  it("names in the cookie policy every key a visit that uses everything leaves in the browser's storage", async () => {
+    const { page, errors, context } = await openPage(browser, { consent: "accepted" });
+    await page.goto(`${baseUrl}/category/dog-food`);
+    await islandsReady(page);
+    const card = page.getByTestId("product-card").first();
+    await card.getByRole("button", { name: /^Add .* to compare$/ }).click();
+    await card.getByRole("button", { name: /^Save .* to favourites$/ }).click();
+    await card.getByRole("button", { name: /^Remove .* from favourites$/ }).waitFor();
+    const popup = context.waitForEvent("page");
+    await card.getByRole("link", { name: /View Best Deal/ }).click();
+    await (await popup).close();
+    await card.locator("h3 a").click(); // the product page records the view
+    await page.waitForURL(/\/product\//);
+    await page.goto(`${baseUrl}/cookie-policy`);
+    const stored = await page.evaluate(() => [...Object.keys(localStorage), ...Object.keys(sessionStorage)].sort());
+    expect(stored).toEqual(
+      expect.arrayContaining(["affiliate_clicks", "compare_tray", "cookie_consent", "favorites_saved", "recently_viewed", "sessionId", "userId"]),
+    );
+    const listed = await page.getByRole("list", { name: "Cookies and browser storage used by this site" }).locator("h3").allTextContents();
+    expect(stored.filter((key) => !listed.includes(key))).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it("decides whether to show the banner in the head, before any module script has run", async () => {
     for (const [consent, shown] of [[null, true], ["declined", false], ["accepted", false]] as const) {

@@ -5,12 +5,12 @@
 import { atom } from "nanostores";
 import { addToCompare, collapsedWindow, removeFromCompare, type CompareItem } from "../../../data/domain/compare.ts";
 
-const storageKey = "compare_tray";
+export const compareStorageKey = "compare_tray";
 
 function load(): CompareItem[] {
   if (typeof sessionStorage === "undefined") return [];
   try {
-    const stored = JSON.parse(sessionStorage.getItem(storageKey) ?? "[]") as unknown;
+    const stored = JSON.parse(sessionStorage.getItem(compareStorageKey) ?? "[]") as unknown;
     return Array.isArray(stored) ? (stored as CompareItem[]).slice(0, 4) : [];
   } catch {
     return [];
@@ -24,7 +24,7 @@ export const $comparePosition = atom(0);
 
 $compareItems.listen((items) => {
   try {
-    sessionStorage.setItem(storageKey, JSON.stringify(items));
+    sessionStorage.setItem(compareStorageKey, JSON.stringify(items));
   } catch {
     // Storage unavailable: the tray still works for this page.
   }

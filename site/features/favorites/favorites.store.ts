@@ -8,6 +8,21 @@ import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { toast } from "../toast/toast.store.ts";
 
+/**
+ * Local-storage key set while this browser has saved favourites: product grids then hydrate at
+ * once (rather than on first touch) to show them as saved. Cleared when the list comes back empty.
+ */
+export const favoritesSavedKey = "favorites_saved";
+
+function markSaved(saved: boolean): void {
+  try {
+    if (saved) localStorage.setItem(favoritesSavedKey, "1");
+    else localStorage.removeItem(favoritesSavedKey);
+  } catch {
+    // Storage unavailable: grids show saved state once the visitor touches them.
+  }
+}
+
 /** productId -> favourite id (absent: not saved). */
 export const $favorites = map<Record<number, number | undefined>>({});
 let loaded: Promise<void> | null = null;
@@ -18,6 +33,7 @@ export function loadFavorites(): Promise<void> {
     .get<{ id: number; productId: number }[]>("/api/favorites", { userId: getVisitorId() })
     .then((favorites) => {
       for (const favorite of favorites) $favorites.setKey(favorite.productId, favorite.id);
+      markSaved(favorites.length > 0);
     })
     .catch((error) => {
       loaded = null;
@@ -35,6 +51,7 @@ export async function checkFavorite(productId: number): Promise<void> {
 export async function addFavorite(productId: number): Promise<void> {
   const favorite = await api.post<{ id: number }>("/api/favorites", { userId: getVisitorId(), productId });
   $favorites.setKey(productId, favorite.id);
+  markSaved(true);
 }
 
 export async function removeFavorite(productId: number, favoriteId = $favorites.get()[productId]): Promise<void> {

@@ -6,6 +6,7 @@ import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice, formatRating, ratingStars } from "../../../data/domain/display.ts";
 import { productPath } from "../../../data/domain/paths.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
+import { useIsClient } from "../../lib/browser/use-is-client.ts";
 import { cn } from "../../lib/cn.ts";
 import { $compareItems, addProductToCompare } from "../compare/compare.store.ts";
 import { SaveToggle } from "../favorites/SaveToggle.tsx";
@@ -52,7 +53,9 @@ function Star({ filled }: { filled: boolean }) {
 
 /** A product card (SPEC.md section 2): links to the product page; View Best Deal goes to the best offer. */
 export function ProductCard({ product, links }: { product: CardProduct; links: LinkContext }) {
-  const compared = useStore($compareItems).some((item) => item.id === product.id);
+  // The compare tray lives in session storage, which the static HTML cannot know.
+  const comparing = useStore($compareItems);
+  const compared = useIsClient() && comparing.some((item) => item.id === product.id);
   const discount = discountPercent(product.originalPrice, product.bestPrice);
   const retailerName = product.bestRetailer ?? "Unknown";
   const bestDealUrl = product.bestDeal ? buildAffiliateUrl(product.bestDeal.retailerKey, product.bestDeal.url, links.affiliateIds, links.siteName) : null;

@@ -106,6 +106,11 @@ export default function ProductGrid(props: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [load]);
 
+  // Live now: the page's hydration directive replays what the visitor tapped before this moment.
+  useEffect(() => {
+    top.current?.dispatchEvent(new Event("pawprice:island-ready", { bubbles: true }));
+  }, []);
+
   const go = (next: GridState, scroll = false) => {
     setState(next);
     const url = `${window.location.pathname}${gridQueryString(next, defaults)}${window.location.hash}`;
