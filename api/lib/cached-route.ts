@@ -102,14 +102,23 @@ export function defineCachedRead<P extends PathSchemas = Record<never, z.ZodType
 
   const handler: RouteHandler = (event, ctx) => {
     const { input } = read.parse(routeParams(event), event.url.searchParams);
-    const { body } = read.answer(input, ctx);
-    return new Response(body, { headers });
+    return send(event, read.answer(input, ctx));
   };
   cachedReads.set(handler, read);
   return handler;
 }
 
 const routeParams = (event: H3Event): Record<string, string | undefined> => event.context.params ?? {};
+
+/**
+ * The answer as text with its headers set on the event: h3 sends a string body straight to the
+ * socket, where a web Response's body would go through a ReadableStream (a sixth of a search's
+ * CPU at 300 requests a second).
+ */
+function send(event: H3Event, answer: CachedResponse): string {
+  for (const name in answer.headers) event.res.headers.set(name, answer.headers[name]!);
+  return answer.body;
+}
 
 /** The cached read behind a handler made by `defineCachedRead` (undefined for any other handler). */
 export function cachedReadOf(handler: RouteHandler): CachedRead | undefined {
@@ -124,9 +133,9 @@ export function withCache(handler: RouteHandler): RouteHandler {
     const { input, key } = read.parse(routeParams(event), event.url.searchParams);
     const cache = ctx.cache;
     const hit = cache?.get(key);
-    if (hit) return new Response(hit.body, { headers: hit.headers });
+    if (hit) return send(event, hit);
     const response = read.answer(input, ctx);
     cache?.set(key, response);
-    return new Response(response.body, { headers: response.headers });
+    return send(event, response);
   };
 }
