@@ -109,6 +109,8 @@ describe("ResponseCache", () => {
     cache.set("/huge", { body: "x".repeat(length + 1), headers });
     expect(cache.get("/page")?.body.length).toBe(length);
     expect(cache.get("/huge")).toBeUndefined();
+    expect(cache.maxBytes).toBe(64 * 1024 * 1024);
+    expect(new ResponseCache(db, { maxBytes: sixteen }).maxBytes).toBe(sixteen);
   });
 
   it("keeps no entry larger than a sixteenth of the cap", () => {
@@ -149,6 +151,33 @@ describe("ResponseCache", () => {
     // Nothing is attached to an entry that is gone.
     cache.attachSent(k(1), ["x", "y"]);
     expect(cache.getSent(k(1))).toBeUndefined();
+  });
+
+  it("counts a sent answer as its entry plus the headers and body bytes it adds", () => {
+    const cache = new ResponseCache(db);
+    cache.set(k(1), { body: body(1), headers });
+    cache.set(k(2), { body: "£1", headers }); // 2 characters, 3 bytes in UTF-8
+    const stored = entryBytes(k(1), { body: body(1), headers }) + entryBytes(k(2), { body: "£1", headers });
+    expect(cache.bytes).toBe(stored);
+    cache.attachSent(k(2), ["content-type", "application/json"]);
+    // Strings at two bytes a character (content-type, application/json, content-length, 3), then the body's 3 bytes.
+    expect(cache.bytes).toBe(stored + 2 * (12 + 16 + 14 + 1) + 3);
+    expect(cache.getSent(k(2))?.headers).toEqual(["content-type", "application/json", "content-length", "3"]);
+  });
+
+  it("with dataVersionOncePerTurn, sees another connection's write from the next event-loop turn on", async () => {
+    const cache = new ResponseCache(db, { dataVersionOncePerTurn: true });
+    cache.set("/a", { body: "[1]", headers });
+    const other = openDb(path.join(dir, "cache.db"));
+    other.$client.prepare("INSERT INTO t VALUES (4)").run();
+    other.$client.close();
+    // The same turn reuses the data_version its first lookup read.
+    expect(cache.get("/a")?.body).toBe("[1]");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.get("/a")).toBeUndefined();
+    cache.set("/a", { body: "[2]", headers });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.get("/a")?.body).toBe("[2]");
   });
 
   it("gives a dropped stale entry's bytes back", () => {

@@ -90,6 +90,7 @@ describe("SearchIndex", () => {
     "royal royal", // the same word twice
     "nothing", // no match
     "food nothing",
+    "dog", // in exactly half the products: idf is log(1) = 0, which bm25 raises to 1e-6 (not 0)
   ])("ranks %j exactly as bm25 defines, on every page", (text) => {
     for (const [offset, limit] of [
       [0, 15],
@@ -145,5 +146,23 @@ describe("SearchIndex", () => {
   it("leaves text that is not one token per word to FTS5", () => {
     expect(index.search(["2-10kg"], 0, 15)).toBeNull();
     expect(index.search([], 0, 15)).toBeNull();
+    // One such word is enough, wherever it stands.
+    expect(index.search(["dog", "2-10kg"], 0, 15)).toBeNull();
+    expect(index.search(["dog", ""], 0, 15)).toBeNull();
+  });
+
+  it("holds every document", () => {
+    expect(index.size).toBe(600);
+    expect(new SearchIndex([]).size).toBe(0);
+  });
+
+  it("computes scores in FTS5's order of operations, so rounding ranks as FTS5 does", () => {
+    // In exact arithmetic both score idf × 1.375 (f = 2 over 3 tokens, f = 3 over 5, average 3);
+    // in doubles, FTS5's f × (k1 + 1) / (f + norm) puts product 2 first, which SQLite confirms
+    // (bm25 -1.3750000000000002e-6 against -1.375e-6). The same formula written another way,
+    // (k1 + 1) factored out or the division done first, ties them and product 1 wins on id.
+    const documents = [doc(1, 0, "", "", "", "dog dog bowl"), doc(2, 0, "", "", "dog", "bowl bowl bowl bowl"), doc(3, 0, "cat")];
+    expect(new SearchIndex(documents).search(["dog"], 0, 10)).toEqual({ ids: [2, 1], total: 2 });
+    expect(reference(documents, "dog", 0, 10)).toEqual({ ids: [2, 1], total: 2 });
   });
 });
