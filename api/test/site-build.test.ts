@@ -202,6 +202,23 @@ describe("the real site build", () => {
     expect(treeHash(firstRelease)).toEqual(firstTree);
   }, 60_000);
 
+  it("shows a renamed category in the frame (header menu, footer) of every page the next build renders, product pages included", async () => {
+    // The frame is rendered once per build and repeated on each page: a new build renders it anew.
+    const category = temp.db.$client.prepare("SELECT id, name FROM categories ORDER BY id LIMIT 1").get() as { id: number; name: string };
+    const renamed = `${category.name} Renamed ${Date.now()}`;
+    temp.db.$client.prepare("UPDATE categories SET name = ? WHERE id = ?").run(renamed, category.id);
+    const record = await site.request({ siteWide: true });
+    expect(record).toMatchObject({ kind: "full", result: "succeeded" });
+    const [first, second] = products();
+    for (const pathname of [`/product/${first!.slug}`, `/product/${second!.slug}`, "/", "/about"]) {
+      const page = await get(pathname);
+      const header = page.text.slice(page.text.indexOf("<header"), page.text.indexOf("</header>"));
+      const html = (text: string) => text.replace(/&/g, "&amp;");
+      expect(header, pathname).toContain(`>${html(renamed)}</a>`);
+      expect(header, pathname).not.toContain(`>${html(category.name)}</a>`);
+    }
+  }, 120_000);
+
   it("leaves the live site as it was when the build process is killed half-way", async () => {
     const current = site.status().current;
     const liveTree = treeHash(site.currentRoot()!);

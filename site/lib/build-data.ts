@@ -53,6 +53,20 @@ function passData(): PassData {
   return data;
 }
 
+/**
+ * HTML that is the same on every page of a pass (the page frame: header, footer, cookie banner),
+ * rendered by the first page that asks and repeated by the others: a product build renders tens
+ * of thousands of pages, and the frame was a large share of each. Only inside a build or a fast
+ * pass; `astro dev` renders it every time, so an edited component shows at once.
+ */
+export function renderedOncePerPass(name: string, render: () => Promise<string>): Promise<string> {
+  if (currentBuildPass() === undefined) return render();
+  const { memo } = passData();
+  const key = `html:${name}`;
+  if (!memo.has(key)) memo.set(key, render());
+  return memo.get(key) as Promise<string>;
+}
+
 /** `read` once per pass under this name. */
 function once<T>(name: string, read: (db: Db) => T): T {
   const { db, memo } = passData();
