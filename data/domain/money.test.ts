@@ -47,4 +47,14 @@ describe("toPounds and formatPence", () => {
     expect(formatPence(123456)).toBe("£1,234.56");
     expect(formatPence(toPence(0.1 + 0.2)!)).toBe("£0.30");
   });
+  it("writes exactly what Intl's en-GB pounds format writes, around every digit-group boundary and for negatives", () => {
+    const intl = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const values = [0, 1, 9, 10, 99, 100, 101, 999, 1000];
+    for (let power = 3; power <= 12; power++) for (const delta of [-1, 0, 1]) values.push(10 ** power * 100 + delta, 10 ** power * 100 - 100 + delta);
+    for (const pence of [...values, ...values.filter((value) => value > 0).map((value) => -value), 1299.4, 1299.5, -1299.5]) {
+      expect(formatPence(pence), String(pence)).toBe(intl.format(pence / 100));
+    }
+    // Where Intl writes "-£0.00", nothing is owed either way.
+    expect([formatPence(-0), formatPence(-0.4)]).toEqual(["£0.00", "£0.00"]);
+  });
 });
