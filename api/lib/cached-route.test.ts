@@ -78,6 +78,14 @@ describe("defineCachedRead", () => {
     );
   });
 
+  it("says which query parameters it takes, or that it takes none", () => {
+    const none = cachedReadOf(defineCachedRead({ maxAgeSeconds: 30, read: () => "all" }))!;
+    expect(parseError(() => none.parse({}, new URLSearchParams("page=2"))).message).toBe('Unknown query parameter "page": this endpoint takes no query parameters');
+    expect(none.parse({}, new URLSearchParams()).input).toEqual({ path: {}, query: {} });
+    const two = cachedReadOf(defineCachedRead({ query: z.object({ size: z.string(), sort: z.string() }), maxAgeSeconds: 30, read: () => "all" }))!;
+    expect(parseError(() => two.parse({}, new URLSearchParams("page=2"))).message).toBe('Unknown query parameter "page": this endpoint takes size, sort');
+  });
+
   it("refuses a path parameter that is not valid percent-encoding, and reads a missing one as empty text", () => {
     const read = cachedReadOf(thingRead().handler)!;
     expect(parseError(() => read.parse({ slug: "%E0%A4%A" }, new URLSearchParams())).message).toBe("slug is not valid URL encoding");

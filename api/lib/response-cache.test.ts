@@ -157,6 +157,8 @@ describe("ResponseCache", () => {
     const cache = new ResponseCache(db);
     cache.set(k(1), { body: body(1), headers });
     cache.set(k(2), { body: "£1", headers }); // 2 characters, 3 bytes in UTF-8
+    // The overhead, then key, body and header names and values at two bytes a character.
+    expect(entryBytes(k(2), { body: "£1", headers })).toBe(entryOverheadBytes + 2 * (3 + 2 + 12 + 16));
     const stored = entryBytes(k(1), { body: body(1), headers }) + entryBytes(k(2), { body: "£1", headers });
     expect(cache.bytes).toBe(stored);
     cache.attachSent(k(2), ["content-type", "application/json"]);
