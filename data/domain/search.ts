@@ -114,8 +114,12 @@ export class SearchIndex {
   readonly #driverCounts: Float64Array;
   readonly #scanCounts: Float64Array[] = [];
   readonly #candidates: Int32Array;
-  /** Scratch for counting distinct documents: a document is counted once per `#epoch`. */
-  readonly #seen: Uint32Array;
+  /**
+   * Scratch for counting distinct documents: a document is counted once per `#epoch`. Doubles,
+   * so the epoch (one per uncached count) stays exact far beyond any index's lifetime (2^53) and
+   * the scratch never needs clearing.
+   */
+  readonly #seen: Float64Array;
   #epoch = 0;
   /**
    * How many documents a prefix of several tokens matches, by token range: the same prefixes come
@@ -179,7 +183,7 @@ export class SearchIndex {
 
     this.#driverCounts = new Float64Array(count);
     this.#candidates = new Int32Array(count);
-    this.#seen = new Uint32Array(count);
+    this.#seen = new Float64Array(count);
   }
 
   get size(): number {
@@ -213,10 +217,6 @@ export class SearchIndex {
     const key = first * (this.#tokens.length + 1) + end;
     const remembered = this.#rememberedCounts.get(key);
     if (remembered !== undefined) return remembered;
-    if (this.#epoch === 0xffffffff) {
-      this.#seen.fill(0);
-      this.#epoch = 0;
-    }
     const epoch = ++this.#epoch;
     const seen = this.#seen;
     const docs = this.#postingDocs;
