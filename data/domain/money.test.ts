@@ -22,6 +22,8 @@ describe("toPence", () => {
     expect(toPence(99999.991)).toBeNull();
     expect(toPence(1000000.001)).toBeNull();
     expect(toPence(0.001)).toBeNull();
+    // A millionth of a penny off a whole penny, exactly (1e-8 * 100 === 1e-6): still not pence.
+    expect(toPence(1e-8)).toBeNull();
   });
   it("reads only numbers and text, not values that merely turn into text", () => {
     expect(toPence(["12"])).toBeNull();
@@ -40,6 +42,7 @@ describe("toPounds and formatPence", () => {
     expect(toPounds(1299)).toBe(12.99);
     expect(toPounds(30)).toBe(0.3);
     expect(toPounds(null)).toBeNull();
+    expect(toPounds(undefined)).toBeNull();
   });
   it("formats as pounds sterling with two decimals", () => {
     expect(formatPence(1299)).toBe("£12.99");
