@@ -4,8 +4,8 @@
  * sign of use inside it (pointer over or down, touch, focus, key), or at the first idle moment
  * when this browser holds state under one of the storage keys (session or local storage, not
  * empty; a returning visitor's saved and compared products show as such without a tap) or the
- * address has a query string (the island's view may depend on it). Once
- * the page is idle the island's modules are preloaded, so hydrating waits on no network.
+ * address has a query string (the island's view may depend on it). Once the page is idle the
+ * island's modules are preloaded, so hydrating waits on no network.
  *
  * A tap lands before hydration has finished: until the island says it is live (it dispatches
  * "pawprice:island-ready" from an effect, that is after React has committed), a click on a
