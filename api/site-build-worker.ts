@@ -136,7 +136,7 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
     await fs.promises.mkdir(folder, { recursive: true });
     madeFolders.add(folder);
   }
-  if (route.route === productRoute) await writeGzipOnly(file, body);
+  if (route.route === productRoute) writeGzipOnly(file, body);
   else if (compressibleFile.test(file)) await writeWithVariants(file, body);
   else await fs.promises.writeFile(file, body);
   return true;

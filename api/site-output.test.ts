@@ -82,7 +82,7 @@ describe("stored files", () => {
   it("stores a product page as gzip only, which reads back to the page", async () => {
     const file = path.join(dir, "product/index.html");
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    await writeGzipOnly(file, page);
+    writeGzipOnly(file, page);
     expect(fs.readdirSync(path.dirname(file))).toEqual(["index.html.gz"]);
     expect(zlib.gunzipSync(fs.readFileSync(`${file}.gz`))).toEqual(page);
     expect(await readStored(file)).toEqual(page);
