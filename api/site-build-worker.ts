@@ -35,7 +35,21 @@ module.enableCompileCache?.();
 
 /** What the parent asks for. */
 export type WorkerJob =
-  | { type: "build"; outDir: string; databaseFile: string; productIds: readonly number[] | null; stay: boolean }
+  | {
+      type: "build";
+      outDir: string;
+      databaseFile: string;
+      productIds: readonly number[] | null;
+      stay: boolean;
+      /**
+       * Where the product pages go, when not in `outDir`'s product folder: a split build's
+       * processes all write theirs into one folder outside every Astro output folder (Astro
+       * empties its output folder as it starts), which becomes the release's product folder.
+       */
+      productPagesDir?: string;
+      /** Only the product pages: a split build's helper, whose other pages would be thrown away. */
+      productPagesOnly?: boolean;
+    }
   | { type: "render"; outDir: string; databaseFile: string; productIds: readonly number[] };
 
 /** What the worker answers, once per job. */
@@ -51,6 +65,10 @@ let kept: KeptPrerenderer | undefined;
 let rendered = 0;
 /** Where the build under way writes. */
 let outDir = "";
+/** Where the build under way writes product pages. */
+let productDir = "";
+/** The build under way renders product pages only. */
+let productPagesOnly = false;
 /** The CSP hashes of the inline scripts in the HTML the job under way wrote. */
 let scriptHashes = new Set<string>();
 /** The folders the job under way has made (each made once, not once per page). */
@@ -71,7 +89,10 @@ const keepPrerenderer: AstroIntegration = {
         return {
           name: "pawprice:storing",
           setup: () => astroDefault.setup?.() ?? Promise.resolve(),
-          getStaticPaths: () => astroDefault.getStaticPaths(),
+          getStaticPaths: async () => {
+            const paths = await astroDefault.getStaticPaths();
+            return productPagesOnly ? paths.filter(({ route }) => route.route === productRoute) : paths;
+          },
           render: async (request, options) => {
             rendered++;
             phaseMarks.firstRender ||= performance.now();
@@ -104,11 +125,12 @@ const productRoute = "/product/[slug]";
 
 /**
  * Where a rendered path is stored (Astro's `build.format: "directory"` layout, but product pages
- * one file each: api/site-output.ts `storedPagePath`), the status pages as 404.html, endpoints
- * (sitemaps, robots.txt) under their own name.
+ * one file each in the job's product folder: api/site-output.ts `storedPagePath`), the status
+ * pages as 404.html, endpoints (sitemaps, robots.txt) under their own name.
  */
 function outputFile(dir: string, pathname: string, route: RouteData): string {
   const relative = pathname.replace(/^\/+|\/+$/g, "");
+  if (route.route === productRoute) return path.join(productDir, path.basename(storedPagePath(relative)));
   if (route.type === "endpoint") return path.join(dir, relative);
   if (relative === "404" || relative === "500") return path.join(dir, `${relative}.html`);
   return path.join(dir, storedPagePath(relative));
@@ -143,15 +165,17 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
 }
 
 /** Starts a job's bookkeeping: where it writes, no hashes yet. */
-function startJob(dir: string): void {
+function startJob(dir: string, options: { productPagesDir?: string; productPagesOnly?: boolean } = {}): void {
   outDir = dir;
+  productDir = options.productPagesDir ?? path.join(dir, flatPagesFolder);
+  productPagesOnly = options.productPagesOnly ?? false;
   scriptHashes = new Set();
   madeFolders = new Set();
 }
 
 async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ pages: number; productPages: number }> {
   startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
-  startJob(job.outDir);
+  startJob(job.outDir, job);
   const { build: astroBuild } = await import("astro");
   rendered = 0;
   Object.assign(phaseMarks, { start: performance.now(), firstRender: 0, lastRender: 0 });
@@ -160,7 +184,7 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
   await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer], logLevel: "warn" });
   const built = performance.now();
   // What Vite emitted and the public folder's files; the rendered files have their variants already.
-  await precompressFolder(job.outDir, new Set([flatPagesFolder]));
+  if (!productPagesOnly) await precompressFolder(job.outDir, new Set([flatPagesFolder]));
   writeScriptHashes(job.outDir, [...scriptHashes]);
   const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
   const done = performance.now();

@@ -42,6 +42,25 @@ describe("shareOut", () => {
     expect(shareOut([7, 8, 9], 3)).toEqual([[7], [8], [9]]);
     expect(shareOut([], 2)).toEqual([[], []]);
   });
+
+  it("makes the first share lighter by the count asked (the main process has other pages to render), still dealing in turn", () => {
+    expect(shareOut([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 2, 2)).toEqual([
+      [1, 3, 5, 7],
+      [2, 4, 6, 8, 9, 10],
+    ]);
+    // Three shares: the first 2 lighter than the others, which split the rest evenly.
+    expect(shareOut([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 3, 2)).toEqual([
+      [1, 4],
+      [2, 5, 7, 9],
+      [3, 6, 8, 10],
+    ]);
+    // Exactly on the bound: 4 ids, 2 lighter, the first share gets 1 and the other 3.
+    expect(shareOut([1, 2, 3, 4], 2, 2)).toEqual([[1], [2, 3, 4]]);
+    // Lighter than there are ids: the first share gets none, never fewer.
+    expect(shareOut([1, 2, 3], 2, 10)).toEqual([[], [1, 2, 3]]);
+    const sizes = shareOut(Array.from({ length: 50_000 }, (_, index) => index + 1), 2, 800).map((share) => share.length);
+    expect(sizes).toEqual([24_600, 25_400]);
+  });
 });
 
 describe("a full build in two processes", () => {
@@ -68,7 +87,8 @@ describe("a full build in two processes", () => {
     }
     expect(readScriptHashes(split)).toEqual(readScriptHashes(single));
     expect(readScriptHashes(split).length).toBeGreaterThan(0);
-    // The helper's folder is gone once its pages moved in (node_modules: the builds' link to the project's).
+    // The helper's folder and the product pages' folder (now the release's product folder) are
+    // gone (node_modules: the builds' link to the project's).
     expect(fs.readdirSync(root).sort()).toEqual(["node_modules", "single", "split"]);
   }, 240_000);
 
@@ -87,6 +107,7 @@ describe("a full build in two processes", () => {
     expect(builder.pids).toEqual([]);
     expect(() => process.kill(main!, 0)).toThrow();
     expect(fs.existsSync(`${outDir}-1`)).toBe(false);
+    expect(fs.existsSync(`${outDir}-0`)).toBe(false);
     await builder.stop();
   }, 240_000);
 
