@@ -6,7 +6,7 @@
  * bundle, which takes about a second instead of a whole build's start-up (Vite bundling alone is
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
  *
- * It writes what Astro renders itself, precompressed (api/site-output.ts: product pages as gzip
+ * It writes what Astro renders itself, precompressed (api/site-output.ts: product pages as brotli
  * only), and lists the hashes of the inline scripts in those pages in the folder's .csp.json,
  * which the server allows in its Content-Security-Policy.
  *
@@ -26,7 +26,7 @@ import {
   inlineScriptHashes,
   precompressFolder,
   storedPagePath,
-  writeGzipOnly,
+  writeBrotliOnly,
   writeWithVariants,
 } from "./site-output.ts";
 import { writeScriptHashes } from "./site-releases.ts";
@@ -145,7 +145,7 @@ function renderUrl(pathname: string, route: RouteData): URL {
 
 /**
  * Writes a rendered page or endpoint into `dir` precompressed (api/site-output.ts: product pages
- * as gzip only, the rest as they are plus gzip and brotli) and notes its inline scripts' hashes.
+ * as brotli only, the rest as they are plus gzip and brotli) and notes its inline scripts' hashes.
  * Returns false for what it leaves to Astro (redirects, empty answers).
  */
 async function store(dir: string, pathname: string, route: RouteData, response: Response): Promise<boolean> {
@@ -158,7 +158,7 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
     await fs.promises.mkdir(folder, { recursive: true });
     madeFolders.add(folder);
   }
-  if (route.route === productRoute) writeGzipOnly(file, body);
+  if (route.route === productRoute) writeBrotliOnly(file, body);
   else if (compressibleFile.test(file)) await writeWithVariants(file, body);
   else await fs.promises.writeFile(file, body);
   return true;

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeGzipOnly, writeWithVariants } from "./site-output.ts";
+import { inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeBrotliOnly, writeWithVariants } from "./site-output.ts";
 
 const sha256 = (text: string) => `sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}`;
 const hashesOf = (html: string) => {
@@ -79,12 +79,14 @@ describe("stored files", () => {
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const page = Buffer.from(`<!doctype html>${'<li class="grid gap-2 p-4">a product</li>'.repeat(300)}`);
 
-  it("stores a product page as gzip only, which reads back to the page", async () => {
+  it("stores a product page as brotli only, which reads back to the page", async () => {
     const file = path.join(dir, "product/index.html");
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    writeGzipOnly(file, page);
-    expect(fs.readdirSync(path.dirname(file))).toEqual(["index.html.gz"]);
-    expect(zlib.gunzipSync(fs.readFileSync(`${file}.gz`))).toEqual(page);
+    writeBrotliOnly(file, page);
+    expect(fs.readdirSync(path.dirname(file))).toEqual(["index.html.br"]);
+    expect(zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`))).toEqual(page);
+    // Compressed, not merely stored: the page repeats one item 300 times.
+    expect(fs.statSync(`${file}.br`).size).toBeLessThan(page.length / 10);
     expect(await readStored(file)).toEqual(page);
   });
 

@@ -25,6 +25,7 @@ const baseHome = "<h1>base home</h1>";
 const fastHome = "<h1>fast home</h1>";
 const base404 = "<h1>base 404</h1>";
 const biscuitPage = `<h1>biscuit</h1>${"<p>crunchy</p>".repeat(200)}`;
+const treatPage = `<h1>treat</h1>${"<p>chewy £2.50</p>".repeat(200)}`;
 
 /** Writes a file's compressed forms beside it, as the build stores them. */
 function writeCompressed(root: string, name: string, text: string, forms: readonly ("gzip" | "br")[]): void {
@@ -68,7 +69,8 @@ beforeAll(async () => {
       compressed: {
         "index.html": [baseHome, ["gzip", "br"]],
         "404.html": [base404, ["gzip", "br"]],
-        // A product page as the build stores it: gzip only.
+        // A product page as the build stores it: brotli only; and as earlier releases did: gzip only.
+        "product/treat.html": [treatPage, ["br"]],
         "product/biscuit.html": [biscuitPage, ["gzip"]],
       },
       scriptHashes: ["sha256-base1", "sha256-base2"],
@@ -240,6 +242,30 @@ describe("compressed answers", () => {
     expect(response.headers.get("content-encoding")).toBeNull();
     expect(response.headers.get("vary")).toBe("accept-encoding");
     expect(await response.text()).toBe(baseHome);
+  });
+
+  it("sends a page stored only as brotli as it is, recompressed as gzip to a client that takes gzip only, or decompressed", async () => {
+    root = base;
+    const brotli = await request("/product/treat/", accepting("gzip, deflate, br, zstd"));
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(await decoded(brotli)).toBe(treatPage);
+    for (const acceptEncoding of ["gzip, deflate", "br;q=0, gzip"]) {
+      const gzip = await request("/product/treat/", accepting(acceptEncoding));
+      expect(gzip.headers.get("content-encoding"), acceptEncoding).toBe("gzip");
+      expect(gzip.headers.get("vary")).toBe("accept-encoding");
+      // Its own validator: a cache must not answer a gzip request with the brotli bytes.
+      expect(gzip.headers.get("etag")).toMatch(/-gzip"$/);
+      expect(gzip.headers.get("etag")).not.toBe(brotli.headers.get("etag"));
+      const body = Buffer.from(await gzip.arrayBuffer());
+      expect(gzip.headers.get("content-length")).toBe(String(body.length));
+      expect(body.length).toBeLessThan(Buffer.byteLength(treatPage) / 5);
+      expect(zlib.gunzipSync(body).toString("utf8")).toBe(treatPage);
+    }
+    for (const acceptEncoding of [null, "identity", "gzip;q=0, br;q=0"]) {
+      const plain = await request("/product/treat", acceptEncoding === null ? {} : accepting(acceptEncoding));
+      expect(plain.headers.get("content-encoding"), String(acceptEncoding)).toBeNull();
+      expect(await plain.text()).toBe(treatPage);
+    }
   });
 
   it("sends a page stored only as gzip as it is, or decompressed to a client without gzip", async () => {

@@ -89,9 +89,9 @@ const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level:
  * (client:toast, client:companion, client:interaction) are counted separately as `lazyJs`.
  */
 function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: number; css: number; jsFiles: number } {
-  // Product pages are stored as gzip only.
+  // Product pages are stored as brotli only.
   const file = path.join(outDir, pagePath);
-  const html = (fs.existsSync(file) ? fs.readFileSync(file) : zlib.gunzipSync(fs.readFileSync(`${file}.gz`))).toString("utf8");
+  const html = (fs.existsSync(file) ? fs.readFileSync(file) : zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`))).toString("utf8");
   const seeds = new Set<string>();
   /** Islands that hydrate only on demand (the first toast; another island hydrating; the first touch): their code is lazy. */
   const onDemand = new Set<string>();
@@ -135,8 +135,9 @@ function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: num
 
 /**
  * The server's CPU time per request for a page (the site handler in process, no network): the
- * mean over `count` requests after a warm-up, sending the stored form as it is or decompressing
- * it for a client that accepts no compression.
+ * mean over `count` requests after a warm-up, sending the stored form as it is, recompressing a
+ * brotli-only page as gzip for a client that takes gzip only, or decompressing it for a client
+ * that accepts no compression.
  */
 async function serveCost(outDir: string, pathname: string, acceptEncoding: string | null, count = 2000) {
   const app = new H3().all("/**", createSiteHandler(() => outDir));
@@ -194,7 +195,7 @@ try {
       `${products} products: ${pages} pages in ${seconds.toFixed(1)} s in ${processes} process(es) (${pagesPerSecond} pages/s, ${cpuSeconds} s of CPU, ${mainThreadCpuSeconds} s on the main thread), peak RSS ${peakRssMb} MB, ${diskMb} MB on disk; product page data read in ${pageDataMs} ms`,
     );
     if (Object.keys(assets).length === 0) {
-      const productSlug = fs.readdirSync(path.join(outDir, "product"))[0]!.replace(/\.html\.gz$/, "");
+      const productSlug = fs.readdirSync(path.join(outDir, "product"))[0]!.replace(/\.html\.br$/, "");
       assets = {
         home: pageAssets(outDir, "index.html"),
         category: pageAssets(outDir, "category/dog-food/index.html"),
@@ -206,6 +207,7 @@ try {
       const productPath = `/product/${productSlug}/`;
       serving = [
         await serveCost(outDir, productPath, "gzip, deflate, br, zstd"),
+        await serveCost(outDir, productPath, "gzip, deflate"),
         await serveCost(outDir, productPath, null),
         await serveCost(outDir, "/", "gzip, deflate, br, zstd"),
         await serveCost(outDir, "/", "gzip, deflate"),

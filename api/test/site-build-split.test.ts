@@ -78,7 +78,7 @@ describe("a full build in two processes", () => {
     // Both processes logged their build.
     expect(shared.log.match(/files built in/g)).toHaveLength(2);
 
-    expect(fs.readdirSync(path.join(split, "product")).sort()).toEqual(productSlugs().map((slug) => `${slug}.html.gz`).sort());
+    expect(fs.readdirSync(path.join(split, "product")).sort()).toEqual(productSlugs().map((slug) => `${slug}.html.br`).sort());
     const files = storedFiles(split);
     expect(files).toEqual(storedFiles(single));
     for (const file of files) {

@@ -115,10 +115,14 @@ describe("the real site build", () => {
     expect((await get("/")).status).toBe(200);
   });
 
-  it("stores product pages as gzip only and the other text files also as they are, with brotli and gzip forms of the same bytes", async () => {
+  it("stores product pages as brotli only and the other text files also as they are, with brotli and gzip forms of the same bytes", async () => {
     const [first] = products();
     // One file per product page, beside the others: no folder each.
-    expect(fs.readdirSync(path.join(firstRelease, "product")).filter((name) => name.startsWith(`${first!.slug}.`))).toEqual([`${first!.slug}.html.gz`]);
+    expect(fs.readdirSync(path.join(firstRelease, "product")).filter((name) => name.startsWith(`${first!.slug}.`))).toEqual([`${first!.slug}.html.br`]);
+    const page = zlib.brotliDecompressSync(fs.readFileSync(path.join(firstRelease, "product", `${first!.slug}.html.br`))).toString("utf8");
+    expect(page).toMatch(/^<!DOCTYPE html>/i);
+    const name = temp.db.$client.prepare("SELECT name FROM products WHERE id = ?").pluck().get(first!.id) as string;
+    expect(findAll((element) => element.name === "h1", parseDocument(page).children).map(textContent)).toEqual([name]);
     expect(fs.readdirSync(path.join(firstRelease, "product"), { withFileTypes: true }).filter((entry) => !entry.isFile())).toEqual([]);
     for (const file of ["index.html", "category/dog-food/index.html", "sitemaps/products-1.xml"]) {
       const plain = fs.readFileSync(path.join(firstRelease, file));
@@ -137,7 +141,7 @@ describe("the real site build", () => {
       const compressed = await request(pathname, { headers: { "accept-encoding": "gzip, deflate, br, zstd" } });
       const body = Buffer.from(await compressed.arrayBuffer());
       const encoding = compressed.headers.get("content-encoding");
-      expect(encoding, pathname).toBe(file === "index.html" ? "br" : "gzip");
+      expect(encoding, pathname).toBe("br");
       expect((encoding === "br" ? zlib.brotliDecompressSync(body) : zlib.gunzipSync(body)).toString(), pathname).toBe(page);
       const plain = await request(pathname);
       expect(plain.headers.get("content-encoding")).toBeNull();
@@ -191,7 +195,7 @@ describe("the real site build", () => {
     expect(readReleaseMeta(root)).toMatchObject({ kind: "fast", base: path.basename(firstRelease) });
     // Its own product page and the one the earlier fast build rendered (carried forward), no other;
     // the pages listing products; none of the pages without product data.
-    expect(fs.readdirSync(path.join(root, "product")).sort()).toEqual([`${changed.slug}.html.gz`, `${unchanged.slug}.html.gz`].sort());
+    expect(fs.readdirSync(path.join(root, "product")).sort()).toEqual([`${changed.slug}.html.br`, `${unchanged.slug}.html.br`].sort());
     for (const page of ["index.html", "category/dog-food/index.html", "sitemap.xml", "sitemaps/products-1.xml"]) {
       expect(fs.existsSync(path.join(root, page)), page).toBe(true);
     }
