@@ -41,12 +41,6 @@ export type WorkerJob =
       databaseFile: string;
       productIds: readonly number[] | null;
       stay: boolean;
-      /**
-       * Where the product pages go, when not in `outDir`'s product folder: a split build's
-       * processes all write theirs into one folder outside every Astro output folder (Astro
-       * empties its output folder as it starts), which becomes the release's product folder.
-       */
-      productPagesDir?: string;
       /** Only the product pages: a split build's helper, whose other pages would be thrown away. */
       productPagesOnly?: boolean;
     }
@@ -65,8 +59,6 @@ let kept: KeptPrerenderer | undefined;
 let rendered = 0;
 /** Where the build under way writes. */
 let outDir = "";
-/** Where the build under way writes product pages. */
-let productDir = "";
 /** The build under way renders product pages only. */
 let productPagesOnly = false;
 /** The CSP hashes of the inline scripts in the HTML the job under way wrote. */
@@ -125,12 +117,11 @@ const productRoute = "/product/[slug]";
 
 /**
  * Where a rendered path is stored (Astro's `build.format: "directory"` layout, but product pages
- * one file each in the job's product folder: api/site-output.ts `storedPagePath`), the status
- * pages as 404.html, endpoints (sitemaps, robots.txt) under their own name.
+ * one file each: api/site-output.ts `storedPagePath`), the status pages as 404.html, endpoints
+ * (sitemaps, robots.txt) under their own name.
  */
 function outputFile(dir: string, pathname: string, route: RouteData): string {
   const relative = pathname.replace(/^\/+|\/+$/g, "");
-  if (route.route === productRoute) return path.join(productDir, path.basename(storedPagePath(relative)));
   if (route.type === "endpoint") return path.join(dir, relative);
   if (relative === "404" || relative === "500") return path.join(dir, `${relative}.html`);
   return path.join(dir, storedPagePath(relative));
@@ -165,9 +156,8 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
 }
 
 /** Starts a job's bookkeeping: where it writes, no hashes yet. */
-function startJob(dir: string, options: { productPagesDir?: string; productPagesOnly?: boolean } = {}): void {
+function startJob(dir: string, options: { productPagesOnly?: boolean } = {}): void {
   outDir = dir;
-  productDir = options.productPagesDir ?? path.join(dir, flatPagesFolder);
   productPagesOnly = options.productPagesOnly ?? false;
   scriptHashes = new Set();
   madeFolders = new Set();

@@ -180,13 +180,18 @@ export function shareOut(ids: readonly number[], count: number, firstLighterBy =
 const mainProcessExtraPages = 800;
 
 /**
- * Ends a split build: the folder every process wrote its product pages into becomes the release's
- * product folder (one rename), and the CSP hashes of the helpers' inline scripts join the main
- * folder's list.
+ * Moves the product pages a helper process built into the main build's folder and adds the CSP
+ * hashes of their inline scripts to the main folder's list. Each process writes into a product
+ * folder of its own while they run: two processes creating files in one folder contend for its
+ * lock, which cost 8 s of CPU in a 50,000-product build here (148 against 140 CPU-s), far more
+ * than moving the helper's files afterwards (25,000 renames, under a second).
  */
-function mergeProductPages(productPagesDir: string, partDirs: readonly string[], outDir: string): void {
-  fs.renameSync(productPagesDir, path.join(outDir, flatPagesFolder));
-  writeScriptHashes(outDir, [...new Set([...readScriptHashes(outDir), ...partDirs.flatMap(readScriptHashes)])]);
+function mergeProductPages(partDir: string, outDir: string): void {
+  const from = path.join(partDir, flatPagesFolder);
+  const to = path.join(outDir, flatPagesFolder);
+  fs.mkdirSync(to, { recursive: true });
+  for (const name of fs.readdirSync(from)) fs.renameSync(path.join(from, name), path.join(to, name));
+  writeScriptHashes(outDir, [...new Set([...readScriptHashes(outDir), ...readScriptHashes(partDir)])]);
 }
 
 export function createAstroBuilder(
@@ -221,7 +226,7 @@ export function createAstroBuilder(
   };
 
   /** A new worker's first job: a build (of every page, or of a fast pass's pages). */
-  const coldBuild = async (job: { databaseFile: string; outDir: string; productIds: readonly number[] | null; productPagesDir?: string }) => {
+  const coldBuild = async (job: { databaseFile: string; outDir: string; productIds: readonly number[] | null }) => {
     const started = performance.now();
     if (worker) await endWorker(worker);
     if (stopped) return refused();
@@ -238,16 +243,13 @@ export function createAstroBuilder(
   /**
    * A full build in `processes` processes: the main one builds every page but the product pages
    * of the other shares (and stays warm, as after any full build); each helper builds only its
-   * share's product pages, with its own Astro build in a folder beside the main one. Every process
-   * writes its product pages into one more folder beside it, which becomes the release's product
-   * folder at the end. One process failing fails the build and ends the others.
+   * share's product pages, with its own Astro build, into a folder beside the main one, whose
+   * product pages are then moved in. One process failing fails the build and ends the others.
    */
   const splitFull = async (job: { databaseFile: string; outDir: string }, shares: number[][]): Promise<BuildOutcome> => {
     const started = performance.now();
-    // Beside the main folder, named after it plus "-0" (the product pages), "-1", "-2"... (the
-    // helpers' builds): in a release store the sweep of leftover folders of ended processes
-    // recognises these as the main folder's.
-    const productPagesDir = `${job.outDir}-0`;
+    // Beside the main folder, named after it plus "-1", "-2"...: in a release store the sweep of
+    // leftover folders of ended processes recognises these as the main folder's.
     const partDirs = shares.slice(1).map((_, index) => `${job.outDir}-${index + 1}`);
     let failed = false;
     const failAll = async () => {
@@ -263,13 +265,12 @@ export function createAstroBuilder(
           databaseFile: job.databaseFile,
           productIds: shares[index + 1]!,
           stay: false,
-          productPagesDir,
           productPagesOnly: true,
         });
         if (!reply.ok && !failed) await failAll();
         return outcome(reply, helper, started);
       });
-      const main = coldBuild({ ...job, productIds: shares[0]!, productPagesDir }).then(async (result) => {
+      const main = coldBuild({ ...job, productIds: shares[0]! }).then(async (result) => {
         if (!result.ok && !failed) await failAll();
         return result;
       });
@@ -281,7 +282,7 @@ export function createAstroBuilder(
         worker = null;
         return { ok: false, durationMs: performance.now() - started, pages: 0, productPages: 0, log };
       }
-      mergeProductPages(productPagesDir, partDirs, job.outDir);
+      for (const dir of partDirs) mergeProductPages(dir, job.outDir);
       return {
         ok: true,
         durationMs: performance.now() - started,
@@ -292,7 +293,7 @@ export function createAstroBuilder(
     } finally {
       await Promise.all(helpers.map(endWorker));
       helpers = [];
-      for (const dir of [productPagesDir, ...partDirs]) fs.rmSync(dir, { recursive: true, force: true });
+      for (const dir of partDirs) fs.rmSync(dir, { recursive: true, force: true });
     }
   };
 
