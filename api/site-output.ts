@@ -8,7 +8,7 @@
  *   (and writes a quarter of the bytes). Brotli quality 1 compresses a page in about half the
  *   CPU time of gzip's fastest level (about 0.19 against 0.39 ms here), for a page 3% larger
  *   (11.9 against 11.5 KB): on 50,000 pages, about 10 s of CPU a build. Browsers send
- *   `br` over HTTPS and to localhost, and the big crawlers accept it; a client that accepts
+ *   `br` over HTTPS (Chromium to localhost too), and the big crawlers accept it; a client that accepts
  *   gzip only gets the page recompressed as gzip on the fly, one that accepts neither gets it
  *   decompressed (see api/site.ts).
  * - the other rendered files (the few dozen shared pages, the sitemaps): as they are, plus gzip
