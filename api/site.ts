@@ -129,9 +129,10 @@ async function chooseForm(
     return { encoding, stat: stored.forms[encoding]!, read: () => fs.promises.readFile(stored.file + encodingSuffixes[encoding]) };
   }
   if (stored.forms.identity) return { encoding: null, stat: stored.forms.identity, read: () => fs.promises.readFile(stored.file) };
-  // Stored as brotli only (product pages) for a client that takes gzip but not brotli: gzip at
-  // its fastest level on the fly, rather than the page uncompressed (a third of the bytes).
-  if (stored.forms.br && !stored.forms.gzip && accepted.has("gzip")) {
+  // Stored as brotli only (product pages: a stored gzip would have been chosen above) for a client
+  // that takes gzip but not brotli: gzip at its fastest level on the fly, rather than the page
+  // uncompressed (a third of the bytes).
+  if (stored.forms.br && accepted.has("gzip")) {
     return {
       encoding: "gzip",
       stat: stored.forms.br,
