@@ -21,6 +21,7 @@ import type { AstroIntegration, AstroPrerenderer } from "astro";
 import { projectRoot, siteConfig } from "../data/config.ts";
 import { endBuildPass, startBuildPass, currentBuildPass } from "../data/site-build-pass.ts";
 import {
+  bodyBytes,
   compressibleFile,
   flatPagesFolder,
   inlineScriptHashes,
@@ -141,7 +142,7 @@ function renderUrl(pathname: string, route: RouteData): URL {
  */
 async function store(dir: string, pathname: string, route: RouteData, response: Response): Promise<boolean> {
   if ((response.status >= 300 && response.status < 400) || !response.body) return false;
-  const body = Buffer.from(await response.arrayBuffer());
+  const body = await bodyBytes(response.body);
   const file = outputFile(dir, pathname, route);
   if (route.type === "page") inlineScriptHashes(body.toString("utf8"), scriptHashes);
   const folder = path.dirname(file);

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeBrotliOnly, writeWithVariants } from "./site-output.ts";
+import { bodyBytes, inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeBrotliOnly, writeWithVariants } from "./site-output.ts";
 
 const sha256 = (text: string) => `sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}`;
 const hashesOf = (html: string) => {
@@ -71,6 +71,33 @@ describe("inline script hashes", () => {
     const hashes = new Set<string>();
     for (let page = 0; page < 3; page++) inlineScriptHashes(`<p>${page}</p><script>shared()</script>`, hashes);
     expect([...hashes]).toEqual([sha256("shared()")]);
+  });
+});
+
+describe("a rendered body's bytes", () => {
+  it("are the body's bytes, from one chunk or several", async () => {
+    const page = new TextEncoder().encode("<!doctype html><p>Pets £12.99</p>");
+    expect(await bodyBytes(new Response(page).body!)).toEqual(Buffer.from(page));
+    const chunks = ["<!doctype html>", "<p>Pets ", "£12.99</p>"].map((part) => new TextEncoder().encode(part));
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    expect((await bodyBytes(stream)).toString("utf8")).toBe("<!doctype html><p>Pets £12.99</p>");
+    expect(await bodyBytes(new Response("").body!)).toEqual(Buffer.alloc(0));
+  });
+
+  it("are the one chunk itself, not a copy", async () => {
+    const chunk = new TextEncoder().encode("<p>one chunk</p>");
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    expect((await bodyBytes(stream)).buffer).toBe(chunk.buffer);
   });
 });
 

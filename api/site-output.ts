@@ -95,6 +95,19 @@ const productPageBrotli = {
 };
 
 /**
+ * A rendered body's bytes, as its stream hands them over: Astro's page body arrives as one chunk,
+ * which is used as it is. `response.arrayBuffer()` would copy it twice more, and those copies of
+ * tens of thousands of pages (memory outside the JavaScript heap, which V8 counts towards starting
+ * a full collection) set off most of a build's full garbage collections.
+ */
+export async function bodyBytes(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  const only = chunks.length === 1 ? chunks[0]! : null;
+  return only ? Buffer.from(only.buffer, only.byteOffset, only.byteLength) : Buffer.concat(chunks);
+}
+
+/**
  * Writes a product page as its brotli only (`file` + ".br"), compressing and writing on the calling
  * thread. A large build keeps every core busy rendering, so handing the work to libuv's thread
  * pool overlaps nothing; it adds a thread wake-up and a promise for the compression and for each
