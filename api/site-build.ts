@@ -92,7 +92,10 @@ function startWorker(cwd: string, quiet: boolean): Worker {
   ensureModulesReachable(cwd);
   const child = fork(workerFile, [], {
     cwd,
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" },
+    // MIMALLOC_PURGE_DELAY=0: the bundler's allocator (rolldown uses mimalloc) hands freed memory
+    // back to the system at once instead of after a delay; a worker's peak RSS while bundling drops
+    // by about 170 MB (of 1.1 GB at 10,000 products), no slower.
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY ?? "0" },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     // Not the parent's flags (a test runner's loaders): the worker is plain Node running TypeScript,
     // and collects its garbage right after a job rather than in the middle of the next one.
