@@ -29,13 +29,22 @@ const sizes = values.sizes.split(",").map(Number);
  * Runs a full site build, sampling each build process's high-water RSS (VmHWM) and CPU time
  * (user + system: the figure that a busy shared machine disturbs least) until it ends: of every
  * thread, and of the main threads alone (rendering; compression and file writes run beside it).
- * A large build runs in two processes at once: CPU times are their sum, and the peak RSS is the
- * sum of their peaks (an upper bound of what they held together).
+ * A large build runs in two processes at once: CPU times are their sum; `peakRssMb` is the sum of
+ * their peaks (an upper bound of what they held together), `peakRssTogetherMb` the most they held
+ * at one time (their current RSS summed at each sample).
  */
 async function build(
   databaseFile: string,
   outDir: string,
-): Promise<{ seconds: number; processes: number; cpuSeconds: number; mainThreadCpuSeconds: number; peakRssMb: number; pages: number }> {
+): Promise<{
+  seconds: number;
+  processes: number;
+  cpuSeconds: number;
+  mainThreadCpuSeconds: number;
+  peakRssMb: number;
+  peakRssTogetherMb: number;
+  pages: number;
+}> {
   const builder = createAstroBuilder({ quiet: true, keepWarm: false });
   const running = builder.full({ databaseFile, outDir });
   const seen = new Map<number, { peakKb: number; ticks: number; mainThreadTicks: number }>();
@@ -44,11 +53,14 @@ async function build(
     const fields = fs.readFileSync(stat, "utf8").split(") ")[1]!.split(" ");
     return Number(fields[11]) + Number(fields[12]);
   };
+  let peakTogetherKb = 0;
   const sample = setInterval(() => {
+    let togetherKb = 0;
     // The workers start once the builder takes the job, not at once.
     for (const pid of builder.pids) {
       try {
         const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+        togetherKb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
         const last = seen.get(pid);
         seen.set(pid, {
           peakKb: Math.max(last?.peakKb ?? 0, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)),
@@ -59,6 +71,7 @@ async function build(
         // The process has exited between two samples.
       }
     }
+    peakTogetherKb = Math.max(peakTogetherKb, togetherKb);
   }, 100);
   const outcome = await running.finally(() => clearInterval(sample));
   if (!outcome.ok) throw new Error(`build failed:\n${outcome.log}`);
@@ -74,6 +87,7 @@ async function build(
     cpuSeconds: Math.round((total((each) => each.ticks) / ticksPerSecond) * 10) / 10,
     mainThreadCpuSeconds: Math.round((total((each) => each.mainThreadTicks) / ticksPerSecond) * 10) / 10,
     peakRssMb: Math.round(total((each) => each.peakKb) / 1024),
+    peakRssTogetherMb: Math.round(peakTogetherKb / 1024),
     pages: outcome.pages,
   };
 }
@@ -187,12 +201,24 @@ try {
     // The seeded database goes to disk now, not by the kernel's write-back during the build.
     execFileSync("sync");
     const outDir = path.join(dir, "site");
-    const { seconds, processes, cpuSeconds, mainThreadCpuSeconds, peakRssMb, pages } = await build(databaseFile, outDir);
+    const { seconds, processes, cpuSeconds, mainThreadCpuSeconds, peakRssMb, peakRssTogetherMb, pages } = await build(databaseFile, outDir);
     const diskMb = diskUsageMb(outDir);
     const pagesPerSecond = Math.round(pages / seconds);
-    results.push({ products, pages, seconds: Math.round(seconds * 10) / 10, processes, cpuSeconds, mainThreadCpuSeconds, pagesPerSecond, peakRssMb, diskMb, pageDataMs });
+    results.push({
+      products,
+      pages,
+      seconds: Math.round(seconds * 10) / 10,
+      processes,
+      cpuSeconds,
+      mainThreadCpuSeconds,
+      pagesPerSecond,
+      peakRssMb,
+      peakRssTogetherMb,
+      diskMb,
+      pageDataMs,
+    });
     console.log(
-      `${products} products: ${pages} pages in ${seconds.toFixed(1)} s in ${processes} process(es) (${pagesPerSecond} pages/s, ${cpuSeconds} s of CPU, ${mainThreadCpuSeconds} s on the main thread), peak RSS ${peakRssMb} MB, ${diskMb} MB on disk; product page data read in ${pageDataMs} ms`,
+      `${products} products: ${pages} pages in ${seconds.toFixed(1)} s in ${processes} process(es) (${pagesPerSecond} pages/s, ${cpuSeconds} s of CPU, ${mainThreadCpuSeconds} s on the main thread), peak RSS ${peakRssMb} MB (the processes' peaks summed; ${peakRssTogetherMb} MB at once), ${diskMb} MB on disk; product page data read in ${pageDataMs} ms`,
     );
     if (Object.keys(assets).length === 0) {
       const productSlug = fs.readdirSync(path.join(outDir, "product"))[0]!.replace(/\.html\.br$/, "");
