@@ -99,6 +99,18 @@ describe("a rendered body's bytes", () => {
     });
     expect((await bodyBytes(stream)).buffer).toBe(chunk.buffer);
   });
+
+  it("are only the bytes a chunk views, when it views part of a larger buffer", async () => {
+    const shared = new TextEncoder().encode("xx<p>view</p>yy");
+    const view = new Uint8Array(shared.buffer, 2, 11);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(view);
+        controller.close();
+      },
+    });
+    expect((await bodyBytes(stream)).toString("utf8")).toBe("<p>view</p>");
+  });
 });
 
 describe("stored files", () => {
