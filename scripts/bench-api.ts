@@ -4,7 +4,8 @@
  *  1. three read endpoints with the response cache off and on;
  *  2. with the cache on, side by side with a bare node:http server (its own process) that
  *     returns the same bytes and headers: the ratio is what the server keeps of the bare limit
- *     (the median over three rounds, alternating which of the two runs first);
+ *     (the median over three rounds, alternating which of the two runs first), and each one's
+ *     CPU time per request (the steadier figure on two cores, where the load generator takes one);
  *  3. a realistic search mix with the cache off at a fixed rate: 1,000 distinct queries drawn
  *     from the seeded catalogue (brands, product words, 1-3 word prefixes), p50/p99 and errors,
  *     from a paced open-loop generator (`pacedLoad`: the figure the target is judged on) and,
@@ -18,7 +19,7 @@
  * (default 300).
  */
 import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -110,7 +111,7 @@ async function runBenchmarks(): Promise<void> {
   db.$client.close();
 
   /** Starts a node process and waits for its "running at" line; returns the port it printed or was given. */
-  async function startProcess(args: string[], env: NodeJS.ProcessEnv, port?: number): Promise<{ port: number; stop: () => void }> {
+  async function startProcess(args: string[], env: NodeJS.ProcessEnv, port?: number): Promise<{ port: number; pid: number; stop: () => void }> {
     const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
     const printed = await new Promise<number>((resolve, reject) => {
       child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}`)));
@@ -119,7 +120,7 @@ async function runBenchmarks(): Promise<void> {
         if (match) resolve(Number(match[1]));
       });
     });
-    return { port: port ?? printed, stop: () => child.kill("SIGTERM") };
+    return { port: port ?? printed, pid: child.pid!, stop: () => child.kill("SIGTERM") };
   }
 
   function startServer(cache: string) {
@@ -136,6 +137,22 @@ async function runBenchmarks(): Promise<void> {
     const result = await autocannon({ url, connections, duration: seconds });
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     return result;
+  }
+
+  const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+  /** A process's CPU time so far (user + system), in ms. */
+  const cpuMs = (pid: number) => {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  };
+  /** `load`, also giving the CPU time `pid` spent per request during the measured run (not the warm-up), in µs. */
+  async function loadWithCpu(url: string, pid: number) {
+    await autocannon({ url, connections: 4, duration: 2 }); // warm-up
+    const before = cpuMs(pid);
+    const result = await autocannon({ url, connections, duration: seconds });
+    const cpuUsPerRequest = ((cpuMs(pid) - before) * 1000) / result.requests.total;
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { result, cpuUsPerRequest };
   }
 
   const results = [];
@@ -158,7 +175,7 @@ async function runBenchmarks(): Promise<void> {
             meetsTarget: result.requests.average >= 2000 && result.latency.p99 < 50,
           });
         }
-        if (cache === "on") sideBySide.push(...(await compareWithBare(server.port)));
+        if (cache === "on") sideBySide.push(...(await compareWithBare(server.port, server.pid)));
         if (cache === "off") searchMix = await runSearchMix(server.port);
       } finally {
         server.stop();
@@ -169,7 +186,7 @@ async function runBenchmarks(): Promise<void> {
   }
 
   /** Each endpoint on the server (cache on, warm) and on the bare server with its recorded answer, back to back. */
-  async function compareWithBare(port: number) {
+  async function compareWithBare(port: number, pid: number) {
     const recorded: RecordedAnswer[] = [];
     for (const target of targets) {
       const response = await fetch(`http://127.0.0.1:${port}${target.path}`);
@@ -186,10 +203,14 @@ async function runBenchmarks(): Promise<void> {
         // This machine's speed drifts by a fifth within minutes: the two are run in alternating
         // rounds (the server first, then the bare one first, ...) and judged on the median of the
         // rounds' ratios, not on one run of each that may land in different weather.
-        const rounds: { app: autocannon.Result; limit: autocannon.Result }[] = [];
+        // Each run also notes the serving process's CPU time per request: on two cores the load
+        // generator takes a core of its own, so throughput also measures the scheduler, and CPU per
+        // request is the steadier figure of the two.
+        type Run = { result: autocannon.Result; cpuUsPerRequest: number };
+        const rounds: { app: Run; limit: Run }[] = [];
         for (let round = 0; round < sideBySideRounds; round++) {
-          const runApp = () => load(`http://127.0.0.1:${port}${target.path}`);
-          const runLimit = () => load(`http://127.0.0.1:${bare.port}${target.path}`);
+          const runApp = () => loadWithCpu(`http://127.0.0.1:${port}${target.path}`, pid);
+          const runLimit = () => loadWithCpu(`http://127.0.0.1:${bare.port}${target.path}`, bare.pid);
           if (round % 2 === 0) {
             const app = await runApp();
             rounds.push({ app, limit: await runLimit() });
@@ -198,15 +219,20 @@ async function runBenchmarks(): Promise<void> {
             rounds.push({ app: await runApp(), limit });
           }
         }
-        const ratio = median(rounds.map(({ app, limit }) => app.requests.average / limit.requests.average));
+        const ratio = median(rounds.map(({ app, limit }) => app.result.requests.average / limit.result.requests.average));
+        const serverCpuUs = median(rounds.map(({ app }) => app.cpuUsPerRequest));
+        const bareCpuUs = median(rounds.map(({ limit }) => limit.cpuUsPerRequest));
         rows.push({
           endpoint: target.name,
-          serverRequestsPerSecond: Math.round(median(rounds.map(({ app }) => app.requests.average))),
-          bareRequestsPerSecond: Math.round(median(rounds.map(({ limit }) => limit.requests.average))),
+          serverRequestsPerSecond: Math.round(median(rounds.map(({ app }) => app.result.requests.average))),
+          bareRequestsPerSecond: Math.round(median(rounds.map(({ limit }) => limit.result.requests.average))),
           ratio: Number(ratio.toFixed(2)),
-          roundRatios: rounds.map(({ app, limit }) => Number((app.requests.average / limit.requests.average).toFixed(2))).join(" "),
-          serverP99Ms: median(rounds.map(({ app }) => app.latency.p99)),
-          bareP99Ms: median(rounds.map(({ limit }) => limit.latency.p99)),
+          roundRatios: rounds.map(({ app, limit }) => (app.result.requests.average / limit.result.requests.average).toFixed(2)).join(" "),
+          serverCpuUsPerRequest: Math.round(serverCpuUs),
+          bareCpuUsPerRequest: Math.round(bareCpuUs),
+          cpuRatio: Number((bareCpuUs / serverCpuUs).toFixed(2)),
+          serverP99Ms: median(rounds.map(({ app }) => app.result.latency.p99)),
+          bareP99Ms: median(rounds.map(({ limit }) => limit.result.latency.p99)),
           meetsTarget: ratio >= 0.85,
         });
       }
