@@ -9,7 +9,8 @@
  *
  * A tap lands before hydration has finished: until the island says it is live (it dispatches
  * "pawprice:island-ready" from an effect, that is after React has committed), a click on a
- * control is held and replayed on the same element, and a changed select is re-announced.
+ * control is held and replayed on the same element, and a changed field gets its value back
+ * and is re-announced.
  * A link is left to the browser (it navigates at once) and its click is replayed with the
  * navigation cancelled, so the island's click handler (the click record) still runs once.
  * The event names are written out here: this file is inlined in every page that uses it.
@@ -17,6 +18,8 @@
 import type { ClientDirective } from "astro";
 
 const wakeEvents = ["pointerover", "pointerdown", "touchstart", "focusin", "keydown"] as const;
+/** What the directive holds until the island is live: taps, and fields' changes. */
+const heldEvents = ["click", "input", "change"] as const;
 
 function storedState(keys: string[]): boolean {
   try {
@@ -48,16 +51,25 @@ const interactionDirective: ClientDirective = (load, options, el) => {
   };
   const wake = () => void hydrate();
 
+  /** Fields changed before the island was live, with the value the visitor chose last. */
+  const heldValues = new Map<HTMLSelectElement | HTMLInputElement, string>();
+
   const hold = (event: Event) => {
     if (ready || !(event.target instanceof Element)) return;
-    if (event.type === "change") {
+    // "input" as well as "change": a select reports "input" first, and that event alone can make
+    // React finish hydrating on the spot, which resets the select to the value it rendered
+    // before the "change" that follows reaches it. The chosen value is put back and announced
+    // once the island is live (once per field, with its last value).
+    if (event.type === "change" || event.type === "input") {
       const field = event.target;
       if (field instanceof HTMLSelectElement || field instanceof HTMLInputElement) {
-        const value = field.value;
-        held.push(() => {
-          field.value = value;
-          field.dispatchEvent(new Event("change", { bubbles: true }));
-        });
+        if (!heldValues.has(field)) {
+          held.push(() => {
+            field.value = heldValues.get(field)!;
+            field.dispatchEvent(new Event("change", { bubbles: true }));
+          });
+        }
+        heldValues.set(field, field.value);
       }
       return;
     }
@@ -85,8 +97,7 @@ const interactionDirective: ClientDirective = (load, options, el) => {
     "pawprice:island-ready",
     () => {
       ready = true;
-      el.removeEventListener("click", hold, true);
-      el.removeEventListener("change", hold, true);
+      for (const name of heldEvents) el.removeEventListener(name, hold, true);
       // In a task of their own, after the effect that announced the island has returned.
       setTimeout(() => {
         for (const replay of held.splice(0)) replay();
@@ -94,8 +105,7 @@ const interactionDirective: ClientDirective = (load, options, el) => {
     },
     { once: true },
   );
-  el.addEventListener("click", hold, true);
-  el.addEventListener("change", hold, true);
+  for (const name of heldEvents) el.addEventListener(name, hold, true);
 
   const keys = typeof options.value === "string" ? options.value.split(",").filter(Boolean) : [];
   if (storedState(keys) || window.location.search !== "") {

@@ -60,6 +60,29 @@ describe("the product grid hydrates on first use", () => {
     await context.close();
   });
 
+  it("a filter chosen before it is live is applied once it is, even when only its input event was seen then", async () => {
+    const { page, errors, context } = await openPage(browser);
+    const held = await holdGridModule(page);
+    await page.goto(categoryUrl);
+    await held.requested;
+    const brands = await page.locator("#filter-brand option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const brand = brands.find((value) => value !== "all")!;
+    // A select reports "input" before "change"; "input" alone can finish React's hydration on
+    // the spot (resetting the select), so the directive must keep the choice from it as well.
+    await page.locator("#filter-brand").evaluate((select, value) => {
+      (select as HTMLSelectElement).value = value;
+      select.dispatchEvent(new Event("input", { bubbles: true }));
+      (select as HTMLSelectElement).value = "all";
+    }, brand);
+    expect(await isStatic(page)).toBe(true);
+    held.open();
+    await page.locator('[data-testid="product-grid"] h2').first().hover();
+    await page.waitForURL((url) => url.searchParams.get("brand") === brand);
+    await expect.poll(() => page.locator("#filter-brand").inputValue()).toBe(brand);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("a Save tap made before it is live saves the product exactly once, and the next visit shows it saved without a touch until none is left", async () => {
     const { page, errors, context } = await openPage(browser);
     const db = new Database(databaseFile, { readonly: true });
