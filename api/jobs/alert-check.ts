@@ -57,6 +57,7 @@ function alertMessage(alert: DueAlert): MailMessage {
     productName: alert.productName,
     productUrl: siteConfig.baseUrl + productPath(alert.productSlug),
     pricePence: alert.bestPricePence,
+    deliveryPence: alert.bestDeliveryPence,
     targetPence: alert.targetPricePence,
     retailerName: alert.retailerName,
     unsubscribeUrl,

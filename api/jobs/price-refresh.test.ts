@@ -13,6 +13,7 @@ import { createProduct } from "../../data/db/catalogue-writer.ts";
 import { migrateDb, openDb } from "../../data/db/client.ts";
 import { latestRefreshRun, pendingHolds } from "../../data/db/price-review.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
+import { withoutDelivery } from "../../data/db/fixtures/temp-db.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
 import { allowLoopbackForTests } from "../lib/guarded-fetch.ts";
@@ -72,6 +73,8 @@ beforeAll(async () => {
   // A catalogue with no offers of its own: only the fixture products below have offers.
   const catalogue = generateCatalogue({ products: 1, today: new Date() });
   seedCatalogue(db, { ...catalogue, products: [] });
+  // The prices read from pages and feeds are checked as best prices: no retailer delivery rules on top (a feed's own delivery still counts).
+  withoutDelivery(db);
   db.$client.close();
 
   sites = { amazon: await startSite("ok"), zooplus: await startSite("ok"), jollyes: await startSite("error"), ebay: await startSite("hang") };
@@ -216,7 +219,8 @@ describe("refreshPrices through the server's pipeline", () => {
     // Amazon kibble (page) and the feed's kibble were checked; jollyes and eBay still fail.
     expect(summary.checked).toBe(3);
     expect(summary.failed).toBe(2);
-    expect(best(ids.kibble).price).toBe(1725);
+    // The feed states £2.99 delivery: 1725 + 299 = 2024 to the door, below Amazon's 2100 read from its page.
+    expect(best(ids.kibble).price).toBe(2024);
   });
 });
 

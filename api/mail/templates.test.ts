@@ -42,6 +42,15 @@ describe("alertMail", () => {
     expect(mail.html).toContain(`href="${alertInput.unsubscribeUrl}"`);
   });
 
+  it("says what delivery the price includes, and nothing when it is not known", () => {
+    const delivered = alertMail({ ...alertInput, pricePence: 1698, deliveryPence: 399 });
+    expect(delivered.subject).toBe(`Price drop: Tom & Jerry's <Crunchy> Treats is now £16.98 at Pets "at" Home`);
+    expect(delivered.text).toContain(`is now £16.98 at Pets "at" Home including £3.99 delivery, at or below your target price of £15.00.`);
+    expect(delivered.html).toContain("including £3.99 delivery");
+    expect(alertMail({ ...alertInput, deliveryPence: 0 }).text).toContain(`£12.99 at Pets "at" Home with free delivery, at or below`);
+    expect(mail.text).toContain(`£12.99 at Pets "at" Home, at or below`);
+  });
+
   it("leaves the retailer out when it is unknown", () => {
     const noRetailer = alertMail({ ...alertInput, retailerName: null });
     expect(noRetailer.subject).toBe("Price drop: Tom & Jerry's <Crunchy> Treats is now £12.99");

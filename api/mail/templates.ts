@@ -59,7 +59,10 @@ ${escapeHtml(identity.companyName)}
 export interface AlertMailInput extends MailIdentity {
   productName: string;
   productUrl: string;
+  /** The best price: the total to the door. */
   pricePence: Pence;
+  /** The delivery inside it (0: free); null or absent when not known, and the mail says nothing of it. */
+  deliveryPence?: Pence | null;
   targetPence: Pence;
   /** Null when the best offer's retailer is unknown; the mail then leaves the retailer out. */
   retailerName: string | null;
@@ -71,13 +74,15 @@ export function alertMail(input: AlertMailInput): RenderedMail {
   const price = formatPence(input.pricePence);
   const target = formatPence(input.targetPence);
   const at = input.retailerName ? ` at ${input.retailerName}` : "";
+  const delivery = input.deliveryPence ?? null;
+  const deliveryNote = delivery === null ? "" : delivery === 0 ? " with free delivery" : ` including ${formatPence(delivery)} delivery`;
   const subject = `Price drop: ${input.productName} is now ${price}${at}`;
   const reason = `You are receiving this because you set a price alert on ${input.siteName}.`;
   const unsubscribeLabel = "Switch off this price alert";
   const caution = "Prices change quickly, so check the price on the retailer's site before you buy.";
 
   const text = [
-    `Good news: ${input.productName} is now ${price}${at}, at or below your target price of ${target}.`,
+    `Good news: ${input.productName} is now ${price}${at}${deliveryNote}, at or below your target price of ${target}.`,
     "",
     `Compare all prices: ${input.productUrl}`,
     "",
@@ -92,7 +97,7 @@ export function alertMail(input: AlertMailInput): RenderedMail {
     subject,
     `<p style="margin: 0 0 8px; font-size: 14px; color: #57534e">${escapeHtml(input.siteName)} price alert</p>
 <h1 style="margin: 0 0 16px; font-size: 20px">${escapeHtml(input.productName)}</h1>
-<p style="margin: 0 0 16px">Good news: it is now <strong style="font-size: 18px; color: #15803d">${escapeHtml(price)}</strong>${retailerHtml}, at or below your target price of ${escapeHtml(target)}.</p>
+<p style="margin: 0 0 16px">Good news: it is now <strong style="font-size: 18px; color: #15803d">${escapeHtml(price)}</strong>${retailerHtml}${escapeHtml(deliveryNote)}, at or below your target price of ${escapeHtml(target)}.</p>
 <p style="margin: 0 0 16px"><a href="${escapeHtml(input.productUrl)}" style="display: inline-block; padding: 10px 16px; background: #0f766e; color: #ffffff; text-decoration: none; border-radius: 6px">Compare all prices</a></p>
 <p style="margin: 0; font-size: 13px; color: #57534e">${escapeHtml(caution)}</p>
 ${footerHtml(input, reason, unsubscribeLabel, input.unsubscribeUrl)}`,

@@ -19,6 +19,7 @@ import { projectRoot, siteConfig } from "../../data/config.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
+import { withoutDelivery } from "../../data/db/fixtures/temp-db.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
 import { parseMail, TestSmtpServer, type ReceivedMail } from "./smtp.ts";
 
@@ -43,6 +44,8 @@ beforeAll(async () => {
   db = openDb(databaseFile);
   await migrateDb(db);
   seedCatalogue(db, generateCatalogue({ products: 30, today: new Date() }));
+  // Item prices are set and compared with targets here; the test "compares the total to the door" adds delivery back.
+  withoutDelivery(db);
   productIds = (db.$client.prepare("SELECT DISTINCT product_id AS id FROM product_prices ORDER BY product_id LIMIT 10").all() as { id: number }[]).map(
     (row) => row.id,
   );
@@ -140,6 +143,27 @@ function unsubscribeLink(mail: ReceivedMail, route: string): string {
 // ---------------------------------------------------------------------------------------------
 
 describe("price alert check", () => {
+  it("compares the total to the door with the target, and says what delivery it includes", async () => {
+    const productId = productIds[9]!;
+    const first = db.$client.prepare("SELECT retailer_id FROM product_prices WHERE product_id = ? ORDER BY id LIMIT 1").get(productId) as { retailer_id: number };
+    try {
+      // The first retailer charges £3.99 below £39: an item at £12.99 costs £16.98 to the door.
+      db.$client.prepare("UPDATE retailers SET delivery_pence = 399, free_delivery_from_pence = 3900 WHERE id = ?").run(first.retailer_id);
+      db.$client.prepare("UPDATE product_prices SET free_delivery = 0, delivery_pence = NULL WHERE product_id = ?").run(productId);
+      setBestPrice(productId, 1299);
+      addAlert(productId, 1500, "door@example.com");
+      expect(await check()).toEqual({ sent: 0, failed: 0, rearmed: 0 });
+      // £11.01 + £3.99 = £15.00: exactly the target.
+      setBestPrice(productId, 1101);
+      expect(product(productId).best_price_pence).toBe(1500);
+      expect(await check()).toEqual({ sent: 1, failed: 0, rearmed: 0 });
+      expect(smtp.received[0]!.subject).toContain("is now £15.00 at");
+      expect(smtp.received[0]!.text).toContain("including £3.99 delivery");
+    } finally {
+      withoutDelivery(db);
+    }
+  });
+
   it("mails exactly one message with product, new price, retailer and links when the price drops to the target", async () => {
     const [productId] = productIds as [number];
     setBestPrice(productId, 2000);

@@ -11,9 +11,10 @@ beforeAll(async () => {
   api = await startTestServer({ products: 300 });
   const sqlite = api.db.$client;
   const ids = (sqlite.prepare("SELECT id FROM products ORDER BY rank").all() as { id: number }[]).map((row) => row.id);
-  // The seed's prices never sit on a whole pound; these two do, so the bounds' inclusiveness is tested.
+  // The seed's prices never sit on a whole pound; these two do (delivered free, so the total is the
+  // item price), so the bounds' inclusiveness is tested.
   const setBest = (productId: number, pence: number) => {
-    sqlite.prepare("UPDATE product_prices SET price_pence = ? + 100 * (SELECT count(*) FROM product_prices o WHERE o.product_id = product_prices.product_id AND o.id < product_prices.id), in_stock = 1, price_override = 0 WHERE product_id = ?").run(pence, productId);
+    sqlite.prepare("UPDATE product_prices SET price_pence = ? + 100 * (SELECT count(*) FROM product_prices o WHERE o.product_id = product_prices.product_id AND o.id < product_prices.id), in_stock = 1, price_override = 0, delivery_pence = 0 WHERE product_id = ?").run(pence, productId);
     recomputeBestPrices(api.db, [productId]);
   };
   [edge.tenPounds, edge.twentyPounds] = [ids[5]!, ids[6]!];
@@ -62,7 +63,7 @@ describe("GET /api/products", () => {
     expect(Object.keys(product).sort()).toEqual(
       [
         "id", "name", "slug", "description", "image", "brand", "categoryId", "category", "rating", "reviewCount", "bestPrice",
-        "originalPrice", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
+        "originalPrice", "bestDelivery", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
       ].sort(),
     );
     expect(product.category).toEqual({ name: expect.any(String), slug: expect.any(String) });
@@ -71,23 +72,35 @@ describe("GET /api/products", () => {
       expect(offer.retailer).toEqual({ key: expect.stringMatching(/^[a-z-]+$/), name: expect.any(String), logo: expect.stringMatching(/^\/retailers\/.+\.svg$/) });
       expect(offer.productId).toBe(product.id);
       expect(isTwoDecimals(offer.price)).toBe(true);
+      expect(isTwoDecimals(offer.total)).toBe(true);
     }
   });
 
-  it("derives bestPrice and bestRetailer from the cheapest in-stock offer", async () => {
+  it("derives bestPrice, bestDelivery and bestRetailer from the cheapest in-stock total to the door", async () => {
+    let withDelivery = 0;
+    let wonOnDelivery = 0;
     for (const product of await all()) {
-      const inStock = product.prices.filter((o) => o.inStock);
+      for (const offer of product.prices) expect(Math.round(offer.total * 100)).toBe(Math.round(offer.price * 100) + Math.round((offer.delivery ?? 0) * 100));
+      const inStock = product.prices.filter((o) => o.inStock && !o.stale);
       if (inStock.length === 0) {
         expect(product.bestPrice).toBeNull();
         continue;
       }
-      const cheapest = Math.min(...inStock.map((o) => o.price));
+      const cheapest = Math.min(...inStock.map((o) => o.total));
       expect(product.bestPrice).toBe(cheapest);
       const bestOffer = inStock.find((o) => o.retailerId === product.bestRetailerId)!;
-      expect(bestOffer.price).toBe(cheapest);
+      expect(bestOffer.total).toBe(cheapest);
+      expect(product.bestDelivery).toBe(bestOffer.delivery);
       expect(product.bestRetailer?.name).toBe(bestOffer.retailer.name);
+      // Offers are listed cheapest to the door first: the best one leads.
+      expect(product.prices[0]!.total).toBe(cheapest);
       if (product.originalPrice !== null) expect(product.originalPrice).toBeGreaterThan(product.bestPrice!);
+      if ((bestOffer.delivery ?? 0) > 0) withDelivery += 1;
+      if (inStock.some((o) => o.price < bestOffer.price)) wonOnDelivery += 1;
     }
+    // The seed makes both cases common: a best price carrying delivery, and a dearer item winning by its delivery.
+    expect(withDelivery).toBeGreaterThan(10);
+    expect(wonOnDelivery).toBeGreaterThan(5);
   });
 
   it("filters by category slug", async () => {

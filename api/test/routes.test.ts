@@ -34,7 +34,17 @@ const bob = "user_bobroutesbbbbbbbbbbbbbb0";
 interface Fixture {
   product: { id: number; slug: string; name: string; category_id: number };
   category: { id: number; name: string; slug: string; icon: string; description: string };
-  retailer: { id: number; key: string; name: string; logo: string; website: string; description: string; comparesPrices: boolean };
+  retailer: {
+    id: number;
+    key: string;
+    name: string;
+    logo: string;
+    website: string;
+    description: string;
+    comparesPrices: boolean;
+    deliveryCharge: number | null;
+    freeDeliveryFrom: number | null;
+  };
   voucherId: number;
   favoriteId: number;
   alertId: number;
@@ -91,7 +101,9 @@ beforeAll(async () => {
     product,
     category: sqlite.prepare("SELECT id, name, slug, icon, description FROM categories WHERE id = ?").get(product.category_id) as Fixture["category"],
     retailer: {
-      ...(sqlite.prepare("SELECT id, key, name, logo, website, description FROM retailers ORDER BY id LIMIT 1").get() as Omit<Fixture["retailer"], "comparesPrices">),
+      ...(sqlite
+        .prepare("SELECT id, key, name, logo, website, description, delivery_pence / 100.0 AS deliveryCharge, free_delivery_from_pence / 100.0 AS freeDeliveryFrom FROM retailers ORDER BY id LIMIT 1")
+        .get() as Omit<Fixture["retailer"], "comparesPrices">),
       comparesPrices: true,
     },
     voucherId: (sqlite.prepare("SELECT id FROM vouchers ORDER BY id LIMIT 1").get() as { id: number }).id,
@@ -358,6 +370,9 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     anonymous("POST", "/api/retailers", retailerBody()),
     { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ website: "ftp://files.example" }), status: 400, error: "website must be an http or https URL" },
     { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ logo: "" }), status: 400, error: "logo is required" },
+    { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ deliveryCharge: -1 }), status: 400, error: "deliveryCharge must be an amount of at least 0 with at most two decimals" },
+    { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ deliveryCharge: "3.999" }), status: 400, error: "deliveryCharge must be an amount of at least 0 with at most two decimals" },
+    { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ freeDeliveryFrom: true }), status: 400, error: "freeDeliveryFrom must be an amount in pounds" },
     { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ name: f.retailer.name.toUpperCase(), key: "amazon-two" }), status: 409, error: `A retailer named "${f.retailer.name.toUpperCase()}" already exists` },
     { method: "POST", path: "/api/retailers", admin: true, body: retailerBody({ key: f.retailer.key }), status: 409, error: `A retailer with the key "${f.retailer.key}" already exists` },
   ],
@@ -517,13 +532,18 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     const body = productBody();
     const created = (await adminOk("POST", "/api/products", body, 201)) as { id: number; slug: string };
     expect(created.slug).toBe("test-kibble-adult-2kg");
-    // Best price: the lowest in-stock price (11.50 at the second retailer, which has no was-price).
-    expect(row("SELECT name, category_id, best_price_pence, best_retailer_id, original_price_pence, last_edited_at FROM products WHERE id = ?", created.id)).toEqual({
+    // Best price: the lowest in-stock total to the door. The second retailer's 11.50 carries its
+    // standard delivery (11.50 + 3.99 = 15.49, below its free-delivery threshold); the first's 12.99
+    // is delivered free, so it wins, with its was-price (15.00, also free).
+    const secondRule = row<{ delivery_pence: number }>("SELECT delivery_pence FROM retailers WHERE id = ?", body.retailerLinks[1]!.retailerId);
+    expect(secondRule.delivery_pence).toBeGreaterThan(149);
+    expect(row("SELECT name, category_id, best_price_pence, best_retailer_id, original_price_pence, best_delivery_pence, last_edited_at FROM products WHERE id = ?", created.id)).toEqual({
       name: body.name,
       category_id: f.category.id,
-      best_price_pence: 1150,
-      best_retailer_id: body.retailerLinks[1]!.retailerId,
-      original_price_pence: null,
+      best_price_pence: 1299,
+      best_retailer_id: body.retailerLinks[0]!.retailerId,
+      original_price_pence: 1500,
+      best_delivery_pence: 0,
       last_edited_at: null,
     });
     expect(rows("SELECT retailer_id, price_pence FROM price_history WHERE product_id = ? ORDER BY retailer_id", created.id)).toEqual(
@@ -532,7 +552,7 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     expect(auditRows().at(-1)).toEqual({ action: "create", entity: "product", entity_id: created.id, summary: `Created product "${body.name}" with 2 offers` });
     expect(builds).toEqual([{ productIds: [created.id], categoryIds: [f.category.id], siteWide: false }]);
     // The public API shows it at once: the change signal dropped the cached answers.
-    expect(await ok("GET", `/api/products/${created.slug}`)).toMatchObject({ id: created.id, bestPrice: 11.5 });
+    expect(await ok("GET", `/api/products/${created.slug}`)).toMatchObject({ id: created.id, bestPrice: 12.99, bestDelivery: 0 });
   },
   "PUT /api/products/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM products WHERE slug = 'test-kibble-adult-2kg'").id;
@@ -600,8 +620,10 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     expect(auditRows().at(-1)).toEqual({ action: "delete", entity: "category", entity_id: id, summary: 'Deleted category "spare-category"' });
   },
   "POST /api/retailers": async () => {
-    const created = (await adminOk("POST", "/api/retailers", retailerBody(), 201)) as { id: number; key: string };
+    const created = (await adminOk("POST", "/api/retailers", retailerBody({ deliveryCharge: 2.5, freeDeliveryFrom: "30" }), 201)) as { id: number; key: string };
     expect(created.key).toBe("paws-direct");
+    expect(created).toMatchObject({ deliveryCharge: 2.5, freeDeliveryFrom: 30 });
+    expect(row("SELECT delivery_pence, free_delivery_from_pence FROM retailers WHERE id = ?", created.id)).toEqual({ delivery_pence: 250, free_delivery_from_pence: 3000 });
     expect(auditRows().at(-1)).toEqual({ action: "create", entity: "retailer", entity_id: created.id, summary: 'Created retailer "Paws Direct"' });
     expect(row("SELECT key, name, website, description, compares_prices FROM retailers WHERE id = ?", created.id)).toEqual({
       key: "paws-direct",
@@ -614,8 +636,20 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   "PUT /api/retailers/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM retailers WHERE key = 'paws-direct'").id;
     // A new name keeps the key: affiliate rules and feeds still find the retailer.
+    // Delivery left out of the body: the stored rule is kept.
     await adminOk("PUT", `/api/retailers/${id}`, retailerBody({ name: "Paws Direct UK", comparesPrices: false }));
-    expect(row("SELECT key, name, compares_prices FROM retailers WHERE id = ?", id)).toEqual({ key: "paws-direct", name: "Paws Direct UK", compares_prices: 0 });
+    expect(row("SELECT key, name, compares_prices, delivery_pence, free_delivery_from_pence FROM retailers WHERE id = ?", id)).toEqual({
+      key: "paws-direct",
+      name: "Paws Direct UK",
+      compares_prices: 0,
+      delivery_pence: 250,
+      free_delivery_from_pence: 3000,
+    });
+    // null clears a part of the rule.
+    expect(await adminOk("PUT", `/api/retailers/${id}`, retailerBody({ name: "Paws Direct UK", comparesPrices: false, freeDeliveryFrom: null }))).toMatchObject({
+      deliveryCharge: 2.5,
+      freeDeliveryFrom: null,
+    });
   },
   "DELETE /api/retailers/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM retailers WHERE key = 'paws-direct'").id;
@@ -987,10 +1021,18 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("GET", `/api/categories/${f.category.id}`)).toEqual(f.category);
   },
   "GET /api/retailers": async () => {
-    const expected = rows<{ compares_prices: number }>(
-      "SELECT id, key, name, logo, website, description, compares_prices FROM retailers ORDER BY name COLLATE NOCASE, id",
-    ).map(({ compares_prices, ...retailer }) => ({ ...retailer, comparesPrices: compares_prices === 1 }));
+    const expected = rows<{ key: string; compares_prices: number; delivery_pence: number | null; free_delivery_from_pence: number | null }>(
+      "SELECT id, key, name, logo, website, description, compares_prices, delivery_pence, free_delivery_from_pence FROM retailers ORDER BY name COLLATE NOCASE, id",
+    ).map(({ compares_prices, delivery_pence, free_delivery_from_pence, ...retailer }) => ({
+      ...retailer,
+      comparesPrices: compares_prices === 1,
+      deliveryCharge: delivery_pence === null ? null : delivery_pence / 100,
+      freeDeliveryFrom: free_delivery_from_pence === null ? null : free_delivery_from_pence / 100,
+    }));
     expect(expected.some((retailer) => !retailer.comparesPrices)).toBe(true);
+    // The seed gives the compared retailers realistic rules; eBay's sellers state their own postage.
+    expect(expected.find((retailer) => retailer.key === "pets-at-home")).toMatchObject({ deliveryCharge: 3.99, freeDeliveryFrom: 39 });
+    expect(expected.find((retailer) => retailer.key === "ebay")).toMatchObject({ deliveryCharge: null, freeDeliveryFrom: null });
     expect(await ok("GET", "/api/retailers")).toEqual(expected);
   },
   "GET /api/retailers/:id": async () => {

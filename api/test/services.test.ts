@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createMailer } from "../mail/mailer.ts";
 import { createServices, type Services } from "../services.ts";
 import { openDb } from "../../data/db/client.ts";
+import { withoutDelivery } from "../../data/db/fixtures/temp-db.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { bumpCatalogueRevision } from "../../data/db/catalogue-revision.ts";
 
@@ -28,6 +29,8 @@ beforeAll(async () => {
     watchMs: 20,
     log: () => {},
   });
+  // Item prices are set and compared with alert targets here: no delivery on top.
+  withoutDelivery(services.db);
   productIds = (services.db.$client.prepare("SELECT id FROM products WHERE best_price_pence IS NOT NULL ORDER BY id LIMIT 5").all() as { id: number }[]).map((row) => row.id);
 });
 afterAll(async () => {

@@ -19,7 +19,9 @@ export interface DueAlert {
   targetPricePence: Pence;
   productName: string;
   productSlug: string;
+  /** The best price (total to the door) and the delivery inside it (null: not known). */
   bestPricePence: Pence;
+  bestDeliveryPence: Pence | null;
   /** Null if the best offer's retailer is gone. */
   retailerName: string | null;
 }
@@ -31,6 +33,7 @@ interface DueAlertRow {
   name: string;
   slug: string;
   best_price_pence: number;
+  best_delivery_pence: number | null;
   retailer_name: string | null;
 }
 
@@ -77,7 +80,7 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
     ).run(claimToken, now.toISOString(), staleBefore, options.limit);
     return statement(
       db,
-      `SELECT a.id, a.email, a.target_price_pence, p.name, p.slug, p.best_price_pence, r.name AS retailer_name
+      `SELECT a.id, a.email, a.target_price_pence, p.name, p.slug, p.best_price_pence, p.best_delivery_pence, r.name AS retailer_name
        FROM price_alerts a JOIN products p ON p.id = a.product_id LEFT JOIN retailers r ON r.id = p.best_retailer_id
        WHERE a.claim_token = ? ORDER BY a.id`,
     ).all(claimToken) as DueAlertRow[];
@@ -89,6 +92,7 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
     productName: row.name,
     productSlug: row.slug,
     bestPricePence: row.best_price_pence,
+    bestDeliveryPence: row.best_delivery_pence,
     retailerName: row.retailer_name,
   }));
 }

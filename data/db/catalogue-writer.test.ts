@@ -4,8 +4,8 @@
  * write stores nothing at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProduct, deleteCategory, updateProduct, WriteRefused } from "./catalogue-writer.ts";
-import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+import { createProduct, deleteCategory, updateProduct, updateRetailer, WriteRefused } from "./catalogue-writer.ts";
+import { tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { productInput, type ProductInput } from "../domain/catalogue-input.ts";
 
@@ -15,6 +15,8 @@ let categories: number[];
 
 beforeAll(async () => {
   temp = await tempDb(10);
+  // Item prices are set and read back as best prices here: no delivery on top (totals to the door are tested in data/db/offers.test.ts).
+  withoutDelivery(temp.db);
   retailers = (temp.db.$client.prepare("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id").all() as { id: number }[]).map((r) => r.id);
   categories = (temp.db.$client.prepare("SELECT id FROM categories ORDER BY id").all() as { id: number }[]).map((r) => r.id);
 });
@@ -84,6 +86,37 @@ describe("best price", () => {
     updateProduct(temp.db, value.id, input("Gone Gravy", [{ retailer: 0, price: 3, inStock: false }]));
     expect(best(value.id)).toEqual({ price: null, retailer: null, original: null });
     expect(rows("SELECT retailer_id FROM product_prices WHERE product_id = ?", value.id)).toEqual([{ retailer_id: retailers[0] }]);
+  });
+});
+
+describe("a retailer's delivery rule", () => {
+  it("re-derives the best price of every product sold there, reports them as changed, and keeps the rule when an update leaves it out", () => {
+    const { value } = createProduct(temp.db, input("Rule Rusks", [{ retailer: 0, price: 10 }, { retailer: 1, price: 11 }]));
+    const { value: elsewhere } = createProduct(temp.db, input("Other Oats", [{ retailer: 1, price: 4 }]));
+    expect(best(value.id)).toEqual({ price: 1000, retailer: retailers[0], original: null });
+    const stored = temp.db.$client.prepare("SELECT name, logo, website, description FROM retailers WHERE id = ?").get(retailers[0]) as {
+      name: string; logo: string; website: string; description: string;
+    };
+    const base = { ...stored, logo: "/retailers/test.svg", comparesPrices: true };
+    try {
+      // 10.00 + 2.50 = 12.50 loses to 11.00 delivered with no known charge.
+      const { change } = updateRetailer(temp.db, retailers[0]!, { ...base, deliveryCharge: 250, freeDeliveryFrom: 2000 });
+      expect(best(value.id)).toEqual({ price: 1100, retailer: retailers[1], original: null });
+      expect(change.siteWide).toBe(true);
+      expect(change.productIds).toContain(value.id);
+      expect(change.productIds).not.toContain(elsewhere.id);
+      // Left out: kept. A threshold at the item price makes it free again.
+      updateRetailer(temp.db, retailers[0]!, { ...base, logo: "/retailers/test2.svg" });
+      expect(temp.db.$client.prepare("SELECT delivery_pence AS d, free_delivery_from_pence AS f FROM retailers WHERE id = ?").get(retailers[0])).toEqual({ d: 250, f: 2000 });
+      const free = updateRetailer(temp.db, retailers[0]!, { ...base, logo: "/retailers/test2.svg", freeDeliveryFrom: 1000 });
+      expect(best(value.id)).toEqual({ price: 1000, retailer: retailers[0], original: null });
+      expect(free.change.productIds).toContain(value.id);
+      // A change that leaves the rule alone reprices nothing.
+      const renamed = updateRetailer(temp.db, retailers[0]!, { ...base, logo: "/retailers/test3.svg" });
+      expect(renamed.change.productIds).toEqual([]);
+    } finally {
+      withoutDelivery(temp.db);
+    }
   });
 });
 

@@ -507,15 +507,28 @@ interface StoredRetailer {
   website: string;
   description: string;
   comparesPrices: boolean;
+  /** The standard delivery rule, in pence. */
+  deliveryPence: Pence | null;
+  freeDeliveryFromPence: Pence | null;
 }
 
 function storedRetailer(db: Db, id: number): StoredRetailer | undefined {
-  const row = statement(db, "SELECT id, key, name, logo, website, description, compares_prices FROM retailers WHERE id = ?").get(id) as
-    | (Omit<StoredRetailer, "comparesPrices"> & { compares_prices: number })
-    | undefined;
+  const row = statement(
+    db,
+    `SELECT id, key, name, logo, website, description, compares_prices, delivery_pence AS deliveryPence,
+       free_delivery_from_pence AS freeDeliveryFromPence
+     FROM retailers WHERE id = ?`,
+  ).get(id) as (Omit<StoredRetailer, "comparesPrices"> & { compares_prices: number }) | undefined;
   if (!row) return undefined;
   const { compares_prices, ...rest } = row;
   return { ...rest, comparesPrices: compares_prices === 1 };
+}
+
+/** Products with an offer at the retailer: their totals to the door follow its delivery rule. */
+function productsSoldAt(db: Db, retailerId: number): number[] {
+  return (statement(db, "SELECT DISTINCT product_id FROM product_prices WHERE retailer_id = ? ORDER BY product_id").all(retailerId) as {
+    product_id: number;
+  }[]).map((row) => row.product_id);
 }
 
 function assertRetailerFree(db: Db, key: string, name: string, exceptId: number | null): void {
@@ -534,11 +547,26 @@ export function createRetailer(db: Db, input: RetailerInput, now = new Date()): 
     const key = input.key ?? slugify(input.name);
     if (!key) throw new WriteRefused(400, "name must contain a letter or digit (the retailer's key is made from it)");
     assertRetailerFree(db, key, input.name, null);
+    const deliveryPence = input.deliveryCharge ?? null;
+    const freeDeliveryFromPence = input.freeDeliveryFrom ?? null;
     const { id } = statement(
       db,
-      "INSERT INTO retailers (key, name, logo, website, description, compares_prices) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-    ).get(key, input.name, input.logo, input.website, input.description, input.comparesPrices ? 1 : 0) as { id: number };
-    const value = { id, key, name: input.name, logo: input.logo, website: input.website, description: input.description, comparesPrices: input.comparesPrices };
+      `INSERT INTO retailers (key, name, logo, website, description, compares_prices, delivery_pence, free_delivery_from_pence)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(key, input.name, input.logo, input.website, input.description, input.comparesPrices ? 1 : 0, deliveryPence, freeDeliveryFromPence) as {
+      id: number;
+    };
+    const value = {
+      id,
+      key,
+      name: input.name,
+      logo: input.logo,
+      website: input.website,
+      description: input.description,
+      comparesPrices: input.comparesPrices,
+      deliveryPence,
+      freeDeliveryFromPence,
+    };
     recordAudit(db, { action: "create", entity: "retailer", entityId: id, summary: `Created retailer "${input.name}"`, after: { ...value } }, now);
     return { value, change: siteWideChange };
   });
@@ -557,24 +585,35 @@ export function updateRetailer(db: Db, id: number, input: RetailerInput, now = n
         throw new WriteRefused(409, `${before.name} still has ${plural(offers, "offer")}; remove them before turning off price comparison`);
       }
     }
-    const after = { id, key, name: input.name, logo: input.logo, website: input.website, description: input.description, comparesPrices: input.comparesPrices };
-    const diff = changedFields({ ...before }, after);
-    if (diff.names.length === 0) return { value: after, change: noChange };
-    statement(db, "UPDATE retailers SET key = ?, name = ?, logo = ?, website = ?, description = ?, compares_prices = ? WHERE id = ?").run(
-      key,
-      input.name,
-      input.logo,
-      input.website,
-      input.description,
-      input.comparesPrices ? 1 : 0,
+    const after: StoredRetailer = {
       id,
-    );
+      key,
+      name: input.name,
+      logo: input.logo,
+      website: input.website,
+      description: input.description,
+      comparesPrices: input.comparesPrices,
+      // Left out of the input: kept (a client that does not know the rule cannot wipe it).
+      deliveryPence: input.deliveryCharge === undefined ? before.deliveryPence : input.deliveryCharge,
+      freeDeliveryFromPence: input.freeDeliveryFrom === undefined ? before.freeDeliveryFromPence : input.freeDeliveryFrom,
+    };
+    const diff = changedFields({ ...before }, { ...after });
+    if (diff.names.length === 0) return { value: after, change: noChange };
+    statement(
+      db,
+      `UPDATE retailers SET key = ?, name = ?, logo = ?, website = ?, description = ?, compares_prices = ?, delivery_pence = ?,
+         free_delivery_from_pence = ? WHERE id = ?`,
+    ).run(key, input.name, input.logo, input.website, input.description, input.comparesPrices ? 1 : 0, after.deliveryPence, after.freeDeliveryFromPence, id);
+    // A new delivery rule moves the totals to the door, and so the best prices, of everything sold here.
+    const ruleChanged = before.deliveryPence !== after.deliveryPence || before.freeDeliveryFromPence !== after.freeDeliveryFromPence;
+    const repriced = ruleChanged ? productsSoldAt(db, id) : [];
+    if (repriced.length > 0) recomputeBestPrices(db, repriced);
     recordAudit(
       db,
       { action: "update", entity: "retailer", entityId: id, summary: `Updated retailer "${input.name}": ${diff.names.join(", ")}`, before: diff.before, after: diff.after },
       now,
     );
-    return { value: after, change: siteWideChange };
+    return { value: after, change: { ...siteWideChange, productIds: repriced } };
   });
 }
 

@@ -27,7 +27,10 @@ describe("listComparisonRetailers", () => {
   it("lists the retailers flagged as compared, by name, and not the voucher-only ones", () => {
     const expected = (
       temp.db.$client
-        .prepare("SELECT id, key, name, logo, website, description FROM retailers WHERE id IN (SELECT retailer_id FROM product_prices) ORDER BY name COLLATE NOCASE")
+        .prepare(
+          `SELECT id, key, name, logo, website, description, delivery_pence / 100.0 AS deliveryCharge, free_delivery_from_pence / 100.0 AS freeDeliveryFrom
+           FROM retailers WHERE id IN (SELECT retailer_id FROM product_prices) ORDER BY name COLLATE NOCASE`,
+        )
         .all() as object[]
     ).map((row) => ({ ...row, comparesPrices: true }));
     const all = temp.db.$client.prepare("SELECT count(*) AS n FROM retailers").get() as { n: number };

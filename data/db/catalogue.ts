@@ -3,6 +3,7 @@ import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { affiliateKeys, type AffiliateIds, type Category, type Retailer, type Voucher } from "../domain/catalogue.ts";
 import { ukToday } from "../domain/dates.ts";
+import { toPounds } from "../domain/money.ts";
 
 export function listCategories(db: Db): Category[] {
   return statement(db, "SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id").all() as Category[];
@@ -16,13 +17,23 @@ export function getCategoryBySlug(db: Db, slug: string): Category | null {
   return (statement(db, "SELECT id, name, slug, icon, description FROM categories WHERE slug = ?").get(slug) as Category | undefined) ?? null;
 }
 
-const retailerColumns = "id, key, name, logo, website, description, compares_prices = 1 AS comparesPrices";
+const retailerColumns =
+  "id, key, name, logo, website, description, compares_prices = 1 AS comparesPrices, delivery_pence, free_delivery_from_pence";
 
-type RetailerRow = Omit<Retailer, "comparesPrices"> & { comparesPrices: number };
+type RetailerRow = Omit<Retailer, "comparesPrices" | "deliveryCharge" | "freeDeliveryFrom"> & {
+  comparesPrices: number;
+  delivery_pence: number | null;
+  free_delivery_from_pence: number | null;
+};
 
 const toRetailer = (row: unknown): Retailer => {
-  const retailer = row as RetailerRow;
-  return { ...retailer, comparesPrices: retailer.comparesPrices === 1 };
+  const { delivery_pence, free_delivery_from_pence, ...retailer } = row as RetailerRow;
+  return {
+    ...retailer,
+    comparesPrices: retailer.comparesPrices === 1,
+    deliveryCharge: toPounds(delivery_pence),
+    freeDeliveryFrom: toPounds(free_delivery_from_pence),
+  };
 };
 
 export function listRetailers(db: Db): Retailer[] {

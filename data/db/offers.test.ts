@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recomputeBestPrices } from "./offers.ts";
-import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+import { tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 
 let temp: TempDb;
 let productIds: number[];
 beforeAll(async () => {
   temp = await tempDb(10);
+  // Item prices are set and read back as best prices here: no delivery on top (totals to the door are tested in data/db/offers.test.ts).
+  withoutDelivery(temp.db);
   productIds = (temp.db.$client.prepare("SELECT id FROM products ORDER BY id").all() as { id: number }[]).map((row) => row.id);
 });
 afterAll(() => temp.remove());
@@ -72,5 +74,38 @@ describe("recomputeBestPrices", () => {
       })(),
     ).toThrow("roll back");
     expect((best(id) as { price: number }).price).toBe(700);
+  });
+
+  it("compares totals to the door: the offer's own delivery, else its retailer's rule at the effective price", () => {
+    const id = productIds[6]!;
+    const [first, second] = setPrices(id, [1000, 1200]);
+    run("UPDATE product_prices SET free_delivery = 0, delivery_pence = NULL WHERE product_id = ?", id);
+    const rule = (retailerId: number, standard: number | null, freeFrom: number | null) =>
+      run("UPDATE retailers SET delivery_pence = ?, free_delivery_from_pence = ? WHERE id = ?", standard, freeFrom, retailerId);
+    const withDelivery = (productId: number) =>
+      temp.db.$client.prepare("SELECT best_price_pence AS price, best_retailer_id AS retailer, best_delivery_pence AS delivery FROM products WHERE id = ?").get(productId);
+    try {
+      // 1000 + 399 against 1200 delivered free from 1200 on (exactly on the threshold).
+      rule(first!.retailer_id, 399, 3900);
+      rule(second!.retailer_id, 299, 1200);
+      recomputeBestPrices(temp.db, [id]);
+      expect(withDelivery(id)).toEqual({ price: 1200, retailer: second!.retailer_id, delivery: 0 });
+      // A penny below the threshold, the charge applies: 1199 + 299 = 1498, and 1399 wins.
+      run("UPDATE product_prices SET price_pence = 1199 WHERE id = ?", second!.id);
+      recomputeBestPrices(temp.db, [id]);
+      expect(withDelivery(id)).toEqual({ price: 1399, retailer: first!.retailer_id, delivery: 399 });
+      // The offer's own stated delivery beats its retailer's rule.
+      run("UPDATE product_prices SET delivery_pence = 0 WHERE id = ?", second!.id);
+      recomputeBestPrices(temp.db);
+      expect(withDelivery(id)).toEqual({ price: 1199, retailer: second!.retailer_id, delivery: 0 });
+      // Unknown delivery everywhere: the item prices decide, and the delivery is null, not 0.
+      run("UPDATE product_prices SET delivery_pence = NULL WHERE id = ?", second!.id);
+      rule(first!.retailer_id, null, null);
+      rule(second!.retailer_id, null, null);
+      recomputeBestPrices(temp.db, [id]);
+      expect(withDelivery(id)).toEqual({ price: 1000, retailer: first!.retailer_id, delivery: null });
+    } finally {
+      withoutDelivery(temp.db);
+    }
   });
 });

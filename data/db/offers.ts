@@ -10,27 +10,34 @@ interface OfferRow {
   price_override: number;
   manual_price_pence: number | null;
   stale: number;
+  delivery_pence: number | null;
+  free_delivery: number;
+  rule_delivery_pence: number | null;
+  rule_free_from_pence: number | null;
 }
 
 /**
- * Re-derives best price, best retailer and original price of the given products (all products
- * when `productIds` is omitted) from their price entries, so the product row never disagrees
- * with its offers. Call inside the transaction that changed the offers.
+ * Re-derives best price (the lowest total to the door), its delivery, best retailer and original
+ * price of the given products (all products when `productIds` is omitted) from their price
+ * entries and their retailers' delivery rules, so the product row never disagrees with its
+ * offers. Call inside the transaction that changed the offers or a retailer's delivery rule.
  */
 export function recomputeBestPrices(db: Db, productIds?: readonly number[]): void {
   const sqlite = db.$client;
   const update = sqlite.prepare(
-    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ? WHERE id = ?",
+    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ?, best_delivery_pence = ? WHERE id = ?",
   );
-  const offerColumns =
-    "product_id, retailer_id, price_pence, original_price_pence, in_stock, price_override, manual_price_pence, stale";
+  const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.original_price_pence, pp.in_stock, pp.price_override,
+    pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
+    r.free_delivery_from_pence AS rule_free_from_pence
+    FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
 
   const apply = (ids: readonly number[] | null) => {
     const rows = (
       ids === null
-        ? sqlite.prepare(`SELECT ${offerColumns} FROM product_prices ORDER BY product_id`).all()
+        ? sqlite.prepare(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
         : sqlite
-            .prepare(`SELECT ${offerColumns} FROM product_prices WHERE product_id IN (SELECT value FROM json_each(?)) ORDER BY product_id`)
+            .prepare(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`)
             .all(JSON.stringify(ids))
     ) as OfferRow[];
     const byProduct = new Map<number, OfferPricing[]>();
@@ -47,11 +54,14 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[]): voi
         priceOverride: row.price_override === 1,
         manualPricePence: row.manual_price_pence,
         stale: row.stale === 1,
+        deliveryPence: row.delivery_pence,
+        freeDelivery: row.free_delivery === 1,
+        deliveryRule: { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
       });
     }
     for (const [productId, offers] of byProduct) {
       const best = bestOffer(offers);
-      update.run(best.bestPricePence, best.bestRetailerId, best.originalPricePence, productId);
+      update.run(best.bestPricePence, best.bestRetailerId, best.originalPricePence, best.bestDeliveryPence, productId);
     }
   };
 

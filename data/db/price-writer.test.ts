@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProduct, updateProduct, WriteRefused } from "./catalogue-writer.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
-import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+import { tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 import { acceptHeldPrice, addOffer, isPriceJump, markStaleOffers, recordPriceChecks, rejectHeldPrice, type NewOffer, type PriceCheck } from "./price-writer.ts";
 import { pendingHolds } from "./price-review.ts";
 import { productInput } from "../domain/catalogue-input.ts";
@@ -16,6 +16,8 @@ let category: number;
 
 beforeAll(async () => {
   temp = await tempDb(5);
+  // Item prices are set and read back as best prices here: no delivery on top (totals to the door are tested in data/db/offers.test.ts).
+  withoutDelivery(temp.db);
   retailers = (temp.db.$client.prepare("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id").all() as { id: number }[]).map((r) => r.id);
   category = (temp.db.$client.prepare("SELECT id FROM categories ORDER BY id").get() as { id: number }).id;
 });
@@ -84,7 +86,8 @@ describe("recordPriceChecks", () => {
     expect(change.siteWide).toBe(false);
     expect(offer(id)).toMatchObject({ price: 899, checked: hours(5).toISOString(), stale: 0, source: "page", delivery: 399 });
     expect(history(id).map((point) => point.price)).toEqual([1000, 1200, 899]);
-    expect(best(id)).toEqual({ price: 899, retailer: retailers[0] });
+    // The check states £3.99 delivery: 899 + 399 = 1298 to the door, dearer than the other offer's 1200.
+    expect(best(id)).toEqual({ price: 1200, retailer: retailers[1] });
     expect(catalogueRevision(temp.db)).toBe(revision + 1);
   });
 

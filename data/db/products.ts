@@ -7,6 +7,8 @@ import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import type { Offer, Product } from "../domain/catalogue.ts";
 import { toPence, toPounds } from "../domain/money.ts";
+import { deliveryFor, totalPence } from "../domain/delivery.ts";
+import { offerListOrder } from "../domain/offers.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { SearchIndex, searchTerms, toFtsQuery, type SearchHits } from "../domain/search.ts";
@@ -26,6 +28,7 @@ interface ProductRow {
   review_count: number;
   best_price_pence: number | null;
   original_price_pence: number | null;
+  best_delivery_pence: number | null;
   best_retailer_id: number | null;
   best_retailer_key: string | null;
   best_retailer_name: string | null;
@@ -53,11 +56,14 @@ interface OfferRow {
   updated_at: string;
   last_checked_at: string | null;
   stale: number;
+  delivery_pence: number | null;
+  rule_delivery_pence: number | null;
+  rule_free_from_pence: number | null;
 }
 
 const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
   c.name AS category_name, c.slug AS category_slug, p.rating, p.review_count, p.best_price_pence,
-  p.original_price_pence, p.best_retailer_id, r.key AS best_retailer_key, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
+  p.original_price_pence, p.best_delivery_pence, p.best_retailer_id, r.key AS best_retailer_key, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
   p.is_featured, p.rank, p.created_at, p.last_edited_at`;
 
 const productFrom = `FROM products p
@@ -115,6 +121,11 @@ function filterClause(filters: ProductFilters): { where: string; params: unknown
 }
 
 function toOffer(row: OfferRow): Offer {
+  const delivery = deliveryFor(
+    row.price_pence,
+    { deliveryPence: row.delivery_pence, freeDelivery: row.free_delivery === 1 },
+    { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
+  );
   return {
     id: row.id,
     productId: row.product_id,
@@ -125,6 +136,8 @@ function toOffer(row: OfferRow): Offer {
     url: row.url,
     inStock: row.in_stock === 1,
     freeDelivery: row.free_delivery === 1,
+    delivery: toPounds(delivery),
+    total: toPounds(totalPence(row.price_pence, delivery)),
     priceOverride: row.price_override === 1,
     manualPrice: toPounds(row.manual_price_pence),
     updatedAt: row.updated_at,
@@ -147,6 +160,7 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
     reviewCount: row.review_count,
     bestPrice: toPounds(row.best_price_pence),
     originalPrice: toPounds(row.original_price_pence),
+    bestDelivery: toPounds(row.best_delivery_pence),
     bestRetailerId: row.best_retailer_id,
     bestRetailer:
       row.best_retailer_name === null ? null : { key: row.best_retailer_key ?? "", name: row.best_retailer_name, logo: row.best_retailer_logo ?? "" },
@@ -161,15 +175,21 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
 /** The offer columns and joins shared by offersFor and listAllProducts. */
 const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.key AS retailer_key, r.name AS retailer_name, r.logo AS retailer_logo,
        ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
-       pp.price_override, pp.manual_price_pence, pp.updated_at, pp.last_checked_at, pp.stale
+       pp.price_override, pp.manual_price_pence, pp.updated_at, pp.last_checked_at, pp.stale, pp.delivery_pence,
+       r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
 
-/** Per product: current in-stock offers first (stale ones after them), cheapest first, then by retailer name. */
-const offerOrder = "ORDER BY pp.product_id, pp.in_stock DESC, pp.stale, price_pence, r.name";
+/** Rows come by product; each product's offers are then put in listing order (offerListOrder). */
+const offerOrder = "ORDER BY pp.product_id";
+
+function sortOffers(byProduct: Map<number, Offer[]>): void {
+  for (const offers of byProduct.values()) if (offers.length > 1) offers.sort(offerListOrder);
+}
 
 /**
- * The offers of these products in one query, cheapest first with in-stock ones ahead.
- * `price` is what the shopper pays: the manual price when the admin overrides.
+ * The offers of these products in one query, in listing order: in stock first, cheapest total
+ * to the door first. `price` is the item price the shopper pays (the manual price when the admin
+ * overrides); `delivery` and `total` add the delivery one unit costs.
  */
 export function offersFor(db: Db, productIds: readonly number[]): Map<number, Offer[]> {
   const byProduct = new Map<number, Offer[]>(productIds.map((id) => [id, []]));
@@ -178,6 +198,7 @@ export function offersFor(db: Db, productIds: readonly number[]): Map<number, Of
     JSON.stringify(productIds),
   ) as OfferRow[];
   for (const row of rows) byProduct.get(row.product_id)?.push(toOffer(row));
+  sortOffers(byProduct);
   return byProduct;
 }
 
@@ -193,6 +214,7 @@ export function listAllProducts(db: Db): Product[] {
     if (list) list.push(toOffer(row));
     else offers.set(row.product_id, [toOffer(row)]);
   }
+  sortOffers(offers);
   return rows.map((row) => toProduct(row, offers.get(row.id) ?? []));
 }
 

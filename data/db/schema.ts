@@ -42,6 +42,10 @@ export const retailers = sqliteTable("retailers", {
   description: text("description").notNull().default(""),
   /** Whether the site compares product prices at this retailer (else it only has vouchers). */
   comparesPrices: integer("compares_prices", { mode: "boolean" }).notNull().default(false),
+  /** Standard delivery charge per order (null: not known); the admin edits it, feeds may state their own per offer. */
+  deliveryPence: integer("delivery_pence"),
+  /** Delivery is free for an order worth at least this much (null: never free by value). */
+  freeDeliveryFromPence: integer("free_delivery_from_pence"),
 });
 
 export const products = sqliteTable(
@@ -62,6 +66,8 @@ export const products = sqliteTable(
     /** Derived from the price entries on every write (see data/db/offers.ts). */
     bestPricePence: integer("best_price_pence"),
     originalPricePence: integer("original_price_pence"),
+    /** The delivery inside the best price (which is the total to the door); null when not known. */
+    bestDeliveryPence: integer("best_delivery_pence"),
     bestRetailerId: integer("best_retailer_id").references(() => retailers.id, { onDelete: "set null" }),
     isFeatured: integer("is_featured", { mode: "boolean" }).notNull().default(false),
     rank: integer("rank").notNull().default(0),

@@ -66,21 +66,35 @@ describe("seedCatalogue", () => {
     expect(count("SELECT count(DISTINCT rank) FROM products WHERE rank BETWEEN 1 AND 480")).toBe(480);
   });
 
-  it("derives every product's best price from its lowest in-stock offer", () => {
+  it("derives every product's best price from its lowest in-stock total to the door", () => {
     seedCatalogue(db, catalogue480);
+    // Total to the door, spelled out here independently of the code under test: the offer's own
+    // delivery, else free when marked free, else free from the retailer's threshold, else its charge.
+    const total = `(pp.price_pence + coalesce(CASE
+        WHEN pp.delivery_pence IS NOT NULL THEN pp.delivery_pence
+        WHEN pp.free_delivery = 1 THEN 0
+        WHEN r.free_delivery_from_pence IS NOT NULL AND pp.price_pence >= r.free_delivery_from_pence THEN 0
+        ELSE r.delivery_pence END, 0))`;
     const mismatches = count(`
       SELECT count(*) FROM products p
       WHERE p.best_price_pence IS NOT (
-        SELECT min(pp.price_pence) FROM product_prices pp WHERE pp.product_id = p.id AND pp.in_stock = 1
+        SELECT min(${total}) FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id WHERE pp.product_id = p.id AND pp.in_stock = 1
       )`);
     expect(mismatches).toBe(0);
     const wrongRetailer = count(`
       SELECT count(*) FROM products p
       WHERE p.best_price_pence IS NOT NULL AND NOT EXISTS (
-        SELECT 1 FROM product_prices pp
-        WHERE pp.product_id = p.id AND pp.retailer_id = p.best_retailer_id AND pp.in_stock = 1 AND pp.price_pence = p.best_price_pence
+        SELECT 1 FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id
+        WHERE pp.product_id = p.id AND pp.retailer_id = p.best_retailer_id AND pp.in_stock = 1 AND ${total} = p.best_price_pence
+          AND ${total} - pp.price_pence IS p.best_delivery_pence
       )`);
     expect(wrongRetailer).toBe(0);
+    // Delivery matters in the seed: many best prices include a charge, and some item prices lose on it.
+    expect(count("SELECT count(*) FROM products WHERE best_delivery_pence > 0")).toBeGreaterThan(20);
+    expect(
+      count(`SELECT count(*) FROM products p WHERE EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id AND pp.in_stock = 1
+        AND pp.price_pence < p.best_price_pence - p.best_delivery_pence)`),
+    ).toBeGreaterThan(5);
     // Some best offers carry a was-price, and it is always above the best price.
     expect(count("SELECT count(*) FROM products WHERE original_price_pence IS NOT NULL")).toBeGreaterThan(0);
     expect(count("SELECT count(*) FROM products WHERE original_price_pence <= best_price_pence")).toBe(0);

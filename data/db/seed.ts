@@ -65,15 +65,17 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
      RETURNING id`,
   );
   // By key: an admin's rename of a seeded retailer is overwritten, its id (and offers) kept.
-  const upsertRetailer = sqlite.prepare<[string, string, string, string, number], { id: number }>(
-    `INSERT INTO retailers (key, name, logo, website, compares_prices) VALUES (?, ?, ?, ?, ?)
+  const upsertRetailer = sqlite.prepare<[string, string, string, string, number, number | null, number | null], { id: number }>(
+    `INSERT INTO retailers (key, name, logo, website, compares_prices, delivery_pence, free_delivery_from_pence) VALUES (?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT(key) DO UPDATE SET name = excluded.name, logo = excluded.logo, website = excluded.website,
-       compares_prices = excluded.compares_prices
+       compares_prices = excluded.compares_prices, delivery_pence = excluded.delivery_pence,
+       free_delivery_from_pence = excluded.free_delivery_from_pence
      RETURNING id`,
   );
-  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, string, string]>(
-    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, updated_at, last_checked_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, number | null, string, string]>(
+    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
+       updated_at, last_checked_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertHistory = sqlite.prepare<[number, number, number, string]>(
     "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)",
@@ -94,7 +96,15 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
     }
     const retailerIds = new Map<string, number>();
     for (const retailer of catalogue.retailers) {
-      const row = upsertRetailer.get(retailer.key, retailer.name, retailer.logo, retailer.website, retailer.comparesPrices ? 1 : 0);
+      const row = upsertRetailer.get(
+        retailer.key,
+        retailer.name,
+        retailer.logo,
+        retailer.website,
+        retailer.comparesPrices ? 1 : 0,
+        retailer.delivery.standardPence,
+        retailer.delivery.freeFromPence,
+      );
       if (row) retailerIds.set(retailer.name, row.id);
     }
 
@@ -142,6 +152,7 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
           offer.url,
           offer.inStock ? 1 : 0,
           offer.freeDelivery ? 1 : 0,
+          offer.deliveryPence,
           updatedAt,
           // The catalogue's prices are as of seeding: confirmed now (they go stale 72 hours later
           // unless a refresh confirms them).

@@ -160,6 +160,10 @@ export const retailerInput = z.object({
   website: httpUrl("website"),
   description: text("description", 2000).default(""),
   comparesPrices: flag("comparesPrices", false),
+  /** Standard delivery charge per order, null when not known; left out of an update: kept. */
+  deliveryCharge: pounds("deliveryCharge").nullable().optional(),
+  /** Delivery is free from this order value on; null: never free by value; left out of an update: kept. */
+  freeDeliveryFrom: pounds("freeDeliveryFrom").nullable().optional(),
 });
 export type RetailerInput = z.infer<typeof retailerInput>;
 

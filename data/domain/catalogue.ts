@@ -20,6 +20,10 @@ export interface Retailer {
   description: string;
   /** Whether the site compares product prices here (else the retailer only has vouchers). */
   comparesPrices: boolean;
+  /** Standard delivery charge per order in pounds; null when not known. */
+  deliveryCharge: number | null;
+  /** Delivery is free for an order worth at least this (pounds); null when never free by value. */
+  freeDeliveryFrom: number | null;
 }
 
 export interface RetailerRef {
@@ -38,7 +42,12 @@ export interface Offer {
   originalPrice: number | null;
   url: string;
   inStock: boolean;
+  /** The admin marked the offer as delivered free. */
   freeDelivery: boolean;
+  /** Delivery for one unit bought on its own (the offer's own statement, else its retailer's rule); null: not known. */
+  delivery: number | null;
+  /** What one unit costs to the door: price plus delivery (the price alone when delivery is not known). */
+  total: number;
   priceOverride: boolean;
   manualPrice: number | null;
   updatedAt: string;
@@ -59,8 +68,12 @@ export interface Product {
   category: { name: string; slug: string };
   rating: number;
   reviewCount: number;
+  /** The lowest total to the door (item plus delivery) among current in-stock offers. */
   bestPrice: number | null;
+  /** The best offer's was-price to the door, only when above bestPrice. */
   originalPrice: number | null;
+  /** The delivery inside bestPrice; null when not known. */
+  bestDelivery: number | null;
   bestRetailerId: number | null;
   bestRetailer: RetailerRef | null;
   prices: Offer[];

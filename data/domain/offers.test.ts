@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestOffer, effectivePence, staleAfterMs, type OfferPricing } from "./offers.ts";
+import { bestOffer, effectivePence, offerTotalPence, staleAfterMs, type OfferPricing } from "./offers.ts";
 
 const offer = (over: Partial<OfferPricing>): OfferPricing => ({
   retailerId: 1,
@@ -26,7 +26,7 @@ describe("bestOffer", () => {
       offer({ retailerId: 2, pricePence: 900, inStock: false }),
       offer({ retailerId: 3, pricePence: 1500, priceOverride: true, manualPricePence: 1100 }),
     ]);
-    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 3, originalPricePence: null });
+    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 3, originalPricePence: null, bestDeliveryPence: null });
   });
   it("breaks a tie on price by the lower retailer id, whichever comes first", () => {
     expect(bestOffer([offer({ retailerId: 5 }), offer({ retailerId: 2 })]).bestRetailerId).toBe(2);
@@ -53,22 +53,57 @@ describe("bestOffer", () => {
   });
   it("takes the was-price of the best offer, not of another", () => {
     const best = bestOffer([offer({ retailerId: 1, pricePence: 1200, originalPricePence: 2000 }), offer({ retailerId: 2, pricePence: 1100, originalPricePence: 1300 })]);
-    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 2, originalPricePence: 1300 });
+    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 2, originalPricePence: 1300, bestDeliveryPence: null });
   });
   it("has no best price when nothing is in stock", () => {
-    expect(bestOffer([offer({ inStock: false })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null });
+    expect(bestOffer([offer({ inStock: false })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null });
     // An out-of-stock offer never wins, however cheap, wherever it stands.
     expect(bestOffer([offer({ retailerId: 1, pricePence: 1, inStock: false }), offer({ retailerId: 2 })]).bestRetailerId).toBe(2);
     expect(bestOffer([offer({ retailerId: 2 }), offer({ retailerId: 1, pricePence: 1, inStock: false })]).bestRetailerId).toBe(2);
-    expect(bestOffer([])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null });
+    expect(bestOffer([])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null });
   });
   it("never chooses a stale offer, however cheap, and has no best price when only stale offers are in stock", () => {
     expect(bestOffer([offer({ retailerId: 1, pricePence: 1, stale: true }), offer({ retailerId: 2, pricePence: 1000 })])).toMatchObject({ bestRetailerId: 2, bestPricePence: 1000 });
     expect(bestOffer([offer({ retailerId: 2, pricePence: 1000 }), offer({ retailerId: 1, pricePence: 1, stale: true })])).toMatchObject({ bestRetailerId: 2, bestPricePence: 1000 });
-    expect(bestOffer([offer({ stale: true })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null });
+    expect(bestOffer([offer({ stale: true })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null });
     expect(bestOffer([offer({ stale: false, retailerId: 4 })]).bestRetailerId).toBe(4);
   });
   it("counts a price as current for exactly 72 hours", () => {
     expect(staleAfterMs).toBe(72 * 3600 * 1000);
+  });
+});
+
+describe("best price to the door", () => {
+  const rule = { standardPence: 399, freeFromPence: 3900 };
+  it("ranks by item plus delivery, so a dearer item with free delivery can win", () => {
+    const offers = [offer({ retailerId: 1, pricePence: 3800, deliveryRule: rule }), offer({ retailerId: 2, pricePence: 3900, deliveryRule: rule })];
+    // 3800 + 399 = 4199 against 3900 + 0 (exactly on the free threshold).
+    expect(bestOffer(offers)).toEqual({ bestPricePence: 3900, bestRetailerId: 2, originalPricePence: null, bestDeliveryPence: 0 });
+    expect(bestOffer([...offers].reverse()).bestRetailerId).toBe(2);
+  });
+  it("breaks a tie on the total by the lower retailer id", () => {
+    const offers = [offer({ retailerId: 5, pricePence: 3601, deliveryRule: rule }), offer({ retailerId: 3, pricePence: 4000, deliveryPence: 0 })];
+    // 3601 + 399 = 4000 = 4000 + 0.
+    expect(bestOffer(offers)).toMatchObject({ bestPricePence: 4000, bestRetailerId: 3, bestDeliveryPence: 0 });
+  });
+  it("uses the offer's stated delivery over its retailer's rule, and an offer marked free over the rule", () => {
+    expect(offerTotalPence(offer({ pricePence: 1000, deliveryPence: 250, deliveryRule: rule }))).toBe(1250);
+    expect(offerTotalPence(offer({ pricePence: 1000, freeDelivery: true, deliveryRule: rule }))).toBe(1000);
+    expect(offerTotalPence(offer({ pricePence: 1000, deliveryRule: rule }))).toBe(1399);
+    // The threshold applies to the effective (manual) price.
+    expect(offerTotalPence(offer({ pricePence: 1000, priceOverride: true, manualPricePence: 3900, deliveryRule: rule }))).toBe(3900);
+  });
+  it("reports the best offer's delivery, null when not known", () => {
+    expect(bestOffer([offer({ pricePence: 1000, deliveryRule: rule })]).bestDeliveryPence).toBe(399);
+    expect(bestOffer([offer({ pricePence: 1000 })])).toMatchObject({ bestPricePence: 1000, bestDeliveryPence: null });
+  });
+  it("states the was-price at the door, with the delivery that price would have carried, and only above the total", () => {
+    // Was 5000 (free delivery at that price) against 3000 + 399 now.
+    expect(bestOffer([offer({ pricePence: 3000, originalPricePence: 5000, deliveryRule: rule })]).originalPricePence).toBe(5000);
+    // Was 3850 + 399 = 4249 against 3900 + 0: a saving of 349 at the door.
+    expect(bestOffer([offer({ pricePence: 3900, originalPricePence: 3850, deliveryRule: rule })]).originalPricePence).toBe(4249);
+    expect(bestOffer([offer({ pricePence: 3700, originalPricePence: 3899, deliveryRule: rule })]).originalPricePence).toBe(4298);
+    // Was 3900 (free) against 3700 + 399 = 4099: no real saving to the door.
+    expect(bestOffer([offer({ pricePence: 3700, originalPricePence: 3900, deliveryRule: rule })]).originalPricePence).toBeNull();
   });
 });

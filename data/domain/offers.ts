@@ -1,3 +1,4 @@
+import { deliveryFor, noDeliveryRule, totalPence, type DeliveryRule } from "./delivery.ts";
 import type { Pence } from "./money.ts";
 
 export interface OfferPricing {
@@ -9,6 +10,12 @@ export interface OfferPricing {
   manualPricePence: Pence | null;
   /** Not confirmed by any source for 72 hours: shown, but never the best price. */
   stale?: boolean;
+  /** Delivery for this item as its source states it (null or absent: not stated). */
+  deliveryPence?: Pence | null;
+  /** The admin marked the offer as delivered free. */
+  freeDelivery?: boolean;
+  /** The retailer's standard delivery (absent: not known). */
+  deliveryRule?: DeliveryRule;
 }
 
 /** How long a price counts as current without a source confirming it. */
@@ -19,31 +26,72 @@ export function effectivePence(offer: OfferPricing): Pence {
   return offer.priceOverride && offer.manualPricePence !== null ? offer.manualPricePence : offer.pricePence;
 }
 
-export interface BestOffer {
-  bestPricePence: Pence | null;
-  bestRetailerId: number | null;
-  /** The best offer's own was-price, only when it is above the best price (no invented savings). */
-  originalPricePence: Pence | null;
+/** Delivery for one unit of the offer at `itemPence` (its own statement, else its retailer's rule); null: not known. */
+export function offerDeliveryPence(offer: OfferPricing, itemPence: Pence = effectivePence(offer)): Pence | null {
+  return deliveryFor(itemPence, { deliveryPence: offer.deliveryPence ?? null, freeDelivery: offer.freeDelivery ?? false }, offer.deliveryRule ?? noDeliveryRule);
 }
 
+/** The compared price of an offer: its effective item price plus the delivery one unit costs. */
+export function offerTotalPence(offer: OfferPricing): Pence {
+  return totalPence(effectivePence(offer), offerDeliveryPence(offer));
+}
+
+export interface BestOffer {
+  /** The lowest total to the door (item plus delivery). */
+  bestPricePence: Pence | null;
+  bestRetailerId: number | null;
+  /**
+   * What the best offer's was-price came to at the door (with the delivery that price would have
+   * carried), only when it is above the best total (no invented savings).
+   */
+  originalPricePence: Pence | null;
+  /** The delivery inside the best total; null when not known (the total is then the item alone). */
+  bestDeliveryPence: Pence | null;
+}
+
+const noBestOffer: BestOffer = { bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null };
+
 /**
- * The product's best price: the lowest effective price among in-stock offers that are not stale;
- * ties go to the lower retailer id so the result is stable. No such offer: no best price.
+ * The product's best price: the lowest total to the door (effective item price plus delivery)
+ * among in-stock offers that are not stale; ties go to the lower retailer id so the result is
+ * stable. No such offer: no best price.
  */
 export function bestOffer(offers: readonly OfferPricing[]): BestOffer {
   let best: OfferPricing | null = null;
+  let bestTotal = 0;
   for (const offer of offers) {
     if (!offer.inStock || offer.stale === true) continue;
-    if (
-      best === null ||
-      effectivePence(offer) < effectivePence(best) ||
-      (effectivePence(offer) === effectivePence(best) && offer.retailerId < best.retailerId)
-    ) {
+    const total = offerTotalPence(offer);
+    if (best === null || total < bestTotal || (total === bestTotal && offer.retailerId < best.retailerId)) {
       best = offer;
+      bestTotal = total;
     }
   }
-  if (best === null) return { bestPricePence: null, bestRetailerId: null, originalPricePence: null };
-  const price = effectivePence(best);
-  const original = best.originalPricePence !== null && best.originalPricePence > price ? best.originalPricePence : null;
-  return { bestPricePence: price, bestRetailerId: best.retailerId, originalPricePence: original };
+  if (best === null) return noBestOffer;
+  const delivery = offerDeliveryPence(best);
+  const wasItem = best.originalPricePence;
+  const wasTotal = wasItem === null ? null : totalPence(wasItem, offerDeliveryPence(best, wasItem));
+  const original = wasTotal !== null && wasTotal > bestTotal ? wasTotal : null;
+  return { bestPricePence: bestTotal, bestRetailerId: best.retailerId, originalPricePence: original, bestDeliveryPence: delivery };
+}
+
+/** What the listing order of a product's offers looks at. */
+export interface ListedOffer {
+  inStock: boolean;
+  stale: boolean;
+  /** Total to the door in pounds (exact to two decimals). */
+  total: number;
+  retailer: { name: string };
+}
+
+/**
+ * The order a product's offers are listed in: in stock before out of stock, current before
+ * stale, then the cheapest total to the door, then by retailer name (a stable order for ties).
+ */
+export function offerListOrder(a: ListedOffer, b: ListedOffer): number {
+  if (a.inStock !== b.inStock) return a.inStock ? -1 : 1;
+  if (a.stale !== b.stale) return a.stale ? 1 : -1;
+  const byTotal = Math.round(a.total * 100) - Math.round(b.total * 100);
+  if (byTotal !== 0) return byTotal;
+  return a.retailer.name < b.retailer.name ? -1 : a.retailer.name > b.retailer.name ? 1 : 0;
 }

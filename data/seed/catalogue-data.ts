@@ -6,6 +6,7 @@
  * Prices are integer pence (base prices around which retailer offers are spread).
  */
 import type { AffiliateIds } from "../domain/catalogue.ts";
+import { noDeliveryRule, type DeliveryRule } from "../domain/delivery.ts";
 
 export interface CategorySeed {
   name: string;
@@ -24,6 +25,8 @@ export interface RetailerSeed {
   website: string;
   /** Whether the site compares product prices at this retailer (else it only has vouchers). */
   comparesPrices: boolean;
+  /** Standard home delivery, as the retailer advertises it to a customer without a membership. */
+  delivery: DeliveryRule;
 }
 
 export interface PackVariant {
@@ -105,23 +108,28 @@ export const categoryIcons = [
   "bed",
 ] as const;
 
-const retailer = (name: string, slug: string, website: string, comparesPrices: boolean): RetailerSeed => ({
+const retailer = (name: string, slug: string, website: string, comparesPrices: boolean, delivery: DeliveryRule = noDeliveryRule): RetailerSeed => ({
   name,
   slug,
   logo: `/retailers/${slug}.svg`,
   website,
   comparesPrices,
+  delivery,
 });
+
+const delivery = (standardPence: number | null, freeFromPence: number | null): DeliveryRule => ({ standardPence, freeFromPence });
 
 /**
  * Retailers in id order: the five whose prices are compared come first (SPEC.md section 1),
  * then the ones that only appear on vouchers.
  */
 export const retailerSeeds: readonly RetailerSeed[] = [
-  retailer("Amazon", "amazon", "https://www.amazon.co.uk", true),
-  retailer("Pets at Home", "pets-at-home", "https://www.petsathome.com", true),
-  retailer("Jollyes", "jollyes", "https://www.jollyes.co.uk", true),
-  retailer("Zooplus", "zooplus", "https://www.zooplus.co.uk", true),
+  // Typical UK standard delivery: a charge per order, free from a basket value. eBay sellers each
+  // set their own postage, so eBay has no rule; its offers state their postage one by one.
+  retailer("Amazon", "amazon", "https://www.amazon.co.uk", true, delivery(299, 3500)),
+  retailer("Pets at Home", "pets-at-home", "https://www.petsathome.com", true, delivery(399, 3900)),
+  retailer("Jollyes", "jollyes", "https://www.jollyes.co.uk", true, delivery(499, 4900)),
+  retailer("Zooplus", "zooplus", "https://www.zooplus.co.uk", true, delivery(399, 3900)),
   retailer("eBay", "ebay", "https://www.ebay.co.uk", true),
   retailer("Viovet", "viovet", "https://www.viovet.co.uk", false),
   retailer("Fetch", "fetch", "https://www.fetch.co.uk", false),

@@ -8,6 +8,7 @@
  * a larger one apart from the count-dependent rank, featured flags and review counts.
  */
 import type { AffiliateIds, Voucher } from "../domain/catalogue.ts";
+import type { DeliveryRule } from "../domain/delivery.ts";
 import {
   categorySeeds,
   comparisonRetailerNames,
@@ -45,6 +46,7 @@ export interface GeneratedRetailer {
   logo: string;
   website: string;
   comparesPrices: boolean;
+  delivery: DeliveryRule;
 }
 
 export interface GeneratedOffer {
@@ -54,7 +56,10 @@ export interface GeneratedOffer {
   originalPricePence: number | null;
   url: string;
   inStock: boolean;
+  /** Delivered free whatever the basket (Prime-style listings, free postage); else the retailer's rule applies. */
   freeDelivery: boolean;
+  /** Postage the listing itself states (marketplace sellers); null: the retailer's rule applies. */
+  deliveryPence: number | null;
 }
 
 export interface GeneratedPricePoint {
@@ -113,21 +118,24 @@ const multipackCategories = new Set([
 /** Small, stable price differences between recipes of one line (salmon costs a little more). */
 const flavourPriceSteps = [0, 0.02, -0.01, 0.03] as const;
 
-/** Retailer pricing habits: typical offset from the base price and the free-delivery rule. */
+/**
+ * Retailer pricing habits: typical offset from the base price and how often a listing is
+ * delivered free whatever the basket (below the retailer's free-delivery threshold, which is
+ * the retailer's delivery rule in catalogue-data.ts). A retailer with `postage` has no rule: its
+ * listings state their own postage, picked from these amounts when not free.
+ */
 interface RetailerProfile {
   priceBias: number;
-  /** Order value from which delivery is free, in pence; null when it is never threshold-based. */
-  freeDeliveryFromPence: number | null;
-  /** Chance of free delivery below the threshold (marketplace sellers, Prime-style listings). */
   freeDeliveryChance: number;
+  postage?: readonly number[];
 }
 
 const retailerProfiles: Record<ComparisonRetailerName, RetailerProfile> = {
-  Amazon: { priceBias: -0.02, freeDeliveryFromPence: 2500, freeDeliveryChance: 0.35 },
-  "Pets at Home": { priceBias: 0.04, freeDeliveryFromPence: 3900, freeDeliveryChance: 0.05 },
-  Jollyes: { priceBias: 0.01, freeDeliveryFromPence: 4000, freeDeliveryChance: 0 },
-  Zooplus: { priceBias: -0.03, freeDeliveryFromPence: 3900, freeDeliveryChance: 0 },
-  eBay: { priceBias: -0.04, freeDeliveryFromPence: null, freeDeliveryChance: 0.65 },
+  Amazon: { priceBias: -0.02, freeDeliveryChance: 0.35 },
+  "Pets at Home": { priceBias: 0.04, freeDeliveryChance: 0.05 },
+  Jollyes: { priceBias: 0.01, freeDeliveryChance: 0 },
+  Zooplus: { priceBias: -0.03, freeDeliveryChance: 0 },
+  eBay: { priceBias: -0.04, freeDeliveryChance: 0.65, postage: [249, 299, 349, 399, 495] },
 };
 
 /** Offer count per product: mostly 3 or 4 of the 5 retailers. */
@@ -380,15 +388,17 @@ function offersFor(
     const pricePence = shelfPrice(random, basePence * (1 + spread));
     const originalPricePence = random.chance(0.3) ? Math.max(pricePence + 50, shelfPrice(random, pricePence * random.uniform(1.08, 1.35))) : null;
     const inStock = random.chance(0.92);
-    const freeDelivery =
-      (profile.freeDeliveryFromPence !== null && pricePence >= profile.freeDeliveryFromPence) || random.chance(profile.freeDeliveryChance);
+    const free = random.chance(profile.freeDeliveryChance);
+    const postage = profile.postage;
     offers.push({
       retailerName,
       pricePence,
       originalPricePence,
       url: offerUrl(random, retailerName, slug, zooplusSection),
       inStock,
-      freeDelivery,
+      // A listing with its own postage states it (0 when free); the others follow the retailer's rule.
+      freeDelivery: free,
+      deliveryPence: postage === undefined ? null : free ? 0 : postage[random.int(0, postage.length - 1)]!,
     });
     history.push(...priceHistory(random, retailerName, pricePence, todayMs));
   }
@@ -495,7 +505,7 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
 
   return {
     categories: categorySeeds.map(({ name, slug, icon }) => ({ name, slug, icon })),
-    retailers: retailerSeeds.map(({ slug, name, logo, website, comparesPrices }) => ({ key: slug, name, logo, website, comparesPrices })),
+    retailers: retailerSeeds.map(({ slug, name, logo, website, comparesPrices, delivery }) => ({ key: slug, name, logo, website, comparesPrices, delivery })),
     products: drafts.map((draft) => draft.product),
     vouchers,
     affiliateIds: { ...defaultAffiliateIds },
