@@ -1,0 +1,103 @@
+/**
+ * Fixes of things visitors saw: each test drives the page as a shopper does and checks where the
+ * effect lands (what is drawn, what is under the finger, what the database holds).
+ */
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { Product } from "../../data/domain/catalogue.ts";
+import { islandsReady, launchBrowser, openPage } from "./browser.ts";
+
+const baseUrl = inject("baseUrl");
+const databaseFile = inject("databaseFile");
+let browser: Browser;
+let products: Product[];
+beforeAll(async () => {
+  browser = await launchBrowser();
+  products = (await (await fetch(`${baseUrl}/api/products?limit=40`)).json()) as Product[];
+});
+afterAll(() => browser?.close());
+
+/** A fresh anonymous visitor id, as the browser makes them. */
+function newVisitorId(): string {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
+  return `user_${Array.from({ length: 24 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join("")}`;
+}
+
+/** Whether the element under the centre of `selector`'s first match is that element or inside it. */
+async function hitAtCentre(page: Page, selector: string): Promise<{ hit: boolean; found: string }> {
+  return page.evaluate((selector) => {
+    const target = document.querySelector(selector)!;
+    const box = target.getBoundingClientRect();
+    const found = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    return { hit: found !== null && target.contains(found), found: found?.outerHTML.slice(0, 120) ?? "nothing" };
+  }, selector);
+}
+
+async function newsletterReady(page: Page): Promise<void> {
+  await page.getByTestId("newsletter").scrollIntoViewIfNeeded();
+  await page.waitForSelector("astro-island:not([ssr]) [data-testid=newsletter]", { state: "attached" });
+}
+
+describe("newsletter block", () => {
+  it("draws the e-mail box as a light field with dark, readable text, placeholder and a visible focus ring", async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await newsletterReady(page);
+    const input = page.getByTestId("newsletter").getByLabel("Email address");
+    await input.focus();
+    await input.pressSequentially("reader@example.co.uk");
+    expect(await input.inputValue()).toBe("reader@example.co.uk");
+    const colours = await input.evaluate((element) => {
+      // Any CSS colour (Tailwind writes oklch) as sRGB, through a canvas pixel.
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 1;
+      const context = canvas.getContext("2d", { willReadFrequently: true })!;
+      const rgba = (colour: string) => {
+        context.clearRect(0, 0, 1, 1);
+        context.fillStyle = colour;
+        context.fillRect(0, 0, 1, 1);
+        return [...context.getImageData(0, 0, 1, 1).data];
+      };
+      const style = getComputedStyle(element);
+      return {
+        field: rgba(style.backgroundColor),
+        text: rgba(style.color),
+        placeholder: rgba(getComputedStyle(element, "::placeholder").color),
+        outline: rgba(style.outlineColor),
+        outlineStyle: style.outlineStyle,
+        section: rgba(getComputedStyle(element.closest("section")!).backgroundColor),
+      };
+    });
+    // What the visitor sees behind the text: the field's own colour over the section's.
+    const over = ([r, g, b, a]: number[], [br, bg, bb]: number[]) => [r!, g!, b!].map((c, i) => (c * a! + [br!, bg!, bb!][i]! * (255 - a!)) / 255);
+    const luminance = (rgb: number[]) =>
+      rgb.map((c) => c / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)).reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i]!, 0);
+    const contrast = (a: number[], b: number[]) => {
+      const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return (light! + 0.05) / (dark! + 0.05);
+    };
+    const field = over(colours.field, colours.section);
+    const section = colours.section.slice(0, 3);
+    expect(contrast(field, section), "field against the block").toBeGreaterThan(3);
+    expect(contrast(over(colours.text, field), field), "typed text").toBeGreaterThanOrEqual(4.5);
+    expect(contrast(over(colours.placeholder, field), field), "placeholder").toBeGreaterThanOrEqual(4.5);
+    expect(colours.outlineStyle, "focus ring").not.toBe("none");
+    expect(contrast(over(colours.outline, section), section), "focus ring against the block").toBeGreaterThanOrEqual(3);
+    await context.close();
+  });
+
+  it("shows an address the server refuses as a plain sentence, without the field's name", async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    await newsletterReady(page);
+    const block = page.getByTestId("newsletter");
+    // The form checks only that something was typed (SPEC.md section 5); the server checks the format.
+    await block.getByLabel("Email address").fill("not-an-email");
+    await block.getByRole("button", { name: "Subscribe" }).click();
+    const toast = page.getByTestId("toast");
+    await expect.poll(() => toast.textContent()).toContain("Please enter a valid email address");
+    expect(await toast.textContent()).toBe("Subscription failedPlease enter a valid email address");
+    await context.close();
+  });
+});
