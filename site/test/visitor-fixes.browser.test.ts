@@ -101,3 +101,30 @@ describe("newsletter block", () => {
     await context.close();
   });
 });
+
+describe("product cards at 375 px", () => {
+  it("the Save heart of every discounted card is what a tap at its centre hits, and the tap saves", async () => {
+    const { page, context } = await openPage(browser, { width: 375, height: 700 });
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const discounted = page.getByTestId("product-card").filter({ hasText: /Save \d+%/ });
+    const count = await discounted.count();
+    expect(count).toBeGreaterThan(0);
+    for (let i = 0; i < count; i++) {
+      const card = discounted.nth(i);
+      await card.scrollIntoViewIfNeeded();
+      const id = `heart-${i}`;
+      await card.getByTestId("save-toggle").evaluate((element, id) => (element.id = id), id);
+      const { hit, found } = await hitAtCentre(page, `#${id}`);
+      expect(hit, `card ${i}: a tap on the heart lands on ${found}`).toBe(true);
+    }
+    // Tap the first one where the finger goes: its centre.
+    const toggle = discounted.first().getByTestId("save-toggle");
+    await discounted.first().scrollIntoViewIfNeeded();
+    const box = (await toggle.boundingBox())!;
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => toggle.getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(() => page.getByTestId("toast").textContent()).toContain("Added to favorites");
+    await context.close();
+  });
+});
