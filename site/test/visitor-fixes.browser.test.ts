@@ -128,3 +128,42 @@ describe("product cards at 375 px", () => {
     await context.close();
   });
 });
+
+describe("/my-alerts at 375 px", () => {
+  it("shows each alert as a card with Delete on screen, and Delete removes the alert", async () => {
+    const visitor = newVisitorId();
+    const product = products.find((p) => p.bestPrice !== null && p.bestPrice > 3)!;
+    const response = await fetch(`${baseUrl}/api/price-alerts`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userId: visitor, productId: product.id, email: "phone-owner@example.co.uk", targetPrice: 1 }),
+    });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    const db = new Database(databaseFile, { readonly: true });
+    const stored = () => (db.prepare("SELECT count(*) AS n FROM price_alerts WHERE id = ?").get(id) as { n: number }).n;
+    expect(stored()).toBe(1);
+
+    const { page, errors, context } = await openPage(browser, { width: 375, height: 700 });
+    await context.addInitScript((visitor) => localStorage.setItem("userId", visitor), visitor);
+    await page.goto(`${baseUrl}/my-alerts`);
+    const card = page.getByTestId("alert-card");
+    await expect.poll(() => card.count()).toBe(1);
+    const text = await card.textContent();
+    for (const part of [product.name, "£1.00", `£${product.bestPrice!.toFixed(2)}`, "Waiting for you to confirm your e-mail"]) expect(text).toContain(part);
+    const remove = card.getByRole("button", { name: `Delete the alert for ${product.name}` });
+    const box = (await remove.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, "Delete's right edge").toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scrolling").toBeLessThanOrEqual(375);
+    expect(await remove.isVisible()).toBe(true);
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await remove.click();
+    await expect.poll(stored).toBe(0);
+    await expect.poll(() => page.getByText("No Price Alerts Set").isVisible()).toBe(true);
+    db.close();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
