@@ -167,3 +167,40 @@ describe("/my-alerts at 375 px", () => {
     await context.close();
   });
 });
+
+describe("compare tray at 1280 px", () => {
+  it("shows readable names and leaves the compare bar's button uncovered", async () => {
+    const { page, errors, context } = await openPage(browser, { width: 1280, height: 900 });
+    await page.goto(baseUrl);
+    await islandsReady(page);
+    const cards = page.getByTestId("product-card");
+    for (const i of [0, 1]) await cards.nth(i).getByRole("button", { name: /^Add .* to compare$/ }).click();
+    const tray = page.getByTestId("compare-tray");
+    await expect.poll(() => tray.getByText("Compare Products (2/4)").isVisible()).toBe(true);
+
+    const names = tray.locator("li a");
+    expect(await names.count()).toBe(2);
+    for (const link of await names.all()) {
+      const name = (await link.textContent())!;
+      expect(name.length).toBeGreaterThan(24);
+      expect(await link.getAttribute("title")).toBe(name);
+      // One line of the link holds at least the name's first 24 characters, in its own font.
+      const fits = await link.evaluate((element, name) => {
+        const probe = document.createElement("span");
+        probe.style.cssText = `font: ${getComputedStyle(element).font}; white-space: nowrap; position: absolute; visibility: hidden;`;
+        probe.textContent = name.slice(0, 24);
+        document.body.append(probe);
+        const needed = probe.getBoundingClientRect().width;
+        probe.remove();
+        return { needed, width: element.getBoundingClientRect().width };
+      }, name);
+      expect(fits.width, `room for "${name.slice(0, 24)}"`).toBeGreaterThanOrEqual(fits.needed);
+    }
+
+    await page.getByTestId("compare-bar").getByRole("button", { name: "Compare now" }).evaluate((element) => (element.id = "compare-now"));
+    const { hit, found } = await hitAtCentre(page, "#compare-now");
+    expect(hit, `the bar's button is covered by ${found}`).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
