@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   canGoNext,
   canGoPrev,
+  clampPage,
   gridPageSize,
   gridQueryString,
   pageCount,
@@ -145,6 +146,24 @@ describe("paging", () => {
     expect(canGoNext(5, 16, 15)).toBe(false);
     expect(canGoNext(1, 0, 15)).toBe(false);
     expect(canGoNext(1, 15, 15)).toBe(false);
+  });
+  it("brings a page past the last one back to the last page, and keeps the filters", () => {
+    expect(clampPage({ ...base, page: 40 }, 120)).toEqual({ ...base, page: 8 });
+    expect(clampPage({ ...base, page: 9 }, 121)).toEqual({ ...base, page: 9 });
+    expect(clampPage({ ...base, page: 10 }, 121)).toEqual({ ...base, page: 9 });
+    expect(clampPage({ brand: "Whiskas", sort: "price_asc", page: 5 }, 16, 15)).toEqual({ brand: "Whiskas", sort: "price_asc", page: 2 });
+    // An empty result has one page.
+    expect(clampPage({ ...base, page: 3 }, 0)).toEqual(base);
+  });
+  it("leaves a page within the result as it is", () => {
+    const onPage2: GridState = { ...base, page: 2 };
+    expect(clampPage(onPage2, 30)).toBe(onPage2);
+    expect(clampPage(base, 0)).toBe(base);
+  });
+  it("reads a page past the end as asked (the count decides it), and 0, negative or non-numbers as 1", () => {
+    expect(parseGridQuery("?page=40").page).toBe(40);
+    for (const page of ["0", "-3", "abc", "4x", "1e2"]) expect(parseGridQuery(`?page=${page}`).page).toBe(1);
+    expect(gridQueryString(parseGridQuery("?page=0&sort=bogus"))).toBe("");
   });
   it("disables Previous on page 1", () => {
     expect(canGoPrev(1)).toBe(false);

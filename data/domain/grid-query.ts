@@ -184,6 +184,17 @@ export function pageCount(count: number, pageSize: number = gridPageSize): numbe
 }
 
 /**
+ * The state with its page brought within the result: a page past the last one (an old link, a
+ * result that shrank) becomes the last page; an empty result has one page.
+ * @example clampPage({ sort: "rank_asc", page: 40 }, 120) // { sort: "rank_asc", page: 8 }
+ * @example clampPage({ sort: "rank_asc", page: 3 }, 0) // { sort: "rank_asc", page: 1 }
+ */
+export function clampPage(state: GridState, count: number, pageSize: number = gridPageSize): GridState {
+  const last = pageCount(count, pageSize);
+  return state.page > last ? withPage(state, last) : state;
+}
+
+/**
  * Whether Next is enabled: false when the page is at or beyond ceil(count / page size).
  * @example canGoNext(1, 16, 15) // true
  * @example canGoNext(2, 30, 15) // false

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import {
   canGoNext,
   canGoPrev,
+  clampPage,
   gridQueryString,
   pageCount,
   parseGridQuery,
@@ -17,6 +18,7 @@ import {
 import { priceRangeOptions } from "../../../data/domain/price-range.ts";
 import { sortOptions, type SortKey } from "../../../data/domain/sorting.ts";
 import { fetchProductCount, fetchProducts } from "../../lib/api.ts";
+import { pushQuery, replaceQuery } from "../../lib/browser/address.ts";
 import { toCardProduct, type CardProduct } from "./card-product.ts";
 import { ProductCard, type LinkContext } from "./ProductCard.tsx";
 
@@ -64,12 +66,22 @@ export default function ProductGrid(props: Props) {
   const top = useRef<HTMLElement>(null);
 
   const load = useCallback(async (next: GridState, quiet = false) => {
-    const key = gridQueryString(next, defaults);
+    let key = gridQueryString(next, defaults);
     lastFetch.current = { key, at: Date.now() };
     if (!quiet) setLoading(true);
     try {
-      const [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
+      let [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
       if (lastFetch.current.key !== key) return; // a newer request superseded this one
+      const clamped = clampPage(next, total);
+      if (clamped.page !== next.page) {
+        // Past the last page (an old link, a result that shrank): the last page, under its own address.
+        key = gridQueryString(clamped, defaults);
+        lastFetch.current = { key, at: Date.now() };
+        setState(clamped);
+        replaceQuery(key);
+        page = await fetchProducts(toApiParams(clamped));
+        if (lastFetch.current.key !== key) return;
+      }
       setProducts(page.map(toCardProduct));
       setCount(total);
       setError(false);
@@ -83,8 +95,13 @@ export default function ProductGrid(props: Props) {
   }, [props.fixedCategory]);
 
   // On arrival, the query string decides the view; the static first page is used only when it matches.
+  // Values the grid cannot show fall back to their defaults, and the address is put in that canonical form.
   useEffect(() => {
-    const fromUrl = () => parseGridQuery(window.location.search, defaults);
+    const fromUrl = () => {
+      const state = parseGridQuery(window.location.search, defaults);
+      replaceQuery(gridQueryString(state, defaults));
+      return state;
+    };
     const initial = fromUrl();
     setState(initial);
     if (gridQueryString(initial, defaults) !== lastFetch.current.key) void load(initial);
@@ -113,8 +130,7 @@ export default function ProductGrid(props: Props) {
 
   const go = (next: GridState, scroll = false) => {
     setState(next);
-    const url = `${window.location.pathname}${gridQueryString(next, defaults)}${window.location.hash}`;
-    window.history.pushState(null, "", url);
+    pushQuery(gridQueryString(next, defaults));
     void load(next);
     if (scroll) top.current?.scrollIntoView({ behavior: "smooth", block: "start" });
   };

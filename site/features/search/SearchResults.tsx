@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { gridPageSize, pageCount } from "../../../data/domain/grid-query.ts";
-import { parseSearchQuery, searchQueryString } from "../../../data/domain/search-query.ts";
+import { parseSearchQuery, searchPageQuery, searchQueryString } from "../../../data/domain/search-query.ts";
 import { fetchSearch } from "../../lib/api.ts";
+import { replaceQuery } from "../../lib/browser/address.ts";
 import { toCardProduct, type CardProduct } from "../products/card-product.ts";
 import { ProductCard, type LinkContext } from "../products/ProductCard.tsx";
 
@@ -30,6 +31,13 @@ export default function SearchResults({ links }: { links: LinkContext }) {
     try {
       const result = await fetchSearch({ q: q.trim(), offset: (page - 1) * gridPageSize, limit: gridPageSize });
       if (id !== latest.current) return;
+      const last = pageCount(result.total);
+      if (page > last) {
+        // Past the last page (an old link, fewer results now): the last page, under its own address.
+        replaceQuery(searchPageQuery(q, last)!);
+        void load(q, last);
+        return;
+      }
       setProducts(result.products.map(toCardProduct));
       setTotal(result.total);
       setStatus("done");
@@ -46,6 +54,9 @@ export default function SearchResults({ links }: { links: LinkContext }) {
   useEffect(() => {
     const fromUrl = () => {
       const { q, page } = parseSearchQuery(window.location.search);
+      // The address in its canonical form: the text trimmed, a bad or first page left out.
+      const canonical = searchPageQuery(q, page);
+      if (canonical !== null) replaceQuery(canonical);
       void load(q, page);
     };
     fromUrl();
