@@ -204,3 +204,27 @@ describe("compare tray at 1280 px", () => {
     await context.close();
   });
 });
+
+describe("home with products in the compare tray", () => {
+  it("hydrates without a mismatch (React error #418) and the tray shows both products", async () => {
+    const items = products.slice(0, 2).map(({ id, slug, name, image, bestPrice, bestRetailer }) => ({ id, slug, name, image, bestPrice, bestRetailer: bestRetailer?.name ?? null }));
+    const { page, errors, context } = await openPage(browser, { width: 1280, height: 900 });
+    // The tray is kept for the visit, in session storage: as if added on an earlier page.
+    await context.addInitScript((stored) => sessionStorage.setItem("compare_tray", stored), JSON.stringify(items));
+    for (const load of [() => page.goto(baseUrl), () => page.reload()]) {
+      await load();
+      // Such a visit hydrates the grid by itself (its cards mark the compared products), and the bar.
+      await page.waitForSelector('astro-island:not([ssr]) [data-testid="product-grid"]', { state: "attached" });
+      const bar = page.getByTestId("compare-bar");
+      await expect.poll(() => bar.textContent()).toContain("Comparing 2/4");
+      expect(errors.filter((error) => /418|hydrat/i.test(error))).toEqual([]);
+      await bar.getByRole("button", { name: "Compare now" }).click();
+      const tray = page.getByTestId("compare-tray");
+      await expect.poll(() => tray.locator("li").count()).toBe(2);
+      expect(await tray.textContent()).toContain("Compare Products (2/4)");
+      for (const item of items) expect(await tray.textContent()).toContain(item.name);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
