@@ -228,3 +228,32 @@ describe("home with products in the compare tray", () => {
     await context.close();
   });
 });
+
+describe("vouchers", () => {
+  it("a 'Load more vouchers' click made before the island has loaded loads more once it has", async () => {
+    const { page, errors, context } = await openPage(browser);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const module = /\/_astro\/Vouchers\.[\w-]+\.js$/;
+    await page.route(module, async (route) => {
+      await gate;
+      await route.continue();
+    });
+    await page.goto(baseUrl);
+    const section = page.locator("#vouchers");
+    await section.scrollIntoViewIfNeeded();
+    const vouchers = section.getByTestId("voucher");
+    expect(await vouchers.count()).toBe(3);
+    await section.getByRole("button", { name: "Load more vouchers" }).click();
+    const island = section.locator("astro-island");
+    // The click landed on the static HTML: the island's module is still held.
+    expect(await island.getAttribute("ssr")).not.toBeNull();
+    expect(await vouchers.count()).toBe(3);
+
+    open();
+    await expect.poll(() => vouchers.count()).toBe(6);
+    expect(await island.getAttribute("ssr")).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
