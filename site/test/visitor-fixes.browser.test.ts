@@ -257,3 +257,38 @@ describe("vouchers", () => {
     await context.close();
   });
 });
+
+describe("recently viewed", () => {
+  it("says how many retailers have an offer for each product", async () => {
+    const db = new Database(databaseFile, { readonly: true });
+    const offerCounts = db
+      .prepare("SELECT p.slug, p.name, count(DISTINCT pp.retailer_id) AS retailers FROM products p JOIN product_prices pp ON pp.product_id = p.id GROUP BY p.id")
+      .all() as { slug: string; name: string; retailers: number }[];
+    const compared = (db.prepare("SELECT count(*) AS n FROM retailers WHERE compares_prices = 1").get() as { n: number }).n;
+    db.close();
+    // A product offered by fewer retailers than the site compares: the old text claimed all of them.
+    const product = offerCounts.find((row) => row.retailers === 2) ?? offerCounts.find((row) => row.retailers < compared)!;
+    expect(product.retailers).toBeLessThan(compared);
+
+    const { page, errors, context } = await openPage(browser);
+    const recorded = page.waitForResponse((response) => response.url().endsWith("/api/recently-viewed") && response.request().method() === "POST");
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    expect((await recorded).status()).toBe(204);
+
+    await page.goto(baseUrl);
+    const tile = page.getByTestId("recently-viewed").getByRole("listitem").filter({ hasText: product.name });
+    await expect.poll(() => tile.textContent()).toContain(`Compared across ${product.retailers} retailers`);
+
+    // A product only one retailer sells reads in the singular (the seed has none: the answer says one).
+    await page.route("**/api/recently-viewed?*", async (route) => {
+      const response = await route.fetch();
+      const items = (await response.json()) as { retailerCount: number }[];
+      await route.fulfill({ response, json: items.map((item) => ({ ...item, retailerCount: 1 })) });
+    });
+    await page.reload();
+    await expect.poll(() => tile.textContent()).toContain("Compared across 1 retailer");
+    expect(await tile.textContent()).not.toContain("1 retailers");
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
