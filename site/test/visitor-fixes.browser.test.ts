@@ -292,3 +292,56 @@ describe("recently viewed", () => {
     await context.close();
   });
 });
+
+describe("price alert form", () => {
+  it("creates no alert for a target the price has reached already, says so with the deal, and creates one for a lower target", async () => {
+    const product = products.find((p) => p.bestPrice !== null && p.bestPrice > 3)!;
+    const price = `£${product.bestPrice!.toFixed(2)}`;
+    const { page, errors, context } = await openPage(browser);
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname === "/api/price-alerts") posts.push(request.postData() ?? "");
+    });
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    await page.locator("#price-alert").scrollIntoViewIfNeeded();
+    await page.waitForSelector("#price-alert [data-price-alert][data-enhanced]", { state: "attached" });
+    const form = page.getByTestId("price-alert-form");
+    const reached = page.getByTestId("alert-already-reached");
+    await form.getByLabel("Email address").fill("reached@example.co.uk");
+
+    await form.getByLabel("Target price (£)").fill((product.bestPrice! + 1).toFixed(2));
+    await form.getByRole("button", { name: "Create Price Alert" }).click();
+    await expect.poll(() => reached.isVisible()).toBe(true);
+    expect(await reached.locator("[data-reached-message]").textContent()).toBe(`The price is already ${price} — below your target.`);
+    // The deal is the page's own Buy Now link: same retailer link, same affiliate tag.
+    const deal = reached.getByRole("link", { name: /Buy Now/ });
+    const buyNow = page.locator('[aria-labelledby="best-price-heading"] a[data-affiliate]');
+    expect(await deal.getAttribute("href")).toBe(await buyNow.getAttribute("href"));
+    expect(await deal.getAttribute("rel")).toBe("sponsored noopener");
+    expect(await deal.isVisible()).toBe(true);
+
+    // The current price itself counts as reached.
+    await form.getByLabel("Target price (£)").fill(product.bestPrice!.toFixed(2));
+    expect(await reached.isVisible(), "hidden while the target is changed").toBe(false);
+    await form.getByRole("button", { name: "Create Price Alert" }).click();
+    await expect.poll(() => reached.locator("[data-reached-message]").textContent()).toBe(`The price is already ${price} — your target price.`);
+    expect(await reached.isVisible()).toBe(true);
+
+    const userId = await page.evaluate(() => localStorage.getItem("userId"));
+    const db = new Database(databaseFile, { readonly: true });
+    const alerts = () => db.prepare("SELECT target_price_pence AS target FROM price_alerts WHERE user_id = ? AND product_id = ?").all(userId, product.id);
+    expect(posts).toEqual([]);
+    expect(alerts()).toEqual([]);
+
+    const lower = Math.floor((product.bestPrice! - 1) * 100);
+    await form.getByLabel("Target price (£)").fill((lower / 100).toFixed(2));
+    await form.getByRole("button", { name: "Create Price Alert" }).click();
+    await expect.poll(() => page.getByTestId("alert-pending").isVisible()).toBe(true);
+    expect(await reached.isVisible()).toBe(false);
+    expect(alerts()).toEqual([{ target: lower }]);
+    expect(posts).toHaveLength(1);
+    db.close();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
