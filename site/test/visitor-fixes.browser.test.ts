@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { Product } from "../../data/domain/catalogue.ts";
+import { randomIdAlphabet, randomIdLength } from "../../data/domain/visitor-id.ts";
 import { islandsReady, launchBrowser, openPage } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -18,10 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-/** A fresh anonymous visitor id, as the browser makes them. */
+/** A fresh anonymous visitor id, of the shape the browser makes. */
 function newVisitorId(): string {
-  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789";
-  return `user_${Array.from({ length: 24 }, () => alphabet[Math.floor(Math.random() * alphabet.length)]).join("")}`;
+  return `user_${Array.from({ length: randomIdLength }, () => randomIdAlphabet[Math.floor(Math.random() * randomIdAlphabet.length)]).join("")}`;
 }
 
 /** Whether the element under the centre of `selector`'s first match is that element or inside it. */
