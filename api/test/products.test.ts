@@ -308,6 +308,58 @@ describe("GET /api/search", () => {
     expect(seen.size).toBe(total);
   });
 
+  /** Every hit of a search query string, paged through with limit=100. */
+  async function searchAll(query: string): Promise<{ products: Product[]; total: number }> {
+    const products: Product[] = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await api.json<{ products: Product[]; total: number }>(`/api/search?${query}&limit=100&offset=${offset}`);
+      products.push(...page.products);
+      if (offset + 100 >= page.total) return { products, total: page.total };
+    }
+  }
+  const byPriceThenRank = (a: Product, b: Product) => (a.bestPrice ?? Infinity) - (b.bestPrice ?? Infinity) || a.rank - b.rank || a.id - b.id;
+
+  it("narrows by the grid's filters, keeping the search order by default", async () => {
+    const everything = await searchAll("q=cat");
+    expect(everything.products).toHaveLength(everything.total);
+    const counts = new Map<string, number>();
+    for (const p of everything.products) if (p.brand) counts.set(p.brand, (counts.get(p.brand) ?? 0) + 1);
+    const brand = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    expect(counts.get(brand)).toBeGreaterThan(1);
+    const ofBrand = await searchAll(`q=cat&brand=${encodeURIComponent(brand.toUpperCase())}`);
+    expect(ofBrand.products.map((p) => p.id)).toEqual(everything.products.filter((p) => p.brand === brand).map((p) => p.id));
+    expect(ofBrand.total).toBe(counts.get(brand));
+    // The category and the price range as the grid reads them: bounds inclusive, on the best price.
+    const inRange = (p: Product) => p.category.slug === "cat-food" && p.bestPrice !== null && p.bestPrice >= 5 && p.bestPrice <= 20;
+    const ranged = await searchAll("q=cat&category=cat-food&minPrice=5&maxPrice=20");
+    expect(ranged.products.map((p) => p.id)).toEqual(everything.products.filter(inRange).map((p) => p.id));
+    expect(ranged.total).toBeGreaterThan(0);
+    // Relevance is the default sort, and may be named.
+    expect(await api.json("/api/search?q=cat&category=cat-food&minPrice=5&maxPrice=20&sort=relevance&limit=100")).toEqual(
+      await api.json("/api/search?q=cat&category=cat-food&minPrice=5&maxPrice=20&limit=100"),
+    );
+    expect((await api.json<{ products: Product[] }>("/api/search?q=cat&sort=relevance")).products.map((p) => p.id)).toEqual(
+      everything.products.slice(0, 15).map((p) => p.id),
+    );
+  });
+
+  it("sorts by the grid's orders: GET /api/search?q=cat&sort=price_asc&brand=...", async () => {
+    const everything = await searchAll("q=cat");
+    const brand = everything.products.find((p) => p.brand && everything.products.filter((o) => o.brand === p.brand).length > 2)!.brand!;
+    const cheapest = await searchAll(`q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}`);
+    expect(cheapest.products.map((p) => p.id)).toEqual(everything.products.filter((p) => p.brand === brand).sort(byPriceThenRank).map((p) => p.id));
+    const dearest = await api.json<{ products: Product[]; total: number }>("/api/search?q=cat&sort=price_desc&limit=5");
+    expect(dearest.total).toBe(everything.total);
+    const withPrice = everything.products.filter((p) => p.bestPrice !== null);
+    expect(dearest.products.map((p) => p.id)).toEqual(withPrice.sort((a, b) => b.bestPrice! - a.bestPrice! || a.rank - b.rank || a.id - b.id).slice(0, 5).map((p) => p.id));
+    // Pages of a sorted, filtered search fit together.
+    const second = await api.json<{ products: Product[] }>(`/api/search?q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}&offset=1&limit=1`);
+    expect(second.products.map((p) => p.id)).toEqual([cheapest.products[1]!.id]);
+    expect(await api.json(`/api/search?q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}&offset=500`)).toEqual({ products: [], total: cheapest.total });
+    expect(await api.json("/api/search?q=zzzzqqqq&sort=price_asc&brand=Whiskas")).toEqual({ products: [], total: 0 });
+    expect(await api.json("/api/search?q=cat&category=no-such-category")).toEqual({ products: [], total: 0 });
+  });
+
   it("returns nothing for empty or symbol-only text, and treats FTS syntax as text", async () => {
     expect(await api.json("/api/search?q=")).toEqual({ products: [], total: 0 });
     expect(await api.json("/api/search")).toEqual({ products: [], total: 0 });

@@ -3,8 +3,10 @@ import {
   canGoNext,
   canGoPrev,
   clampPage,
+  gridDefaultSort,
   gridPageSize,
   gridQueryString,
+  gridSortOptions,
   pageCount,
   parseGridQuery,
   resetFilters,
@@ -16,7 +18,7 @@ import {
 } from "./grid-query.ts";
 import { priceRangeOptions } from "./price-range.ts";
 import { defaultPageSize } from "./queries.ts";
-import { sortKeys } from "./sorting.ts";
+import { searchSortOptions, sortKeys, sortOptions } from "./sorting.ts";
 
 const base: GridState = { sort: "rank_asc", page: 1 };
 
@@ -80,6 +82,58 @@ describe("gridQueryString", () => {
   it("round-trips through parseGridQuery", () => {
     const state: GridState = { retailer: 2, brand: "Hill's & Co", priceRange: "100-", sort: "savings_desc", page: 7 };
     expect(parseGridQuery(gridQueryString(state))).toEqual(state);
+  });
+});
+
+describe("the search page's view (the grid's filters with the text q)", () => {
+  const search = { search: true } as const;
+  it("reads the text and the grid's filters, relevance being the default sort", () => {
+    expect(parseGridQuery("?q=+royal%20canin+&brand=Royal+Canin&priceRange=10-25&category=dog-food&sort=price_asc&page=2", search)).toEqual({
+      q: "royal canin",
+      category: "dog-food",
+      brand: "Royal Canin",
+      priceRange: "10-25",
+      sort: "price_asc",
+      page: 2,
+    });
+    expect(parseGridQuery("?q=cat", search)).toEqual({ q: "cat", sort: "relevance", page: 1 });
+    expect(parseGridQuery("", search)).toEqual({ q: "", sort: "relevance", page: 1 });
+    expect(parseGridQuery("?q=cat&sort=relevance", search).sort).toBe("relevance");
+  });
+  it("ignores unknown values, and relevance outside the search page", () => {
+    expect(parseGridQuery("?q=cat&sort=bogus&priceRange=x&page=-2", search)).toEqual({ q: "cat", sort: "relevance", page: 1 });
+    expect(parseGridQuery("?sort=relevance")).toEqual(base);
+    expect(parseGridQuery("?q=cat")).toEqual(base);
+  });
+  it("writes q first, as the header's form does, and leaves relevance out", () => {
+    expect(gridQueryString({ q: "royal canin", sort: "relevance", page: 1 }, search)).toBe("?q=royal%20canin");
+    expect(gridQueryString({ q: "dog", sort: "relevance", page: 2 }, search)).toBe("?q=dog&page=2");
+    expect(gridQueryString({ q: "cat", brand: "Felix", sort: "rank_asc", page: 1 }, search)).toBe("?q=cat&brand=Felix&sort=rank_asc");
+    expect(gridQueryString({ q: "", sort: "relevance", page: 1 }, search)).toBe("");
+    const state: GridState = { q: "Hill's & co", category: "cat-food", priceRange: "0-10", sort: "price_desc", page: 3 };
+    expect(parseGridQuery(gridQueryString(state, search), search)).toEqual(state);
+  });
+  it("keeps the text through filter changes and Reset Filters", () => {
+    const state: GridState = { q: "cat", brand: "Felix", sort: "price_asc", page: 3 };
+    expect(withFilter(state, { priceRange: "0-10" })).toEqual({ q: "cat", brand: "Felix", priceRange: "0-10", sort: "price_asc", page: 1 });
+    expect(resetFilters(search, state)).toEqual({ q: "cat", sort: "relevance", page: 1 });
+  });
+  it("sends the text with the filters to the API", () => {
+    expect(toApiParams({ q: "cat", brand: "Felix", priceRange: "10-", sort: "relevance", page: 2 })).toEqual({
+      q: "cat",
+      brand: "Felix",
+      minPrice: "10",
+      sort: "relevance",
+      offset: "15",
+      limit: "15",
+    });
+  });
+  it("offers the grid's sort options, with Best Match first on the search page", () => {
+    expect(gridSortOptions()).toBe(sortOptions);
+    expect(gridSortOptions(search)).toBe(searchSortOptions);
+    expect(searchSortOptions.slice(1)).toEqual([...sortOptions]);
+    expect(gridDefaultSort(search)).toBe("relevance");
+    expect(gridDefaultSort({ category: "dog-food" })).toBe("rank_asc");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSearchQuery, searchPageQuery, searchQueryString } from "./search-query.ts";
+import { parseSearchQuery, searchQueryString } from "./search-query.ts";
 
 describe("searchQueryString and parseSearchQuery", () => {
   it("trims and URL-encodes the text, leaving page 1 out", () => {
@@ -19,12 +19,6 @@ describe("searchQueryString and parseSearchQuery", () => {
     expect(parseSearchQuery("?q=dog%20food&page=2")).toEqual({ q: "dog food", page: 2 });
     expect(parseSearchQuery("?q=+cat+")).toEqual({ q: "cat", page: 1 });
     expect(parseSearchQuery(new URLSearchParams("page=abc"))).toEqual({ q: "", page: 1 });
-  });
-  it("gives the query string alone for the search page's address", () => {
-    expect(searchPageQuery(" royal canin ", 1)).toBe("?q=royal%20canin");
-    expect(searchPageQuery("cat", 0)).toBe("?q=cat");
-    expect(searchPageQuery("cat", 3)).toBe("?q=cat&page=3");
-    expect(searchPageQuery("  ")).toBeNull();
   });
   it("round-trips", () => {
     const path = searchQueryString("Lily's Kitchen & more", 4)!;

@@ -17,19 +17,10 @@ export interface SearchState {
  * @example searchQueryString("   ", 1) // null
  */
 export function searchQueryString(q: string, page: number = 1): string | null {
-  const query = searchPageQuery(q, page);
-  return query === null ? null : `/search${query}`;
-}
-
-/**
- * The query string part of searchQueryString (what the search page's address bar holds).
- * @example searchPageQuery(" cat ", 2) // "?q=cat&page=2"
- */
-export function searchPageQuery(q: string, page: number = 1): string | null {
   const text = q.trim();
   if (text === "") return null;
   const pagePart = validPage(page) > 1 ? `&page=${validPage(page)}` : "";
-  return `?q=${encodeURIComponent(text)}${pagePart}`;
+  return `/search?q=${encodeURIComponent(text)}${pagePart}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { siteConfig } from "../../data/config.ts";
 import { compareStorageKey } from "../features/compare/compare.store.ts";
 import { favoritesSavedKey } from "../features/favorites/favorites.store.ts";
 import { toCardProduct } from "../features/products/card-product.ts";
+import type { FilterLists } from "../features/products/ProductFilters.tsx";
 import { allBrands, allCategories, buildAffiliateIds, comparisonRetailers, gridFirstPage } from "./build-data.ts";
 
 /**
@@ -18,10 +19,17 @@ export function gridProps(title: string, fixedCategory?: string) {
     title,
     initialProducts: products.map(toCardProduct),
     initialCount: count,
+    ...filterLists(),
+    fixedCategory,
+    links: { affiliateIds: buildAffiliateIds(), siteName: siteConfig.siteName },
+  };
+}
+
+/** The filters' option lists (ProductFilters), as the grid and the search page show them. */
+export function filterLists(): FilterLists {
+  return {
     categories: allCategories().map(({ slug, name }) => ({ slug, name })),
     retailers: comparisonRetailers().map(({ id, name }) => ({ id, name })),
     brands: allBrands(),
-    fixedCategory,
-    links: { affiliateIds: buildAffiliateIds(), siteName: siteConfig.siteName },
   };
 }
