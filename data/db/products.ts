@@ -368,14 +368,6 @@ function searchIndexFor(db: Db): SearchIndex | null {
   return null;
 }
 
-export function listBrands(db: Db): string[] {
-  return (
-    statement(db, "SELECT DISTINCT brand FROM products WHERE brand IS NOT NULL AND brand <> '' ORDER BY brand COLLATE NOCASE").all() as {
-      brand: string;
-    }[]
-  ).map((row) => row.brand);
-}
-
 export interface AffiliateLink {
   retailerId: number;
   url: string;

@@ -12,6 +12,7 @@ import {
   resetFilters,
   toApiParams,
   toCountParams,
+  toFacetParams,
   withFilter,
   withPage,
   type GridState,
@@ -177,6 +178,12 @@ describe("toApiParams and toCountParams", () => {
   it("sends only the given bounds of an open range", () => {
     expect(toCountParams({ ...base, priceRange: "100-" })).toEqual({ minPrice: "100" });
     expect(toCountParams({ ...base, priceRange: "0-10" })).toEqual({ minPrice: "0", maxPrice: "10" });
+  });
+  it("scopes the brand list by every filter but the brand, and by the search text", () => {
+    const state: GridState = { category: "dog-food", retailer: 1, brand: "Pedigree", priceRange: "10-25", sort: "price_asc", page: 3 };
+    expect(toFacetParams(state)).toEqual({ category: "dog-food", retailer: "1", minPrice: "10", maxPrice: "25" });
+    expect(toFacetParams({ q: "cat", brand: "Felix", sort: "relevance", page: 1 })).toEqual({ q: "cat" });
+    expect(toFacetParams(base)).toEqual({});
   });
   it("starts at offset 0 and honours a page size", () => {
     expect(toApiParams(base)).toEqual({ sort: "rank_asc", offset: "0", limit: "15" });

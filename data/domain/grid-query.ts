@@ -193,6 +193,16 @@ export function toCountParams(state: GridState): Record<string, string> {
 }
 
 /**
+ * The query for GET /api/brands: the view's filters and search text but the brand, since a
+ * brand's count is what choosing it would give.
+ * @example toFacetParams({ category: "dog-food", brand: "Whiskas", priceRange: "10-25", sort: "price_asc", page: 2 }) // { category: "dog-food", minPrice: "10", maxPrice: "25" }
+ */
+export function toFacetParams(state: GridState): Record<string, string> {
+  const { brand: _brand, ...params } = toCountParams(state);
+  return params;
+}
+
+/**
  * The query for GET /api/products: the filters, the sort and the page as offset and limit.
  * @example toApiParams({ priceRange: "10-25", sort: "price_asc", page: 3 }) // { minPrice: "10", maxPrice: "25", sort: "price_asc", offset: "30", limit: "15" }
  */

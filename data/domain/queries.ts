@@ -87,6 +87,17 @@ export const searchQuery = z
   })
   .refine(priceOrder, priceOrderMessage);
 
+/** The filters that scope a facet: the product filters but the facet's own (the brand). */
+const { brand: _brandFilter, ...facetScopeShape } = productFilterShape;
+
+/**
+ * GET /api/brands: the brands of a view (the grid's filters but the brand, and a search's text),
+ * each with its count.
+ */
+export const brandFacetQuery = z.object({ q: searchTextParam, ...facetScopeShape }).refine(priceOrder, priceOrderMessage);
+
+export type BrandScope = z.infer<typeof brandFacetQuery>;
+
 export const voucherQuery = z.object({
   status: optional(z.enum(["all", "active"], { error: "status must be all or active" })).default("all"),
   sort: optional(z.enum(["expiry", "popular"], { error: "sort must be expiry or popular" })).default("expiry"),

@@ -5,7 +5,7 @@ import { compareStorageKey } from "../features/compare/compare.store.ts";
 import { favoritesSavedKey } from "../features/favorites/favorites.store.ts";
 import { toCardProduct } from "../features/products/card-product.ts";
 import type { FilterLists } from "../features/products/ProductFilters.tsx";
-import { allBrands, allCategories, buildAffiliateIds, comparisonRetailers, gridFirstPage } from "./build-data.ts";
+import { allCategories, buildAffiliateIds, comparisonRetailers, gridBrandCounts, gridFirstPage } from "./build-data.ts";
 
 /**
  * The grid's `client:interaction` keys: a visit that compares products or a browser with saved
@@ -20,16 +20,16 @@ export function gridProps(title: string, fixedCategory?: string) {
     initialProducts: products.map(toCardProduct),
     initialCount: count,
     ...filterLists(),
+    brands: gridBrandCounts(fixedCategory),
     fixedCategory,
     links: { affiliateIds: buildAffiliateIds(), siteName: siteConfig.siteName },
   };
 }
 
-/** The filters' option lists (ProductFilters), as the grid and the search page show them. */
+/** The filters' fixed option lists (ProductFilters), as the grid and the search page show them. */
 export function filterLists(): FilterLists {
   return {
     categories: allCategories().map(({ slug, name }) => ({ slug, name })),
     retailers: comparisonRetailers().map(({ id, name }) => ({ id, name })),
-    brands: allBrands(),
   };
 }

@@ -143,3 +143,79 @@ describe("search page", () => {
     await context.close();
   });
 });
+
+describe("brand filter of a view", () => {
+  type BrandCount = { brand: string; count: number };
+  const optionTexts = (page: Page) => page.locator("#filter-brand option").allTextContents();
+  const labels = (brands: BrandCount[]) => ["All brands", ...brands.map((b) => `${b.brand} (${b.count})`)];
+
+  it("lists only Dog Food's brands with their counts, in the static page already, and counts as the grid does", async () => {
+    const { page, errors, context } = await openPage(browser);
+    const dogFood = await getJson<BrandCount[]>("/api/brands?category=dog-food");
+    const catFood = await getJson<BrandCount[]>("/api/brands?category=cat-food");
+    const catOnly = catFood.map((b) => b.brand).filter((brand) => !dogFood.some((d) => d.brand === brand));
+    expect(catOnly.length).toBeGreaterThan(0);
+    // The first paint: the grid has not hydrated (a fresh visit waits for a touch).
+    await page.goto(`${baseUrl}/category/dog-food`);
+    expect(await page.locator('astro-island[ssr] [data-testid="product-grid"]').count()).toBe(1);
+    const shown = await optionTexts(page);
+    expect(shown).toEqual(labels(dogFood));
+    for (const brand of catOnly) expect(shown.some((text) => text.startsWith(`${brand} (`))).toBe(false);
+    for (const { brand, count } of dogFood) {
+      expect((await getJson<{ count: number }>(`/api/products/count?category=dog-food&brand=${encodeURIComponent(brand)}`)).count, brand).toBe(count);
+    }
+    expect(dogFood.reduce((sum, b) => sum + b.count, 0)).toBe((await getJson<{ count: number }>("/api/products/count?category=dog-food")).count);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("narrows the list to the other filters, and keeps the chosen brand listed with 0", async () => {
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/category/dog-food`);
+    await islandsReady(page);
+    await page.locator("#filter-price").selectOption("10-25");
+    await page.waitForURL((url) => url.searchParams.get("priceRange") === "10-25");
+    const inRange = await getJson<BrandCount[]>("/api/brands?category=dog-food&minPrice=10&maxPrice=25");
+    expect(inRange.length).toBeGreaterThan(0);
+    await expect.poll(() => optionTexts(page)).toEqual(labels(inRange));
+    const { brand, count } = inRange[0]!;
+    expect((await getJson<{ count: number }>(`/api/products/count?category=dog-food&minPrice=10&maxPrice=25&brand=${encodeURIComponent(brand)}`)).count).toBe(count);
+
+    await page.getByLabel("Brand").selectOption(brand);
+    await page.waitForURL((url) => url.searchParams.get("brand") === brand);
+    await expect.poll(() => page.getByTestId("product-card").count()).toBe(Math.min(count, 15));
+    // A price range without that brand's products: the list is the range's, the chosen brand stays with 0.
+    let empty: string | undefined;
+    for (const range of ["100-", "50-100", "0-10", "25-50"]) {
+      const [min, max] = range.split("-");
+      const scope = `category=dog-food&minPrice=${min}${max ? `&maxPrice=${max}` : ""}`;
+      if ((await getJson<{ count: number }>(`/api/products/count?${scope}&brand=${encodeURIComponent(brand)}`)).count === 0) {
+        empty = range;
+        const others = (await getJson<BrandCount[]>(`/api/brands?${scope}`)).filter((b) => b.brand !== brand);
+        await page.locator("#filter-price").selectOption(range);
+        await page.waitForURL((url) => url.searchParams.get("priceRange") === range && url.searchParams.get("brand") === brand);
+        const expected = [...others, { brand, count: 0 }].sort((a, b) => a.brand.localeCompare(b.brand, "en", { sensitivity: "base" }));
+        await expect.poll(() => optionTexts(page)).toEqual(labels(expected));
+        expect(await page.getByLabel("Brand").inputValue()).toBe(brand);
+        await expect.poll(() => page.getByText("No products match your current filters. Try adjusting your search criteria.").isVisible()).toBe(true);
+        break;
+      }
+    }
+    expect(empty, `a price range without ${brand} in Dog Food`).toBeDefined();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("lists the brands of the search results on the search page", async () => {
+    const { page, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/search?q=cat`);
+    await islandsReady(page);
+    const ofSearch = await getJson<BrandCount[]>("/api/brands?q=cat");
+    expect(ofSearch.length).toBeGreaterThan(0);
+    await expect.poll(() => optionTexts(page)).toEqual(labels(ofSearch));
+    await page.getByLabel("Category").selectOption("cat-food");
+    await page.waitForURL(`${baseUrl}/search?q=cat&category=cat-food`);
+    await expect.poll(() => optionTexts(page)).toEqual(labels(await getJson<BrandCount[]>("/api/brands?q=cat&category=cat-food")));
+    await context.close();
+  });
+});

@@ -11,16 +11,19 @@ import {
   type GridFilters,
   type GridState,
 } from "../../../data/domain/grid-query.ts";
+import { brandLabel, brandOptions, sameBrand, type BrandCount } from "../../../data/domain/facets.ts";
 import { priceRangeOptions } from "../../../data/domain/price-range.ts";
 import type { SearchSortKey } from "../../../data/domain/sorting.ts";
 
+/** The filters' fixed option lists, built into the page. */
 export interface FilterLists {
   categories: { slug: string; name: string }[];
   retailers: { id: number; name: string }[];
-  brands: string[];
 }
 
 interface Props extends FilterLists {
+  /** The view's brands with their counts (the chosen brand is added when the list lacks it). */
+  brands: BrandCount[];
   state: GridState;
   defaults: GridDefaults;
   onChange: (change: GridFilters) => void;
@@ -45,6 +48,9 @@ function Select(props: { label: string; id: string; value: string; onChange: (va
 
 export function ProductFilters({ state, defaults, categories, retailers, brands, onChange, onReset }: Props) {
   const atReset = gridQueryString(state, defaults) === gridQueryString(resetFilters(defaults, state), defaults);
+  const brandList = brandOptions(brands, state.brand);
+  // The address may spell the chosen brand in another case than the list (the filter ignores case).
+  const chosenBrand = state.brand === undefined ? "all" : (brandList.find((option) => sameBrand(option.brand, state.brand!))?.brand ?? state.brand);
   return (
     <form className="card mb-6 grid grid-cols-2 gap-3 p-4 md:grid-cols-3 lg:grid-cols-6 lg:items-end" onSubmit={(event) => event.preventDefault()} aria-label="Filter products">
       {!defaults.category && (
@@ -65,11 +71,11 @@ export function ProductFilters({ state, defaults, categories, retailers, brands,
           </option>
         ))}
       </Select>
-      <Select label="Brand" id="filter-brand" value={state.brand ?? "all"} onChange={(value) => onChange({ brand: value })}>
+      <Select label="Brand" id="filter-brand" value={chosenBrand} onChange={(value) => onChange({ brand: value })}>
         <option value="all">All brands</option>
-        {brands.map((brand) => (
-          <option key={brand} value={brand}>
-            {brand}
+        {brandList.map((option) => (
+          <option key={option.brand} value={option.brand}>
+            {brandLabel(option)}
           </option>
         ))}
       </Select>

@@ -20,6 +20,8 @@ import { pushQuery, replaceQuery } from "../../lib/browser/address.ts";
 import { toCardProduct, type CardProduct } from "./card-product.ts";
 import { ProductCard, type LinkContext } from "./ProductCard.tsx";
 import { ProductFilters, type FilterLists } from "./ProductFilters.tsx";
+import { useBrandCounts } from "./use-brand-counts.ts";
+import type { BrandCount } from "../../../data/domain/facets.ts";
 
 /** SPEC.md section 9: product data goes stale after 10 seconds and is refetched on window focus. */
 const staleAfterMs = 10_000;
@@ -29,6 +31,8 @@ interface Props extends FilterLists {
   /** The first page of the default view, rendered into the static HTML. */
   initialProducts: CardProduct[];
   initialCount: number;
+  /** The default view's brands with their counts. */
+  brands: BrandCount[];
   /** Set on a category page: the category is fixed by the page. */
   fixedCategory?: string;
   links: LinkContext;
@@ -43,11 +47,13 @@ export default function ProductGrid(props: Props) {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState(false);
   const lastFetch = useRef({ key: gridQueryString(resetFilters(defaults), defaults), at: Date.now() });
+  const [brands, updateBrands] = useBrandCounts(props.brands, resetFilters(defaults));
   const top = useRef<HTMLElement>(null);
 
   const load = useCallback(async (next: GridState, quiet = false) => {
     let key = gridQueryString(next, defaults);
     lastFetch.current = { key, at: Date.now() };
+    updateBrands(next);
     if (!quiet) setLoading(true);
     try {
       let [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
@@ -133,7 +139,7 @@ export default function ProductGrid(props: Props) {
         defaults={defaults}
         categories={props.categories}
         retailers={props.retailers}
-        brands={props.brands}
+        brands={brands}
         onChange={filter}
         onReset={reset}
       />

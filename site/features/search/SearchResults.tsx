@@ -17,6 +17,7 @@ import { pushQuery, replaceQuery } from "../../lib/browser/address.ts";
 import { toCardProduct, type CardProduct } from "../products/card-product.ts";
 import { ProductCard, type LinkContext } from "../products/ProductCard.tsx";
 import { ProductFilters, type FilterLists } from "../products/ProductFilters.tsx";
+import { useBrandCounts } from "../products/use-brand-counts.ts";
 
 type Status = "idle" | "loading" | "done";
 
@@ -38,6 +39,8 @@ export default function SearchResults({ links, ...lists }: Props) {
   const [status, setStatus] = useState<Status>("idle");
   const heading = useRef<HTMLHeadingElement>(null);
   const latest = useRef(0);
+  // The brands of this search: none is known until the text is (the page is the same for every search).
+  const [brands, updateBrands] = useBrandCounts([]);
 
   const load = useCallback(async (next: GridState) => {
     setState(next);
@@ -49,6 +52,7 @@ export default function SearchResults({ links, ...lists }: Props) {
       setStatus("done");
       return;
     }
+    updateBrands(next);
     setStatus("loading");
     try {
       let result = await fetchSearch(toApiParams(next));
@@ -107,7 +111,7 @@ export default function SearchResults({ links, ...lists }: Props) {
       </h1>
       {state.q && (
         <div className="mt-6">
-          <ProductFilters state={state} defaults={defaults} {...lists} onChange={filter} onReset={reset} />
+          <ProductFilters state={state} defaults={defaults} {...lists} brands={brands} onChange={filter} onReset={reset} />
         </div>
       )}
       {status === "loading" ? (
