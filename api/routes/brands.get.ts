@@ -1,7 +1,19 @@
 import { defineCachedRead } from "../lib/cached-route.ts";
-import { listBrands } from "../../data/db/products.ts";
+import { notFound } from "../lib/http.ts";
+import { brandFacetQuery } from "../../data/domain/queries.ts";
+import { getCategoryBySlug } from "../../data/db/catalogue.ts";
+import { listBrandCounts } from "../../data/db/facets.ts";
 
+/**
+ * The brands of a view, each with its count: `[{ brand, count }]` by name. Without parameters every
+ * brand in the catalogue; `category`, `retailer`, `minPrice`/`maxPrice` and `q` narrow it as the
+ * grid's filters and the search do. An unknown category is a 404 (a typo, not an empty view).
+ */
 export default defineCachedRead({
+  query: brandFacetQuery,
   maxAgeSeconds: 60,
-  read: (_input, { db }) => listBrands(db),
+  read: ({ query }, { db }) => {
+    if (query.category !== undefined && !getCategoryBySlug(db, query.category)) throw notFound("Category not found");
+    return listBrandCounts(db, query);
+  },
 });

@@ -1,9 +1,9 @@
 import { defineCachedRead } from "../lib/cached-route.ts";
 import { searchQuery } from "../../data/domain/queries.ts";
-import { searchProducts } from "../../data/db/products.ts";
+import { searchCatalogue } from "../../data/db/product-search.ts";
 
 export default defineCachedRead({
   query: searchQuery,
   maxAgeSeconds: 10,
-  read: ({ query: { q, offset, limit } }, { db }) => searchProducts(db, q, { offset, limit }),
+  read: ({ query: { q, sort, offset, limit, ...filters } }, { db }) => searchCatalogue(db, q, filters, { sort, offset, limit }),
 });

@@ -38,6 +38,15 @@ const cases: [string, string][] = [
   [`/api/search?q=${"a".repeat(5000)}`, "q"],
   ["/api/search?q=dog&offset=-3", "offset"],
   ["/api/search?q=dog&limit=1000000000", "limit"],
+  ["/api/search?q=dog&sort=bogus", "sort"],
+  ["/api/search?q=dog&minPrice=50&maxPrice=10", "minPrice"],
+  ["/api/search?q=dog&category=Dog%20Food", "category"],
+  ["/api/brands?category=Dog%20Food", "category"],
+  ["/api/brands?minPrice=20&maxPrice=10", "minPrice"],
+  ["/api/brands?maxPrice=cheap", "maxPrice"],
+  ["/api/brands?retailer=0", "retailer"],
+  [`/api/brands?q=${"a".repeat(201)}`, "q"],
+  ["/api/brands?brand=Whiskas", "brand"],
   ["/api/categories/abc", "id"],
   ["/api/categories/-1", "id"],
   ["/api/categories/slug/UPPER", "slug"],
@@ -57,6 +66,15 @@ describe("bad input", () => {
   it("takes a price bound of exactly the largest amount", async () => {
     expect((await api.get("/api/products?maxPrice=1000000")).status).toBe(200);
     expect((await api.get("/api/products/count?minPrice=1000000")).status).toBe(200);
+  });
+
+  it("answers a brand list for an unknown category with 404 and a JSON error", async () => {
+    for (const path of ["/api/brands?category=no-such-category", "/api/brands?category=dog-food-x&minPrice=10&q=dog"]) {
+      const response = await api.get(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toMatch(/application\/json/);
+      expect(await response.json()).toEqual({ error: "Category not found" });
+    }
   });
 
   it.each(cases)("%s answers 400 naming %s", async (path, parameter) => {

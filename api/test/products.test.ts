@@ -282,6 +282,65 @@ describe("GET /api/products/featured, /{slug}, /by-id/{id}", () => {
   });
 });
 
+describe("GET /api/brands", () => {
+  type BrandCount = { brand: string; count: number };
+  /** Products per brand, as the brand list must give them: by name, ignoring case. */
+  const tally = (products: Product[]): BrandCount[] => {
+    const counts = new Map<string, number>();
+    for (const p of products) if (p.brand) counts.set(p.brand, (counts.get(p.brand) ?? 0) + 1);
+    return [...counts].map(([brand, count]) => ({ brand, count })).sort((a, b) => a.brand.localeCompare(b.brand, "en", { sensitivity: "base" }));
+  };
+
+  it("lists every brand with its product count without parameters", async () => {
+    expect(await api.json<BrandCount[]>("/api/brands")).toEqual(tally(await all()));
+  });
+
+  it("counts a category's brands within a price range, a best price on either bound counted as the grid's filter counts it", async () => {
+    const ten = await api.json<Product>(`/api/products/by-id/${edge.tenPounds}`);
+    const twenty = await api.json<Product>(`/api/products/by-id/${edge.twentyPounds}`);
+    expect([ten.bestPrice, twenty.bestPrice]).toEqual([10, 20]);
+    for (const category of new Set([ten.category.slug, twenty.category.slug, "dog-food"])) {
+      for (const range of ["minPrice=10&maxPrice=20", "minPrice=0&maxPrice=10", "minPrice=20", "minPrice=10.01&maxPrice=19.99", ""]) {
+        const scope = `category=${category}${range ? `&${range}` : ""}`;
+        const brands = await api.json<BrandCount[]>(`/api/brands?${scope}`);
+        expect(brands, scope).toEqual(tally(await all(scope)));
+        for (const { brand, count } of brands.slice(0, 3)) {
+          expect((await api.json<{ count: number }>(`/api/products/count?${scope}&brand=${encodeURIComponent(brand)}`)).count, `${scope} ${brand}`).toBe(count);
+        }
+      }
+    }
+    // The bounds are inclusive: the £10.00 product counts in 10-20 and in 0-10, not from 10.01.
+    const countOf = async (scope: string, brand: string) => (await api.json<BrandCount[]>(`/api/brands?${scope}`)).find((b) => b.brand === brand)?.count ?? 0;
+    const tenScope = `category=${ten.category.slug}`;
+    expect((await countOf(`${tenScope}&minPrice=10&maxPrice=20`, ten.brand!)) - (await countOf(`${tenScope}&minPrice=10.01&maxPrice=20`, ten.brand!))).toBe(1);
+    expect(await countOf(`${tenScope}&minPrice=0&maxPrice=10`, ten.brand!)).toBeGreaterThanOrEqual(1);
+    const twentyScope = `category=${twenty.category.slug}`;
+    expect((await countOf(`${twentyScope}&minPrice=10&maxPrice=20`, twenty.brand!)) - (await countOf(`${twentyScope}&minPrice=10&maxPrice=19.99`, twenty.brand!))).toBe(1);
+  });
+
+  it("lists only the brands a category has: no cat-only brand among Dog Food's", async () => {
+    const dogFood = await api.json<BrandCount[]>("/api/brands?category=dog-food");
+    const catFood = await api.json<BrandCount[]>("/api/brands?category=cat-food");
+    const catOnly = catFood.filter((c) => !dogFood.some((d) => d.brand === c.brand));
+    expect(catOnly.length).toBeGreaterThan(0);
+    expect(dogFood.length).toBeLessThan((await api.json<BrandCount[]>("/api/brands")).length);
+    expect(dogFood.every((b) => b.count > 0)).toBe(true);
+  });
+
+  it("narrows by retailer and by search text, as the grid and the search do", async () => {
+    const retailers = await api.json<{ id: number; name: string }[]>("/api/retailers");
+    const zooplus = retailers.find((r) => r.name === "Zooplus")!;
+    expect(await api.json<BrandCount[]>(`/api/brands?retailer=${zooplus.id}`)).toEqual(tally(await all(`retailer=${zooplus.id}`)));
+    const search = await api.json<{ products: Product[]; total: number }>("/api/search?q=zanzibarian");
+    expect(await api.json<BrandCount[]>("/api/brands?q=zanzibarian")).toEqual(tally(search.products));
+    expect(await api.json<BrandCount[]>("/api/brands?q=zanzibarian")).toContainEqual({ brand: "Zanzibarian", count: 1 });
+    const dogs = await api.json<{ products: Product[]; total: number }>("/api/search?q=dog&category=dog-food&limit=100");
+    expect(dogs.total).toBeLessThanOrEqual(100);
+    expect(await api.json<BrandCount[]>("/api/brands?q=dog&category=dog-food")).toEqual(tally(dogs.products));
+    expect(await api.json("/api/brands?q=zzzzqqqq")).toEqual([]);
+  });
+});
+
 describe("GET /api/search", () => {
   it("finds by word prefixes, best match first", async () => {
     const { products, total } = await api.json<{ products: Product[]; total: number }>("/api/search?q=roy%20can");
@@ -319,6 +378,58 @@ describe("GET /api/search", () => {
       for (const p of page.products) seen.add(p.id);
     }
     expect(seen.size).toBe(total);
+  });
+
+  /** Every hit of a search query string, paged through with limit=100. */
+  async function searchAll(query: string): Promise<{ products: Product[]; total: number }> {
+    const products: Product[] = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await api.json<{ products: Product[]; total: number }>(`/api/search?${query}&limit=100&offset=${offset}`);
+      products.push(...page.products);
+      if (offset + 100 >= page.total) return { products, total: page.total };
+    }
+  }
+  const byPriceThenRank = (a: Product, b: Product) => (a.bestPrice ?? Infinity) - (b.bestPrice ?? Infinity) || a.rank - b.rank || a.id - b.id;
+
+  it("narrows by the grid's filters, keeping the search order by default", async () => {
+    const everything = await searchAll("q=cat");
+    expect(everything.products).toHaveLength(everything.total);
+    const counts = new Map<string, number>();
+    for (const p of everything.products) if (p.brand) counts.set(p.brand, (counts.get(p.brand) ?? 0) + 1);
+    const brand = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    expect(counts.get(brand)).toBeGreaterThan(1);
+    const ofBrand = await searchAll(`q=cat&brand=${encodeURIComponent(brand.toUpperCase())}`);
+    expect(ofBrand.products.map((p) => p.id)).toEqual(everything.products.filter((p) => p.brand === brand).map((p) => p.id));
+    expect(ofBrand.total).toBe(counts.get(brand));
+    // The category and the price range as the grid reads them: bounds inclusive, on the best price.
+    const inRange = (p: Product) => p.category.slug === "cat-food" && p.bestPrice !== null && p.bestPrice >= 5 && p.bestPrice <= 20;
+    const ranged = await searchAll("q=cat&category=cat-food&minPrice=5&maxPrice=20");
+    expect(ranged.products.map((p) => p.id)).toEqual(everything.products.filter(inRange).map((p) => p.id));
+    expect(ranged.total).toBeGreaterThan(0);
+    // Relevance is the default sort, and may be named.
+    expect(await api.json("/api/search?q=cat&category=cat-food&minPrice=5&maxPrice=20&sort=relevance&limit=100")).toEqual(
+      await api.json("/api/search?q=cat&category=cat-food&minPrice=5&maxPrice=20&limit=100"),
+    );
+    expect((await api.json<{ products: Product[] }>("/api/search?q=cat&sort=relevance")).products.map((p) => p.id)).toEqual(
+      everything.products.slice(0, 15).map((p) => p.id),
+    );
+  });
+
+  it("sorts by the grid's orders: GET /api/search?q=cat&sort=price_asc&brand=...", async () => {
+    const everything = await searchAll("q=cat");
+    const brand = everything.products.find((p) => p.brand && everything.products.filter((o) => o.brand === p.brand).length > 2)!.brand!;
+    const cheapest = await searchAll(`q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}`);
+    expect(cheapest.products.map((p) => p.id)).toEqual(everything.products.filter((p) => p.brand === brand).sort(byPriceThenRank).map((p) => p.id));
+    const dearest = await api.json<{ products: Product[]; total: number }>("/api/search?q=cat&sort=price_desc&limit=5");
+    expect(dearest.total).toBe(everything.total);
+    const withPrice = everything.products.filter((p) => p.bestPrice !== null);
+    expect(dearest.products.map((p) => p.id)).toEqual(withPrice.sort((a, b) => b.bestPrice! - a.bestPrice! || a.rank - b.rank || a.id - b.id).slice(0, 5).map((p) => p.id));
+    // Pages of a sorted, filtered search fit together.
+    const second = await api.json<{ products: Product[] }>(`/api/search?q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}&offset=1&limit=1`);
+    expect(second.products.map((p) => p.id)).toEqual([cheapest.products[1]!.id]);
+    expect(await api.json(`/api/search?q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}&offset=500`)).toEqual({ products: [], total: cheapest.total });
+    expect(await api.json("/api/search?q=zzzzqqqq&sort=price_asc&brand=Whiskas")).toEqual({ products: [], total: 0 });
+    expect(await api.json("/api/search?q=cat&category=no-such-category")).toEqual({ products: [], total: 0 });
   });
 
   it("returns nothing for empty or symbol-only text, and treats FTS syntax as text", async () => {

@@ -848,7 +848,11 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/retailers/1.5", status: 400, error: "id must be a whole number" },
     { path: `/api/retailers/${anyId}`, status: 404, error: "Retailer not found" },
   ],
-  "GET /api/brands": () => [{ method: "DELETE", path: "/api/brands", status: 405, error: "DELETE is not allowed here; use GET or HEAD" }],
+  "GET /api/brands": () => [
+    { method: "DELETE", path: "/api/brands", status: 405, error: "DELETE is not allowed here; use GET or HEAD" },
+    { path: "/api/brands?category=no-such-category", status: 404, error: "Category not found" },
+    { path: "/api/brands?brand=Whiskas", status: 400, error: 'Unknown query parameter "brand": this endpoint takes q, category, retailer, minPrice, maxPrice' },
+  ],
   "GET /api/vouchers": () => [
     { path: "/api/vouchers?status=expired", status: 400, error: "status must be all or active" },
     { path: "/api/vouchers?sort=newest", status: 400, error: "sort must be expiry or popular" },
@@ -1039,8 +1043,10 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("GET", `/api/retailers/${f.retailer.id}`)).toEqual(f.retailer);
   },
   "GET /api/brands": async () => {
-    const expected = rows<{ brand: string }>("SELECT DISTINCT brand FROM products WHERE brand IS NOT NULL AND brand <> '' ORDER BY brand COLLATE NOCASE");
-    expect(await ok("GET", "/api/brands")).toEqual(expected.map((r) => r.brand));
+    const expected = rows("SELECT brand, count(*) AS count FROM products WHERE brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE");
+    expect(await ok("GET", "/api/brands")).toEqual(expected);
+    const inCategory = rows("SELECT brand, count(*) AS count FROM products WHERE category_id = ? AND brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE", f.category.id);
+    expect(await ok("GET", `/api/brands?category=${f.category.slug}`)).toEqual(inCategory);
   },
   "GET /api/vouchers": async () => {
     const response = await request("GET", "/api/vouchers?sort=popular&limit=3");

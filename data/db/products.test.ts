@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrateDb, openDb, type Db } from "./client.ts";
 import { productListSql, searchProducts } from "./products.ts";
-import { SearchIndex, searchTerms, toFtsQuery } from "../domain/search.ts";
+import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries } from "../domain/search.ts";
 import { seedCatalogue } from "./seed.ts";
 import { generateCatalogue } from "../seed/generate.ts";
 import { sortKeys } from "../domain/sorting.ts";
@@ -35,17 +35,22 @@ describe("product page queries", () => {
 });
 
 describe("product search", () => {
-  /** The reference: FTS5's own matching and bm25 ranking, then rank, then id. */
+  /**
+   * The reference: FTS5's own matching; the products holding fewest of the words not as a whole
+   * word of the name or category first (FTS5 column-filtered matching), then bm25, rank, id.
+   */
   function ftsSearch(text: string, offset: number, limit: number) {
     const match = toFtsQuery(text)!;
+    const wholeWords = toWholeWordQueries(text);
+    const tier = wholeWords.map(() => "(s.rowid NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?))").join(" + ");
     const total = (db.$client.prepare("SELECT count(*) AS n FROM product_search WHERE product_search MATCH ?").get(match) as { n: number }).n;
     const ids = (
       db.$client
         .prepare(
           `SELECT s.rowid AS id FROM product_search s JOIN products p ON p.id = s.rowid WHERE product_search MATCH ?
-           ORDER BY bm25(product_search, 10.0, 6.0, 3.0, 1.0), p.rank, p.id LIMIT ? OFFSET ?`,
+           ORDER BY ${tier}, bm25(product_search, 10.0, 6.0, 3.0, 1.0), p.rank, p.id LIMIT ? OFFSET ?`,
         )
-        .all(match, limit, offset) as { id: number }[]
+        .all(match, ...wholeWords, limit, offset) as { id: number }[]
     ).map((row) => row.id);
     return { ids, total };
   }
@@ -64,7 +69,7 @@ describe("product search", () => {
     return [...queries];
   }
 
-  it("ranks in memory exactly as FTS5's bm25 with the column weights does, then by rank", () => {
+  it("ranks in memory exactly as FTS5 does: whole-word tier, bm25 with the column weights, then rank", () => {
     const rows = db.$client
       .prepare("SELECT s.rowid AS id, p.rank, s.name, s.brand, s.category, s.description FROM product_search s JOIN products p ON p.id = s.rowid")
       .all() as { id: number; rank: number; name: string; brand: string; category: string; description: string }[];
@@ -81,6 +86,31 @@ describe("product search", () => {
         expect(index.search(searchTerms(query), offset, limit), `${query} ${offset}`).toEqual(ftsSearch(query, offset, limit));
       }
     }
+  });
+
+  it("ranks 'cat' with the products whose category or name holds the word before one matched by a brand prefix, in FTS5 and in memory", async () => {
+    const search = () => searchProducts(db, "cat", { offset: 0, limit: 100 }).products;
+    search(); // the in-memory index is built; the change below makes FTS5 answer until it is rebuilt
+    // A best seller matched by "cat" only as the start of its name's and brand's first word.
+    const id = (db.$client.prepare("SELECT id FROM products WHERE rank = 3").get() as { id: number }).id;
+    db.$client
+      .prepare("UPDATE products SET name = 'Catsanio Clumping Litter 10L', brand = 'Catsanio', description = 'Clumps fast.', category_id = (SELECT id FROM categories WHERE slug = 'small-animal') WHERE id = ?")
+      .run(id);
+    const wholeWord = (product: { name: string; category: { name: string } }) => /\bcat\b/i.test(`${product.name} ${product.category.name}`);
+    const check = (products: ReturnType<typeof search>) => {
+      const at = products.findIndex((product) => product.id === id);
+      expect(at).toBeGreaterThan(0);
+      expect(products.slice(0, at).every(wholeWord)).toBe(true);
+      expect(products.filter(wholeWord).length).toBe(at);
+      // Within the whole-word tier, equally good matches go by rank: the tier is ordered by score, then rank.
+      expect({ ids: products.map((product) => product.id), total: products.length }).toEqual(ftsSearch("cat", 0, 100));
+    };
+    const fromFts = search();
+    check(fromFts);
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // the index is rebuilt a second after the change
+    const fromIndex = search();
+    check(fromIndex);
+    expect(fromIndex.map((product) => product.id)).toEqual(fromFts.map((product) => product.id));
   });
 
   it("answers with FTS5's results, before and right after a change", () => {

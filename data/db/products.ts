@@ -11,7 +11,7 @@ import { deliveryFor, totalPence } from "../domain/delivery.ts";
 import { offerListOrder } from "../domain/offers.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
-import { SearchIndex, searchTerms, toFtsQuery, type SearchHits } from "../domain/search.ts";
+import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 
 interface ProductRow {
@@ -79,7 +79,7 @@ const effectivePriceSql = "CASE WHEN pp.price_override = 1 AND pp.manual_price_p
  * rather than by sorting the whole category; products.test.ts checks the query plans. Products
  * without a best price (nothing in stock) go last in price sorts.
  */
-const orderBy: Record<SortKey, string> = {
+export const orderBy: Record<SortKey, string> = {
   rank_asc: "p.rank, p.id",
   price_asc: "coalesce(p.best_price_pence, 9007199254740991), p.rank, p.id",
   price_desc: "p.best_price_pence DESC, p.rank, p.id",
@@ -94,7 +94,7 @@ export function productListSql(filters: ProductFilters, sort: SortKey): { sql: s
   return { sql: `SELECT ${productColumns} ${productFrom} ${where} ORDER BY ${orderBy[sort]} LIMIT ? OFFSET ?`, params };
 }
 
-function filterClause(filters: ProductFilters): { where: string; params: unknown[] } {
+export function filterClause(filters: ProductFilters): { where: string; params: unknown[] } {
   const conditions: string[] = [];
   const params: unknown[] = [];
   if (filters.category !== undefined) {
@@ -278,7 +278,8 @@ export interface SearchResult {
 }
 
 /**
- * Full-text search, best match first (name counts most, then brand, category, description), then
+ * Full-text search, best match first (products holding the query's words as whole words of their
+ * name or category first; then name counts most, then brand, category, description), then
  * rank. Answered from an in-memory copy of the FTS5 index (SearchIndex, same matching and bm25
  * ranking, ~1 ms where FTS5's per-row ranking takes tens of ms for common words); FTS5 answers
  * while that copy is being brought up to date after a change, and for text the copy cannot
@@ -287,17 +288,30 @@ export interface SearchResult {
 export function searchProducts(db: Db, text: string, page: { offset: number; limit: number }): SearchResult {
   const terms = searchTerms(text);
   if (terms.length === 0) return { products: [], total: 0 };
-  const hits = searchIndexFor(db)?.search(terms, page.offset, page.limit) ?? searchWithFts(db, toFtsQuery(text)!, page);
+  const hits = searchIndexFor(db)?.search(terms, page.offset, page.limit) ?? searchWithFts(db, text, page);
   if (hits.ids.length === 0) return { products: [], total: hits.total };
   const products = getProductsByIds(db, hits.ids);
   return { products: hits.ids.map((id) => products.get(id)).filter((product) => product !== undefined), total: hits.total };
 }
 
-function searchWithFts(db: Db, match: string, page: { offset: number; limit: number }): SearchHits {
+/** Every product matching the text, best match first: the order searchProducts pages through. */
+export function searchMatchIds(db: Db, text: string): number[] {
+  const terms = searchTerms(text);
+  if (terms.length === 0) return [];
+  const index = searchIndexFor(db);
+  // SQLite takes a negative LIMIT as none.
+  return (index?.search(terms, 0, index.size) ?? searchWithFts(db, text, { offset: 0, limit: -1 })).ids;
+}
+
+/** FTS5's answer, ranked as SearchIndex ranks (the tier of whole-word matches, bm25, rank, id). */
+function searchWithFts(db: Db, text: string, page: { offset: number; limit: number }): SearchHits {
+  const match = toFtsQuery(text)!;
   const { total } = statement(db, "SELECT count(*) AS total FROM product_search WHERE product_search MATCH ?").get(match) as {
     total: number;
   };
   if (total === 0 || page.offset >= total) return { ids: [], total };
+  const wholeWords = toWholeWordQueries(text);
+  const tier = wholeWords.map(() => "(hits.id NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?))").join(" + ");
   const rows = statement(
     db,
     `WITH hits AS (
@@ -305,8 +319,8 @@ function searchWithFts(db: Db, match: string, page: { offset: number; limit: num
        FROM product_search WHERE product_search MATCH ?
      )
      SELECT p.id FROM hits JOIN products p ON p.id = hits.id
-     ORDER BY hits.score, p.rank, p.id LIMIT ? OFFSET ?`,
-  ).all(match, page.limit, page.offset) as { id: number }[];
+     ORDER BY ${tier}, hits.score, p.rank, p.id LIMIT ? OFFSET ?`,
+  ).all(match, ...wholeWords, page.limit, page.offset) as { id: number }[];
   return { ids: rows.map((row) => row.id), total };
 }
 
@@ -374,14 +388,6 @@ function searchIndexFor(db: Db): SearchIndex | null {
     }, rebuildDelayMs).unref();
   }
   return null;
-}
-
-export function listBrands(db: Db): string[] {
-  return (
-    statement(db, "SELECT DISTINCT brand FROM products WHERE brand IS NOT NULL AND brand <> '' ORDER BY brand COLLATE NOCASE").all() as {
-      brand: string;
-    }[]
-  ).map((row) => row.brand);
 }
 
 export interface AffiliateLink {

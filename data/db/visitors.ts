@@ -26,10 +26,19 @@ export function recordView(db: Db, userId: string, productId: number): void {
 export function listRecentlyViewed(db: Db, userId: string): RecentlyViewedItem[] {
   const rows = statement(
     db,
-    `SELECT p.id, p.slug, p.name, p.image, p.best_price_pence, rv.viewed_at
+    `SELECT p.id, p.slug, p.name, p.image, p.best_price_pence, rv.viewed_at,
+       (SELECT count(DISTINCT pp.retailer_id) FROM product_prices pp WHERE pp.product_id = p.id) AS retailer_count
      FROM recently_viewed rv JOIN products p ON p.id = rv.product_id
      WHERE rv.user_id = ? ORDER BY rv.id DESC LIMIT ?`,
-  ).all(userId, recentlyViewedLimit) as { id: number; slug: string; name: string; image: string; best_price_pence: number | null; viewed_at: string }[];
+  ).all(userId, recentlyViewedLimit) as {
+    id: number;
+    slug: string;
+    name: string;
+    image: string;
+    best_price_pence: number | null;
+    viewed_at: string;
+    retailer_count: number;
+  }[];
   return rows.map((row) => ({
     id: row.id,
     slug: row.slug,
@@ -37,5 +46,6 @@ export function listRecentlyViewed(db: Db, userId: string): RecentlyViewedItem[]
     image: row.image,
     bestPrice: toPounds(row.best_price_pence),
     viewedAt: row.viewed_at,
+    retailerCount: row.retailer_count,
   }));
 }

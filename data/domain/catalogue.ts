@@ -91,6 +91,8 @@ export interface RecentlyViewedItem {
   image: string;
   bestPrice: number | null;
   viewedAt: string;
+  /** How many retailers have an offer for the product. */
+  retailerCount: number;
 }
 
 export interface Voucher {

@@ -2,20 +2,24 @@ import { describe, expect, it } from "vitest";
 import {
   canGoNext,
   canGoPrev,
+  clampPage,
+  gridDefaultSort,
   gridPageSize,
   gridQueryString,
+  gridSortOptions,
   pageCount,
   parseGridQuery,
   resetFilters,
   toApiParams,
   toCountParams,
+  toFacetParams,
   withFilter,
   withPage,
   type GridState,
 } from "./grid-query.ts";
 import { priceRangeOptions } from "./price-range.ts";
 import { defaultPageSize } from "./queries.ts";
-import { sortKeys } from "./sorting.ts";
+import { searchSortOptions, sortKeys, sortOptions } from "./sorting.ts";
 
 const base: GridState = { sort: "rank_asc", page: 1 };
 
@@ -82,6 +86,58 @@ describe("gridQueryString", () => {
   });
 });
 
+describe("the search page's view (the grid's filters with the text q)", () => {
+  const search = { search: true } as const;
+  it("reads the text and the grid's filters, relevance being the default sort", () => {
+    expect(parseGridQuery("?q=+royal%20canin+&brand=Royal+Canin&priceRange=10-25&category=dog-food&sort=price_asc&page=2", search)).toEqual({
+      q: "royal canin",
+      category: "dog-food",
+      brand: "Royal Canin",
+      priceRange: "10-25",
+      sort: "price_asc",
+      page: 2,
+    });
+    expect(parseGridQuery("?q=cat", search)).toEqual({ q: "cat", sort: "relevance", page: 1 });
+    expect(parseGridQuery("", search)).toEqual({ q: "", sort: "relevance", page: 1 });
+    expect(parseGridQuery("?q=cat&sort=relevance", search).sort).toBe("relevance");
+  });
+  it("ignores unknown values, and relevance outside the search page", () => {
+    expect(parseGridQuery("?q=cat&sort=bogus&priceRange=x&page=-2", search)).toEqual({ q: "cat", sort: "relevance", page: 1 });
+    expect(parseGridQuery("?sort=relevance")).toEqual(base);
+    expect(parseGridQuery("?q=cat")).toEqual(base);
+  });
+  it("writes q first, as the header's form does, and leaves relevance out", () => {
+    expect(gridQueryString({ q: "royal canin", sort: "relevance", page: 1 }, search)).toBe("?q=royal%20canin");
+    expect(gridQueryString({ q: "dog", sort: "relevance", page: 2 }, search)).toBe("?q=dog&page=2");
+    expect(gridQueryString({ q: "cat", brand: "Felix", sort: "rank_asc", page: 1 }, search)).toBe("?q=cat&brand=Felix&sort=rank_asc");
+    expect(gridQueryString({ q: "", sort: "relevance", page: 1 }, search)).toBe("");
+    const state: GridState = { q: "Hill's & co", category: "cat-food", priceRange: "0-10", sort: "price_desc", page: 3 };
+    expect(parseGridQuery(gridQueryString(state, search), search)).toEqual(state);
+  });
+  it("keeps the text through filter changes and Reset Filters", () => {
+    const state: GridState = { q: "cat", brand: "Felix", sort: "price_asc", page: 3 };
+    expect(withFilter(state, { priceRange: "0-10" })).toEqual({ q: "cat", brand: "Felix", priceRange: "0-10", sort: "price_asc", page: 1 });
+    expect(resetFilters(search, state)).toEqual({ q: "cat", sort: "relevance", page: 1 });
+  });
+  it("sends the text with the filters to the API", () => {
+    expect(toApiParams({ q: "cat", brand: "Felix", priceRange: "10-", sort: "relevance", page: 2 })).toEqual({
+      q: "cat",
+      brand: "Felix",
+      minPrice: "10",
+      sort: "relevance",
+      offset: "15",
+      limit: "15",
+    });
+  });
+  it("offers the grid's sort options, with Best Match first on the search page", () => {
+    expect(gridSortOptions()).toBe(sortOptions);
+    expect(gridSortOptions(search)).toBe(searchSortOptions);
+    expect(searchSortOptions.slice(1)).toEqual([...sortOptions]);
+    expect(gridDefaultSort(search)).toBe("relevance");
+    expect(gridDefaultSort({ category: "dog-food" })).toBe("rank_asc");
+  });
+});
+
 describe("withFilter, withPage and resetFilters", () => {
   it("resets the page to 1 on any filter change", () => {
     const onPage3: GridState = { ...base, page: 3 };
@@ -123,6 +179,12 @@ describe("toApiParams and toCountParams", () => {
     expect(toCountParams({ ...base, priceRange: "100-" })).toEqual({ minPrice: "100" });
     expect(toCountParams({ ...base, priceRange: "0-10" })).toEqual({ minPrice: "0", maxPrice: "10" });
   });
+  it("scopes the brand list by every filter but the brand, and by the search text", () => {
+    const state: GridState = { category: "dog-food", retailer: 1, brand: "Pedigree", priceRange: "10-25", sort: "price_asc", page: 3 };
+    expect(toFacetParams(state)).toEqual({ category: "dog-food", retailer: "1", minPrice: "10", maxPrice: "25" });
+    expect(toFacetParams({ q: "cat", brand: "Felix", sort: "relevance", page: 1 })).toEqual({ q: "cat" });
+    expect(toFacetParams(base)).toEqual({});
+  });
   it("starts at offset 0 and honours a page size", () => {
     expect(toApiParams(base)).toEqual({ sort: "rank_asc", offset: "0", limit: "15" });
     expect(toApiParams({ ...base, page: 2 }, 100)).toEqual({ sort: "rank_asc", offset: "100", limit: "100" });
@@ -145,6 +207,24 @@ describe("paging", () => {
     expect(canGoNext(5, 16, 15)).toBe(false);
     expect(canGoNext(1, 0, 15)).toBe(false);
     expect(canGoNext(1, 15, 15)).toBe(false);
+  });
+  it("brings a page past the last one back to the last page, and keeps the filters", () => {
+    expect(clampPage({ ...base, page: 40 }, 120)).toEqual({ ...base, page: 8 });
+    expect(clampPage({ ...base, page: 9 }, 121)).toEqual({ ...base, page: 9 });
+    expect(clampPage({ ...base, page: 10 }, 121)).toEqual({ ...base, page: 9 });
+    expect(clampPage({ brand: "Whiskas", sort: "price_asc", page: 5 }, 16, 15)).toEqual({ brand: "Whiskas", sort: "price_asc", page: 2 });
+    // An empty result has one page.
+    expect(clampPage({ ...base, page: 3 }, 0)).toEqual(base);
+  });
+  it("leaves a page within the result as it is", () => {
+    const onPage2: GridState = { ...base, page: 2 };
+    expect(clampPage(onPage2, 30)).toBe(onPage2);
+    expect(clampPage(base, 0)).toBe(base);
+  });
+  it("reads a page past the end as asked (the count decides it), and 0, negative or non-numbers as 1", () => {
+    expect(parseGridQuery("?page=40").page).toBe(40);
+    for (const page of ["0", "-3", "abc", "4x", "1e2"]) expect(parseGridQuery(`?page=${page}`).page).toBe(1);
+    expect(gridQueryString(parseGridQuery("?page=0&sort=bogus"))).toBe("");
   });
   it("disables Previous on page 1", () => {
     expect(canGoPrev(1)).toBe(false);

@@ -1,13 +1,16 @@
 /**
  * The product grid's filter state and the query string that carries it (SPEC.md section 2,
- * "Product grid"), plus the search page's query. Query strings are visitor input: anything
- * invalid falls back to the default instead of reaching the API as a 400.
+ * "Product grid"); the search page uses the same filters, sort and paging with its text `q`.
+ * Query strings are visitor input: anything invalid falls back to the default instead of
+ * reaching the API as a 400.
  */
 import { formatPriceRange, parsePriceRange } from "./price-range.ts";
-import { defaultSort, isSortKey, type SortKey } from "./sorting.ts";
+import { defaultSearchSort, defaultSort, isSearchSortKey, isSortKey, searchSortOptions, sortOptions, type SearchSortKey } from "./sorting.ts";
 import { positiveInteger, toParams, validPage } from "./query-values.ts";
 
 export interface GridState {
+  /** The search text: on the search page only (trimmed; "" when none was given). */
+  q?: string;
   /** Category slug. */
   category?: string;
   /** Retailer id. */
@@ -16,16 +19,29 @@ export interface GridState {
   brand?: string;
   /** A price-range option value such as "10-25"; 'any' is stored as undefined. */
   priceRange?: string;
-  sort: SortKey;
+  /** One of the view's sort options: the grid's, or on the search page also "relevance". */
+  sort: SearchSortKey;
   page: number;
 }
 
 export interface GridDefaults {
   /** On a category page the category is fixed by the page, not by the query string. */
   category?: string;
+  /** The search page: the state carries the text `q`, and the sort options start with relevance (the default). */
+  search?: boolean;
 }
 
-export type GridFilters = Partial<Omit<GridState, "page">>;
+export type GridFilters = Partial<Omit<GridState, "page" | "q">>;
+
+/** The sort options of a view: the grid's, or the search page's (relevance first). */
+export function gridSortOptions(defaults: GridDefaults = {}): typeof sortOptions | typeof searchSortOptions {
+  return defaults.search ? searchSortOptions : sortOptions;
+}
+
+/** The default sort of a view: best sellers, or on the search page the best match. */
+export function gridDefaultSort(defaults: GridDefaults = {}): SearchSortKey {
+  return defaults.search ? defaultSearchSort : defaultSort;
+}
 
 /**
  * Products per page of the grid and the search results (DECISIONS.md). Equal to the API's
@@ -60,8 +76,9 @@ function validPriceRange(value: string | null | undefined): string | undefined {
 }
 
 /** Builds a state without undefined keys, so states compare and serialise cleanly. */
-function gridState(filters: GridFilters, page: number): GridState {
-  const state: GridState = { sort: filters.sort ?? defaultSort, page };
+function gridState(filters: GridFilters & { q?: string | undefined }, page: number, fallbackSort: SearchSortKey = defaultSort): GridState {
+  const state: GridState = { sort: filters.sort ?? fallbackSort, page };
+  if (filters.q !== undefined) state.q = filters.q;
   if (filters.category !== undefined) state.category = filters.category;
   if (filters.retailer !== undefined) state.retailer = filters.retailer;
   if (filters.brand !== undefined) state.brand = filters.brand;
@@ -74,39 +91,48 @@ function gridState(filters: GridFilters, page: number): GridState {
  * @example parseGridQuery("?brand=Royal+Canin&sort=price_asc&page=2") // { brand: "Royal Canin", sort: "price_asc", page: 2 }
  * @example parseGridQuery("?sort=nope&page=0&brand=all") // { sort: "rank_asc", page: 1 }
  * @example parseGridQuery("?category=x", { category: "dog-food" }) // { category: "dog-food", sort: "rank_asc", page: 1 }
+ * @example parseGridQuery("?q=+cat+&sort=relevance", { search: true }) // { q: "cat", sort: "relevance", page: 1 }
  */
 export function parseGridQuery(search: string | URLSearchParams, defaults: GridDefaults = {}): GridState {
   const params = toParams(search);
   const sort = params.get("sort");
+  const validSort = defaults.search ? isSearchSortKey(sort) : isSortKey(sort);
   return gridState(
     {
+      q: defaults.search ? (params.get("q") ?? "").trim() : undefined,
       category: defaults.category ?? validCategory(params.get("category")),
       retailer: positiveInteger(params.get("retailer")),
       brand: validBrand(params.get("brand")),
       priceRange: validPriceRange(params.get("priceRange")),
-      sort: isSortKey(sort) ? sort : defaultSort,
+      sort: validSort ? (sort as SearchSortKey) : undefined,
     },
     validPage(params.get("page")),
+    gridDefaultSort(defaults),
   );
 }
 
 /**
  * The query string for a grid state, "" when everything is at its default. Parameters come in
- * a fixed order (category, retailer, brand, priceRange, sort, page); page 1, the default sort
- * and a category fixed by the page are left out.
+ * a fixed order (q, category, retailer, brand, priceRange, sort, page); page 1, the view's
+ * default sort and a category fixed by the page are left out. The search text is written as
+ * the header's search form writes it (spaces as %20).
  * @example gridQueryString({ brand: "Lily's Kitchen", sort: "rank_asc", page: 1 }) // "?brand=Lily%27s+Kitchen"
  * @example gridQueryString({ category: "dog-food", sort: "price_asc", page: 3 }, { category: "dog-food" }) // "?sort=price_asc&page=3"
+ * @example gridQueryString({ q: "royal canin", sort: "price_asc", page: 2 }, { search: true }) // "?q=royal%20canin&sort=price_asc&page=2"
  */
 export function gridQueryString(state: GridState, defaults: GridDefaults = {}): string {
+  const parts: string[] = [];
+  if (defaults.search && state.q) parts.push(`q=${encodeURIComponent(state.q)}`);
   const params = new URLSearchParams();
   if (defaults.category === undefined && state.category) params.set("category", state.category);
   if (state.retailer !== undefined) params.set("retailer", String(state.retailer));
   if (state.brand) params.set("brand", state.brand);
   if (state.priceRange) params.set("priceRange", state.priceRange);
-  if (state.sort !== defaultSort) params.set("sort", state.sort);
+  if (state.sort !== gridDefaultSort(defaults)) params.set("sort", state.sort);
   if (state.page > 1) params.set("page", String(state.page));
-  const query = params.toString();
-  return query ? `?${query}` : "";
+  const filters = params.toString();
+  if (filters) parts.push(filters);
+  return parts.length > 0 ? `?${parts.join("&")}` : "";
 }
 
 /**
@@ -119,6 +145,7 @@ export function withFilter(state: GridState, change: GridFilters): GridState {
   const next = { ...state, ...change };
   return gridState(
     {
+      q: state.q,
       category: next.category,
       retailer: next.retailer,
       brand: validBrand(next.brand),
@@ -138,26 +165,40 @@ export function withPage(state: GridState, page: number): GridState {
 }
 
 /**
- * The state after Reset Filters: no filters, default sort, page 1 (a category page keeps its category).
+ * The state after Reset Filters: no filters, the view's default sort, page 1 (a category page
+ * keeps its category, the search page the text of `from`).
  * @example resetFilters() // { sort: "rank_asc", page: 1 }
  * @example resetFilters({ category: "cat-food" }) // { category: "cat-food", sort: "rank_asc", page: 1 }
+ * @example resetFilters({ search: true }, { q: "cat", brand: "Felix", sort: "price_asc", page: 2 }) // { q: "cat", sort: "relevance", page: 1 }
  */
-export function resetFilters(defaults: GridDefaults = {}): GridState {
-  return gridState({ category: defaults.category }, 1);
+export function resetFilters(defaults: GridDefaults = {}, from?: GridState): GridState {
+  return gridState({ category: defaults.category, q: defaults.search ? (from?.q ?? "") : undefined }, 1, gridDefaultSort(defaults));
 }
 
 /**
- * The filter part of the API query, as sent to GET /api/products/count.
+ * The filter part of the API query, as sent to GET /api/products/count (and with the search
+ * text to GET /api/search).
  * @example toCountParams({ brand: "Whiskas", priceRange: "100-", sort: "rank_asc", page: 1 }) // { brand: "Whiskas", minPrice: "100" }
  */
 export function toCountParams(state: GridState): Record<string, string> {
   const params: Record<string, string> = {};
+  if (state.q) params.q = state.q;
   if (state.category) params.category = state.category;
   if (state.retailer !== undefined) params.retailer = String(state.retailer);
   if (state.brand) params.brand = state.brand;
   const bounds = parsePriceRange(state.priceRange) ?? {};
   if (bounds.minPrice !== undefined) params.minPrice = String(bounds.minPrice);
   if (bounds.maxPrice !== undefined) params.maxPrice = String(bounds.maxPrice);
+  return params;
+}
+
+/**
+ * The query for GET /api/brands: the view's filters and search text but the brand, since a
+ * brand's count is what choosing it would give.
+ * @example toFacetParams({ category: "dog-food", brand: "Whiskas", priceRange: "10-25", sort: "price_asc", page: 2 }) // { category: "dog-food", minPrice: "10", maxPrice: "25" }
+ */
+export function toFacetParams(state: GridState): Record<string, string> {
+  const { brand: _brand, ...params } = toCountParams(state);
   return params;
 }
 
@@ -181,6 +222,17 @@ export function toApiParams(state: GridState, pageSize: number = gridPageSize): 
  */
 export function pageCount(count: number, pageSize: number = gridPageSize): number {
   return Math.max(1, Math.ceil(count / pageSize));
+}
+
+/**
+ * The state with its page brought within the result: a page past the last one (an old link, a
+ * result that shrank) becomes the last page; an empty result has one page.
+ * @example clampPage({ sort: "rank_asc", page: 40 }, 120) // { sort: "rank_asc", page: 8 }
+ * @example clampPage({ sort: "rank_asc", page: 3 }, 0) // { sort: "rank_asc", page: 1 }
+ */
+export function clampPage(state: GridState, count: number, pageSize: number = gridPageSize): GridState {
+  const last = pageCount(count, pageSize);
+  return state.page > last ? withPage(state, last) : state;
 }
 
 /**

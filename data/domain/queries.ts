@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { maxSearchLength } from "./search.ts";
-import { sortKeys, defaultSort } from "./sorting.ts";
+import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort } from "./sorting.ts";
 
 export const defaultPageSize = 15;
 export const maxPageSize = 100;
@@ -54,14 +54,16 @@ const priceOrderMessage = { message: "minPrice must not be above maxPrice", path
 
 export const productCountQuery = z.object(productFilterShape).refine(priceOrder, priceOrderMessage);
 
+/** A sort parameter taking the keys of one sort table, with its default. */
+const sortParam = <K extends string>(keys: readonly [K, ...K[]], fallback: K) =>
+  optional(single("sort").refine((s) => (keys as readonly string[]).includes(s), `sort must be one of ${keys.join(", ")}`))
+    .default(fallback)
+    .transform((s) => s as K);
+
 export const productListQuery = z
   .object({
     ...productFilterShape,
-    sort: optional(
-      single("sort").refine((s) => (sortKeys as readonly string[]).includes(s), `sort must be one of ${sortKeys.join(", ")}`),
-    )
-      .default(defaultSort)
-      .transform((s) => s as (typeof sortKeys)[number]),
+    sort: sortParam(sortKeys, defaultSort),
     ...pagingShape,
   })
   .refine(priceOrder, priceOrderMessage);
@@ -73,10 +75,28 @@ export const featuredQuery = z.object({
   limit: optional(integerParam("limit", 1, maxPageSize)).default(12),
 });
 
-export const searchQuery = z.object({
-  q: optional(single("q").max(maxSearchLength, `q must be at most ${maxSearchLength} characters`)).default(""),
-  ...pagingShape,
-});
+const searchTextParam = optional(single("q").max(maxSearchLength, `q must be at most ${maxSearchLength} characters`));
+
+/** The search page's query: the text, the grid's filters, a sort of the search page's table (relevance by default), paging. */
+export const searchQuery = z
+  .object({
+    q: searchTextParam.default(""),
+    ...productFilterShape,
+    sort: sortParam(searchSortKeys, defaultSearchSort),
+    ...pagingShape,
+  })
+  .refine(priceOrder, priceOrderMessage);
+
+/** The filters that scope a facet: the product filters but the facet's own (the brand). */
+const { brand: _brandFilter, ...facetScopeShape } = productFilterShape;
+
+/**
+ * GET /api/brands: the brands of a view (the grid's filters but the brand, and a search's text),
+ * each with its count.
+ */
+export const brandFacetQuery = z.object({ q: searchTextParam, ...facetScopeShape }).refine(priceOrder, priceOrderMessage);
+
+export type BrandScope = z.infer<typeof brandFacetQuery>;
 
 export const voucherQuery = z.object({
   status: optional(z.enum(["all", "active"], { error: "status must be all or active" })).default("all"),

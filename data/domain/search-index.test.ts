@@ -3,8 +3,9 @@ import { SearchIndex, searchColumnWeights, searchTerms, searchTokens, type Searc
 
 /**
  * The definition, computed the plain way: every document scored for every word (f summed over
- * every token the word is a prefix of), idf from how many documents match the word, best score
- * first, then rank, then id. The index must give exactly this, whatever shortcuts it takes.
+ * every token the word is a prefix of), idf from how many documents match the word; the fewest
+ * words that are not a whole word of the name or category first, then best score, then rank,
+ * then id. The index must give exactly this, whatever shortcuts it takes.
  */
 function reference(documents: readonly SearchDocument[], text: string, offset: number, limit: number) {
   const k1 = 1.2;
@@ -18,6 +19,7 @@ function reference(documents: readonly SearchDocument[], text: string, offset: n
   });
   const lengths = documents.map((document) => document.columns.reduce((sum, column) => sum + searchTokens(column).length, 0));
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / documents.length;
+  const wholeWords = documents.map((document) => new Set([...searchTokens(document.columns[0]), ...searchTokens(document.columns[2])]));
   const prefixes = searchTerms(text);
   const f = prefixes.map((prefix) =>
     tokenWeights.map((weights) => [...weights].reduce((sum, [token, weight]) => (token.startsWith(prefix) ? sum + weight : sum), 0)),
@@ -35,10 +37,11 @@ function reference(documents: readonly SearchDocument[], text: string, offset: n
         const count = counts[d]!;
         score += idf[w]! * ((count * (k1 + 1.0)) / (count + k1 * (1 - b + (b * lengths[d]!) / averageLength)));
       });
-      return { id: document.id, rank: document.rank, score: -1.0 * score };
+      const tier = prefixes.filter((prefix) => !wholeWords[d]!.has(prefix)).length;
+      return { id: document.id, rank: document.rank, tier, score: -1.0 * score };
     })
     .filter((hit) => hit !== null)
-    .sort((x, y) => x.score - y.score || x.rank - y.rank || x.id - y.id);
+    .sort((x, y) => x.tier - y.tier || x.score - y.score || x.rank - y.rank || x.id - y.id);
   return { ids: hits.slice(offset, offset + limit).map((hit) => hit.id), total: hits.length };
 }
 
@@ -154,6 +157,41 @@ describe("SearchIndex", () => {
   it("holds every document", () => {
     expect(index.size).toBe(600);
     expect(new SearchIndex([]).size).toBe(0);
+  });
+
+  it("ranks a product whose category or name holds the word as a whole word above one matched only by a longer word", () => {
+    // "cat": the brand Catsan and the name's "Catsan" match only as a prefix (a high bm25 score:
+    // name and brand weigh most), the others hold "cat" as a word of the category or the name.
+    const documents = [
+      doc(1, 1, "Catsan Hygiene Plus Litter 20L", "Catsan", "Litter & Trays", "Non-clumping litter"),
+      doc(2, 9, "Whiskas Tuna Pouches", "Whiskas", "Cat Food", "Wet food"),
+      doc(3, 5, "Kong Kickeroo Toy", "Kong", "Cat Toys & Scratchers", "A kicking toy"),
+      doc(4, 2, "Catit Senses Play Circuit", "Catit", "Small Animal", "Catnip"),
+      doc(5, 7, "Trixie Cat Scratching Post", "Trixie", "Scratchers", "Sisal"),
+      doc(6, 3, "Dog Lead", "Ruffwear", "Training & Walking", "For a dog who chases a cat"),
+    ];
+    const index = new SearchIndex(documents);
+    const hits = index.search(["cat"], 0, 10)!;
+    // Whole-word matches (2, 3, 5) first, by bm25 then rank; then the prefix-only and description matches.
+    expect(hits.ids.slice(0, 3).sort()).toEqual([2, 3, 5]);
+    expect(hits.ids.slice(3).sort()).toEqual([1, 4, 6]);
+    expect(hits.ids.indexOf(2)).toBeLessThan(hits.ids.indexOf(1));
+    expect(hits).toEqual(reference(documents, "cat", 0, 10));
+    // Equal products in one tier go by rank: the same category word, identical text.
+    const twins = [doc(10, 8, "Tuna Pouches", "Whiskas", "Cat Food"), doc(11, 4, "Tuna Pouches", "Whiskas", "Cat Food"), doc(12, 1, "Catsan Litter", "Catsan")];
+    expect(new SearchIndex(twins).search(["cat"], 0, 10)).toEqual({ ids: [11, 10, 12], total: 3 });
+  });
+
+  it("counts the words not held whole: more whole-word matches rank higher, a prefix being typed ties", () => {
+    const documents = [
+      doc(1, 1, "Royal Canin Mini Adult", "Royal Canin", "Dog Food"),
+      doc(2, 2, "Royalty Canine Treats", "Royalty", "Dog Treats"),
+      doc(3, 3, "Royal Chews", "Chewco", "Dog Treats", "canine dental"),
+    ];
+    const index = new SearchIndex(documents);
+    expect(index.search(["royal", "canin"], 0, 10)).toEqual({ ids: [1, 3, 2], total: 3 });
+    expect(index.search(["royal", "canin"], 0, 10)).toEqual(reference(documents, "royal canin", 0, 10));
+    expect(index.search(["roy", "can"], 0, 10)).toEqual(reference(documents, "roy can", 0, 10));
   });
 
   it("computes scores in FTS5's order of operations, so rounding ranks as FTS5 does", () => {

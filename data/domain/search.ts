@@ -17,6 +17,16 @@ export function toFtsQuery(text: string): string | null {
   return terms.map((term) => `"${term}"*`).join(" ");
 }
 
+/**
+ * Per word of the text, an FTS5 MATCH expression for that word as a whole word of the name or
+ * the category name (not a prefix): a product matching it is in a better tier than one that
+ * matches the word only as the start of a longer word or in the brand or description.
+ * @example toWholeWordQueries("cat lit") // ['{name category} : "cat"', '{name category} : "lit"']
+ */
+export function toWholeWordQueries(text: string): string[] {
+  return searchTerms(text).map((term) => `{name category} : "${term}"`);
+}
+
 /** The words of visitor text as search terms (lowercased, apostrophes dropped, at most ten). */
 export function searchTerms(text: string): string[] {
   return text
@@ -29,6 +39,13 @@ export function searchTerms(text: string): string[] {
 
 /** Search ranking weights of a product's name, brand, category name and description. */
 export const searchColumnWeights = [10, 6, 3, 1] as const;
+
+/**
+ * The columns where a query word found as a whole word puts a product in a better tier: the name
+ * and the category name. "cat" is a word of "Cat Litter & Trays" and of "Whiskas Cat Food", but
+ * only the start of the brand "Catsan": a shopper typing "cat" means cats.
+ */
+const wholeWordColumns: ReadonlySet<number> = new Set([0, 2]);
 
 /**
  * The tokens the search index holds for a text, as SQLite's FTS5 `unicode61 remove_diacritics 2`
@@ -82,12 +99,14 @@ const maxRememberedCounts = 10_000;
 const shortListMax = 256;
 
 /**
- * An in-memory copy of the product search index that ranks exactly as FTS5's
- * `bm25(product_search, 10, 6, 3, 1)` does, without FTS5's per-row cost: every word of the
- * query must match a token of the product as a prefix (in any column); a product scores, per
- * word, idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgD)), where f is the weighted count of the word's
- * matches over the columns, D the product's token count and avgD the average, and idf comes from
- * how many products match the word. Results come best score first, then by rank, then by id.
+ * An in-memory copy of the product search index that ranks exactly as the FTS5 query in
+ * data/db/products.ts does (`bm25(product_search, 10, 6, 3, 1)` after the whole-word tier),
+ * without FTS5's per-row cost: every word of the query must match a token of the product as a
+ * prefix (in any column). Products come first by tier: how many of the query's words are not a
+ * whole word of the product's name or category name (fewest first, see `toWholeWordQueries`);
+ * within a tier by score: per word, idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgD)), where f is the
+ * weighted count of the word's matches over the columns, D the product's token count and avgD
+ * the average, and idf comes from how many products match the word; then by rank, then by id.
  *
  * The work per search is bounded by the rarest word, not the commonest: only the products
  * matching the word with the fewest postings are scored, and a common word is checked per such
@@ -106,6 +125,9 @@ export class SearchIndex {
   readonly #docStart: Int32Array;
   readonly #docTokens: Int32Array;
   readonly #docWeights: Int32Array;
+  /** 1 where the token is a whole word of the document's name or category name: per posting, and per document's token. */
+  readonly #postingWholeWord: Uint8Array;
+  readonly #docWholeWord: Uint8Array;
   readonly #ids: Int32Array;
   readonly #ranks: Float64Array;
   /** Per document, the length part of bm25's denominator: k1(1 − b + b·D/avgD). */
@@ -113,6 +135,8 @@ export class SearchIndex {
   /** Scratch, reused by every search and left zeroed: f of the rarest word per document, and of each read-through word. */
   readonly #driverCounts: Float64Array;
   readonly #scanCounts: Float64Array[] = [];
+  /** Scratch, left zeroed: per candidate, how many of the query's words are whole words of its name or category. */
+  readonly #wholeCounts: Uint8Array;
   readonly #candidates: Int32Array;
   /**
    * Scratch for counting distinct documents: a document is counted once per `#epoch`. Doubles,
@@ -131,6 +155,7 @@ export class SearchIndex {
   constructor(documents: readonly SearchDocument[]) {
     const count = documents.length;
     const byToken = new Map<string, { docs: number[]; weights: number[] }>();
+    const wholeWords = documents.map(() => new Set<string>());
     this.#ids = new Int32Array(count);
     this.#ranks = new Float64Array(count);
     const lengths = new Float64Array(count);
@@ -145,6 +170,7 @@ export class SearchIndex {
         const tokens = searchTokens(text);
         length += tokens.length;
         for (const token of tokens) weights.set(token, (weights.get(token) ?? 0) + searchColumnWeights[column]!);
+        if (wholeWordColumns.has(column)) for (const token of tokens) wholeWords[doc]!.add(token);
       });
       lengths[doc] = length;
       totalLength += length;
@@ -166,6 +192,8 @@ export class SearchIndex {
     this.#postingWeights = new Int32Array(postingCount);
     this.#docTokens = new Int32Array(postingCount);
     this.#docWeights = new Int32Array(postingCount);
+    this.#postingWholeWord = new Uint8Array(postingCount);
+    this.#docWholeWord = new Uint8Array(postingCount);
     const docFill = this.#docStart.slice(0, count);
     let at = 0;
     this.#tokens.forEach((token, t) => {
@@ -176,12 +204,14 @@ export class SearchIndex {
         this.#postingWeights[at] = posting.weights[i]!;
         // Tokens are visited in order, so each document's list comes out sorted.
         this.#docTokens[docFill[doc]!] = t;
+        if (wholeWords[doc]!.has(token)) this.#postingWholeWord[at] = this.#docWholeWord[docFill[doc]!] = 1;
         this.#docWeights[docFill[doc]!++] = posting.weights[i]!;
       }
       this.#postingStart[t + 1] = at;
     });
 
     this.#driverCounts = new Float64Array(count);
+    this.#wholeCounts = new Uint8Array(count);
     this.#candidates = new Int32Array(count);
     this.#seen = new Float64Array(count);
   }
@@ -233,18 +263,25 @@ export class SearchIndex {
     return distinct;
   }
 
-  /** A document's weighted count of the tokens first .. end - 1, from its own token list. */
-  #countInDocument(doc: number, first: number, end: number): number {
+  /**
+   * A document's weighted count of the word's tokens (first .. end - 1), from its own token list;
+   * when the word itself is one of them and a whole word of its name or category, that is
+   * counted in #wholeCounts.
+   */
+  #countInDocument(doc: number, word: { first: number; end: number; whole: number }): number {
     const tokens = this.#docTokens;
     let low = this.#docStart[doc]!;
     let high = this.#docStart[doc + 1]!;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (tokens[middle]! < first) low = middle + 1;
+      if (tokens[middle]! < word.first) low = middle + 1;
       else high = middle;
     }
+    const last = this.#docStart[doc + 1]!;
+    // The word's own token, when it has one, is its first: the first of the document's in range.
+    if (low < last && tokens[low] === word.whole && this.#docWholeWord[low] === 1) this.#wholeCounts[doc]!++;
     let f = 0;
-    for (const last = this.#docStart[doc + 1]!; low < last && tokens[low]! < end; low++) f += this.#docWeights[low]!;
+    for (; low < last && tokens[low]! < word.end; low++) f += this.#docWeights[low]!;
     return f;
   }
 
@@ -258,7 +295,9 @@ export class SearchIndex {
     const starts = this.#postingStart;
     const words = prefixes.map(([prefix]) => {
       const { first, end } = this.#range(prefix!);
-      return { first, end, postings: starts[end]! - starts[first]!, documents: 0, scanned: false };
+      // The word itself, when the index holds it: the first of the tokens it is a prefix of.
+      const whole = first < end && this.#tokens[first] === prefix ? first : -1;
+      return { first, end, whole, postings: starts[end]! - starts[first]!, documents: 0, scanned: false };
     });
     if (words.some((word) => word.postings === 0)) return { ids: [], total: 0 };
 
@@ -292,6 +331,14 @@ export class SearchIndex {
         if (driverCounts[doc] !== 0) wordCounts[doc]! += weights[i]!;
       }
     });
+    // The candidates holding a word read through its postings as a whole word of their name or category.
+    const wholeCounts = this.#wholeCounts;
+    words.forEach((word, w) => {
+      if (word.whole < 0 || (w !== driver && !word.scanned)) return;
+      for (let i = starts[word.whole]!, last = starts[word.whole + 1]!; i < last; i++) {
+        if (this.#postingWholeWord[i] === 1 && driverCounts[docs[i]!] !== 0) wholeCounts[docs[i]!]!++;
+      }
+    });
 
     try {
       return this.#rank(words, driver, counts, idf, candidateCount, offset, limit);
@@ -299,13 +346,14 @@ export class SearchIndex {
       for (let i = 0; i < candidateCount; i++) {
         const doc = candidates[i]!;
         driverCounts[doc] = 0;
+        wholeCounts[doc] = 0;
         for (let w = 0; w < words.length; w++) if (words[w]!.scanned) counts[w]![doc] = 0;
       }
     }
   }
 
   #rank(
-    words: readonly { first: number; end: number; scanned: boolean }[],
+    words: readonly { first: number; end: number; whole: number; scanned: boolean }[],
     driver: number,
     counts: readonly Float64Array[],
     idf: readonly number[],
@@ -317,13 +365,15 @@ export class SearchIndex {
     const ids = this.#ids;
     const norms = this.#lengthNorms;
     const candidates = this.#candidates;
-    // Scores are FTS5's negated bm25: lower is better; ties go to the lower rank, then id.
-    const before = (scoreX: number, x: number, scoreY: number, y: number) =>
-      scoreX !== scoreY ? scoreX < scoreY : ranks[x] !== ranks[y] ? ranks[x]! < ranks[y]! : ids[x]! < ids[y]!;
+    // The tier first (lower is better), then the score, FTS5's negated bm25 (lower is better);
+    // ties go to the lower rank, then id.
+    const before = (tierX: number, scoreX: number, x: number, tierY: number, scoreY: number, y: number) =>
+      tierX !== tierY ? tierX < tierY : scoreX !== scoreY ? scoreX < scoreY : ranks[x] !== ranks[y] ? ranks[x]! < ranks[y]! : ids[x]! < ids[y]!;
     const wanted = offset + limit;
     const sortAll = wanted > shortListMax;
     // Kept: the best `wanted` so far, best first (every match when sorting all).
     const keptDocs: number[] = [];
+    const keptTiers: number[] = [];
     const keptScores: number[] = [];
     let total = 0;
     for (let i = 0; i < candidateCount; i++) {
@@ -332,7 +382,7 @@ export class SearchIndex {
       let matches = true;
       for (let w = 0; w < words.length; w++) {
         const word = words[w]!;
-        const f = w === driver || word.scanned ? counts[w]![doc]! : this.#countInDocument(doc, word.first, word.end);
+        const f = w === driver || word.scanned ? counts[w]![doc]! : this.#countInDocument(doc, word);
         if (f === 0) {
           matches = false;
           break;
@@ -342,24 +392,29 @@ export class SearchIndex {
       if (!matches) continue;
       total++;
       score = -1.0 * score;
+      const tier = words.length - this.#wholeCounts[doc]!;
       if (sortAll) {
         keptDocs.push(doc);
+        keptTiers.push(tier);
         keptScores.push(score);
         continue;
       }
       let at = keptDocs.length;
-      if (at === wanted && !before(score, doc, keptScores[at - 1]!, keptDocs[at - 1]!)) continue;
-      while (at > 0 && before(score, doc, keptScores[at - 1]!, keptDocs[at - 1]!)) at--;
+      if (at === wanted && !before(tier, score, doc, keptTiers[at - 1]!, keptScores[at - 1]!, keptDocs[at - 1]!)) continue;
+      while (at > 0 && before(tier, score, doc, keptTiers[at - 1]!, keptScores[at - 1]!, keptDocs[at - 1]!)) at--;
       keptDocs.splice(at, 0, doc);
+      keptTiers.splice(at, 0, tier);
       keptScores.splice(at, 0, score);
       if (keptDocs.length > wanted) {
         keptDocs.pop();
+        keptTiers.pop();
         keptScores.pop();
       }
     }
     if (sortAll) {
       const order = keptDocs.map((_, i) => i);
-      order.sort((x, y) => (before(keptScores[x]!, keptDocs[x]!, keptScores[y]!, keptDocs[y]!) ? -1 : before(keptScores[y]!, keptDocs[y]!, keptScores[x]!, keptDocs[x]!) ? 1 : 0));
+      const precedes = (x: number, y: number) => before(keptTiers[x]!, keptScores[x]!, keptDocs[x]!, keptTiers[y]!, keptScores[y]!, keptDocs[y]!);
+      order.sort((x, y) => (precedes(x, y) ? -1 : precedes(y, x) ? 1 : 0));
       return { ids: order.slice(offset, wanted).map((i) => ids[keptDocs[i]!]!), total };
     }
     return { ids: keptDocs.slice(offset, wanted).map((doc) => ids[doc]!), total };

@@ -14,3 +14,17 @@ export const sortKeys = sortOptions.map((o) => o.value) as [SortKey, ...SortKey[
 export function isSortKey(value: unknown): value is SortKey {
   return typeof value === "string" && (sortKeys as readonly string[]).includes(value);
 }
+
+/**
+ * The search page's sort options: best match first by default (relevance, then rank), then the
+ * grid's own. One table, so the grid's options and labels are not copied.
+ */
+export const searchSortOptions = [{ value: "relevance", label: "Best Match" }, ...sortOptions] as const;
+
+export type SearchSortKey = (typeof searchSortOptions)[number]["value"];
+export const defaultSearchSort: SearchSortKey = "relevance";
+export const searchSortKeys = searchSortOptions.map((o) => o.value) as [SearchSortKey, ...SearchSortKey[]];
+
+export function isSearchSortKey(value: unknown): value is SearchSortKey {
+  return typeof value === "string" && (searchSortKeys as readonly string[]).includes(value);
+}

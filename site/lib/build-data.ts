@@ -19,7 +19,9 @@ import {
   type ProductPageData,
   type ProductSitemap,
 } from "../../data/db/product-pages.ts";
-import { countProducts, listBrands, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
+import { countProducts, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
+import { brandCountsByCategory, listBrandCounts } from "../../data/db/facets.ts";
+import type { BrandCount } from "../../data/domain/facets.ts";
 import type { AffiliateIds, Category, Product, Retailer, Voucher } from "../../data/domain/catalogue.ts";
 import type { ProductFilters } from "../../data/domain/queries.ts";
 import { defaultSort } from "../../data/domain/sorting.ts";
@@ -102,8 +104,13 @@ export function buildAffiliateIds(): AffiliateIds {
   return once("affiliate-ids", getAffiliateIds);
 }
 
-export function allBrands(): string[] {
-  return once("brands", listBrands);
+/**
+ * A grid's brands with their counts: the catalogue's, or one category's (every category's are
+ * read in one query, once per pass).
+ */
+export function gridBrandCounts(category?: string): BrandCount[] {
+  if (category === undefined) return once("brand-counts", (db) => listBrandCounts(db, {}));
+  return once("brand-counts-by-category", brandCountsByCategory).get(category) ?? [];
 }
 
 export { defaultHistoryDays };

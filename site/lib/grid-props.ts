@@ -4,7 +4,8 @@ import { siteConfig } from "../../data/config.ts";
 import { compareStorageKey } from "../features/compare/compare.store.ts";
 import { favoritesSavedKey } from "../features/favorites/favorites.store.ts";
 import { toCardProduct } from "../features/products/card-product.ts";
-import { allBrands, allCategories, buildAffiliateIds, comparisonRetailers, gridFirstPage } from "./build-data.ts";
+import type { FilterLists } from "../features/products/ProductFilters.tsx";
+import { allCategories, buildAffiliateIds, comparisonRetailers, gridBrandCounts, gridFirstPage } from "./build-data.ts";
 
 /**
  * The grid's `client:interaction` keys: a visit that compares products or a browser with saved
@@ -18,10 +19,17 @@ export function gridProps(title: string, fixedCategory?: string) {
     title,
     initialProducts: products.map(toCardProduct),
     initialCount: count,
-    categories: allCategories().map(({ slug, name }) => ({ slug, name })),
-    retailers: comparisonRetailers().map(({ id, name }) => ({ id, name })),
-    brands: allBrands(),
+    ...filterLists(),
+    brands: gridBrandCounts(fixedCategory),
     fixedCategory,
     links: { affiliateIds: buildAffiliateIds(), siteName: siteConfig.siteName },
+  };
+}
+
+/** The filters' fixed option lists (ProductFilters), as the grid and the search page show them. */
+export function filterLists(): FilterLists {
+  return {
+    categories: allCategories().map(({ slug, name }) => ({ slug, name })),
+    retailers: comparisonRetailers().map(({ id, name }) => ({ id, name })),
   };
 }

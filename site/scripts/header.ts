@@ -1,9 +1,11 @@
 /**
  * Header behaviour in plain script (no framework): the category dropdown (a disclosure:
  * Escape closes it and returns focus, a click outside closes it), the mobile menu (any link
- * closes it) and the search form (trimmed, URL-encoded, nothing happens when empty).
+ * closes it) and the search form (trimmed, URL-encoded, nothing happens when empty; on the
+ * search page it shows the text searched for).
  */
-import { searchQueryString } from "../../data/domain/search-query.ts";
+import { searchBasePath } from "../../data/domain/paths.ts";
+import { parseSearchQuery, searchQueryString } from "../../data/domain/search-query.ts";
 
 /** Opens or closes a menu panel: its styles show it while it has data-open. */
 function setOpen(toggle: HTMLElement, panel: HTMLElement, open: boolean): void {
@@ -64,7 +66,12 @@ function initMobileMenu(): void {
 }
 
 function initSearchForms(): void {
+  // The page is the same static HTML for every search: the text searched for is in the address.
+  const { pathname } = window.location;
+  const searched = pathname === searchBasePath || pathname === `${searchBasePath}/` ? parseSearchQuery(window.location.search).q : "";
   for (const form of document.querySelectorAll<HTMLFormElement>("[data-search-form]")) {
+    const box = form.querySelector<HTMLInputElement>("input[name=q]");
+    if (box && searched && box.value === "") box.value = searched;
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const input = form.querySelector<HTMLInputElement>("input[name=q]");

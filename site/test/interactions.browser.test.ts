@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { islandsReady, launchBrowser, openPage, recordRequests, visibleIslandReady } from "./browser.ts";
+import { islandsReady, launchBrowser, openPage, recordRequests } from "./browser.ts";
 import { confirmationLink } from "./outbox.ts";
 
 const baseUrl = inject("baseUrl");
@@ -87,6 +87,9 @@ describe("vouchers", () => {
     await page.goto(`${baseUrl}/vouchers`);
     await islandsReady(page);
     await expect(page.locator("h1").textContent()).resolves.toBe("Pet Vouchers & Deals");
+    // The list hydrates on first use (client:interaction): point at it, as a shopper would, before the clock stops.
+    await page.getByTestId("voucher").first().hover();
+    await page.waitForSelector("astro-island:not([ssr]) [data-testid=voucher]", { state: "attached" });
     const voucher = page.getByTestId("voucher").first();
     const code = (await voucher.locator("code").textContent())!;
     const db = new Database(databaseFile, { readonly: true });
@@ -122,7 +125,9 @@ describe("vouchers", () => {
     await page.goto(baseUrl);
     await islandsReady(page);
     const section = page.locator("#vouchers");
-    await visibleIslandReady(page, "#vouchers");
+    // The list hydrates on first use (client:interaction): point at it, as a shopper would.
+    await section.getByTestId("voucher").first().hover();
+    await page.waitForSelector("#vouchers astro-island:not([ssr])", { state: "attached" });
     await expect.poll(() => section.getByTestId("voucher").count()).toBe(3);
     await section.getByRole("button", { name: "Load more vouchers" }).click();
     await expect.poll(() => section.getByTestId("voucher").count()).toBe(6);

@@ -17,6 +17,34 @@ interface Alert {
   product: { name: string; slug: string; bestPrice: number | null };
 }
 
+function AlertStatus({ alert }: { alert: Alert }) {
+  if (alert.state === "pending_confirmation") {
+    return (
+      <span className="rounded-full bg-slate-100 px-2.5 py-1 text-xs font-semibold text-slate-800" data-testid="alert-pending-confirmation">
+        Waiting for you to confirm your e-mail
+      </span>
+    );
+  }
+  return (
+    <span
+      className={cn(
+        "rounded-full px-2.5 py-1 text-xs font-semibold",
+        alert.status === "Price reached!" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900",
+      )}
+    >
+      {alert.status}
+    </span>
+  );
+}
+
+function DeleteButton({ alert, onDelete }: { alert: Alert; onDelete: (alert: Alert) => Promise<void> }) {
+  return (
+    <button type="button" className="btn-ghost px-2 py-1 text-red-700" onClick={() => void onDelete(alert)} aria-label={`Delete the alert for ${alert.product.name}`}>
+      <Trash2 className="size-4" aria-hidden="true" /> Delete
+    </button>
+  );
+}
+
 type State = { kind: "loading" } | { kind: "failed" } | { kind: "ready"; alerts: Alert[] };
 
 /** /my-alerts (SPEC.md section 2): the visitor's alerts with live status; delete after confirming. */
@@ -77,64 +105,76 @@ export default function MyAlerts() {
     );
   }
   return (
-    <div className="card overflow-x-auto">
-      <table className="w-full min-w-[40rem] text-left text-sm" data-testid="alerts-table">
-        <caption className="sr-only">Your price alerts</caption>
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
-          <tr>
-            <th scope="col" className="px-4 py-3">
-              Product
-            </th>
-            <th scope="col" className="px-4 py-3">
-              Current Price
-            </th>
-            <th scope="col" className="px-4 py-3">
-              Target Price
-            </th>
-            <th scope="col" className="px-4 py-3">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-3">
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {state.alerts.map((alert) => (
-            <tr key={alert.id}>
-              <td className="px-4 py-3">
-                <a href={productPath(alert.product.slug)} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
-                  {alert.product.name}
-                </a>
-                <p className="text-xs text-slate-600">{alert.email}</p>
-              </td>
-              <td className="px-4 py-3 font-semibold tabular-nums">{formatPrice(alert.product.bestPrice, "N/A")}</td>
-              <td className="px-4 py-3 tabular-nums">{formatPrice(alert.targetPrice)}</td>
-              <td className="px-4 py-3">
-                {alert.state === "pending_confirmation" ? (
-                  <span className="rounded-full bg-slate-100 px-2.5 py-1 text-xs font-semibold text-slate-800" data-testid="alert-pending-confirmation">
-                    Waiting for you to confirm your e-mail
-                  </span>
-                ) : (
-                  <span
-                    className={cn(
-                      "rounded-full px-2.5 py-1 text-xs font-semibold",
-                      alert.status === "Price reached!" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900",
-                    )}
-                  >
-                    {alert.status}
-                  </span>
-                )}
-              </td>
-              <td className="px-4 py-3">
-                <button type="button" className="btn-ghost px-2 py-1 text-red-700" onClick={() => void remove(alert)} aria-label={`Delete the alert for ${alert.product.name}`}>
-                  <Trash2 className="size-4" aria-hidden="true" /> Delete
-                </button>
-              </td>
+    <>
+      {/* Phones: one card per alert, Delete in reach without scrolling sideways. */}
+      <ul className="space-y-3 md:hidden" aria-label="Your price alerts" data-testid="alerts-list">
+        {state.alerts.map((alert) => (
+          <li key={alert.id} className="card p-4" data-testid="alert-card">
+            <a href={productPath(alert.product.slug)} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+              {alert.product.name}
+            </a>
+            <p className="text-xs break-all text-slate-600">{alert.email}</p>
+            <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
+              <div>
+                <dt className="text-xs text-slate-600">Current price</dt>
+                <dd className="font-semibold tabular-nums">{formatPrice(alert.product.bestPrice, "N/A")}</dd>
+              </div>
+              <div>
+                <dt className="text-xs text-slate-600">Target price</dt>
+                <dd className="tabular-nums">{formatPrice(alert.targetPrice)}</dd>
+              </div>
+            </dl>
+            <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
+              <AlertStatus alert={alert} />
+              <DeleteButton alert={alert} onDelete={remove} />
+            </div>
+          </li>
+        ))}
+      </ul>
+      <div className="card hidden overflow-x-auto md:block">
+        <table className="w-full min-w-[40rem] text-left text-sm" data-testid="alerts-table">
+          <caption className="sr-only">Your price alerts</caption>
+          <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+            <tr>
+              <th scope="col" className="px-4 py-3">
+                Product
+              </th>
+              <th scope="col" className="px-4 py-3">
+                Current Price
+              </th>
+              <th scope="col" className="px-4 py-3">
+                Target Price
+              </th>
+              <th scope="col" className="px-4 py-3">
+                Status
+              </th>
+              <th scope="col" className="px-4 py-3">
+                Actions
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {state.alerts.map((alert) => (
+              <tr key={alert.id}>
+                <td className="px-4 py-3">
+                  <a href={productPath(alert.product.slug)} className="font-medium text-slate-900 hover:text-brand-700 hover:underline">
+                    {alert.product.name}
+                  </a>
+                  <p className="text-xs text-slate-600">{alert.email}</p>
+                </td>
+                <td className="px-4 py-3 font-semibold tabular-nums">{formatPrice(alert.product.bestPrice, "N/A")}</td>
+                <td className="px-4 py-3 tabular-nums">{formatPrice(alert.targetPrice)}</td>
+                <td className="px-4 py-3">
+                  <AlertStatus alert={alert} />
+                </td>
+                <td className="px-4 py-3">
+                  <DeleteButton alert={alert} onDelete={remove} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -2,12 +2,18 @@
  * The price-drop alert form in plain script: validates both fields on submit (messages tied to
  * their inputs with aria-invalid and aria-describedby), sends the alert, raises the toast, and
  * shows the "check your inbox" or "created" panel until "Create Another Alert" brings the form
- * back with the default target.
+ * back with the default target. A target the current price has met already is not sent: the form
+ * says so, with the page's best-offer link.
  */
 import { ApiError, api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { toast } from "../toast/toast.store.ts";
-import { createdMessage, pendingMessage, validateAlert, type CreatedAlert } from "./price-alert.ts";
+import { alreadyReached, createdMessage, parseTarget, pendingMessage, reachedMessage, validateAlert, type CreatedAlert } from "./price-alert.ts";
+
+/** The product page's Buy Now link for the best offer (in its best-price box), if it has one. */
+function bestOfferLink(): HTMLAnchorElement | null {
+  return document.querySelector<HTMLAnchorElement>('[aria-labelledby="best-price-heading"] a[data-affiliate]');
+}
 
 function showError(input: HTMLInputElement, message: string | undefined): void {
   const error = document.getElementById(`${input.id}-error`)!;
@@ -35,6 +41,27 @@ function enhance(root: HTMLElement): void {
   const productId = Number(root.dataset.productId);
   const productName = root.dataset.productName ?? "";
   const defaultTarget = root.dataset.defaultTarget ?? "";
+  const currentPrice = root.dataset.currentPrice ? Number(root.dataset.currentPrice) : null;
+  const reached = root.querySelector<HTMLElement>('[data-testid="alert-already-reached"]')!;
+
+  /** Says the price has met the target already and offers the best offer's link (a copy of Buy Now: same tracking). */
+  const showReached = (targetPrice: number, price: number) => {
+    reached.querySelector("[data-reached-message]")!.textContent = reachedMessage(targetPrice, price);
+    const deal = reached.querySelector<HTMLElement>("[data-reached-deal]")!;
+    const source = bestOfferLink();
+    deal.hidden = source === null;
+    if (source) {
+      const link = deal.querySelector("a")!;
+      for (const name of ["href", "rel", "target", "data-affiliate", "data-retailer", "data-price"]) {
+        const value = source.getAttribute(name);
+        if (value === null) link.removeAttribute(name);
+        else link.setAttribute(name, value);
+      }
+      const retailer = source.dataset.retailer;
+      link.querySelector("[data-reached-deal-label]")!.textContent = retailer ? `Buy Now at ${retailer}` : "Buy Now";
+    }
+    reached.hidden = false;
+  };
 
   const setSubmitting = (submitting: boolean) => {
     submit.disabled = submitting;
@@ -50,6 +77,15 @@ function enhance(root: HTMLElement): void {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (submit.disabled) return;
+    // An alert met at once would only say 'Price reached!': say so before asking for anything else.
+    const wanted = parseTarget(target.value);
+    if (wanted !== null && currentPrice !== null && alreadyReached(wanted, currentPrice)) {
+      showError(email, undefined);
+      showError(target, undefined);
+      showReached(wanted, currentPrice);
+      return;
+    }
+    reached.hidden = true;
     const { errors, targetPrice } = validateAlert(email.value, target.value);
     showError(email, errors.email);
     showError(target, errors.target);
@@ -72,6 +108,8 @@ function enhance(root: HTMLElement): void {
       })
       .finally(() => setSubmitting(false));
   });
+
+  target.addEventListener("input", () => (reached.hidden = true));
 
   for (const another of root.querySelectorAll<HTMLButtonElement>("[data-alert-another]")) {
     another.addEventListener("click", () => {

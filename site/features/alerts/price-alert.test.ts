@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createdMessage, isEmail, parseTarget, pendingMessage, validateAlert } from "./price-alert.ts";
+import { alreadyReached, createdMessage, isEmail, parseTarget, pendingMessage, reachedMessage, validateAlert } from "./price-alert.ts";
 
 describe("parseTarget", () => {
   it("reads pounds with up to two decimals and an optional £", () => {
@@ -40,5 +40,22 @@ describe("messages", () => {
 
   it("shows the target to two decimals", () => {
     expect(createdMessage("a@b.co", 4.5)).toBe("We'll e-mail a@b.co when the price drops to £4.50 or less.");
+  });
+});
+
+describe("a target the price has reached already", () => {
+  it("counts a target at or above the current price, in whole pence", () => {
+    expect(alreadyReached(15, 12.99)).toBe(true);
+    expect(alreadyReached(12.99, 12.99)).toBe(true);
+    expect(alreadyReached(0.1 + 0.2, 0.3)).toBe(true);
+    expect(alreadyReached(12.98, 12.99)).toBe(false);
+    // Out of stock everywhere: there is no price to have reached.
+    expect(alreadyReached(1000, null)).toBe(false);
+  });
+
+  it("says the price and how it stands against the target", () => {
+    expect(reachedMessage(15, 12.99)).toBe("The price is already £12.99 — below your target.");
+    expect(reachedMessage(12.99, 12.99)).toBe("The price is already £12.99 — your target price.");
+    expect(reachedMessage(2000, 1234.5)).toBe("The price is already £1,234.50 — below your target.");
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The price-drop alert form's rules, without the page: what counts as an e-mail address and a
- * target price, the validation messages, and the texts shown once an alert is created.
+ * target price, the validation messages, the texts shown once an alert is created, and when a
+ * target is met already.
  */
+import { formatPrice } from "../../../data/domain/display.ts";
 
 /** What the API answers for a created alert: whether it waits for the address to be confirmed. */
 export interface CreatedAlert {
@@ -40,6 +42,27 @@ export function validateAlert(email: string, target: string): { errors: AlertFor
   if (!isEmail(email)) errors.email = "Please enter a valid email address";
   if (targetPrice === null) errors.target = "Please enter a valid price";
   return { errors, targetPrice: errors.email || errors.target ? null : targetPrice };
+}
+
+/**
+ * Whether an alert for this target would be met at once: the current best price (pounds, null
+ * when out of stock everywhere) is at or below it. Compared in pence, free of float noise.
+ * @example alreadyReached(15, 12.99) // true
+ * @example alreadyReached(12.99, 12.99) // true
+ * @example alreadyReached(12.98, 12.99) // false
+ */
+export function alreadyReached(targetPrice: number, currentPrice: number | null): boolean {
+  return currentPrice !== null && Math.round(targetPrice * 100) >= Math.round(currentPrice * 100);
+}
+
+/**
+ * What the form says instead of creating an alert that would be met at once.
+ * @example reachedMessage(15, 12.99) // "The price is already £12.99 — below your target."
+ * @example reachedMessage(12.99, 12.99) // "The price is already £12.99 — your target price."
+ */
+export function reachedMessage(targetPrice: number, currentPrice: number): string {
+  const relation = Math.round(targetPrice * 100) === Math.round(currentPrice * 100) ? "your target price" : "below your target";
+  return `The price is already ${formatPrice(currentPrice)} — ${relation}.`;
 }
 
 /** The text under "Check your inbox" once an alert waits for its address to be confirmed. */

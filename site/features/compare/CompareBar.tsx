@@ -12,7 +12,8 @@ export default function CompareBar() {
   if (!hydrated || items.length === 0) return null;
   return (
     <div className="sticky bottom-0 z-30 border-t border-brand-800 bg-brand-900 text-white" data-testid="compare-bar">
-      <div className="container-page flex items-center justify-between gap-3 py-3">
+      {/* A fixed height (h-16), which the open tray sits above (CompareTray withBar). */}
+      <div className="container-page flex h-16 items-center justify-between gap-3">
         <p className="min-w-0 truncate text-sm">
           <span className="font-semibold">Comparing {items.length}/{compareLimit}:</span> {compareBarLabel(items.map((item) => item.name))}
         </p>

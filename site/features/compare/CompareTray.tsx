@@ -38,7 +38,7 @@ function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean
         className={cn("shrink-0 rounded-md bg-slate-100 object-contain", stacked ? "h-24 w-full" : "size-14")}
       />
       <div className="min-w-0 flex-1">
-        <a href={productPath(item.slug)} className="line-clamp-2 text-sm font-medium text-slate-900 hover:text-brand-700 hover:underline">
+        <a href={productPath(item.slug)} title={item.name} className="line-clamp-2 text-sm font-medium text-slate-900 hover:text-brand-700 hover:underline">
           {item.name}
         </a>
         <p className="mt-1 text-base font-bold text-slate-900">{formatPrice(item.bestPrice, "N/A")}</p>
@@ -90,8 +90,11 @@ export default function CompareTray({ withBar = false }: { withBar?: boolean }) 
     <section
       aria-label="Compare products"
       className={cn(
-        "fixed right-0 bottom-0 left-0 z-40 border-t border-slate-200 bg-slate-50 shadow-[0_-8px_24px_rgba(15,23,42,0.15)] sm:right-4 sm:bottom-4 sm:left-auto sm:rounded-xl sm:border",
-        expanded ? "sm:w-[min(56rem,calc(100vw-2rem))]" : "sm:w-[28rem]",
+        "fixed right-0 left-0 z-40 border-t border-slate-200 bg-slate-50 shadow-[0_-8px_24px_rgba(15,23,42,0.15)] sm:right-4 sm:left-auto sm:rounded-xl sm:border",
+        // Above the compare bar (h-16, CompareBar.tsx), never over its button.
+        withBar ? "bottom-16 sm:bottom-20" : "bottom-0 sm:bottom-4",
+        // Collapsed, two cards side by side: wide enough for a name's first 24 or so characters on a line.
+        expanded ? "sm:w-[min(56rem,calc(100vw-2rem))]" : "sm:w-[min(44rem,calc(100vw-2rem))]",
       )}
       data-testid="compare-tray"
     >

@@ -3,6 +3,14 @@ import { useState } from "react";
 import { api, ApiError } from "../../lib/api.ts";
 import { toast } from "../toast/toast.store.ts";
 
+/**
+ * The API names the field it rejects ("email: Please enter a valid email address", useful to API
+ * clients); the visitor sees only the sentence.
+ */
+function withoutFieldName(message: string): string {
+  return message.replace(/^email: /, "");
+}
+
 /** The newsletter block (SPEC.md section 2; stored as a subscriber, DECISIONS.md item 3). */
 export default function Newsletter() {
   const [email, setEmail] = useState("");
@@ -27,7 +35,7 @@ export default function Newsletter() {
         toast({ title: "Check your inbox", description: `We've already sent a confirmation link to ${address}. Please use the link in that e-mail to confirm your subscription.` });
       }
     } catch (error) {
-      const message = error instanceof ApiError && error.error ? error.error : "Something went wrong. Please try again.";
+      const message = error instanceof ApiError && error.error ? withoutFieldName(error.error) : "Something went wrong. Please try again.";
       toast({ title: "Subscription failed", description: message, variant: "destructive" });
     } finally {
       setSubmitting(false);
@@ -49,6 +57,7 @@ export default function Newsletter() {
           <label htmlFor="newsletter-email" className="sr-only">
             Email address
           </label>
+          {/* A white field of its own: without a background it is see-through, dark text on the dark teal block. */}
           <input
             id="newsletter-email"
             type="email"
@@ -57,7 +66,7 @@ export default function Newsletter() {
             value={email}
             onChange={(event) => setEmail(event.target.value)}
             maxLength={254}
-            className="min-w-0 flex-1 rounded-lg border-0 px-4 py-3 text-slate-900 placeholder:text-slate-500 focus-visible:outline-2 focus-visible:outline-white"
+            className="min-w-0 flex-1 rounded-lg border border-white bg-white px-4 py-3 text-slate-900 placeholder:text-slate-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           />
           <button type="submit" disabled={submitting} className="btn-deal px-6 py-3">
             {submitting ? "Subscribing..." : "Subscribe"}

@@ -71,10 +71,13 @@ export function ProductCard({ product, links }: { product: CardProduct; links: L
         <a href={productPath(product.slug)} tabIndex={-1} aria-hidden="true">
           <ProductImage product={product} />
         </a>
-        <SaveToggle productId={product.id} productName={product.name} />
+        {/* On a phone the image is 112 px wide: the badge sits at its foot, clear of the Save heart at the top. */}
         {discount > 0 && (
-          <span className="absolute top-2 left-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white min-[480px]:top-3 min-[480px]:left-3 min-[480px]:px-2.5 min-[480px]:py-1">Save {discount}%</span>
+          <span className="absolute bottom-2 left-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white min-[480px]:top-3 min-[480px]:bottom-auto min-[480px]:left-3 min-[480px]:px-2.5 min-[480px]:py-1">
+            Save {discount}%
+          </span>
         )}
+        <SaveToggle productId={product.id} productName={product.name} />
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-2 p-3 min-[480px]:p-4">
         {product.brand && <p className="text-xs font-semibold tracking-wide text-brand-700 uppercase">{product.brand}</p>}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import {
   canGoNext,
   canGoPrev,
+  clampPage,
   gridQueryString,
   pageCount,
   parseGridQuery,
@@ -14,42 +15,27 @@ import {
   type GridFilters,
   type GridState,
 } from "../../../data/domain/grid-query.ts";
-import { priceRangeOptions } from "../../../data/domain/price-range.ts";
-import { sortOptions, type SortKey } from "../../../data/domain/sorting.ts";
 import { fetchProductCount, fetchProducts } from "../../lib/api.ts";
+import { pushQuery, replaceQuery } from "../../lib/browser/address.ts";
 import { toCardProduct, type CardProduct } from "./card-product.ts";
 import { ProductCard, type LinkContext } from "./ProductCard.tsx";
+import { ProductFilters, type FilterLists } from "./ProductFilters.tsx";
+import { useBrandCounts } from "./use-brand-counts.ts";
+import type { BrandCount } from "../../../data/domain/facets.ts";
 
 /** SPEC.md section 9: product data goes stale after 10 seconds and is refetched on window focus. */
 const staleAfterMs = 10_000;
 
-interface Props {
+interface Props extends FilterLists {
   title: string;
   /** The first page of the default view, rendered into the static HTML. */
   initialProducts: CardProduct[];
   initialCount: number;
-  categories: { slug: string; name: string }[];
-  retailers: { id: number; name: string }[];
-  brands: string[];
+  /** The default view's brands with their counts. */
+  brands: BrandCount[];
   /** Set on a category page: the category is fixed by the page. */
   fixedCategory?: string;
   links: LinkContext;
-}
-
-const selectClass =
-  "w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-brand-600 focus:outline-none focus-visible:outline-2";
-
-function Select(props: { label: string; id: string; value: string; onChange: (value: string) => void; children: React.ReactNode }) {
-  return (
-    <div className="min-w-0">
-      <label htmlFor={props.id} className="mb-1 block text-xs font-semibold text-slate-700">
-        {props.label}
-      </label>
-      <select id={props.id} value={props.value} onChange={(event) => props.onChange(event.target.value)} className={selectClass}>
-        {props.children}
-      </select>
-    </div>
-  );
 }
 
 /** The product grid island (SPEC.md section 2): filters and paging kept in the query string. */
@@ -61,15 +47,27 @@ export default function ProductGrid(props: Props) {
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState(false);
   const lastFetch = useRef({ key: gridQueryString(resetFilters(defaults), defaults), at: Date.now() });
+  const [brands, updateBrands] = useBrandCounts(props.brands, resetFilters(defaults));
   const top = useRef<HTMLElement>(null);
 
   const load = useCallback(async (next: GridState, quiet = false) => {
-    const key = gridQueryString(next, defaults);
+    let key = gridQueryString(next, defaults);
     lastFetch.current = { key, at: Date.now() };
+    updateBrands(next);
     if (!quiet) setLoading(true);
     try {
-      const [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
+      let [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
       if (lastFetch.current.key !== key) return; // a newer request superseded this one
+      const clamped = clampPage(next, total);
+      if (clamped.page !== next.page) {
+        // Past the last page (an old link, a result that shrank): the last page, under its own address.
+        key = gridQueryString(clamped, defaults);
+        lastFetch.current = { key, at: Date.now() };
+        setState(clamped);
+        replaceQuery(key);
+        page = await fetchProducts(toApiParams(clamped));
+        if (lastFetch.current.key !== key) return;
+      }
       setProducts(page.map(toCardProduct));
       setCount(total);
       setError(false);
@@ -83,8 +81,13 @@ export default function ProductGrid(props: Props) {
   }, [props.fixedCategory]);
 
   // On arrival, the query string decides the view; the static first page is used only when it matches.
+  // Values the grid cannot show fall back to their defaults, and the address is put in that canonical form.
   useEffect(() => {
-    const fromUrl = () => parseGridQuery(window.location.search, defaults);
+    const fromUrl = () => {
+      const state = parseGridQuery(window.location.search, defaults);
+      replaceQuery(gridQueryString(state, defaults));
+      return state;
+    };
     const initial = fromUrl();
     setState(initial);
     if (gridQueryString(initial, defaults) !== lastFetch.current.key) void load(initial);
@@ -113,15 +116,13 @@ export default function ProductGrid(props: Props) {
 
   const go = (next: GridState, scroll = false) => {
     setState(next);
-    const url = `${window.location.pathname}${gridQueryString(next, defaults)}${window.location.hash}`;
-    window.history.pushState(null, "", url);
+    pushQuery(gridQueryString(next, defaults));
     void load(next);
     if (scroll) top.current?.scrollIntoView({ behavior: "smooth", block: "start" });
   };
   const filter = (change: GridFilters) => go(withFilter(state, change));
   const reset = () => go(resetFilters(defaults));
   const pages = pageCount(count);
-  const filtered = gridQueryString(withPage(state, 1), defaults) !== "";
 
   return (
     <section ref={top} aria-labelledby="grid-title" className="scroll-mt-24" data-testid="product-grid">
@@ -133,51 +134,15 @@ export default function ProductGrid(props: Props) {
           {loading ? "" : `${count.toLocaleString("en-GB")} product${count === 1 ? "" : "s"}`}
         </p>
       </div>
-      <form className="card mb-6 grid grid-cols-2 gap-3 p-4 md:grid-cols-3 lg:grid-cols-6 lg:items-end" onSubmit={(event) => event.preventDefault()} aria-label="Filter products">
-        {!props.fixedCategory && (
-          <Select label="Category" id="filter-category" value={state.category ?? ""} onChange={(value) => filter({ category: value || undefined })}>
-            <option value="">All categories</option>
-            {props.categories.map((category) => (
-              <option key={category.slug} value={category.slug}>
-                {category.name}
-              </option>
-            ))}
-          </Select>
-        )}
-        <Select label="Retailer" id="filter-retailer" value={state.retailer ? String(state.retailer) : ""} onChange={(value) => filter({ retailer: value ? Number(value) : undefined })}>
-          <option value="">All retailers</option>
-          {props.retailers.map((retailer) => (
-            <option key={retailer.id} value={retailer.id}>
-              {retailer.name}
-            </option>
-          ))}
-        </Select>
-        <Select label="Brand" id="filter-brand" value={state.brand ?? "all"} onChange={(value) => filter({ brand: value })}>
-          <option value="all">All brands</option>
-          {props.brands.map((brand) => (
-            <option key={brand} value={brand}>
-              {brand}
-            </option>
-          ))}
-        </Select>
-        <Select label="Price" id="filter-price" value={state.priceRange ?? "any"} onChange={(value) => filter({ priceRange: value })}>
-          {priceRangeOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </Select>
-        <Select label="Sort by" id="filter-sort" value={state.sort} onChange={(value) => filter({ sort: value as SortKey })}>
-          {sortOptions.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </Select>
-        <button type="button" onClick={reset} className="btn-outline col-span-2 md:col-span-1" disabled={!filtered && state.page === 1}>
-          Reset Filters
-        </button>
-      </form>
+      <ProductFilters
+        state={state}
+        defaults={defaults}
+        categories={props.categories}
+        retailers={props.retailers}
+        brands={brands}
+        onChange={filter}
+        onReset={reset}
+      />
 
       {loading ? (
         <p className="py-16 text-center text-slate-600" role="status">

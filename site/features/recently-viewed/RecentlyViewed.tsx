@@ -6,7 +6,6 @@ import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { viewedKey } from "./record-view.ts";
 
-
 /** SPEC.md section 9: 4 skeleton placeholders while loading. */
 const skeletons = 4;
 
@@ -18,13 +17,17 @@ function hasViewed(): boolean {
   }
 }
 
+/** "Compared across 2 retailers": the retailers with an offer for this product, not all the site compares. */
+function comparedAcross(retailerCount: number): string {
+  return `Compared across ${retailerCount} ${retailerCount === 1 ? "retailer" : "retailers"}`;
+}
+
 /**
- * The visitor's recently viewed products; hidden when there are none. `retailerCount`: how many
- * retailers the site compares (from the database at build time). The build renders nothing (it
+ * The visitor's recently viewed products; hidden when there are none. The build renders nothing (it
  * cannot know the visitor); the skeleton shows while loading only in a browser that has viewed a
  * product, so a new visitor never sees placeholders appear and vanish.
  */
-export default function RecentlyViewed({ retailerCount }: { retailerCount: number }) {
+export default function RecentlyViewed() {
   const [items, setItems] = useState<RecentlyViewedItem[] | null>(null);
   const [expecting, setExpecting] = useState(false);
 
@@ -67,7 +70,7 @@ export default function RecentlyViewed({ retailerCount }: { retailerCount: numbe
                   />
                   <p className="mt-2 line-clamp-2 text-sm font-medium text-slate-900">{item.name}</p>
                   <p className="mt-1 text-sm font-bold text-slate-900">{formatPrice(item.bestPrice, "N/A")}</p>
-                  <p className="text-xs text-slate-600">Compared across {retailerCount} retailers</p>
+                  {item.retailerCount > 0 && <p className="text-xs text-slate-600">{comparedAcross(item.retailerCount)}</p>}
                 </a>
               </li>
             ))}

@@ -93,10 +93,12 @@ export default function Vouchers(props: Props) {
   const [loading, setLoading] = useState(false);
   const [failed, setFailed] = useState(false);
   const request = useRef(0);
+  const root = useRef<HTMLDivElement>(null);
 
-  const load = async (nextTab: Tab, nextRetailer: string, offset: number) => {
+  /** `quiet`: a refresh the visitor did not ask for, which leaves the controls usable. */
+  const load = async (nextTab: Tab, nextRetailer: string, offset: number, quiet = false) => {
     const id = ++request.current;
-    setLoading(true);
+    if (!quiet) setLoading(true);
     try {
       const result = await fetchVouchers({
         status: "active",
@@ -119,10 +121,17 @@ export default function Vouchers(props: Props) {
 
   // The static list was built earlier: refresh it so an expired code never shows as active. A
   // visitor who already clicked (a tab, a retailer, Load more) before this effect ran has asked
-  // for fresh vouchers themselves; refreshing now would throw their answer away.
+  // for fresh vouchers themselves; refreshing now would throw their answer away. Quietly: a tap
+  // made before the island was live is replayed next (client:interaction) and must find Load
+  // more enabled; whatever it loads supersedes this refresh.
   useEffect(() => {
-    if (request.current === 0) void load("active", "all", 0);
+    if (request.current === 0) void load("active", "all", 0, true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Live now: the page's hydration directive replays what the visitor tapped before this moment.
+  useEffect(() => {
+    root.current?.dispatchEvent(new Event("pawprice:island-ready", { bubbles: true }));
   }, []);
 
   const list = (
@@ -149,7 +158,7 @@ export default function Vouchers(props: Props) {
   );
 
   return (
-    <div>
+    <div ref={root}>
       <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
         {/* Two views of one list: a segmented toggle (aria-pressed), not a tab panel set. */}
         <div role="group" aria-label="Voucher list" className="inline-flex rounded-lg bg-slate-200 p-1">

@@ -1,0 +1,213 @@
+/**
+ * Deal signals a shopper can trust, worked out from a product's price history: the lowest price
+ * in 90 days, the typical price, whether today's price is a deal, a "was" price the history
+ * supports, and when a price alert fires. Every figure is the lowest in-stock total (price plus
+ * delivery) of a day, in integer pence.
+ */
+import type { Pence } from "./money.ts";
+
+/** One UTC day of a product's history, oldest first; the last one is today. */
+export interface DailyLowest {
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  /** The lowest in-stock total that day; null when nothing was in stock (or not yet recorded). */
+  lowestTotalPence: Pence | null;
+}
+
+/** One recorded total of one retailer's offer, as the history keeps it. */
+export interface HistoryRow {
+  retailerId: number;
+  /** Price to the door; null records that the retailer went out of stock. */
+  totalPence: Pence | null;
+  /** ISO-8601. */
+  recordedAt: string;
+}
+
+/** The window every signal here looks at, in days, today included. */
+export const windowDays = 90;
+/** Fewer days with a price than this says nothing about a typical price. */
+export const minPricedDays = 14;
+/** A "was" price must have been the day's lowest on at least this many days of the window. */
+export const wasPriceMinDays = 28;
+/** A deal is at least this many percent below the typical price. */
+export const dealPercent = 5;
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/**
+ * The day-by-day lowest total of the 90 days ending `today` (YYYY-MM-DD, UTC), oldest first.
+ * A retailer's price holds from the day it is recorded until it changes, so each day takes each
+ * retailer's last recording on or before that day (from before the window too; on the same
+ * instant, the later row) and the day's lowest is the least of them. A retailer whose last
+ * recording is out of stock, or that has no recording yet, does not count; a day with no
+ * retailer counting is null. Rows that are not dates or are after today are ignored. Throws a
+ * RangeError when `today` is not a date.
+ * @example dailyLowest([{ retailerId: 1, totalPence: 1299, recordedAt: "2026-03-01T09:00:00Z" }], "2026-03-02").slice(-3) // [{ day: "2026-02-28", lowestTotalPence: null }, { day: "2026-03-01", lowestTotalPence: 1299 }, { day: "2026-03-02", lowestTotalPence: 1299 }]
+ */
+export function dailyLowest(entries: readonly HistoryRow[], today: string): DailyLowest[] {
+  const todayStart = Date.parse(`${today}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || !Number.isFinite(todayStart) || new Date(todayStart).toISOString().slice(0, 10) !== today) {
+    throw new RangeError(`Not a YYYY-MM-DD date: ${today}`);
+  }
+  const firstDayStart = todayStart - (windowDays - 1) * dayMs;
+  // A stable sort, so rows of the same instant stay in their given order and the later one wins.
+  const rows = entries
+    .map((entry) => ({ entry, time: Date.parse(entry.recordedAt) }))
+    .filter((row) => Number.isFinite(row.time))
+    .sort((a, b) => a.time - b.time);
+
+  const current = new Map<number, Pence | null>();
+  const days: DailyLowest[] = [];
+  let next = 0;
+  for (let index = 0; index < windowDays; index++) {
+    const dayStart = firstDayStart + index * dayMs;
+    for (; next < rows.length && rows[next]!.time < dayStart + dayMs; next++) {
+      current.set(rows[next]!.entry.retailerId, rows[next]!.entry.totalPence);
+    }
+    let lowest: Pence | null = null;
+    for (const total of current.values()) {
+      if (total !== null && (lowest === null || total < lowest)) lowest = total;
+    }
+    days.push({ day: new Date(dayStart).toISOString().slice(0, 10), lowestTotalPence: lowest });
+  }
+  return days;
+}
+
+/** The last 90 days of `days`: each signal looks at the window only, however much is passed. */
+const inWindow = (days: readonly DailyLowest[]) => days.slice(-windowDays);
+const pricesOf = (days: readonly DailyLowest[]) => days.flatMap((day) => (day.lowestTotalPence === null ? [] : [day.lowestTotalPence]));
+
+function minimum(prices: readonly Pence[]): Pence | null {
+  return prices.length === 0 ? null : prices.reduce((least, price) => (price < least ? price : least));
+}
+
+export interface LowestIn90Days {
+  /** The least daily lowest of the window, today included; null when nothing was in stock. */
+  lowestPence: Pence | null;
+  /** The same without today: what a "lowest in 90 days" alert has to beat. */
+  lowestBeforeTodayPence: Pence | null;
+  /**
+   * Whether to show "Lowest price in 90 days": today has a price, it is at or below every other
+   * day's, and the history reaches back the whole window (its first day has a price), since a
+   * product seen for a fortnight cannot claim 90 days. Out of stock everywhere 90 days ago counts
+   * as not reaching back: the label waits rather than over-claims.
+   */
+  isTodayLowest: boolean;
+}
+
+/**
+ * The lowest price of the window (the days from `dailyLowest`, today last) and whether today's
+ * price is it.
+ * @example lowestIn90Days(days).isTodayLowest // true when today's 1199 is the least of 90 priced days
+ */
+export function lowestIn90Days(days: readonly DailyLowest[]): LowestIn90Days {
+  const recent = inWindow(days);
+  const today = recent.at(-1)?.lowestTotalPence ?? null;
+  const lowestBeforeTodayPence = minimum(pricesOf(recent.slice(0, -1)));
+  const lowestPence = minimum(pricesOf(recent));
+  const coversWindow = recent.length === windowDays && recent[0]!.lowestTotalPence !== null;
+  return { lowestPence, lowestBeforeTodayPence, isTodayLowest: today !== null && today === lowestPence && coversWindow };
+}
+
+/**
+ * The typical price: the median of the daily lowest over the window, days with nothing in stock
+ * left out; of an even count, the mean of the middle two, a half penny rounded up. Null with
+ * fewer than 14 days with a price: too little history says nothing.
+ * @example typicalPrice(days) // 1999 when 1999 is the middle of the priced days
+ */
+export function typicalPrice(days: readonly DailyLowest[]): Pence | null {
+  const prices = pricesOf(inWindow(days)).sort((a, b) => a - b);
+  if (prices.length < minPricedDays) return null;
+  const middle = prices.length >> 1;
+  if (prices.length % 2 === 1) return prices[middle]!;
+  return Math.floor((prices[middle - 1]! + prices[middle]! + 1) / 2);
+}
+
+/**
+ * Whether today's price is a deal: at least 5% below the typical price, so exactly 5% below
+ * counts (1900 against 2000) and a penny less of a cut does not. No price today or no typical
+ * price: never a deal.
+ * @example isDeal(1900, days) // true when the typical price is 2000
+ * @example isDeal(1901, days) // false when the typical price is 2000
+ */
+export function isDeal(todayPence: Pence | null, days: readonly DailyLowest[]): boolean {
+  const typical = typicalPrice(days);
+  if (todayPence === null || typical === null) return false;
+  return todayPence * 100 <= typical * (100 - dealPercent);
+}
+
+/**
+ * A struck-through "was" price the history supports: the highest price above today's that was
+ * the day's lowest, exactly, on at least 28 days of the window (not necessarily in a row). Null
+ * when no such price or no price today: no invented savings.
+ * @example wasPrice(days, 1799) // 2199 when 2199 was the day's lowest on 28 of the 90 days
+ */
+export function wasPrice(days: readonly DailyLowest[], todayPence: Pence | null): Pence | null {
+  if (todayPence === null) return null;
+  const daysAt = new Map<Pence, number>();
+  for (const price of pricesOf(inWindow(days))) daysAt.set(price, (daysAt.get(price) ?? 0) + 1);
+  let was: Pence | null = null;
+  for (const [price, count] of daysAt) {
+    if (price > todayPence && count >= wasPriceMinDays && (was === null || price > was)) was = price;
+  }
+  return was;
+}
+
+/**
+ * How much cheaper `toPence` is than `fromPence`, in whole percent rounded down, so a drop is
+ * never overstated; 0 for no drop or a rise. Null when there is no earlier price to compare.
+ * @example priceDropPercent(2000, 1800) // 10
+ * @example priceDropPercent(2999, 2699) // 10 (10.003%)
+ * @example priceDropPercent(1000, 1001) // 0
+ */
+export function priceDropPercent(fromPence: Pence | null, toPence: Pence): number | null {
+  if (fromPence === null || !(fromPence > 0)) return null;
+  if (toPence >= fromPence) return 0;
+  return Math.floor(((fromPence - toPence) * 100) / fromPence);
+}
+
+export type AlertRule =
+  /** The price reaches a target. */
+  | { kind: "target"; targetPence: Pence }
+  /** The price falls by a percentage from what it was when the alert was set. */
+  | { kind: "drop"; percent: number }
+  /** An offer comes back into stock. */
+  | { kind: "back-in-stock" }
+  /** The price goes below every day of the last 90. */
+  | { kind: "lowest-90" };
+
+export interface AlertState {
+  /** Today's lowest in-stock total; null when nothing is in stock. */
+  currentPence: Pence | null;
+  /** The lowest total when the alert was set. */
+  referencePence: Pence | null;
+  /** Whether any offer was in stock at the last check. */
+  wasInStock: boolean;
+  /** `lowestIn90Days(days).lowestBeforeTodayPence`. */
+  lowest90ExcludingTodayPence: Pence | null;
+}
+
+/**
+ * Whether an alert fires now. Nothing fires without a price in stock. A target fires at or below
+ * it; a drop fires at or below reference × (1 − percent ÷ 100), so 10% off £20.00 fires at
+ * £18.00, and a percent outside 0 to 100 (exclusive) never fires; back-in-stock fires when
+ * nothing was in stock and something is now; lowest-90 fires only strictly below the least
+ * price of the 90 days before today (matching it is no news), and not without such a price.
+ * @example alertFires({ kind: "drop", percent: 10 }, { currentPence: 1800, referencePence: 2000, wasInStock: true, lowest90ExcludingTodayPence: 1750 }) // true
+ * @example alertFires({ kind: "lowest-90" }, { currentPence: 1750, referencePence: 2000, wasInStock: true, lowest90ExcludingTodayPence: 1750 }) // false
+ */
+export function alertFires(rule: AlertRule, state: AlertState): boolean {
+  const current = state.currentPence;
+  if (current === null) return false;
+  switch (rule.kind) {
+    case "target":
+      return current <= rule.targetPence;
+    case "drop":
+      if (state.referencePence === null || !(rule.percent > 0 && rule.percent < 100)) return false;
+      return current * 100 <= state.referencePence * (100 - rule.percent);
+    case "back-in-stock":
+      return !state.wasInStock;
+    case "lowest-90":
+      return state.lowest90ExcludingTodayPence !== null && current < state.lowest90ExcludingTodayPence;
+  }
+}
