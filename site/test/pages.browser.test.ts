@@ -90,7 +90,7 @@ describe("product page", () => {
   it("shows breadcrumb, best price, the compare table and valid JSON-LD", async () => {
     const { page, errors, context } = await openPage(browser);
     await page.goto(`${baseUrl}/product/${product.slug}`);
-    await expect(page.title()).resolves.toBe(`${product.name} | PawPrice`);
+    await expect(page.title()).resolves.toBe(`${product.name} - PawPrice`);
     await expect(page.locator("h1").textContent()).resolves.toBe(product.name);
     const crumbs = page.getByRole("navigation", { name: "Breadcrumb" });
     expect(await crumbs.getByRole("link", { name: product.category.name }).getAttribute("href")).toBe(`/category/${product.category.slug}`);
@@ -102,8 +102,25 @@ describe("product page", () => {
     await expect(rows.count()).resolves.toBe(product.prices.length);
     const table = await offersTable.textContent();
     for (const offer of product.prices) expect(table).toContain(offer.retailer.name);
-    expect(table).toMatch(/In Stock|Out of Stock/);
-    expect(table).toMatch(/Free Delivery|Standard Delivery/);
+    expect(table).toMatch(/In stock|Out of stock/);
+    // Each row: price to the door, item price and delivery, ranked by the total (in stock first).
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({
+        total: tr.querySelector("[data-testid=offer-total]")!.textContent!,
+        item: tr.querySelector("[data-testid=offer-item]")!.textContent!,
+        delivery: tr.querySelector("[data-testid=offer-delivery]")!.textContent!,
+      })),
+    );
+    const pounds = (price: number) => `£${price.toFixed(2)}`;
+    expect(shown.map((row) => row.delivery)).toEqual(
+      product.prices.map((offer) => (offer.delivery === null ? "Delivery not stated" : offer.delivery === 0 ? "Free delivery" : `+ ${pounds(offer.delivery)} delivery`)),
+    );
+    product.prices.forEach((offer, i) => {
+      expect(shown[i]!.total).toContain(pounds(offer.total));
+      expect(shown[i]!.item).toContain(pounds(offer.price));
+    });
+    const inStockTotals = product.prices.filter((offer) => offer.inStock && !offer.stale).map((offer) => offer.total);
+    expect(inStockTotals).toEqual([...inStockTotals].sort((a, b) => a - b));
     const links = offersTable.locator("a[rel~=sponsored]");
     await expect(links.count()).resolves.toBe(product.prices.length);
     // Every offer links to the retailer's own URL with that retailer's affiliate tag.

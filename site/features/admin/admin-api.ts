@@ -178,7 +178,11 @@ export async function exportProducts(): Promise<{ blob: Blob; fileName: string }
 export type AdminCategory = Category & { description: string };
 export type CategoryInput = Omit<AdminCategory, "id">;
 export type AdminRetailer = Retailer & { description: string };
-export type RetailerInput = Pick<AdminRetailer, "name" | "logo" | "website" | "description" | "comparesPrices">;
+/** Delivery amounts go as typed (pounds; the API validates them); null: not known / never free by value. */
+export type RetailerInput = Pick<AdminRetailer, "name" | "logo" | "website" | "description" | "comparesPrices"> & {
+  deliveryCharge: string | null;
+  freeDeliveryFrom: string | null;
+};
 
 export const fetchCategories = () => json<AdminCategory[]>("GET", "/api/categories");
 export const fetchCategory = (id: number) => json<AdminCategory>("GET", `/api/categories/${id}`);

@@ -94,16 +94,31 @@ export function ProductCard({ product, links }: { product: CardProduct; links: L
             {formatRating(product.rating)} ({product.reviewCount.toLocaleString("en-GB")})
           </span>
         </div>
-        <div className="mt-auto">
-          <p className="text-xs text-slate-600">Best price</p>
-          <p className="flex items-baseline gap-2">
-            <span className="text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice, "N/A")}</span>
-            {product.originalPrice !== null && discount > 0 && (
-              <span className="text-sm text-slate-500 line-through">{formatPrice(product.originalPrice)}</span>
-            )}
-          </p>
-          <p className="text-xs text-slate-600">at {retailerName}</p>
-        </div>
+        {product.bestPrice === null ? (
+          <div className="mt-auto" data-testid="card-out-of-stock">
+            <p className="text-sm font-semibold text-slate-900">Out of stock at every retailer</p>
+            {product.lastSeenPrice !== null && <p className="text-xs text-slate-600">Last seen at {formatPrice(product.lastSeenPrice)}</p>}
+          </div>
+        ) : (
+          <div className="mt-auto">
+            <p className="text-xs text-slate-600">
+              <span className="price-total-view">Best price to your door</span>
+              <span className="price-item-view">Item price</span>
+            </p>
+            <p className="flex items-baseline gap-2">
+              <span className="price-total-view text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice)}</span>
+              <span className="price-item-view text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice - (product.bestDelivery ?? 0))}</span>
+              {product.originalPrice !== null && discount > 0 && (
+                <span className="price-total-view text-sm text-slate-500 line-through">{formatPrice(product.originalPrice)}</span>
+              )}
+            </p>
+            <p className="text-xs text-slate-600">
+              at {retailerName}
+              {" · "}
+              {product.bestDelivery === null ? "delivery not stated" : product.bestDelivery === 0 ? "free delivery" : `incl. ${formatPrice(product.bestDelivery)} delivery`}
+            </p>
+          </div>
+        )}
         {product.offers.length > 0 && (
           <ul className="hidden space-y-1 border-t border-slate-100 pt-2 text-xs min-[480px]:block" aria-label="Prices at other retailers">
             {product.offers.map((offer) => (
@@ -112,7 +127,16 @@ export function ProductCard({ product, links }: { product: CardProduct; links: L
                   <img src={offer.retailerLogo} alt="" width={40} height={12} className="h-3 w-10 object-contain object-left" loading="lazy" />
                   <span className="truncate">{offer.retailerName}</span>
                 </span>
-                <span className={cn("font-semibold", offer.inStock ? "text-slate-900" : "text-slate-500 line-through")}>{formatPrice(offer.price, "N/A")}</span>
+                {offer.inStock ? (
+                  <span className="font-semibold text-slate-900">
+                    <span className="price-total-view">{formatPrice(offer.total)}</span>
+                    <span className="price-item-view">{formatPrice(offer.price)}</span>
+                  </span>
+                ) : (
+                  <span className="text-slate-600">
+                    <span className="line-through">{formatPrice(offer.total)}</span> Out of stock
+                  </span>
+                )}
               </li>
             ))}
             {product.offerCount > cardOfferCount && <li className="text-slate-600">+{product.offerCount - cardOfferCount} more retailers</li>}

@@ -13,6 +13,8 @@ export interface CardOffer {
   /** A product has one offer per retailer: the name tells its offers apart. */
   retailerName: string;
   retailerLogo: string;
+  /** Price to the door (item plus delivery) and the item alone. */
+  total: number;
   price: number;
   inStock: boolean;
 }
@@ -22,6 +24,10 @@ export interface CardProduct extends CompareItem {
   rating: number;
   reviewCount: number;
   originalPrice: number | null;
+  /** The delivery inside bestPrice (a total to the door); null when not known or no best price. */
+  bestDelivery: number | null;
+  /** Nothing in stock: the lowest price to the door last seen, for "Out of stock at every retailer". */
+  lastSeenPrice: number | null;
   /** The first offers, cheapest in stock first, as the card lists them. */
   offers: CardOffer[];
   /** All the product's offers, for "+N more retailers". */
@@ -43,9 +49,12 @@ export function toCardProduct(product: Product): CardProduct {
     bestPrice: product.bestPrice,
     bestRetailer: product.bestRetailer?.name ?? null,
     originalPrice: product.originalPrice,
+    bestDelivery: product.bestDelivery,
+    lastSeenPrice: product.bestPrice === null && product.prices.length > 0 ? Math.min(...product.prices.map((offer) => offer.total)) : null,
     offers: product.prices.slice(0, cardOfferCount).map((offer) => ({
       retailerName: offer.retailer.name,
       retailerLogo: offer.retailer.logo,
+      total: offer.total,
       price: offer.price,
       inStock: offer.inStock,
     })),

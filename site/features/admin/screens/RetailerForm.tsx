@@ -5,16 +5,18 @@
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
 import { toast } from "../../toast/toast.store.ts";
-import { createRetailer, errorMessage, fetchRetailer, updateRetailer, type RetailerInput } from "../admin-api.ts";
+import { createRetailer, errorMessage, fetchRetailer, updateRetailer, type AdminRetailer, type RetailerInput } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 const back = { href: adminPaths.retailers, label: "Back to Retailers" };
-const blank: RetailerInput = { name: "", website: "", logo: "", description: "", comparesPrices: true };
+const blank: Omit<AdminRetailer, "id" | "key"> = { name: "", website: "", logo: "", description: "", comparesPrices: true, deliveryCharge: null, freeDeliveryFrom: null };
+/** A stored amount in pounds as the field shows it ("3.99"); empty when not set. */
+const amountText = (pounds: number | null | undefined) => (pounds === null || pounds === undefined ? null : pounds.toFixed(2));
 
 export default function RetailerForm({ id }: { id: number | null }) {
-  const { state, reload } = useLoad(() => (id === null ? Promise.resolve(blank) : fetchRetailer(id)), [id]);
+  const { state, reload } = useLoad<Omit<AdminRetailer, "id" | "key">>(() => (id === null ? Promise.resolve(blank) : fetchRetailer(id)), [id]);
   if (state.kind === "loading")
     return (
       <div>
@@ -32,8 +34,21 @@ export default function RetailerForm({ id }: { id: number | null }) {
         />
       </div>
     );
-  const { name, website, logo, description, comparesPrices } = state.data;
-  return <RetailerEditor id={id} initial={{ name, website, logo, description: description ?? "", comparesPrices: Boolean(comparesPrices) }} />;
+  const { name, website, logo, description, comparesPrices, deliveryCharge, freeDeliveryFrom } = state.data;
+  return (
+    <RetailerEditor
+      id={id}
+      initial={{
+        name,
+        website,
+        logo,
+        description: description ?? "",
+        comparesPrices: Boolean(comparesPrices),
+        deliveryCharge: amountText(deliveryCharge),
+        freeDeliveryFrom: amountText(freeDeliveryFrom),
+      }}
+    />
+  );
 }
 
 function RetailerEditor({ id, initial }: { id: number | null; initial: RetailerInput }) {
@@ -50,6 +65,9 @@ function RetailerEditor({ id, initial }: { id: number | null; initial: RetailerI
       logo: fields.logo.trim(),
       description: fields.description.trim(),
       comparesPrices: fields.comparesPrices,
+      // An empty field means not known (charge) or never free by value (threshold).
+      deliveryCharge: fields.deliveryCharge?.trim() || null,
+      freeDeliveryFrom: fields.freeDeliveryFrom?.trim() || null,
     };
     try {
       if (id === null) await createRetailer(input);
@@ -88,6 +106,19 @@ function RetailerEditor({ id, initial }: { id: number | null; initial: RetailerI
             {({ id: inputId }) => <textarea id={inputId} rows={4} maxLength={2000} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
           </Field>
           <Checkbox label="Compare prices at this retailer" checked={fields.comparesPrices} onChange={(event) => set("comparesPrices", event.target.checked)} />
+          <fieldset className="grid gap-4 sm:grid-cols-2">
+            <legend className="mb-2 text-sm font-semibold text-slate-900">Standard delivery (added to every price, so shoppers compare the total to their door)</legend>
+            <Field label="Delivery charge (£)" hint="Per order. Empty: not known (prices then show 'Delivery not stated'); 0: always free.">
+              {({ id: inputId, describedBy }) => (
+                <input id={inputId} inputMode="decimal" placeholder="3.99" value={fields.deliveryCharge ?? ""} onChange={(event) => set("deliveryCharge", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+              )}
+            </Field>
+            <Field label="Free delivery from (£)" hint="Orders worth at least this are delivered free. Empty: never free by value.">
+              {({ id: inputId, describedBy }) => (
+                <input id={inputId} inputMode="decimal" placeholder="39.00" value={fields.freeDeliveryFrom ?? ""} onChange={(event) => set("freeDeliveryFrom", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+              )}
+            </Field>
+          </fieldset>
           <div className="flex flex-wrap gap-2">
             <button type="submit" className="btn-primary" disabled={saving}>
               {saving ? "Saving..." : id === null ? "Create Retailer" : "Update Retailer"}

@@ -4,6 +4,8 @@
  */
 import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
 import { truncate } from "../../../../data/domain/admin-display.ts";
+import { ruleText } from "../../../../data/domain/delivery.ts";
+import { toPence } from "../../../../data/domain/money.ts";
 import { useEffect } from "react";
 import { toast } from "../../toast/toast.store.ts";
 import { describeError, deleteRetailer, errorMessage, fetchRetailers, type AdminRetailer } from "../admin-api.ts";
@@ -65,6 +67,11 @@ export default function RetailersList() {
                 <span className="mt-0.5 block">
                   {retailer.comparesPrices ? <Badge tone="brand">Compares prices</Badge> : <Badge tone="slate">Vouchers only</Badge>}
                 </span>
+                {retailer.comparesPrices && (
+                  <span className="mt-0.5 block text-xs font-normal text-slate-600" data-testid="retailer-delivery">
+                    Delivery: {ruleText({ standardPence: toPence(retailer.deliveryCharge), freeFromPence: toPence(retailer.freeDeliveryFrom) })}
+                  </span>
+                )}
               </Td>
               <Td>
                 {retailer.website ? (
