@@ -63,7 +63,7 @@ describe("GET /api/products", () => {
     expect(Object.keys(product).sort()).toEqual(
       [
         "id", "name", "slug", "description", "image", "brand", "categoryId", "category", "rating", "reviewCount", "bestPrice",
-        "originalPrice", "bestDelivery", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
+        "originalPrice", "bestDelivery", "packSize", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
       ].sort(),
     );
     expect(product.category).toEqual({ name: expect.any(String), slug: expect.any(String) });
@@ -74,6 +74,18 @@ describe("GET /api/products", () => {
       expect(isTwoDecimals(offer.price)).toBe(true);
       expect(isTwoDecimals(offer.total)).toBe(true);
     }
+  });
+
+  it("states each product's pack size from its name, for unit prices (none for a size word)", async () => {
+    const products = await all();
+    // Single bags named "... 12kg" (multipacks, "2 x 6kg", have their own parser tests).
+    const kibble = products.filter((p) => /\s\d+(\.\d+)?kg$/.test(p.name) && !/\sx\s/i.test(p.name));
+    expect(kibble.length).toBeGreaterThan(5);
+    for (const p of kibble) {
+      const kg = Number(/(\d+(?:\.\d+)?)kg$/.exec(p.name)![1]);
+      expect(p.packSize).toEqual({ amount: Math.round(kg * 1000), unit: "kg", label: `${kg}kg` });
+    }
+    expect(products.some((p) => p.packSize === null)).toBe(true);
   });
 
   it("derives bestPrice, bestDelivery and bestRetailer from the cheapest in-stock total to the door", async () => {

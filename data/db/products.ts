@@ -9,6 +9,7 @@ import type { Offer, Product } from "../domain/catalogue.ts";
 import { toPence, toPounds } from "../domain/money.ts";
 import { deliveryFor, totalPence } from "../domain/delivery.ts";
 import { offerListOrder } from "../domain/offers.ts";
+import { packSizeOf } from "../domain/product-quantity.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
@@ -161,6 +162,7 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
     bestPrice: toPounds(row.best_price_pence),
     originalPrice: toPounds(row.original_price_pence),
     bestDelivery: toPounds(row.best_delivery_pence),
+    packSize: packSizeOf(row.name),
     bestRetailerId: row.best_retailer_id,
     bestRetailer:
       row.best_retailer_name === null ? null : { key: row.best_retailer_key ?? "", name: row.best_retailer_name, logo: row.best_retailer_logo ?? "" },

@@ -2,6 +2,8 @@
  * The catalogue as the API, the build and the islands see it (SPEC.md section 3). Prices here
  * are pounds as numbers exact to two decimals (converted from pence at the data boundary).
  */
+import type { PackSize } from "./product-quantity.ts";
+
 export interface Category {
   id: number;
   name: string;
@@ -74,6 +76,8 @@ export interface Product {
   originalPrice: number | null;
   /** The delivery inside bestPrice; null when not known. */
   bestDelivery: number | null;
+  /** The net quantity its name states (for unit prices per kg, litre or item); null when none. */
+  packSize: PackSize | null;
   bestRetailerId: number | null;
   bestRetailer: RetailerRef | null;
   prices: Offer[];

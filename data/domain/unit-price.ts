@@ -24,7 +24,7 @@ const baseUnitsPer: Readonly<Record<QuantityUnit, number>> = { kg: 1000, l: 1000
  * @example unitPrice(1799, parsePackQuantity("6 x 400g")) // { pence: 750, unit: "kg" } (749.58)
  * @example unitPrice(2499, parsePackQuantity("6 Pipettes")) // { pence: 417, unit: "item" }
  */
-export function unitPrice(totalPence: Pence, quantity: PackQuantity | null | undefined): UnitPrice | null {
+export function unitPrice(totalPence: Pence, quantity: Pick<PackQuantity, "amount" | "unit"> | null | undefined): UnitPrice | null {
   if (!quantity || !Number.isSafeInteger(totalPence) || totalPence < 0) return null;
   const hundredths = Math.round(quantity.amount * 100);
   if (!(hundredths > 0)) return null;

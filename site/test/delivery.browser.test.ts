@@ -9,6 +9,8 @@ import type { Product } from "../../data/domain/catalogue.ts";
 import { openDb } from "../../data/db/client.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { bumpCatalogueRevision } from "../../data/db/catalogue-revision.ts";
+import { unitPriceOf } from "../../data/domain/product-quantity.ts";
+import { formatUnitPrice } from "../../data/domain/unit-price.ts";
 import { islandsReady, launchBrowser, openPage } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -76,6 +78,22 @@ describe("price to the door", () => {
     await toggle.uncheck();
     await expect.poll(() => headline(page)).toBe(pounds(product.bestPrice!));
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows the price per kg of every offer's total beside it, in the headline and on the product's card", async () => {
+    const product = (await allProducts()).find((p) => p.packSize?.unit === "kg" && p.bestPrice !== null && p.prices.length > 1)!;
+    expect(product).toBeDefined();
+    const perKg = (pounds: number) => formatUnitPrice(unitPriceOf(Math.round(pounds * 100), product.packSize)!);
+    const { page, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${product.slug}`);
+    expect(await page.getByTestId("best-unit-price").innerText()).toBe(perKg(product.bestPrice!));
+    const table = page.locator('section[aria-labelledby="compare-heading"] table');
+    expect(await table.locator("thead th").allInnerTexts()).toContain("PER KG");
+    expect(await table.locator("[data-testid=offer-unit]").allInnerTexts()).toEqual(product.prices.map((offer) => perKg(offer.total)));
+    await page.goto(`${baseUrl}/search?q=${encodeURIComponent(product.name)}`);
+    const card = page.getByTestId("product-card").filter({ hasText: product.name }).first();
+    await expect.poll(() => card.getByTestId("card-unit-price").innerText()).toBe(perKg(product.bestPrice!));
     await context.close();
   });
 

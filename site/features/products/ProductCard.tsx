@@ -5,6 +5,8 @@ import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice, formatRating, ratingStars } from "../../../data/domain/display.ts";
 import { productPath } from "../../../data/domain/paths.ts";
+import type { PackSize } from "../../../data/domain/product-quantity.ts";
+import { formatUnitPrice, unitPrice } from "../../../data/domain/unit-price.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
 import { useIsClient } from "../../lib/browser/use-is-client.ts";
 import { cn } from "../../lib/cn.ts";
@@ -49,6 +51,12 @@ function Star({ filled }: { filled: boolean }) {
       <path d={starPath} />
     </svg>
   );
+}
+
+/** "£5.42 per kg" for a price in pounds and the card's pack size. */
+function cardUnitText(pounds: number, pack: PackSize): string | null {
+  const price = unitPrice(Math.round(pounds * 100), pack);
+  return price === null ? null : formatUnitPrice(price);
 }
 
 /** A product card (SPEC.md section 2): links to the product page; View Best Deal goes to the best offer. */
@@ -112,6 +120,12 @@ export function ProductCard({ product, links }: { product: CardProduct; links: L
                 <span className="price-total-view text-sm text-slate-500 line-through">{formatPrice(product.originalPrice)}</span>
               )}
             </p>
+            {product.packSize && (
+              <p className="text-sm font-semibold text-slate-900" data-testid="card-unit-price">
+                <span className="price-total-view">{cardUnitText(product.bestPrice, product.packSize)}</span>
+                <span className="price-item-view">{cardUnitText(product.bestPrice - (product.bestDelivery ?? 0), product.packSize)}</span>
+              </p>
+            )}
             <p className="text-xs text-slate-600">
               at {retailerName}
               {" · "}

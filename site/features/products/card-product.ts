@@ -5,6 +5,7 @@
  */
 import type { Product } from "../../../data/domain/catalogue.ts";
 import type { CompareItem } from "../../../data/domain/compare.ts";
+import type { PackSize } from "../../../data/domain/product-quantity.ts";
 
 /** How many offers a card lists under the best price. */
 export const cardOfferCount = 3;
@@ -26,6 +27,8 @@ export interface CardProduct extends CompareItem {
   originalPrice: number | null;
   /** The delivery inside bestPrice (a total to the door); null when not known or no best price. */
   bestDelivery: number | null;
+  /** The pack's net quantity, for the unit price; null when its name states none. */
+  packSize: PackSize | null;
   /** Nothing in stock: the lowest price to the door last seen, for "Out of stock at every retailer". */
   lastSeenPrice: number | null;
   /** The first offers, cheapest in stock first, as the card lists them. */
@@ -50,6 +53,7 @@ export function toCardProduct(product: Product): CardProduct {
     bestRetailer: product.bestRetailer?.name ?? null,
     originalPrice: product.originalPrice,
     bestDelivery: product.bestDelivery,
+    packSize: product.packSize,
     lastSeenPrice: product.bestPrice === null && product.prices.length > 0 ? Math.min(...product.prices.map((offer) => offer.total)) : null,
     offers: product.prices.slice(0, cardOfferCount).map((offer) => ({
       retailerName: offer.retailer.name,

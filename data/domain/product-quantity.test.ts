@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { packSizeOf, unitPriceOf } from "./product-quantity.ts";
+
+describe("packSizeOf", () => {
+  it("reads the net quantity of a product name", () => {
+    expect(packSizeOf("Royal Canin Medium Adult Dry Dog Food 15kg")).toEqual({ amount: 15000, unit: "kg", label: "15kg" });
+    expect(packSizeOf("Lily's Kitchen Adult Wet Dog Food Tins Multipack 6 x 400g")).toEqual({ amount: 2400, unit: "kg", label: "6 x 400g" });
+    expect(packSizeOf("Tetra TetraMin Tropical Flake Fish Food 250ml")).toEqual({ amount: 250, unit: "l", label: "250ml" });
+    expect(packSizeOf("Catsan Hygiene Plus Cat Litter 20L")).toEqual({ amount: 20000, unit: "l", label: "20L" });
+    expect(packSizeOf("Frontline Plus Spot On Large Dog 3 Pipettes")).toMatchObject({ amount: 3, unit: "item" });
+  });
+  it("has none for a size word or a tank's capacity", () => {
+    expect(packSizeOf("KONG Classic Dog Toy Large")).toBeNull();
+    expect(packSizeOf("Fluval Flex Aquarium Kit Black 57L")).toBeNull();
+    expect(packSizeOf("Exo Terra Glass Terrarium 45L")).toBeNull();
+    expect(packSizeOf("API Tap Water Conditioner 500ml")).toEqual({ amount: 500, unit: "l", label: "500ml" });
+  });
+});
+
+describe("unitPriceOf", () => {
+  it("prices the pack per kg, litre or item, and nothing without a pack", () => {
+    expect(unitPriceOf(6499, { amount: 12000, unit: "kg", label: "12kg" })).toEqual({ pence: 542, unit: "kg" });
+    expect(unitPriceOf(999, { amount: 1500, unit: "l", label: "1.5L" })).toEqual({ pence: 666, unit: "l" });
+    expect(unitPriceOf(999, null)).toBeNull();
+  });
+});
