@@ -140,8 +140,10 @@ describe("admin products", () => {
     expect(await page.getByTestId("product-row").count()).toBe(1);
     const cells = await row.locator("td").allTextContents();
     expect(cells[1]).toBe("Reptile Supplies");
-    expect(cells[2]).toBe("Amazon");
-    expect(cells[3]).toBe("£12.49");
+    // Best price to the door: Amazon's £12.49 carries its £2.99 standard delivery (£15.48), Zooplus's
+    // £13.99 is delivered free.
+    expect(cells[2]).toBe("Zooplus");
+    expect(cells[3]).toBe("£13.99");
     // Created, never edited.
     expect(cells[6]).toBe("Never");
     slug = (await row.locator('a[href^="/product/"]').getAttribute("href"))!.replace("/product/", "");
@@ -174,7 +176,8 @@ describe("admin products", () => {
     await expect.poll(() => pathname(page)).toBe("/admin/products");
     await page.getByLabel("Search products").fill(name);
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect.poll(async () => (await row.locator("td").allTextContents()).slice(3, 7)).toEqual(["£9.37", expect.anything(), expect.anything(), "Just now"]);
+    // £9.37 + £2.99 delivery = £12.36 to the door, below Zooplus's £13.99.
+    await expect.poll(async () => (await row.locator("td").allTextContents()).slice(3, 7)).toEqual(["£12.36", expect.anything(), expect.anything(), "Just now"]);
 
     // The server rebuilds the changed pages; poll the public page until it carries the new price.
     await expect
