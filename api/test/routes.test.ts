@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../app.ts";
 import type { SiteBuilds } from "../context.ts";
 import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import type { Retailer } from "../../data/domain/catalogue.ts";
 import { signToken } from "../lib/tokens.ts";
 import { claimDueConfirmations, requestConfirmation } from "../../data/db/email-consent.ts";
 import { startTestServer, testAdminPassword, type TestServer } from "./server.ts";
@@ -34,17 +35,7 @@ const bob = "user_bobroutesbbbbbbbbbbbbbb0";
 interface Fixture {
   product: { id: number; slug: string; name: string; category_id: number };
   category: { id: number; name: string; slug: string; icon: string; description: string };
-  retailer: {
-    id: number;
-    key: string;
-    name: string;
-    logo: string;
-    website: string;
-    description: string;
-    comparesPrices: boolean;
-    deliveryCharge: number | null;
-    freeDeliveryFrom: number | null;
-  };
+  retailer: Retailer;
   voucherId: number;
   favoriteId: number;
   alertId: number;

@@ -524,6 +524,24 @@ function storedRetailer(db: Db, id: number): StoredRetailer | undefined {
   return { ...rest, comparesPrices: compares_prices === 1 };
 }
 
+/**
+ * The retailer as stored after a write of `input`; a delivery part the input leaves out is taken
+ * from `kept` (a client that does not know the rule cannot wipe it).
+ */
+function retailerAfter(id: number, key: string, input: RetailerInput, kept: Pick<StoredRetailer, "deliveryPence" | "freeDeliveryFromPence">): StoredRetailer {
+  return {
+    id,
+    key,
+    name: input.name,
+    logo: input.logo,
+    website: input.website,
+    description: input.description,
+    comparesPrices: input.comparesPrices,
+    deliveryPence: input.deliveryCharge === undefined ? kept.deliveryPence : input.deliveryCharge,
+    freeDeliveryFromPence: input.freeDeliveryFrom === undefined ? kept.freeDeliveryFromPence : input.freeDeliveryFrom,
+  };
+}
+
 /** Products with an offer at the retailer: their totals to the door follow its delivery rule. */
 function productsSoldAt(db: Db, retailerId: number): number[] {
   return (statement(db, "SELECT DISTINCT product_id FROM product_prices WHERE retailer_id = ? ORDER BY product_id").all(retailerId) as {
@@ -556,17 +574,7 @@ export function createRetailer(db: Db, input: RetailerInput, now = new Date()): 
     ).get(key, input.name, input.logo, input.website, input.description, input.comparesPrices ? 1 : 0, deliveryPence, freeDeliveryFromPence) as {
       id: number;
     };
-    const value = {
-      id,
-      key,
-      name: input.name,
-      logo: input.logo,
-      website: input.website,
-      description: input.description,
-      comparesPrices: input.comparesPrices,
-      deliveryPence,
-      freeDeliveryFromPence,
-    };
+    const value = retailerAfter(id, key, input, { deliveryPence, freeDeliveryFromPence });
     recordAudit(db, { action: "create", entity: "retailer", entityId: id, summary: `Created retailer "${input.name}"`, after: { ...value } }, now);
     return { value, change: siteWideChange };
   });
@@ -585,18 +593,7 @@ export function updateRetailer(db: Db, id: number, input: RetailerInput, now = n
         throw new WriteRefused(409, `${before.name} still has ${plural(offers, "offer")}; remove them before turning off price comparison`);
       }
     }
-    const after: StoredRetailer = {
-      id,
-      key,
-      name: input.name,
-      logo: input.logo,
-      website: input.website,
-      description: input.description,
-      comparesPrices: input.comparesPrices,
-      // Left out of the input: kept (a client that does not know the rule cannot wipe it).
-      deliveryPence: input.deliveryCharge === undefined ? before.deliveryPence : input.deliveryCharge,
-      freeDeliveryFromPence: input.freeDeliveryFrom === undefined ? before.freeDeliveryFromPence : input.freeDeliveryFrom,
-    };
+    const after = retailerAfter(id, key, input, before);
     const diff = changedFields({ ...before }, { ...after });
     if (diff.names.length === 0) return { value: after, change: noChange };
     statement(
