@@ -71,6 +71,23 @@ export const products = sqliteTable(
     bestRetailerId: integer("best_retailer_id").references(() => retailers.id, { onDelete: "set null" }),
     isFeatured: integer("is_featured", { mode: "boolean" }).notNull().default(false),
     rank: integer("rank").notNull().default(0),
+    /**
+     * The best price to the door per kg, for products sold by weight (null otherwise, or when
+     * nothing is in stock): derived with the best price on every write, orders "Price per kg".
+     */
+    bestPricePerKgPence: integer("best_price_per_kg_pence"),
+    /**
+     * Sizes of one product share a family key (brand + line + recipe): each size keeps its own
+     * page, offers and URL, and the product page offers the family's other sizes.
+     */
+    familyKey: text("family_key"),
+    /** Metabolisable energy of a food, kcal per kg as fed (null: not a food, or not known). */
+    kcalPerKg: integer("kcal_per_kg"),
+    /**
+     * The manufacturer's feeding guide as JSON: `{"rows":[{"weightKg":5,"gramsPerDay":95},...]}`,
+     * daily grams for an adult by body weight, rows sorted by weight (null: none stored).
+     */
+    feedingGuide: text("feeding_guide"),
     /** Barcode (GTIN-13/14 digits, check digit verified) and manufacturer part number: feeds match offers by them. */
     gtin: text("gtin"),
     mpn: text("mpn"),
@@ -93,6 +110,8 @@ export const products = sqliteTable(
     index("products_brand_idx").on(t.brand),
     index("products_featured_idx").on(t.isFeatured, t.rank),
     index("products_gtin_idx").on(t.gtin),
+    index("products_family_idx").on(t.familyKey),
+    index("products_category_price_per_kg_idx").on(t.categoryId, priceAscKey(t.bestPricePerKgPence), t.rank),
     check("products_rating_range", sql`${t.rating} >= 0 AND ${t.rating} <= 5`),
     check("products_review_count_nonneg", sql`${t.reviewCount} >= 0`),
   ],
@@ -126,6 +145,13 @@ export const productPrices = sqliteTable(
     stale: integer("stale", { mode: "boolean" }).notNull().default(false),
     /** Where the price came from: manual (the admin), page (read from the retailer page), feed:<source>. */
     source: text("source").notNull().default("manual"),
+    /**
+     * The item price on the retailer's repeat-delivery scheme (Subscribe & Save, zooplus Repeat,
+     * Easy Repeat), when it has one for this product; delivery is worked out as for a one-off order.
+     */
+    repeatPricePence: integer("repeat_price_pence"),
+    /** The scheme's terms in a line ("5% off, up to 15% with 5+ subscriptions; cancel any time"). */
+    repeatTerms: text("repeat_terms"),
   },
   (t) => [
     uniqueIndex("product_prices_product_retailer_uq").on(t.productId, t.retailerId),
@@ -178,6 +204,8 @@ export const favorites = sqliteTable(
       .references(() => products.id, { onDelete: "cascade" }),
     notes: text("notes"),
     createdAt: createdAt("created_at"),
+    /** The product's best price (to the door) when it was saved, so the list can say how it moved since. */
+    savedPricePence: integer("saved_price_pence"),
   },
   (t) => [uniqueIndex("favorites_user_product_uq").on(t.userId, t.productId), index("favorites_product_idx").on(t.productId)],
 );
@@ -190,7 +218,20 @@ export const priceAlerts = sqliteTable(
     productId: integer("product_id")
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
-    targetPricePence: integer("target_price_pence").notNull(),
+    /**
+     * What the alert waits for: target (the price at or below target_price_pence), drop (the price
+     * drop_percent % or more below reference_price_pence), back-in-stock, lowest-90 (below every
+     * day of the last 90).
+     */
+    kind: text("kind").notNull().default("target"),
+    /** Only for kind target. */
+    targetPricePence: integer("target_price_pence"),
+    /** Only for kind drop: 1 to 99. */
+    dropPercent: integer("drop_percent"),
+    /** The best price (to the door) when the alert was set; a drop is measured from it. */
+    referencePricePence: integer("reference_price_pence"),
+    /** Whether anything was in stock at the last check (back-in-stock fires on the change to true). */
+    lastInStock: integer("last_in_stock", { mode: "boolean" }),
     email: text("email").notNull(),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt("created_at"),
@@ -207,6 +248,9 @@ export const priceAlerts = sqliteTable(
     index("price_alerts_user_idx").on(t.userId),
     index("price_alerts_product_idx").on(t.productId, t.isActive),
     index("price_alerts_email_user_idx").on(t.email, t.userId),
+    check("price_alerts_kind_ck", sql`${t.kind} IN ('target', 'drop', 'back-in-stock', 'lowest-90')`),
+    check("price_alerts_target_ck", sql`(${t.kind} = 'target') = (${t.targetPricePence} IS NOT NULL)`),
+    check("price_alerts_drop_ck", sql`(${t.kind} = 'drop') = (${t.dropPercent} IS NOT NULL) AND (${t.dropPercent} IS NULL OR ${t.dropPercent} BETWEEN 1 AND 99)`),
   ],
 );
 
