@@ -4,7 +4,9 @@ import {
   dailyGrams,
   describeMethod,
   feedingCost,
+  feedingGuideSchema,
   maintenanceEnergyKcal,
+  parseFeedingGuide,
   petProfileSchema,
   type FoodFacts,
   type PetBody,
@@ -343,5 +345,33 @@ describe("describeMethod", () => {
     expect(describeMethod(dailyGrams(cat(8, { lifeStage: "senior", activity: "less-active" }), energyFood(3650.4))!)).toBe(
       "Estimated from energy: 302 kcal a day (FEDIAF maintenance for an 8 kg senior cat, less active) and 3,650 kcal per kg of food", // 75 × 8^0.67 = 302.09
     );
+  });
+});
+
+describe("feedingGuideSchema and parseFeedingGuide", () => {
+  const rows = (...pairs: [number, number][]) => ({ rows: pairs.map(([weightKg, gramsPerDay]) => ({ weightKg, gramsPerDay })) });
+
+  it("accepts rising weights with equal or rising grams, at the bounds", () => {
+    expect(feedingGuideSchema.safeParse(rows([0.5, 20], [100, 5000])).success).toBe(true);
+    expect(feedingGuideSchema.safeParse(rows([2, 40], [4, 40])).success).toBe(true);
+  });
+
+  it("refuses one row, weights that do not rise, grams that fall, and values off the bounds", () => {
+    expect(feedingGuideSchema.safeParse(rows([5, 95])).success).toBe(false);
+    expect(feedingGuideSchema.safeParse(rows([5, 95], [5, 120])).error?.issues[0]?.message).toBe("Body weights must rise row by row");
+    expect(feedingGuideSchema.safeParse(rows([5, 95], [10, 94])).error?.issues[0]?.message).toBe("Daily grams must not fall as weight rises");
+    expect(feedingGuideSchema.safeParse(rows([0, 10], [5, 95])).success).toBe(false);
+    expect(feedingGuideSchema.safeParse(rows([5, 95], [100.5, 900])).success).toBe(false);
+    expect(feedingGuideSchema.safeParse(rows([5, 95], [10, 5000.5])).success).toBe(false);
+    expect(feedingGuideSchema.safeParse(rows(...Array.from({ length: 31 }, (_, i): [number, number] => [i + 1, 10 * (i + 1)]))).success).toBe(false);
+    expect(feedingGuideSchema.safeParse(rows(...Array.from({ length: 30 }, (_, i): [number, number] => [i + 1, 10 * (i + 1)]))).success).toBe(true);
+  });
+
+  it("reads stored JSON, and treats none, damaged JSON or an invalid guide as no guide", () => {
+    expect(parseFeedingGuide('{"rows":[{"weightKg":5,"gramsPerDay":95},{"weightKg":10,"gramsPerDay":160}]}')).toEqual(rows([5, 95], [10, 160]));
+    expect(parseFeedingGuide(null)).toBeNull();
+    expect(parseFeedingGuide("")).toBeNull();
+    expect(parseFeedingGuide("{rows:")).toBeNull();
+    expect(parseFeedingGuide('{"rows":[{"weightKg":5,"gramsPerDay":95}]}')).toBeNull();
   });
 });

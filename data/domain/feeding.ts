@@ -54,6 +54,47 @@ export interface FeedingGuide {
   rows: readonly { weightKg: number; gramsPerDay: number }[];
 }
 
+/**
+ * A feeding guide as stored (products.feeding_guide, JSON) or typed by the admin: 2 to 30 rows,
+ * body weights strictly increasing from above 0 to 100 kg, daily grams above 0 and at most 5,000,
+ * not falling as weight rises.
+ */
+export const feedingGuideSchema = z
+  .object({
+    rows: z
+      .array(
+        z.object({
+          weightKg: z.number().gt(0, "A body weight above 0 kg").max(100, "A body weight of at most 100 kg"),
+          gramsPerDay: z.number().gt(0, "Daily grams above 0").max(5000, "Daily grams of at most 5,000"),
+        }),
+      )
+      .min(2, "At least two rows")
+      .max(30, "At most 30 rows"),
+  })
+  .superRefine((guide, ctx) => {
+    for (let i = 1; i < guide.rows.length; i++) {
+      const [before, row] = [guide.rows[i - 1]!, guide.rows[i]!];
+      if (row.weightKg <= before.weightKg) ctx.addIssue({ code: "custom", path: ["rows", i, "weightKg"], message: "Body weights must rise row by row" });
+      if (row.gramsPerDay < before.gramsPerDay) ctx.addIssue({ code: "custom", path: ["rows", i, "gramsPerDay"], message: "Daily grams must not fall as weight rises" });
+    }
+  });
+
+/**
+ * The stored JSON of a feeding guide, or null when there is none or it does not hold a valid guide
+ * (a damaged value is treated as no guide: the energy method still works).
+ * @example parseFeedingGuide('{"rows":[{"weightKg":5,"gramsPerDay":95},{"weightKg":10,"gramsPerDay":160}]}')?.rows.length // 2
+ * @example parseFeedingGuide("not json") // null
+ */
+export function parseFeedingGuide(json: string | null | undefined): FeedingGuide | null {
+  if (!json) return null;
+  try {
+    const parsed = feedingGuideSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /** What a food tells us about how much to feed: its energy density and its feeding guide, when known. */
 export interface FoodFacts {
   kcalPerKg: number | null;
