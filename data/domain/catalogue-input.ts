@@ -101,7 +101,7 @@ export const offerInput = z.object({
   repeatPrice: optionalPounds("repeatPrice"),
   /** The scheme's terms in a line; empty means none. Only with a repeat price. */
   repeatTerms: z
-    .union([z.null(), text("repeatTerms", maxRepeatTermsLength)])
+    .nullable(text("repeatTerms", maxRepeatTermsLength))
     .default(null)
     .transform((value) => (value === "" ? null : value)),
 });
