@@ -5,7 +5,7 @@
  * Expected figures are worked out here from the seeded database's rows.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { openDb } from "../../data/db/client.ts";
 import { deliveryFor, totalPence } from "../../data/domain/delivery.ts";
 import { formatPence } from "../../data/domain/money.ts";
@@ -14,6 +14,9 @@ import { launchBrowser, openPage, seriousA11yViolations } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
+const adminPassword = inject("adminPassword");
+/** The server rebuilds after a catalogue change; on a busy 2-core machine that can take a while. */
+const rebuildTimeout = 180_000;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -192,4 +195,86 @@ describe("repeat delivery on the product page", () => {
     expect(await page.getByTestId("cheapest-regular-way").count()).toBe(0);
     await context.close();
   });
+});
+
+describe("repeat delivery in the admin's product form", () => {
+  const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
+
+  it("saves a repeat price and terms per offer row, refuses one above the one-off price, and the rebuilt page shows it", async () => {
+    // The second-lowest-ranked product with no repeat price at its first retailer and no override
+    // (other files read the best sellers; the lowest-ranked one is another test's).
+    const products = [...readProducts().values()].sort((a, b) => b.rank - a.rank).slice(1);
+    const db = openDb(databaseFile);
+    let target: { id: number; slug: string; retailerId: number; retailer: string; pricePence: number } | undefined;
+    try {
+      for (const product of products) {
+        const first = db.$client
+          .prepare(
+            `SELECT pp.product_id AS id, pp.retailer_id AS retailerId, r.name AS retailer, pp.price_pence AS pricePence, pp.repeat_price_pence AS repeat, pp.price_override AS override
+             FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id JOIN products p ON p.id = pp.product_id WHERE p.slug = ? ORDER BY pp.retailer_id LIMIT 1`,
+          )
+          .get(product.slug) as { id: number; retailerId: number; retailer: string; pricePence: number; repeat: number | null; override: number };
+        if (first.repeat === null && first.override === 0 && first.pricePence > 200) {
+          target = { id: first.id, slug: product.slug, retailerId: first.retailerId, retailer: first.retailer, pricePence: first.pricePence };
+          break;
+        }
+      }
+    } finally {
+      db.$client.close();
+    }
+    expect(target).toBeDefined();
+    const { id, slug, retailerId, pricePence } = target!;
+    const stored = () => {
+      const reader = openDb(databaseFile);
+      try {
+        return reader.$client
+          .prepare("SELECT repeat_price_pence AS repeat, repeat_terms AS terms FROM product_prices WHERE product_id = ? AND retailer_id = ?")
+          .get(id, retailerId) as { repeat: number | null; terms: string | null };
+      } finally {
+        reader.$client.close();
+      }
+    };
+
+    const { page, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/admin/login`);
+    await page.getByLabel("Password").fill(adminPassword);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin");
+    await page.goto(`${baseUrl}/admin/products/edit/${id}`);
+    const form = page.getByTestId("product-form");
+    const row = form.getByTestId("offer-row").nth(0);
+    await row.getByLabel("Repeat delivery price (£)").waitFor();
+    expect(await row.getByLabel("Repeat delivery price (£)").inputValue()).toBe("");
+
+    // Above the one-off price: refused, nothing stored.
+    await row.getByLabel("Repeat delivery price (£)").fill(((pricePence + 1) / 100).toFixed(2));
+    await row.getByLabel("Repeat delivery terms").fill("Test scheme: 5% off; cancel any time");
+    await form.getByRole("button", { name: "Update Product" }).click();
+    await toastShows(page, "repeatPrice must not be above the one-off price");
+    expect(stored()).toEqual({ repeat: null, terms: null });
+
+    const repeatPence = pricePence - 100;
+    await row.getByLabel("Repeat delivery price (£)").fill((repeatPence / 100).toFixed(2));
+    await form.getByRole("button", { name: "Update Product" }).click();
+    await toastShows(page, "Product updated successfully and is now live on the website!");
+    expect(stored()).toEqual({ repeat: repeatPence, terms: "Test scheme: 5% off; cancel any time" });
+
+    // The edit form loads them back.
+    await page.goto(`${baseUrl}/admin/products/edit/${id}`);
+    await form.getByTestId("offer-row").nth(0).getByLabel("Repeat delivery terms").waitFor();
+    await expect.poll(() => form.getByTestId("offer-row").nth(0).getByLabel("Repeat delivery price (£)").inputValue()).toBe(String(repeatPence / 100));
+    expect(await form.getByTestId("offer-row").nth(0).getByLabel("Repeat delivery terms").inputValue()).toBe("Test scheme: 5% off; cancel any time");
+    await context.close();
+
+    // The rebuilt public page has the column with the terms.
+    await expect
+      .poll(
+        async () => {
+          const response = await fetch(`${baseUrl}/product/${slug}`);
+          return response.ok ? (await response.text()).includes("Test scheme: 5% off; cancel any time") : false;
+        },
+        { timeout: rebuildTimeout, interval: 1000 },
+      )
+      .toBe(true);
+  }, rebuildTimeout + 60_000);
 });
