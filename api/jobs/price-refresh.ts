@@ -136,6 +136,8 @@ export async function refreshPrices(options: RefreshOptions): Promise<RefreshSum
               inStock: item.offer.inStock,
               deliveryPence: item.offer.deliveryPence,
               source: `feed:${feed.name}`,
+              repeatPricePence: item.offer.repeatPricePence,
+              repeatTerms: item.offer.repeatTerms,
             });
           }
           log(`Feed ${feed.name}: ${rows} rows read`);

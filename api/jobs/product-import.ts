@@ -195,6 +195,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
           inStock: offer.inStock,
           deliveryPence: offer.deliveryPence,
           source: sourceTag,
+          repeatPricePence: offer.repeatPricePence,
+          repeatTerms: offer.repeatTerms,
         });
         if (pending.length >= checkBatch) flush();
       } else {
@@ -210,6 +212,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
               inStock: offer.inStock ?? true,
               deliveryPence: offer.deliveryPence,
               source: sourceTag,
+              repeatPricePence: offer.repeatPricePence,
+              repeatTerms: offer.repeatTerms,
             },
             now(),
           );
@@ -252,6 +256,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
           originalPrice: offer.originalPricePence !== null && offer.originalPricePence > offer.pricePence ? pounds(offer.originalPricePence) : null,
           inStock: offer.inStock ?? true,
           freeDelivery: offer.deliveryPence === 0,
+          repeatPrice: (offer.repeatPricePence ?? null) === null ? null : pounds(offer.repeatPricePence!),
+          repeatTerms: (offer.repeatPricePence ?? null) === null ? null : (offer.repeatTerms ?? null),
         },
       ],
     });

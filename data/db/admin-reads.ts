@@ -99,6 +99,8 @@ export interface AdminProduct {
     priceOverride: boolean;
     manualPrice: number | null;
     freeDelivery: boolean;
+    repeatPrice: number | null;
+    repeatTerms: string | null;
   }[];
 }
 
@@ -131,6 +133,8 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
       priceOverride: link.priceOverride,
       manualPrice: link.manualPrice,
       freeDelivery: link.freeDelivery,
+      repeatPrice: link.repeatPrice,
+      repeatTerms: link.repeatTerms,
     })),
   };
 }

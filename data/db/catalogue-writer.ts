@@ -111,6 +111,8 @@ interface StoredOffer {
   free_delivery: number;
   price_override: number;
   manual_price_pence: number | null;
+  repeat_price_pence: number | null;
+  repeat_terms: string | null;
 }
 
 interface StoredProduct {
@@ -174,7 +176,8 @@ function storedProduct(db: Db, id: number): StoredProduct | undefined {
 function storedOffers(db: Db, productId: number): StoredOffer[] {
   return statement(
     db,
-    `SELECT id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override, manual_price_pence
+    `SELECT id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override, manual_price_pence,
+       repeat_price_pence, repeat_terms
      FROM product_prices WHERE product_id = ? ORDER BY retailer_id`,
   ).all(productId) as StoredOffer[];
 }
@@ -223,6 +226,8 @@ function auditView(product: StoredProduct | ProductInput, offers: readonly Store
           freeDelivery: offer.free_delivery === 1,
           priceOverride: offer.price_override === 1,
           manualPrice: offer.manual_price_pence,
+          repeatPrice: offer.repeat_price_pence,
+          repeatTerms: offer.repeat_terms,
         }
       : {
           price: offer.price,
@@ -232,6 +237,8 @@ function auditView(product: StoredProduct | ProductInput, offers: readonly Store
           freeDelivery: offer.freeDelivery,
           priceOverride: offer.priceOverride,
           manualPrice: offer.manualPrice,
+          repeatPrice: offer.repeatPrice,
+          repeatTerms: offer.repeatTerms,
         };
   }
   return { ...fields, ...offerViews };
@@ -250,6 +257,23 @@ function priceMoves(
     const now = inputEffective(link);
     const retailer = names.get(link.retailerId) ?? `retailer ${link.retailerId}`;
     if (was !== undefined && was !== now) moves.push({ retailer, text: `price at ${retailer} ${formatPence(was)} -> ${formatPence(now)}` });
+  }
+  return moves;
+}
+
+/** "repeat price at Amazon none -> £11.39" for each kept offer whose repeat-delivery price moved. */
+function repeatPriceMoves(
+  before: readonly StoredOffer[],
+  after: readonly OfferInput[],
+  names: Map<number, string>,
+): { retailer: string; text: string }[] {
+  const old = new Map(before.map((offer) => [offer.retailer_id, offer.repeat_price_pence]));
+  const text = (pence: Pence | null) => (pence === null ? "none" : formatPence(pence));
+  const moves: { retailer: string; text: string }[] = [];
+  for (const link of after) {
+    const was = old.get(link.retailerId);
+    const retailer = names.get(link.retailerId) ?? `retailer ${link.retailerId}`;
+    if (was !== undefined && was !== link.repeatPrice) moves.push({ retailer, text: `repeat price at ${retailer} ${text(was)} -> ${text(link.repeatPrice)}` });
   }
   return moves;
 }
@@ -276,13 +300,13 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
   const insert = statement(
     db,
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override,
-       manual_price_pence, updated_at, last_checked_at, stale, source, delivery_pence)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+       manual_price_pence, repeat_price_pence, repeat_terms, updated_at, last_checked_at, stale, source, delivery_pence)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const update = statement(
     db,
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, url = ?, in_stock = ?, free_delivery = ?, price_override = ?,
-       manual_price_pence = ?, updated_at = ?, last_checked_at = ?, stale = 0, source = 'manual' WHERE id = ?`,
+       manual_price_pence = ?, repeat_price_pence = ?, repeat_terms = ?, updated_at = ?, last_checked_at = ?, stale = 0, source = 'manual' WHERE id = ?`,
   );
   const history = statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)");
   for (const link of links) {
@@ -294,6 +318,8 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
       link.freeDelivery ? 1 : 0,
       link.priceOverride ? 1 : 0,
       link.manualPrice,
+      link.repeatPrice,
+      link.repeatTerms,
     ] as const;
     const offer = existing.get(link.retailerId);
     existing.delete(link.retailerId);
@@ -310,6 +336,8 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
       offer.free_delivery,
       offer.price_override,
       offer.manual_price_pence,
+      offer.repeat_price_pence,
+      offer.repeat_terms,
     ] as const;
     // An unchanged offer keeps its updated_at: that is when its price was last set.
     if (stored.every((value, index) => value === values[index])) continue;
@@ -395,7 +423,7 @@ export function updateProduct(db: Db, id: number, input: ProductInput, now = new
     writeOffers(db, id, input.retailerLinks, at);
     recomputeBestPrices(db, [id]);
     // "price at Amazon £12.99 -> £11.49" stands for its offer; other changed fields are named.
-    const moves = priceMoves(offersBefore, input.retailerLinks, names);
+    const moves = [...priceMoves(offersBefore, input.retailerLinks, names), ...repeatPriceMoves(offersBefore, input.retailerLinks, names)];
     const movedOffers = new Set(moves.map((move) => move.retailer));
     const details = [
       ...moves.map((move) => move.text),

@@ -37,6 +37,10 @@ export interface PriceCheck {
   deliveryPence?: Pence | null;
   /** page, or feed:<source name>. */
   source: string;
+  /** The repeat-delivery item price the source gives (null: none); undefined: keep the stored one. */
+  repeatPricePence?: Pence | null;
+  /** The repeat-delivery terms, set with repeatPricePence (null: none); undefined: keep the stored ones. */
+  repeatTerms?: string | null;
 }
 
 /** When a price is held instead of published: below `below` or above `above` times the published price. */
@@ -50,7 +54,7 @@ export const defaultHoldPolicy: HoldPolicy = { below: 0.4, above: 2.5 };
 export interface PriceCheckCounts {
   /** Checks of offers that exist. */
   checked: number;
-  /** Offers whose price, was-price, stock or delivery changed. */
+  /** Offers whose price, was-price, stock, delivery or repeat-delivery price or terms changed. */
   changed: number;
   /** Prices held for review. */
   held: number;
@@ -70,6 +74,8 @@ interface OfferRow {
   stale: number;
   source: string;
   url: string;
+  repeat_price_pence: number | null;
+  repeat_terms: string | null;
 }
 
 /** A confirmation this soon after the last one is not written. */
@@ -108,7 +114,8 @@ export function recordPriceChecks(
     const { productIds } = emptyChange();
     const find = statement(
       db,
-      `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url
+      `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
+         repeat_price_pence, repeat_terms
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     );
     for (const check of checks) {
@@ -146,7 +153,7 @@ export function recordPriceChecks(
 }
 
 interface CheckOutcome {
-  /** The offer's price, was-price, stock or delivery changed. */
+  /** The offer's price, was-price, stock, delivery or repeat-delivery price or terms changed. */
   changed: boolean;
   /** Something its pages show changed (the above, the check time, or the stale mark). */
   pageChanged: boolean;
@@ -162,11 +169,15 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
         : null;
   const inStock = check.inStock === null ? offer.in_stock : check.inStock ? 1 : 0;
   const delivery = check.deliveryPence === undefined ? offer.delivery_pence : check.deliveryPence;
+  const repeatPrice = check.repeatPricePence === undefined ? offer.repeat_price_pence : check.repeatPricePence;
+  const repeatTerms = check.repeatPricePence === undefined ? offer.repeat_terms : repeatPrice === null ? null : (check.repeatTerms ?? null);
   const changed =
     offer.price_pence !== check.pricePence ||
     offer.original_price_pence !== original ||
     offer.in_stock !== inStock ||
-    offer.delivery_pence !== delivery;
+    offer.delivery_pence !== delivery ||
+    offer.repeat_price_pence !== repeatPrice ||
+    offer.repeat_terms !== repeatTerms;
   const lastChecked = offer.last_checked_at === null ? Number.NEGATIVE_INFINITY : Date.parse(offer.last_checked_at);
   const recentlyConfirmed = now.getTime() - lastChecked < reconfirmAfterMs && offer.stale === 0;
   if (!changed && recentlyConfirmed && offer.source === check.source) return { changed: false, pageChanged: false };
@@ -174,8 +185,8 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
   statement(
     db,
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, in_stock = ?, delivery_pence = ?, source = ?,
-       last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END WHERE id = ?`,
-  ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, offer.id);
+       last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END, repeat_price_pence = ?, repeat_terms = ? WHERE id = ?`,
+  ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, repeatPrice, repeatTerms, offer.id);
   const pricing = (pricePence: number) => ({
     retailerId,
     pricePence,
@@ -262,7 +273,8 @@ export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<H
     const hold = pendingHold(db, id);
     const offer = statement(
       db,
-      `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url
+      `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
+         repeat_price_pence, repeat_terms
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     ).get(hold.product_id, hold.retailer_id) as OfferRow | undefined;
     if (!offer) throw new WriteRefused(404, "The offer of this held price no longer exists");
@@ -356,6 +368,9 @@ export interface NewOffer {
   inStock: boolean;
   deliveryPence: Pence | null;
   source: string;
+  /** The repeat-delivery item price, when the source gives one (kept only when at most the price). */
+  repeatPricePence?: Pence | null;
+  repeatTerms?: string | null;
 }
 
 /**
@@ -375,11 +390,12 @@ export function addOffer(db: Db, offer: NewOffer, now = new Date()): Written<{ p
     }
     const at = now.toISOString();
     const original = offer.originalPricePence !== null && offer.originalPricePence > offer.pricePence ? offer.originalPricePence : null;
+    const repeatPrice = offer.repeatPricePence !== undefined && offer.repeatPricePence !== null && offer.repeatPricePence <= offer.pricePence ? offer.repeatPricePence : null;
     statement(
       db,
       `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
-         updated_at, last_checked_at, stale, source)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+         updated_at, last_checked_at, stale, source, repeat_price_pence, repeat_terms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
     ).run(
       offer.productId,
       offer.retailerId,
@@ -392,6 +408,8 @@ export function addOffer(db: Db, offer: NewOffer, now = new Date()): Written<{ p
       at,
       at,
       offer.source,
+      repeatPrice,
+      repeatPrice === null ? null : (offer.repeatTerms ?? null),
     );
     statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(
       offer.productId,

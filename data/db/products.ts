@@ -9,6 +9,7 @@ import type { Offer, Product } from "../domain/catalogue.ts";
 import { toPence, toPounds } from "../domain/money.ts";
 import { deliveryFor, totalPence } from "../domain/delivery.ts";
 import { offerListOrder } from "../domain/offers.ts";
+import { repeatTotalPence } from "../domain/repeat-delivery.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
@@ -60,6 +61,8 @@ interface OfferRow {
   delivery_pence: number | null;
   rule_delivery_pence: number | null;
   rule_free_from_pence: number | null;
+  repeat_price_pence: number | null;
+  repeat_terms: string | null;
 }
 
 const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
@@ -121,6 +124,25 @@ export function filterClause(filters: ProductFilters): { where: string; params: 
   return { where: conditions.length ? `WHERE ${conditions.join(" AND ")}` : "", params };
 }
 
+/**
+ * The offer's repeat-delivery total to the door: its repeat item price plus the delivery a one-off
+ * order at that price costs (the offer's stated delivery, its free mark, else its retailer's rule).
+ */
+function repeatTotalOf(row: Pick<OfferRow, "repeat_price_pence" | "delivery_pence" | "free_delivery" | "rule_delivery_pence" | "rule_free_from_pence">): number | null {
+  return repeatTotalPence({
+    retailerId: 0,
+    pricePence: row.repeat_price_pence ?? 0,
+    originalPricePence: null,
+    inStock: true,
+    priceOverride: false,
+    manualPricePence: null,
+    deliveryPence: row.delivery_pence,
+    freeDelivery: row.free_delivery === 1,
+    deliveryRule: { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
+    repeatPricePence: row.repeat_price_pence,
+  });
+}
+
 function toOffer(row: OfferRow): Offer {
   const delivery = deliveryFor(
     row.price_pence,
@@ -144,6 +166,9 @@ function toOffer(row: OfferRow): Offer {
     updatedAt: row.updated_at,
     lastCheckedAt: row.last_checked_at,
     stale: row.stale === 1,
+    repeatPrice: toPounds(row.repeat_price_pence),
+    repeatTotal: toPounds(repeatTotalOf(row)),
+    repeatTerms: row.repeat_terms,
   };
 }
 
@@ -178,7 +203,7 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
 const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.key AS retailer_key, r.name AS retailer_name, r.logo AS retailer_logo,
        ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
        pp.price_override, pp.manual_price_pence, pp.updated_at, pp.last_checked_at, pp.stale, pp.delivery_pence,
-       r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
+       r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence, pp.repeat_price_pence, pp.repeat_terms
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
 
 /** Rows come by product; each product's offers are then put in listing order (offerListOrder). */
@@ -401,14 +426,20 @@ export interface AffiliateLink {
   manualPrice: number | null;
   freeDelivery: boolean;
   inStock: boolean;
+  /** The repeat-delivery item price; null: none. */
+  repeatPrice: number | null;
+  /** The repeat order's total to the door (see Offer.repeatTotal); null: no repeat price. */
+  repeatTotal: number | null;
+  repeatTerms: string | null;
 }
 
 /** A product's price entries as the admin form reads them: the listed price, not the effective one. */
 export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
   const rows = statement(
     db,
-    `SELECT retailer_id, url, price_pence, original_price_pence, price_override, manual_price_pence, free_delivery, in_stock
-     FROM product_prices WHERE product_id = ? ORDER BY retailer_id`,
+    `SELECT pp.retailer_id, pp.url, pp.price_pence, pp.original_price_pence, pp.price_override, pp.manual_price_pence, pp.free_delivery, pp.in_stock,
+       pp.repeat_price_pence, pp.repeat_terms, pp.delivery_pence, r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
+     FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id WHERE pp.product_id = ? ORDER BY pp.retailer_id`,
   ).all(productId) as Omit<OfferRow, "id" | "product_id" | "retailer_key" | "retailer_name" | "retailer_logo" | "updated_at">[];
   return rows.map((row) => ({
     retailerId: row.retailer_id,
@@ -419,5 +450,8 @@ export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
     manualPrice: toPounds(row.manual_price_pence),
     freeDelivery: row.free_delivery === 1,
     inStock: row.in_stock === 1,
+    repeatPrice: toPounds(row.repeat_price_pence),
+    repeatTotal: toPounds(repeatTotalOf(row)),
+    repeatTerms: row.repeat_terms,
   }));
 }

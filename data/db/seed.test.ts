@@ -111,6 +111,23 @@ describe("seedCatalogue", () => {
     expect(stale).toBe(0);
   });
 
+  it("writes each offer's repeat-delivery price and terms as generated", () => {
+    seedCatalogue(db, catalogue480);
+    const stored = db.$client
+      .prepare(
+        `SELECT p.slug, r.name AS retailer, pp.repeat_price_pence AS repeatPricePence, pp.repeat_terms AS repeatTerms
+         FROM product_prices pp JOIN products p ON p.id = pp.product_id JOIN retailers r ON r.id = pp.retailer_id`,
+      )
+      .all() as { slug: string; retailer: string; repeatPricePence: number | null; repeatTerms: string | null }[];
+    const generated = catalogue480.products.flatMap((product) =>
+      product.offers.map((offer) => ({ slug: product.slug, retailer: offer.retailerName, repeatPricePence: offer.repeatPricePence, repeatTerms: offer.repeatTerms })),
+    );
+    const key = (row: { slug: string; retailer: string }) => `${row.slug}|${row.retailer}`;
+    const byKey = (a: { slug: string; retailer: string }, b: { slug: string; retailer: string }) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+    expect(stored.sort(byKey)).toEqual(generated.sort(byKey));
+    expect(stored.some((row) => row.repeatPricePence !== null)).toBe(true);
+  });
+
   it("indexes the products for full-text search", () => {
     seedCatalogue(db, catalogue480);
     const royal = count("SELECT count(*) FROM product_search WHERE product_search MATCH 'royal*'");

@@ -72,10 +72,10 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
        free_delivery_from_pence = excluded.free_delivery_from_pence
      RETURNING id`,
   );
-  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, number | null, string, string]>(
+  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, number | null, string, string, number | null, string | null]>(
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
-       updated_at, last_checked_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       updated_at, last_checked_at, repeat_price_pence, repeat_terms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertHistory = sqlite.prepare<[number, number, number, string]>(
     "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)",
@@ -157,6 +157,8 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
           // The catalogue's prices are as of seeding: confirmed now (they go stale 72 hours later
           // unless a refresh confirms them).
           seededAt,
+          offer.repeatPricePence,
+          offer.repeatTerms,
         );
       }
       offers += product.offers.length;

@@ -5,7 +5,9 @@
  */
 import { z } from "zod";
 import { affiliateKeys, type AffiliateIds } from "./catalogue.ts";
-import { toPence, type Pence } from "./money.ts";
+import { formatPence, toPence, type Pence } from "./money.ts";
+import { effectivePence } from "./offers.ts";
+import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 
 /** Lowercase letters, digits and single hyphens between them: the shape of every slug we serve. */
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -95,8 +97,29 @@ export const offerInput = z.object({
   priceOverride: flag("priceOverride", false),
   manualPrice: optionalPounds("manualPrice"),
   freeDelivery: flag("freeDelivery", false),
+  /** The item price on the retailer's repeat-delivery scheme; null: none. At most the one-off price. */
+  repeatPrice: optionalPounds("repeatPrice"),
+  /** The scheme's terms in a line; empty means none. Only with a repeat price. */
+  repeatTerms: z
+    .nullable(text("repeatTerms", maxRepeatTermsLength))
+    .default(null)
+    .transform((value) => (value === "" ? null : value)),
 });
 export type OfferInput = z.infer<typeof offerInput>;
+
+/**
+ * What is wrong with an offer's repeat-delivery fields, or null: terms need a repeat price, and a
+ * repeat price above the one-off price the shopper pays (the manual price under an override) is
+ * not a repeat-delivery discount. Equal is allowed (a scheme may offer no price saving).
+ */
+function repeatProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manualPrice" | "repeatPrice" | "repeatTerms">): { field: string; message: string } | null {
+  if (link.repeatPrice === null) return link.repeatTerms === null ? null : { field: "repeatTerms", message: "repeatTerms needs a repeatPrice" };
+  const oneOff = effectivePence({ retailerId: 0, pricePence: link.price, originalPricePence: null, inStock: true, priceOverride: link.priceOverride, manualPricePence: link.manualPrice });
+  if (link.repeatPrice > oneOff) {
+    return { field: "repeatPrice", message: `repeatPrice must not be above the one-off price (${formatPence(oneOff)})` };
+  }
+  return null;
+}
 
 export const productInput = z
   .object({
@@ -137,6 +160,11 @@ export const productInput = z
       seen.add(link.retailerId);
       if (link.priceOverride && link.manualPrice === null) {
         ctx.addIssue({ code: "custom", path: ["retailerLinks", index, "manualPrice"], message: "manualPrice is required when priceOverride is on" });
+        return z.NEVER;
+      }
+      const problem = repeatProblem(link);
+      if (problem !== null) {
+        ctx.addIssue({ code: "custom", path: ["retailerLinks", index, problem.field], message: problem.message });
         return z.NEVER;
       }
     }

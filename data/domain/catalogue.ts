@@ -57,6 +57,12 @@ export interface Offer {
   lastCheckedAt: string | null;
   /** Not confirmed for 72 hours: shown with a warning, never the best price. */
   stale: boolean;
+  /** The item price on the retailer's repeat-delivery scheme (Subscribe & Save, Repeat, Easy Repeat); null: none. */
+  repeatPrice: number | null;
+  /** A repeat order to the door: repeatPrice plus the delivery a one-off order at that price costs; null: no repeat price. */
+  repeatTotal: number | null;
+  /** The scheme's terms in a line; null: none stated. */
+  repeatTerms: string | null;
 }
 
 export interface Product {

@@ -392,6 +392,27 @@ describe("parseFeedRow", () => {
     expect(offerOf(parseFeedRow(row(over), 3)).pricePence).toBe(pence);
   });
 
+  it("reads a repeat-delivery price and terms only from a feed with a repeat price column", () => {
+    const repeat = (over: Record<string, string>) => {
+      const offer = offerOf(parseFeedRow(row(over), 3));
+      return { price: offer.repeatPricePence, terms: offer.repeatTerms };
+    };
+    // No repeat column at all: nothing said (the stored repeat price is kept).
+    expect(repeat({})).toEqual({ price: undefined, terms: undefined });
+    expect("repeatPricePence" in offerOf(parseFeedRow(row({ repeat_delivery_terms: "5% off" }), 3))).toBe(false);
+    // The first non-empty repeat column, in the order subscribe_and_save_price, repeat_delivery_price, subscription_price.
+    expect(repeat({ subscribe_and_save_price: "15.19", repeat_delivery_terms: "  Subscribe &amp; Save:  5% off " })).toEqual({ price: 1519, terms: "Subscribe & Save: 5% off" });
+    expect(repeat({ subscribe_and_save_price: "", repeat_delivery_price: "£15.00", subscription_price: "14.00" })).toEqual({ price: 1500, terms: null });
+    expect(repeat({ subscription_price: "GBP14.99", subscription_terms: "Easy Repeat" })).toEqual({ price: 1499, terms: "Easy Repeat" });
+    // Equal to the price is a repeat price; above it, another currency, zero or not an amount is none (null: the row says none).
+    expect(repeat({ repeat_delivery_price: "15.99" }).price).toBe(1599);
+    for (const text of ["16.00", "EUR14.00", "0.00", "-1", "ask", ""]) {
+      expect(repeat({ repeat_delivery_price: text, repeat_delivery_terms: "5% off" }), text).toEqual({ price: null, terms: null });
+    }
+    // Terms are cut to 200 characters.
+    expect(repeat({ repeat_delivery_price: "15.00", repeat_delivery_terms: "t".repeat(250) }).terms).toBe("t".repeat(200));
+  });
+
   it("keeps a was-price only when it is above the price, trying rrp_price then product_price_old", () => {
     const original = (over: Record<string, string>) => offerOf(parseFeedRow(row(over), 3)).originalPricePence;
     expect(original({ rrp_price: "18.99" })).toBe(1899);

@@ -9,6 +9,7 @@
 import { slugify } from "./catalogue-input.ts";
 import { toPence, type Pence } from "./money.ts";
 import { parsePriceText, parseSchemaPrice } from "./price-text.ts";
+import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 
 /** Awin's standard columns, in their usual order. */
 export const standardFeedColumns = [
@@ -35,6 +36,15 @@ export const standardFeedColumns = [
   "data_feed_id",
 ] as const;
 
+/**
+ * Repeat-delivery price columns (Subscribe & Save, Repeat, Easy Repeat), in the order they are
+ * tried: the first non-empty one is the repeat price. Not Awin standard columns: a retailer that
+ * exports its scheme's price uses one of these names.
+ */
+export const repeatPriceColumns = ["subscribe_and_save_price", "repeat_delivery_price", "subscription_price"] as const;
+/** The scheme's terms: the first non-empty one. */
+export const repeatTermsColumns = ["repeat_delivery_terms", "subscription_terms"] as const;
+
 /** Optional columns this reader uses when a feed has them. */
 export const optionalFeedColumns = [
   "brand_name",
@@ -49,6 +59,8 @@ export const optionalFeedColumns = [
   "base_price_amount",
   "base_price_text",
   "parent_product_id",
+  ...repeatPriceColumns,
+  ...repeatTermsColumns,
 ] as const;
 
 const knownColumns: ReadonlySet<string> = new Set<string>([...standardFeedColumns, ...optionalFeedColumns]);
@@ -95,6 +107,14 @@ export interface FeedOffer {
   /** Normalised by packSizeOf ("2kg", "12x100g"). */
   packSize: string | null;
   lastUpdated: string | null;
+  /**
+   * The repeat-delivery item price. Absent when the feed has no repeat price column (the stored
+   * one is kept); null when the row states none, or one that is not a sterling amount above zero
+   * and at most the price (a "repeat discount" above the one-off price is no discount).
+   */
+  repeatPricePence?: Pence | null;
+  /** The scheme's terms in one line (at most 200 characters); absent as repeatPricePence, null without a repeat price. */
+  repeatTerms?: string | null;
 }
 
 /** What one record of a feed becomes. An error's text starts with "line N: ". */
@@ -686,6 +706,21 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
       mpn: cleanText(cell(record, "mpn")),
       packSize,
       lastUpdated: cell(record, "last_updated") ?? null,
+      ...repeatDeliveryOf(record, price.pence),
     },
   };
+}
+
+/**
+ * The row's repeat-delivery price and terms (see FeedOffer): nothing when the feed has no repeat
+ * price column, else the first non-empty repeat price column's amount when it is a sterling
+ * amount above zero and at most `pricePence`, with its terms cut to 200 characters.
+ */
+function repeatDeliveryOf(record: Readonly<Record<string, string | undefined>>, pricePence: Pence): Pick<FeedOffer, "repeatPricePence" | "repeatTerms"> {
+  if (!repeatPriceColumns.some((column) => record[column] !== undefined)) return {};
+  const text = repeatPriceColumns.map((column) => cell(record, column)).find((value) => value !== undefined);
+  const repeat = text === undefined ? null : parsePrice(text);
+  if (repeat === null || !isSterling(repeat.currency) || repeat.pence <= 0 || repeat.pence > pricePence) return { repeatPricePence: null, repeatTerms: null };
+  const terms = repeatTermsColumns.map((column) => cleanText(cell(record, column))).find((value) => value !== null) ?? null;
+  return { repeatPricePence: repeat.pence, repeatTerms: terms === null ? null : terms.slice(0, maxRepeatTermsLength).trimEnd() };
 }

@@ -58,6 +58,29 @@ describe("generateCatalogue", () => {
     expect(catalogue.products.some((p) => p.name === "Royal Canin Medium Adult Dry Dog Food 15kg")).toBe(true);
   });
 
+  it("gives consumables at Amazon, Zooplus and Pets at Home a 5% repeat-delivery price with the scheme's terms, and nothing else one", () => {
+    const consumables = new Set(["dog-food", "cat-food", "dog-treats", "cat-litter", "pet-health", "health-supplements", "small-animal", "bird-food"]);
+    const schemes: Record<string, string> = { Amazon: "Subscribe & Save:", Zooplus: "zooplus Repeat:", "Pets at Home": "Easy Repeat:" };
+    let repeatOffers = 0;
+    for (const product of catalogue.products) {
+      for (const offer of product.offers) {
+        const scheme = schemes[offer.retailerName];
+        if (!consumables.has(product.categorySlug) || scheme === undefined) {
+          expect([offer.repeatPricePence, offer.repeatTerms]).toEqual([null, null]);
+          continue;
+        }
+        repeatOffers++;
+        expect(offer.repeatPricePence).toBe(Math.round(offer.pricePence * 0.95));
+        expect(offer.repeatPricePence).toBeLessThan(offer.pricePence);
+        expect(offer.repeatTerms?.startsWith(scheme)).toBe(true);
+        expect(offer.repeatTerms!.length).toBeLessThanOrEqual(200);
+      }
+    }
+    expect(repeatOffers).toBeGreaterThan(100);
+    // Non-consumables exist and have none (toys, beds, ...).
+    expect(catalogue.products.some((product) => !consumables.has(product.categorySlug))).toBe(true);
+  });
+
   it("gives each product 2 to 5 offers at distinct comparison retailers, in integer pence", () => {
     const retailerNames = new Set<string>(comparisonRetailerNames);
     let offerCount = 0;

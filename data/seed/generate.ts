@@ -60,6 +60,10 @@ export interface GeneratedOffer {
   freeDelivery: boolean;
   /** Postage the listing itself states (marketplace sellers); null: the retailer's rule applies. */
   deliveryPence: number | null;
+  /** The item price on the retailer's repeat-delivery scheme (consumables only); null: none. */
+  repeatPricePence: number | null;
+  /** That scheme's terms; null when there is no repeat price. */
+  repeatTerms: string | null;
 }
 
 export interface GeneratedPricePoint {
@@ -136,6 +140,17 @@ const retailerProfiles: Record<ComparisonRetailerName, RetailerProfile> = {
   Jollyes: { priceBias: 0.01, freeDeliveryChance: 0 },
   Zooplus: { priceBias: -0.03, freeDeliveryChance: 0 },
   eBay: { priceBias: -0.04, freeDeliveryChance: 0.65, postage: [249, 299, 349, 399, 495] },
+};
+
+/**
+ * Repeat-delivery schemes, for consumables (the categories sold as multipacks): the share off
+ * the one-off item price and the scheme's terms as the retailer states them. zooplus says "up to
+ * 5%"; the seed uses the full 5%.
+ */
+const repeatSchemes: Partial<Record<ComparisonRetailerName, { discount: number; terms: string }>> = {
+  Amazon: { discount: 0.05, terms: "Subscribe & Save: 5% off, up to 15% with 5 or more subscriptions in one monthly delivery; skip or cancel any time" },
+  Zooplus: { discount: 0.05, terms: "zooplus Repeat: up to 5% off every repeat order; change the date or cancel any time" },
+  "Pets at Home": { discount: 0.05, terms: "Easy Repeat: 5% off food and consumables delivered on your schedule; change or cancel any time" },
 };
 
 /** Offer count per product: mostly 3 or 4 of the 5 retailers. */
@@ -377,6 +392,7 @@ function offersFor(
   slug: string,
   zooplusSection: string,
   todayMs: number,
+  consumable: boolean,
 ): { offers: GeneratedOffer[]; history: GeneratedPricePoint[] } {
   const chosen = new Set(shuffle(random, comparisonRetailerNames).slice(0, pickOfferCount(random)));
   const offers: GeneratedOffer[] = [];
@@ -399,10 +415,19 @@ function offersFor(
       // A listing with its own postage states it (0 when free); the others follow the retailer's rule.
       freeDelivery: free,
       deliveryPence: postage === undefined ? null : free ? 0 : postage[random.int(0, postage.length - 1)]!,
+      // Worked out from the price, drawing no random number: the rest of the catalogue is unchanged by it.
+      ...repeatOf(retailerName, pricePence, consumable),
     });
     history.push(...priceHistory(random, retailerName, pricePence, todayMs));
   }
   return { offers, history };
+}
+
+/** A consumable's repeat-delivery price and terms at a retailer with a scheme. */
+function repeatOf(retailerName: ComparisonRetailerName, pricePence: number, consumable: boolean): Pick<GeneratedOffer, "repeatPricePence" | "repeatTerms"> {
+  const scheme = repeatSchemes[retailerName];
+  if (!consumable || scheme === undefined) return { repeatPricePence: null, repeatTerms: null };
+  return { repeatPricePence: Math.round(pricePence * (1 - scheme.discount)), repeatTerms: scheme.terms };
 }
 
 function isoDay(ms: number): string {
@@ -457,7 +482,7 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
     const multipackFactor = listing.packOf > 1 ? listing.packOf * (multipackDiscount[listing.packOf] ?? 1) : 1;
     const repeatFactor = repeat > 0 ? 1 + random.uniform(-0.05, 0.05) : 1;
     const basePence = variant.pricePence * (1 + at(flavourPriceSteps, flavourIndex % flavourPriceSteps.length)) * multipackFactor * repeatFactor;
-    const { offers, history } = offersFor(random, basePence, slug, line.zooplusSection ?? category.zooplusSection, todayMs);
+    const { offers, history } = offersFor(random, basePence, slug, line.zooplusSection ?? category.zooplusSection, todayMs, multipackCategories.has(line.categorySlug));
 
     const listingWeight = repeat > 0 ? 0.2 : listing.packOf > 1 ? 0.35 : 1;
     const popularity = line.popularity * listingWeight * Math.exp(0.6 * random.normal());

@@ -135,6 +135,10 @@ export interface RetailerLink {
   priceOverride: boolean;
   manualPrice: number | null;
   freeDelivery: boolean;
+  /** The repeat-delivery item price (at most the one-off price); null or absent: none. */
+  repeatPrice?: number | null;
+  /** The repeat-delivery scheme's terms; only with a repeat price. */
+  repeatTerms?: string | null;
 }
 
 export interface ProductInput {

@@ -106,10 +106,34 @@ describe("productInput", () => {
       reviewCount: 17,
       isFeatured: false,
       retailerLinks: [
-        { retailerId: 1, affiliateUrl: "https://a.test/x", price: 10.5, originalPrice: 12, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
-        { retailerId: 2, affiliateUrl: "https://b.test/y", price: 0, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
+        { retailerId: 1, affiliateUrl: "https://a.test/x", price: 10.5, originalPrice: 12, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false, repeatPrice: null, repeatTerms: null },
+        { retailerId: 2, affiliateUrl: "https://b.test/y", price: 0, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false, repeatPrice: null, repeatTerms: null },
       ],
     });
+  });
+});
+
+describe("repeat delivery fields", () => {
+  it("load from the stored offer and are sent parsed and trimmed; blank is none", () => {
+    const row = offerRowFrom({
+      retailerId: 1,
+      affiliateUrl: "https://a.test/x",
+      price: 20,
+      originalPrice: null,
+      inStock: true,
+      priceOverride: false,
+      manualPrice: null,
+      freeDelivery: false,
+      repeatPrice: 19,
+      repeatTerms: "5% off; cancel any time",
+    });
+    expect([row.repeatPrice, row.repeatTerms]).toEqual(["19", "5% off; cancel any time"]);
+    const sent = (over: Partial<typeof row>) => productInput({ ...emptyProductFields(), name: "A", categoryId: "1", offers: [{ ...row, ...over }] }).retailerLinks[0];
+    expect(sent({ repeatPrice: "18.5", repeatTerms: "  Subscribe & Save  " })).toMatchObject({ repeatPrice: 18.5, repeatTerms: "Subscribe & Save" });
+    expect(sent({ repeatPrice: " ", repeatTerms: "   " })).toMatchObject({ repeatPrice: null, repeatTerms: null });
+    const withoutRepeat = { retailerId: 1, affiliateUrl: "https://a.test/x", price: 20, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false };
+    expect(offerRowFrom(withoutRepeat)).toMatchObject({ repeatPrice: "", repeatTerms: "" });
+    expect(offerRowFrom({ ...withoutRepeat, repeatPrice: null, repeatTerms: null })).toMatchObject({ repeatPrice: "", repeatTerms: "" });
   });
 });
 

@@ -51,6 +51,9 @@ export interface OfferRow {
   /** The manual price as stored on the server ("" for a new row). */
   storedManualPrice: string;
   freeDelivery: boolean;
+  /** Repeat-delivery item price; "" for none. */
+  repeatPrice: string;
+  repeatTerms: string;
 }
 
 let nextRowKey = 1;
@@ -69,6 +72,8 @@ export function emptyOfferRow(): OfferRow {
     manualPrice: "",
     storedManualPrice: "",
     freeDelivery: false,
+    repeatPrice: "",
+    repeatTerms: "",
   };
 }
 
@@ -84,6 +89,8 @@ export function offerRowFrom(link: RetailerLink): OfferRow {
     manualPrice: numberText(link.manualPrice),
     storedManualPrice: numberText(link.manualPrice),
     freeDelivery: link.freeDelivery,
+    repeatPrice: numberText(link.repeatPrice),
+    repeatTerms: link.repeatTerms ?? "",
   };
 }
 
@@ -220,7 +227,8 @@ export function missingRequired(fields: ProductFields): boolean {
 
 /**
  * What is sent: only offer rows with both a retailer and a URL; price parsed with 0 for blank.
- * A blank manual price or original price is sent as null (no value), not as £0.00.
+ * A blank manual price, original price or repeat price is sent as null (no value), not as £0.00;
+ * blank repeat terms as null.
  */
 export function productInput(fields: ProductFields): ProductInput {
   const brand = fields.brand.trim();
@@ -245,6 +253,8 @@ export function productInput(fields: ProductFields): ProductInput {
         priceOverride: row.priceOverride,
         manualPrice: parseNumber(row.manualPrice, null),
         freeDelivery: row.freeDelivery,
+        repeatPrice: parseNumber(row.repeatPrice, null),
+        repeatTerms: row.repeatTerms.trim() === "" ? null : row.repeatTerms.trim(),
       })),
   };
 }

@@ -433,6 +433,34 @@ function OfferRowEditor(props: {
               />
             )}
           </Field>
+          <Field label="Repeat delivery price (£)" className="lg:col-span-2" hint="Subscribe & Save, Repeat, Easy Repeat: the item price on the scheme, at most the one-off price. Blank: none.">
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="number"
+                min={0}
+                step={0.01}
+                inputMode="decimal"
+                value={row.repeatPrice}
+                onChange={(event) => update("repeatPrice", event.target.value)}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field label="Repeat delivery terms" className="sm:col-span-2 lg:col-span-4" hint="One line, up to 200 characters, e.g. 5% off; skip or cancel any time.">
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="text"
+                maxLength={200}
+                value={row.repeatTerms}
+                onChange={(event) => update("repeatTerms", event.target.value)}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
         </div>
         <div className="mt-3 flex flex-wrap items-center gap-x-5 gap-y-2">
           <Checkbox label="In stock" checked={row.inStock} onChange={(event) => update("inStock", event.target.checked)} />
