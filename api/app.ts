@@ -40,6 +40,7 @@ import newsletterUnsubscribeOneClick from "./routes/subscribers/unsubscribe.post
 import confirmEmail from "./routes/email/confirm.get.ts";
 import affiliateLinks from "./routes/affiliate-links.get.ts";
 import placeholder from "./routes/placeholder/[width]/[height].get.ts";
+import packshot from "./routes/packshot/[file].get.ts";
 import adminLogin from "./routes/admin/login.post.ts";
 import adminLogout from "./routes/admin/logout.post.ts";
 import adminSession from "./routes/admin/session.get.ts";
@@ -147,6 +148,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["POST", "/api/vouchers/:id/uses", voucherUse, visitorWrite],
   ["GET", "/api/affiliate-links", affiliateLinks],
   ["GET", "/api/placeholder/:width/:height", placeholder],
+  ["GET", "/api/packshot/:file", packshot],
   ["POST", "/api/subscribers", subscribe, mailWrite],
   ["POST", "/api/clicks", clicks, clickWrite],
   ["GET", "/api/recently-viewed", recentlyViewed],

@@ -864,6 +864,12 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/placeholder/wide/100", status: 400, error: "width must be a whole number of pixels" },
     { path: `/api/placeholder/100/100?text=${"t".repeat(61)}`, status: 400, error: "text must be at most 60 characters" },
   ],
+  "GET /api/packshot/:file": () => [
+    { path: `/api/packshot/${f.product.slug}.png`, status: 400, error: "A packshot is asked for as {slug}.svg" },
+    { path: "/api/packshot/Not_A_Slug.svg", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
+    { path: `/api/packshot/${f.product.slug}.svg?v=2`, status: 400, error: "This endpoint takes no query parameters" },
+    { path: "/api/packshot/no-such-product.svg", status: 404, error: "Product not found" },
+  ],
   "POST /api/subscribers": () => [
     { method: "POST", path: "/api/subscribers", body: { email: "not-an-email" }, status: 400, error: "email: Please enter a valid email address" },
     { method: "POST", path: "/api/subscribers", body: {}, status: 400, error: "email is required" },
@@ -1063,6 +1069,12 @@ const goodInput: Record<string, () => Promise<void>> = {
     const svg = await response.text();
     expect(svg).toContain('width="320" height="240"');
     expect(svg).toContain(">Kong<");
+  },
+  "GET /api/packshot/:file": async () => {
+    const response = await request("GET", `/api/packshot/${f.product.slug}.svg`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(await response.text()).toContain(`aria-label="Illustration of ${f.product.name.replace(/&/g, "&amp;").replace(/'/g, "&apos;")}"`);
   },
   "POST /api/subscribers": async () => {
     expect(await ok("POST", "/api/subscribers", { email: "New.Reader@Example.com", source: "footer" }, 201)).toEqual({
@@ -1269,6 +1281,7 @@ describe("cache headers", () => {
       ["/api/brands", lists],
       ["/api/vouchers", lists],
       ["/api/placeholder/10/10", "public, max-age=86400"],
+      [`/api/packshot/${f.product.slug}.svg`, "public, max-age=86400"],
       // Read by the admin form, which must see its own save at once.
       [`/api/products/by-id/${f.product.id}`, "no-store"],
       [`/api/affiliate-links?productId=${f.product.id}`, "no-store"],

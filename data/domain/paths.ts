@@ -59,3 +59,20 @@ export function apiPath(path: string, params: ApiParams = {}): string {
     .join("&");
   return query ? `${base}?${query}` : base;
 }
+
+/**
+ * The illustrative packshot of a product (an SVG drawn from its name, brand and category), shown
+ * where a product has no image of its own.
+ * @example packshotPath("burns-adult-original-12kg") // "/api/packshot/burns-adult-original-12kg.svg"
+ */
+export function packshotPath(slug: string): string {
+  return `${apiPrefix}/packshot/${encodeURIComponent(slug)}.svg`;
+}
+
+/**
+ * The image to show for a product: its own, else its packshot.
+ * @example productImage({ image: "", slug: "kong-classic" }) // "/api/packshot/kong-classic.svg"
+ */
+export function productImage(product: { image: string; slug: string }): string {
+  return product.image.trim() || packshotPath(product.slug);
+}

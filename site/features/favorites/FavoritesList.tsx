@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { Product } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice } from "../../../data/domain/display.ts";
-import { homePath, productPath } from "../../../data/domain/paths.ts";
+import { homePath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { maxNotesLength } from "../../../data/domain/limits.ts";
 import { api } from "../../lib/api.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
@@ -187,7 +187,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
         return (
           <li key={favorite.id} className="card flex gap-4 p-4" data-testid="favorite">
             <a href={productPath(product.slug)} className="shrink-0">
-              <img src={product.image || "/api/placeholder/200/200"} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
+              <img src={productImage(product)} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
             </a>
             <div className="min-w-0 flex-1">
               <h2 className="font-semibold text-slate-900">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { RecentlyViewedItem } from "../../../data/domain/catalogue.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
-import { productPath } from "../../../data/domain/paths.ts";
+import { productImage, productPath } from "../../../data/domain/paths.ts";
 import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { viewedKey } from "./record-view.ts";
@@ -61,7 +61,7 @@ export default function RecentlyViewed() {
               <li key={item.id}>
                 <a href={productPath(item.slug)} className="card block h-full p-3 hover:shadow-md">
                   <img
-                    src={item.image || "/api/placeholder/200/200"}
+                    src={productImage(item)}
                     alt=""
                     width={200}
                     height={200}
