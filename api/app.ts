@@ -30,6 +30,7 @@ import addFavorite from "./routes/favorites/index.post.ts";
 import removeFavorite from "./routes/favorites/[id].delete.ts";
 import updateFavorite from "./routes/favorites/[id].patch.ts";
 import isFavorite from "./routes/is-favorite.get.ts";
+import visitorCountsRoute from "./routes/visitor-counts.get.ts";
 import listAlerts from "./routes/price-alerts/index.get.ts";
 import createAlert from "./routes/price-alerts/index.post.ts";
 import deleteAlert from "./routes/price-alerts/[id].delete.ts";
@@ -158,6 +159,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["DELETE", "/api/favorites/:id", removeFavorite, visitorWrite],
   ["PATCH", "/api/favorites/:id", updateFavorite, visitorWrite],
   ["GET", "/api/is-favorite", isFavorite],
+  ["GET", "/api/visitor-counts", visitorCountsRoute],
   ["GET", "/api/price-alerts", listAlerts],
   ["POST", "/api/price-alerts", createAlert, mailWrite],
   ["DELETE", "/api/price-alerts/:id", deleteAlert, visitorWrite],

@@ -920,6 +920,10 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: `/api/is-favorite?userId=${alice}`, status: 400, error: "productId is required" },
     { path: `/api/is-favorite?productId=${f.product.id}`, status: 400, error: "userId is required" },
   ],
+  "GET /api/visitor-counts": () => [
+    { path: "/api/visitor-counts", status: 400, error: "userId is required" },
+    { path: "/api/visitor-counts?userId=user_short", status: 400, error: "userId must be an anonymous visitor id (user_ followed by 24 lower-case letters or digits)" },
+  ],
   "GET /api/price-alerts": () => [{ path: "/api/price-alerts", status: 400, error: "userId is required" }],
   "POST /api/price-alerts": () => [
     {
@@ -1133,6 +1137,16 @@ const goodInput: Record<string, () => Promise<void>> = {
   "GET /api/is-favorite": async () => {
     expect(await ok("GET", `/api/is-favorite?userId=${alice}&productId=${f.product.id}`)).toEqual({ isFavorite: true, favoriteId: f.favoriteId });
   },
+  "GET /api/visitor-counts": async () => {
+    // Each visitor's own counts: favourites, and alerts still active.
+    for (const userId of [alice, bob]) {
+      expect(await ok("GET", `/api/visitor-counts?userId=${userId}`)).toEqual({
+        favorites: row<{ n: number }>("SELECT count(*) AS n FROM favorites WHERE user_id = ?", userId).n,
+        alerts: row<{ n: number }>("SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1", userId).n,
+      });
+    }
+    expect(await ok("GET", "/api/visitor-counts?userId=user_nobodyaaaaaaaaaaaaaaaaaa")).toEqual({ favorites: 0, alerts: 0 });
+  },
   "GET /api/price-alerts": async () => {
     const body = (await ok("GET", `/api/price-alerts?userId=${alice}`)) as { id: number; userId: string }[];
     expect(body.map((a) => [a.id, a.userId])).toEqual(rows<{ id: number; user_id: string }>("SELECT id, user_id FROM price_alerts WHERE user_id = ? AND is_active = 1 ORDER BY id DESC", alice).map((r) => [r.id, r.user_id]));
@@ -1289,6 +1303,7 @@ describe("cache headers", () => {
       [`/api/favorites?userId=${alice}`, "no-store"],
       [`/api/is-favorite?userId=${alice}&productId=${f.product.id}`, "no-store"],
       [`/api/price-alerts?userId=${alice}`, "no-store"],
+      [`/api/visitor-counts?userId=${alice}`, "no-store"],
       [`/api/recently-viewed?userId=${alice}`, "no-store"],
       ["/api/products?sort=nope", "no-store"],
       ["/api/nothing-here", "no-store"],
