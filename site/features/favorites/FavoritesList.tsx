@@ -1,4 +1,4 @@
-import { ExternalLink, HeartOff, Pencil } from "lucide-react";
+import { ArrowDown, ArrowUp, Equal, ExternalLink, HeartOff, Pencil } from "lucide-react";
 import { AlertDialog } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
@@ -6,6 +6,7 @@ import type { Product } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice } from "../../../data/domain/display.ts";
 import { homePath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { maxNotesLength } from "../../../data/domain/limits.ts";
+import { priceMoveSinceSaved } from "../../../data/domain/saved-price.ts";
 import { api } from "../../lib/api.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
@@ -18,9 +19,30 @@ interface Favorite {
   productId: number;
   notes: string | null;
   product: Product;
+  /** The best price to the door when saved (null: saved before prices were kept). */
+  savedPrice: number | null;
 }
 
 type State = { kind: "loading" } | { kind: "failed" } | { kind: "ready"; favorites: Favorite[] };
+
+const moveStyles = {
+  down: { className: "text-emerald-800", Icon: ArrowDown },
+  up: { className: "text-red-700", Icon: ArrowUp },
+  same: { className: "text-slate-600", Icon: Equal },
+} as const;
+
+/** How the price to the door moved since the visitor saved the product: words, with colour and an arrow beside them. */
+function PriceMove({ favorite }: { favorite: Favorite }) {
+  const move = priceMoveSinceSaved(favorite.savedPrice, favorite.product.bestPrice);
+  if (!move) return null;
+  const { className, Icon } = moveStyles[move.direction];
+  return (
+    <p className={`mt-1 flex items-center gap-1 text-sm font-semibold ${className}`} data-testid="price-move" data-direction={move.direction}>
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      {move.text}
+    </p>
+  );
+}
 
 function RemoveButton({ favorite, onRemoved }: { favorite: Favorite; onRemoved: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -201,6 +223,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
                 {product.originalPrice !== null && discount > 0 && <s className="text-sm text-slate-500">{formatPrice(product.originalPrice)}</s>}
                 {product.bestRetailer && <span className="text-xs text-slate-600">at {product.bestRetailer.name}</span>}
               </p>
+              <PriceMove favorite={favorite} />
               <Notes favorite={favorite} onSaved={(notes) => update(favorite.id, (f) => ({ ...f, notes }))} />
               <div className="mt-3 flex flex-wrap gap-2">
                 {href && best ? (
