@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  imageFallback,
   packshotPath,
   productImage,
   adminPath,
@@ -73,5 +74,13 @@ describe("packshotPath and productImage", () => {
     expect(productImage({ image: "", slug: "kong-classic" })).toBe("/api/packshot/kong-classic.svg");
     expect(productImage({ image: "   ", slug: "kong-classic" })).toBe("/api/packshot/kong-classic.svg");
     expect(productImage({ image: "https://images.example.co.uk/k.jpg", slug: "kong-classic" })).toBe("https://images.example.co.uk/k.jpg");
+  });
+});
+
+describe("imageFallback", () => {
+  it("falls back to the packshot only from another picture", () => {
+    expect(imageFallback({ image: "https://images.example.co.uk/k.jpg", slug: "kong-classic" })).toBe("/api/packshot/kong-classic.svg");
+    expect(imageFallback({ image: "", slug: "kong-classic" })).toBeUndefined();
+    expect(imageFallback({ image: "/api/packshot/kong-classic.svg", slug: "kong-classic" })).toBeUndefined();
   });
 });

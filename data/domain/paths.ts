@@ -76,3 +76,14 @@ export function packshotPath(slug: string): string {
 export function productImage(product: { image: string; slug: string }): string {
   return product.image.trim() || packshotPath(product.slug);
 }
+
+/**
+ * Where a product picture falls back to when it fails to load: its packshot, or none when the
+ * picture is the packshot already.
+ * @example imageFallback({ image: "https://images.example.co.uk/k.jpg", slug: "kong-classic" }) // "/api/packshot/kong-classic.svg"
+ * @example imageFallback({ image: "", slug: "kong-classic" }) // undefined
+ */
+export function imageFallback(product: { image: string; slug: string }): string | undefined {
+  const packshot = packshotPath(product.slug);
+  return productImage(product) === packshot ? undefined : packshot;
+}

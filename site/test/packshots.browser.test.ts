@@ -4,11 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { categoryPath, packshotPath } from "../../data/domain/paths.ts";
+import { categoryPath, favoritesPath, packshotPath, productPath } from "../../data/domain/paths.ts";
+import { randomIdAlphabet, randomIdLength } from "../../data/domain/visitor-id.ts";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { launchBrowser, openPage } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
+const adminPassword = inject("adminPassword");
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -52,4 +54,47 @@ describe("packshots on a category page", () => {
       await context.close();
     });
   }
+});
+
+describe("a product picture that does not load", () => {
+  it("gives way to the product's packshot on the favourites page and, once rebuilt, on the product page", async () => {
+    // Another category than the one above, whose cards must all stay packshots.
+    const [product] = (await (await fetch(`${baseUrl}/api/products?category=bird-food&limit=1`)).json()) as Product[];
+    const login = await fetch(`${baseUrl}/api/admin/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ password: adminPassword }) });
+    const cookie = /^[^;]+/.exec(login.headers.get("set-cookie") ?? "")![0];
+    const { id: _id, ...form } = (await (await fetch(`${baseUrl}/api/admin/products/${product!.id}`, { headers: { cookie } })).json()) as Record<string, unknown>;
+    // A feed image on a server that cannot be reached (the browser refuses port 9). An http:
+    // image would not load at all: the pages' policy allows https images only.
+    const gone = "https://127.0.0.1:9/images/gone.jpg";
+    const saved = await fetch(`${baseUrl}/api/products/${product!.id}`, { method: "PUT", headers: { cookie, "content-type": "application/json" }, body: JSON.stringify({ ...form, image: gone }) });
+    expect(saved.status).toBe(200);
+
+    const visitor = `user_${Array.from({ length: randomIdLength }, () => randomIdAlphabet[Math.floor(Math.random() * randomIdAlphabet.length)]).join("")}`;
+    const favourite = await fetch(`${baseUrl}/api/favorites`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ userId: visitor, productId: product!.id }) });
+    expect(favourite.status).toBe(201);
+    const { page, context, errors } = await openPage(browser);
+    await context.addInitScript((id) => localStorage.setItem("userId", id), visitor);
+    const shown = (img: ReturnType<typeof page.locator>) =>
+      img.evaluate((el: HTMLImageElement) => ({ src: new URL(el.currentSrc || el.src).pathname, loaded: el.complete && el.naturalWidth > 0 }));
+    const expected = { src: packshotPath(product!.slug), loaded: true };
+
+    await page.goto(baseUrl + favoritesPath);
+    await expect.poll(() => shown(page.getByTestId("favorite").locator("img"))).toEqual(expected);
+
+    // The product page is static: wait for the rebuild to carry the new picture, then for the fallback.
+    const picture = page.locator(`img[alt="${product!.name.replace(/"/g, '\\"')}"]`).first();
+    await expect
+      .poll(
+        async () => {
+          await page.goto(baseUrl + productPath(product!.slug));
+          return picture.getAttribute("data-fallback-src");
+        },
+        { timeout: 120_000, interval: 2_000 },
+      )
+      .toBe(packshotPath(product!.slug));
+    await expect.poll(() => shown(picture)).toEqual(expected);
+    // The only errors are the failed loads of the missing picture itself.
+    expect(errors.filter((error) => !error.endsWith(`@ ${gone}`))).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

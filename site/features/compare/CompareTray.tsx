@@ -3,7 +3,8 @@ import { ChevronLeft, ChevronRight, Maximize2, Minimize2, Scale, X } from "lucid
 import { useEffect, useState } from "react";
 import { bestPricedId, canExpand, collapsedWindow, compareLimit, type CompareItem } from "../../../data/domain/compare.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
-import { productImage, productPath } from "../../../data/domain/paths.ts";
+import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
+import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { cn } from "../../lib/cn.ts";
 import {
   $compareExpanded,
@@ -32,6 +33,7 @@ function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean
       )}
       <img
         src={productImage(item)}
+        onError={(event) => showFallbackImage(event.currentTarget, packshotPath(item.slug))}
         alt=""
         width={56}
         height={56}

@@ -4,12 +4,13 @@ import { useCallback, useEffect, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { Product } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice } from "../../../data/domain/display.ts";
-import { homePath, productImage, productPath } from "../../../data/domain/paths.ts";
+import { homePath, packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { maxNotesLength } from "../../../data/domain/limits.ts";
 import { priceMoveSinceSaved } from "../../../data/domain/saved-price.ts";
 import { api } from "../../lib/api.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import type { LinkContext } from "../products/ProductCard.tsx";
 import { toast } from "../toast/toast.store.ts";
 import { removeFavorite } from "./favorites.store.ts";
@@ -209,7 +210,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
         return (
           <li key={favorite.id} className="card flex gap-4 p-4" data-testid="favorite">
             <a href={productPath(product.slug)} className="shrink-0">
-              <img src={productImage(product)} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
+              <img src={productImage(product)} onError={(event) => showFallbackImage(event.currentTarget, packshotPath(product.slug))} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
             </a>
             <div className="min-w-0 flex-1">
               <h2 className="font-semibold text-slate-900">

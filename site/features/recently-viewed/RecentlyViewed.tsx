@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
 import type { RecentlyViewedItem } from "../../../data/domain/catalogue.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
-import { productImage, productPath } from "../../../data/domain/paths.ts";
+import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { viewedKey } from "./record-view.ts";
 
 /** SPEC.md section 9: 4 skeleton placeholders while loading. */
@@ -62,6 +63,7 @@ export default function RecentlyViewed() {
                 <a href={productPath(item.slug)} className="card block h-full p-3 hover:shadow-md">
                   <img
                     src={productImage(item)}
+                    onError={(event) => showFallbackImage(event.currentTarget, packshotPath(item.slug))}
                     alt=""
                     width={200}
                     height={200}
