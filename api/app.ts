@@ -30,6 +30,7 @@ import addFavorite from "./routes/favorites/index.post.ts";
 import removeFavorite from "./routes/favorites/[id].delete.ts";
 import updateFavorite from "./routes/favorites/[id].patch.ts";
 import isFavorite from "./routes/is-favorite.get.ts";
+import visitorCountsRoute from "./routes/visitor-counts.get.ts";
 import listAlerts from "./routes/price-alerts/index.get.ts";
 import createAlert from "./routes/price-alerts/index.post.ts";
 import deleteAlert from "./routes/price-alerts/[id].delete.ts";
@@ -40,6 +41,7 @@ import newsletterUnsubscribeOneClick from "./routes/subscribers/unsubscribe.post
 import confirmEmail from "./routes/email/confirm.get.ts";
 import affiliateLinks from "./routes/affiliate-links.get.ts";
 import placeholder from "./routes/placeholder/[width]/[height].get.ts";
+import packshot from "./routes/packshot/[file].get.ts";
 import adminLogin from "./routes/admin/login.post.ts";
 import adminLogout from "./routes/admin/logout.post.ts";
 import adminSession from "./routes/admin/session.get.ts";
@@ -147,6 +149,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["POST", "/api/vouchers/:id/uses", voucherUse, visitorWrite],
   ["GET", "/api/affiliate-links", affiliateLinks],
   ["GET", "/api/placeholder/:width/:height", placeholder],
+  ["GET", "/api/packshot/:file", packshot],
   ["POST", "/api/subscribers", subscribe, mailWrite],
   ["POST", "/api/clicks", clicks, clickWrite],
   ["GET", "/api/recently-viewed", recentlyViewed],
@@ -156,6 +159,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["DELETE", "/api/favorites/:id", removeFavorite, visitorWrite],
   ["PATCH", "/api/favorites/:id", updateFavorite, visitorWrite],
   ["GET", "/api/is-favorite", isFavorite],
+  ["GET", "/api/visitor-counts", visitorCountsRoute],
   ["GET", "/api/price-alerts", listAlerts],
   ["POST", "/api/price-alerts", createAlert, mailWrite],
   ["DELETE", "/api/price-alerts/:id", deleteAlert, visitorWrite],

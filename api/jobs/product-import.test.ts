@@ -44,6 +44,9 @@ interface Row {
   gtin?: string;
   delivery?: string;
   id?: string;
+  /** merchant_image_url (default a shop's https image) and aw_image_url (default none). */
+  image?: string;
+  awImage?: string;
 }
 
 const csvField = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
@@ -56,7 +59,7 @@ function feedRow(row: Row): string {
     row.name,
     id,
     `M-${id}`,
-    "https://images.example-shop.co.uk/p.jpg",
+    row.image ?? "https://images.example-shop.co.uk/p.jpg",
     `About ${row.name}, with "quotes", commas\nand a second line`,
     "Pets > Things",
     row.price,
@@ -64,7 +67,7 @@ function feedRow(row: Row): string {
     "2",
     row.category ?? "Dog Food",
     "586",
-    "",
+    row.awImage ?? "",
     row.currency ?? "GBP",
     row.price,
     row.delivery ?? "3.99",
@@ -249,3 +252,45 @@ describe("matching by MPN and brand, and page addresses that are taken", () => {
   });
 });
 
+
+describe("feed images", () => {
+  it("stores a row's http(s) image as the product's, over its drawn packshot but never over an image set by hand", async () => {
+    const image = (id: number) => (temp.db.$client.prepare("SELECT image FROM products WHERE id = ?").get(id) as { image: string }).image;
+    const seeded = temp.db.$client
+      .prepare("SELECT p.id, p.name, p.brand, p.slug FROM products p JOIN categories c ON c.id = p.category_id WHERE c.slug = 'dog-food' AND p.gtin IS NULL ORDER BY p.id LIMIT 3")
+      .all() as { id: number; name: string; brand: string; slug: string }[];
+    const [drawn, ownImage, blank] = seeded as [(typeof seeded)[0], (typeof seeded)[0], (typeof seeded)[0]];
+    expect(image(drawn.id)).toBe(`/api/packshot/${drawn.slug}.svg`);
+    // Test set-up only: one product with a photo chosen by the admin, one with no image at all.
+    temp.db.$client.prepare("UPDATE products SET image = ? WHERE id = ?").run("https://cdn.example.co.uk/own.jpg", ownImage.id);
+    temp.db.$client.prepare("UPDATE products SET image = '' WHERE id = ?").run(blank.id);
+
+    const file = writeFeed("images.csv", [
+      { name: "Imagetest Chicken Kibble 2kg", price: "9.99", brand: "Imagetest", image: "https://images.example-shop.co.uk/kibble.jpg" },
+      // Not http(s): the aw_image_url is taken instead; with neither, no image is stored (the packshot shows).
+      { name: "Imagetest Lamb Kibble 2kg", price: "9.99", brand: "Imagetest", image: "javascript:alert(1)", awImage: "https://images2.productserve.com/?url=lamb" },
+      { name: "Imagetest Duck Kibble 2kg", price: "9.99", brand: "Imagetest", image: "ftp://images.example-shop.co.uk/duck.jpg" },
+      { name: drawn.name, price: "29.99", brand: drawn.brand, image: "https://images.example-shop.co.uk/drawn.jpg" },
+      { name: ownImage.name, price: "29.99", brand: ownImage.brand, image: "https://images.example-shop.co.uk/replaced.jpg" },
+      { name: blank.name, price: "29.99", brand: blank.brand, image: "https://images.example-shop.co.uk/blank.jpg" },
+    ]);
+    const summary = await importFeed(temp.db, readFeed(file), { source: { name: "awin", createProducts: true }, now: () => at });
+    expect(summary.created).toBe(3);
+    expect(summary.existing).toBe(3);
+    const created = (name: string) => (temp.db.$client.prepare("SELECT image FROM products WHERE name = ?").get(name) as { image: string }).image;
+    expect(created("Imagetest Chicken Kibble 2kg")).toBe("https://images.example-shop.co.uk/kibble.jpg");
+    expect(created("Imagetest Lamb Kibble 2kg")).toBe("https://images2.productserve.com/?url=lamb");
+    expect(created("Imagetest Duck Kibble 2kg")).toBe("");
+    expect(image(drawn.id)).toBe("https://images.example-shop.co.uk/drawn.jpg");
+    expect(image(blank.id)).toBe("https://images.example-shop.co.uk/blank.jpg");
+    expect(image(ownImage.id)).toBe("https://cdn.example.co.uk/own.jpg");
+    // The pages of the products whose image changed are rebuilt; the audit log says what happened.
+    expect(summary.change.productIds).toEqual(expect.arrayContaining([drawn.id, blank.id]));
+    const audit = temp.db.$client.prepare("SELECT summary FROM audit_log WHERE summary LIKE 'Took the feed%' ORDER BY id DESC LIMIT 1").all();
+    expect(audit).toEqual([{ summary: "Took the feed's image for 2 products without one" }]);
+
+    // Again: nothing left to take.
+    const again = await importFeed(temp.db, readFeed(file), { source: { name: "awin", createProducts: true }, now: () => at });
+    expect(again.change.productIds).toEqual([]);
+  });
+});

@@ -17,7 +17,7 @@
  * - Messages are kept up to a cap (the count is exact), so a 200 MB feed cannot fill memory.
  */
 import type { Db } from "../../data/db/client.ts";
-import { createProduct, isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import { adoptFeedImages, createProduct, isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { addOffer, defaultHoldPolicy, recordPriceChecks, type HoldPolicy, type PriceCheck } from "../../data/db/price-writer.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { slugify } from "../../data/domain/catalogue-input.ts";
@@ -158,6 +158,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
   const categories = db.$client.prepare("SELECT id, name, slug FROM categories ORDER BY id").all() as CategoryRef[];
   const index = loadIndex(db);
   let pending: PriceCheck[] = [];
+  /** The first feed image of each matched product: taken by those without an image of their own. */
+  const feedImages = new Map<number, string>();
   const flush = () => {
     if (pending.length === 0) return;
     const { value, change } = recordPriceChecks(db, pending, policy, now());
@@ -185,6 +187,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     const productId = findProduct(index, offer);
     if (productId !== undefined) {
       summary.existing += 1;
+      if (offer.image && !feedImages.has(productId)) feedImages.set(productId, offer.image);
       report(`Skipped "${offer.name}": it already exists`);
       if (index.offers.has(`${productId}:${retailer.id}`)) {
         pending.push({
@@ -285,6 +288,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     }
   }
   flush();
+  const adopted = adoptFeedImages(db, feedImages, now());
+  if (isChange(adopted.change)) changes.push(adopted.change);
   summary.success = summary.created;
   summary.change = mergeChanges(changes);
   return summary;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { activeAlertLimit, favoriteLimit } from "../../data/domain/visitor.ts";
 import { startTestServer, type TestServer } from "./server.ts";
+import { recordPriceChecks } from "../../data/db/price-writer.ts";
 
 let api: TestServer;
 let products: Product[];
@@ -126,6 +127,91 @@ describe("favourites", () => {
     expect((await send("POST", "/api/favorites", { userId: carol, productId: ids[0]! })).status).toBe(200);
     // Carol's favourites never count towards another visitor's limit.
     expect((await send("POST", "/api/favorites", { userId: "user_ivaniiiiiiiiiiiiiiiiiiii", productId: ids[favoriteLimit]! })).status).toBe(201);
+  });
+});
+
+describe("the price when a favourite was saved", () => {
+  type Listed = { id: number; savedPrice: number | null; product: Product };
+  const bestPence = (productId: number) =>
+    (api.db.$client.prepare("SELECT best_price_pence AS p FROM products WHERE id = ?").get(productId) as { p: number | null }).p;
+
+  it("keeps the best price to the door at saving, while the list shows the product's price now", async () => {
+    const carol = "user_carolsavedpriceaaaaaaaaa";
+    const product = products[30]!;
+    expect(product.bestPrice).not.toBeNull();
+    const created = await send("POST", "/api/favorites", { userId: carol, productId: product.id });
+    expect(created.status).toBe(201);
+    const favorite = (await created.json()) as { id: number; savedPrice: number | null };
+    // Stored as the product's best price (the lowest in-stock total to the door) at that moment.
+    expect(favorite.savedPrice).toBe(product.bestPrice);
+    expect(count("SELECT count(*) AS n FROM favorites WHERE id = ? AND saved_price_pence = ?", favorite.id, bestPence(product.id)!)).toBe(1);
+    expect(Math.round(product.bestPrice! * 100)).toBe(bestPence(product.id));
+
+    // The best offer's price falls by 1.50 through the catalogue writer's price side.
+    const best = api.db.$client
+      .prepare("SELECT retailer_id, price_pence FROM product_prices WHERE product_id = ? AND retailer_id = (SELECT best_retailer_id FROM products WHERE id = ?)")
+      .get(product.id, product.id) as { retailer_id: number; price_pence: number };
+    const { change } = recordPriceChecks(api.db, [{ productId: product.id, retailerId: best.retailer_id, pricePence: best.price_pence - 150, inStock: true, source: "page" }]);
+    api.services.catalogueChanged(change);
+    const [listed] = (await api.json<Listed[]>(`/api/favorites?userId=${carol}`)).filter((item) => item.id === favorite.id);
+    expect(listed!.savedPrice).toBe(product.bestPrice);
+    expect(Math.round((product.bestPrice! - listed!.product.bestPrice!) * 100)).toBe(150);
+
+    // Saving it again keeps the first price: the move is since it was first saved.
+    const again = await send("POST", "/api/favorites", { userId: carol, productId: product.id });
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { savedPrice: number }).savedPrice).toBe(product.bestPrice);
+  });
+
+  it("has no saved price for a favourite saved before prices were kept, or while nothing was in stock", async () => {
+    const dave = "user_davesavedpriceaaaaaaaaaa";
+    const [old, unpriced] = [products[31]!, products[32]!];
+    const first = (await (await send("POST", "/api/favorites", { userId: dave, productId: old.id })).json()) as { id: number };
+    // As a row from before this column existed.
+    api.db.$client.prepare("UPDATE favorites SET saved_price_pence = NULL WHERE id = ?").run(first.id);
+    const offers = api.db.$client.prepare("SELECT retailer_id, price_pence FROM product_prices WHERE product_id = ?").all(unpriced.id) as { retailer_id: number; price_pence: number }[];
+    const { change } = recordPriceChecks(api.db, offers.map((offer) => ({ productId: unpriced.id, retailerId: offer.retailer_id, pricePence: offer.price_pence, inStock: false, source: "page" })));
+    api.services.catalogueChanged(change);
+    expect(bestPence(unpriced.id)).toBeNull();
+    const second = (await (await send("POST", "/api/favorites", { userId: dave, productId: unpriced.id })).json()) as { id: number; savedPrice: number | null };
+    expect(second.savedPrice).toBeNull();
+    const listed = await api.json<Listed[]>(`/api/favorites?userId=${dave}`);
+    expect(listed.map((item) => [item.id, item.savedPrice])).toEqual([
+      [second.id, null],
+      [first.id, null],
+    ]);
+  });
+
+  it("takes the saved price from the catalogue, never from the request, and refuses bad input without saving anything", async () => {
+    const erin = "user_erinsavedpriceaaaaaaaaaa";
+    const product = products[33]!;
+    const created = (await (await send("POST", "/api/favorites", { userId: erin, productId: product.id, savedPrice: 0.01 })).json()) as { id: number; savedPrice: number };
+    expect(created.savedPrice).toBe(product.bestPrice);
+    expect((await send("DELETE", `/api/favorites/${created.id}?userId=${erin}`)).status).toBe(204);
+    await expectError(await send("POST", "/api/favorites", { userId: erin, productId: 99_999_999 }), 400, "unknown product");
+    await expectError(await send("GET", "/api/visitor-counts?userId=nobody"), 400, "userId");
+    expect(count("SELECT count(*) AS n FROM favorites WHERE user_id = ?", erin)).toBe(0);
+  });
+});
+
+describe("a visitor's counts (the header's badges)", () => {
+  it("counts the visitor's own favourites and active alerts, and nobody else's", async () => {
+    const hugo = "user_hugocountsaaaaaaaaaaaaaa";
+    const ivy = "user_ivycountsaaaaaaaaaaaaaaa";
+    const counts = (userId: string) => api.json<{ favorites: number; alerts: number }>(`/api/visitor-counts?userId=${userId}`);
+    expect(await counts(hugo)).toEqual({ favorites: 0, alerts: 0 });
+    for (const product of products.slice(40, 43)) expect((await send("POST", "/api/favorites", { userId: hugo, productId: product.id })).status).toBe(201);
+    const alerts: { id: number }[] = [];
+    for (const product of products.slice(40, 42)) {
+      alerts.push((await (await send("POST", "/api/price-alerts", { userId: hugo, productId: product.id, email: "h@example.com", targetPrice: 1 })).json()) as { id: number });
+    }
+    expect((await send("POST", "/api/favorites", { userId: ivy, productId: products[40]!.id })).status).toBe(201);
+    expect(await counts(hugo)).toEqual({ favorites: 3, alerts: 2 });
+    // A switched-off alert is not counted, as the alerts page does not list it.
+    api.db.$client.prepare("UPDATE price_alerts SET is_active = 0 WHERE id = ?").run(alerts[0]!.id);
+    expect(await counts(hugo)).toEqual({ favorites: 3, alerts: 1 });
+    expect(await counts(ivy)).toEqual({ favorites: 1, alerts: 0 });
+    await expectError(await send("GET", "/api/visitor-counts"), 400, "userId is required");
   });
 });
 

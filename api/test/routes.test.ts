@@ -864,6 +864,12 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/placeholder/wide/100", status: 400, error: "width must be a whole number of pixels" },
     { path: `/api/placeholder/100/100?text=${"t".repeat(61)}`, status: 400, error: "text must be at most 60 characters" },
   ],
+  "GET /api/packshot/:file": () => [
+    { path: `/api/packshot/${f.product.slug}.png`, status: 400, error: "A packshot is asked for as {slug}.svg" },
+    { path: "/api/packshot/Not_A_Slug.svg", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
+    { path: `/api/packshot/${f.product.slug}.svg?v=2`, status: 400, error: "This endpoint takes no query parameters" },
+    { path: "/api/packshot/no-such-product.svg", status: 404, error: "Product not found" },
+  ],
   "POST /api/subscribers": () => [
     { method: "POST", path: "/api/subscribers", body: { email: "not-an-email" }, status: 400, error: "email: Please enter a valid email address" },
     { method: "POST", path: "/api/subscribers", body: {}, status: 400, error: "email is required" },
@@ -913,6 +919,10 @@ const badInput: Record<string, () => BadCase[]> = {
   "GET /api/is-favorite": () => [
     { path: `/api/is-favorite?userId=${alice}`, status: 400, error: "productId is required" },
     { path: `/api/is-favorite?productId=${f.product.id}`, status: 400, error: "userId is required" },
+  ],
+  "GET /api/visitor-counts": () => [
+    { path: "/api/visitor-counts", status: 400, error: "userId is required" },
+    { path: "/api/visitor-counts?userId=user_short", status: 400, error: "userId must be an anonymous visitor id (user_ followed by 24 lower-case letters or digits)" },
   ],
   "GET /api/price-alerts": () => [{ path: "/api/price-alerts", status: 400, error: "userId is required" }],
   "POST /api/price-alerts": () => [
@@ -1064,6 +1074,12 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(svg).toContain('width="320" height="240"');
     expect(svg).toContain(">Kong<");
   },
+  "GET /api/packshot/:file": async () => {
+    const response = await request("GET", `/api/packshot/${f.product.slug}.svg`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/svg+xml; charset=utf-8");
+    expect(await response.text()).toContain(`aria-label="Illustration of ${f.product.name.replace(/&/g, "&amp;").replace(/'/g, "&apos;")}"`);
+  },
   "POST /api/subscribers": async () => {
     expect(await ok("POST", "/api/subscribers", { email: "New.Reader@Example.com", source: "footer" }, 201)).toEqual({
       subscribed: false,
@@ -1120,6 +1136,16 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "GET /api/is-favorite": async () => {
     expect(await ok("GET", `/api/is-favorite?userId=${alice}&productId=${f.product.id}`)).toEqual({ isFavorite: true, favoriteId: f.favoriteId });
+  },
+  "GET /api/visitor-counts": async () => {
+    // Each visitor's own counts: favourites, and alerts still active.
+    for (const userId of [alice, bob]) {
+      expect(await ok("GET", `/api/visitor-counts?userId=${userId}`)).toEqual({
+        favorites: row<{ n: number }>("SELECT count(*) AS n FROM favorites WHERE user_id = ?", userId).n,
+        alerts: row<{ n: number }>("SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1", userId).n,
+      });
+    }
+    expect(await ok("GET", "/api/visitor-counts?userId=user_nobodyaaaaaaaaaaaaaaaaaa")).toEqual({ favorites: 0, alerts: 0 });
   },
   "GET /api/price-alerts": async () => {
     const body = (await ok("GET", `/api/price-alerts?userId=${alice}`)) as { id: number; userId: string }[];
@@ -1269,6 +1295,7 @@ describe("cache headers", () => {
       ["/api/brands", lists],
       ["/api/vouchers", lists],
       ["/api/placeholder/10/10", "public, max-age=86400"],
+      [`/api/packshot/${f.product.slug}.svg`, "public, max-age=86400"],
       // Read by the admin form, which must see its own save at once.
       [`/api/products/by-id/${f.product.id}`, "no-store"],
       [`/api/affiliate-links?productId=${f.product.id}`, "no-store"],
@@ -1276,6 +1303,7 @@ describe("cache headers", () => {
       [`/api/favorites?userId=${alice}`, "no-store"],
       [`/api/is-favorite?userId=${alice}&productId=${f.product.id}`, "no-store"],
       [`/api/price-alerts?userId=${alice}`, "no-store"],
+      [`/api/visitor-counts?userId=${alice}`, "no-store"],
       [`/api/recently-viewed?userId=${alice}`, "no-store"],
       ["/api/products?sort=nope", "no-store"],
       ["/api/nothing-here", "no-store"],

@@ -453,6 +453,32 @@ export function deleteProduct(db: Db, id: number, now = new Date()): Written<nul
   });
 }
 
+/**
+ * A feed's photos for products that have none of their own: a product whose image is empty or its
+ * drawn packshot takes the feed's image (http(s) only); an image set by hand is never replaced.
+ * One audit entry for the batch.
+ */
+export function adoptFeedImages(db: Db, images: ReadonlyMap<number, string>, now = new Date()): Written<number> {
+  return catalogueTransaction(db, () => {
+    const adopt = statement(
+      db,
+      "UPDATE products SET image = ? WHERE id = ? AND (trim(image) = '' OR image = '/api/packshot/' || slug || '.svg') RETURNING category_id",
+    );
+    const productIds: number[] = [];
+    const categoryIds = new Set<number>();
+    for (const [productId, image] of images) {
+      if (!/^https?:\/\/\S+$/i.test(image)) continue;
+      const row = adopt.get(image, productId) as { category_id: number } | undefined;
+      if (!row) continue;
+      productIds.push(productId);
+      categoryIds.add(row.category_id);
+    }
+    if (productIds.length === 0) return { value: 0, change: noChange };
+    recordAudit(db, { action: "update", entity: "product", entityId: productIds.length === 1 ? productIds[0]! : null, summary: `Took the feed's image for ${plural(productIds.length, "product")} without one` }, now);
+    return { value: productIds.length, change: { productIds: productIds.sort((a, b) => a - b), categoryIds: [...categoryIds].sort((a, b) => a - b), siteWide: false } };
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // Categories
 

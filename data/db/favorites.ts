@@ -4,6 +4,7 @@ import { statement } from "./statements.ts";
 import { getProductsByIds } from "./products.ts";
 import type { Product } from "../domain/catalogue.ts";
 import { favoriteLimit } from "../domain/visitor.ts";
+import { toPounds } from "../domain/money.ts";
 
 export interface Favorite {
   id: number;
@@ -11,6 +12,8 @@ export interface Favorite {
   productId: number;
   notes: string | null;
   createdAt: string;
+  /** The product's best price to the door when it was saved, in pounds (null: saved before prices were kept, or none in stock then). */
+  savedPrice: number | null;
 }
 
 export interface FavoriteWithProduct extends Favorite {
@@ -23,15 +26,17 @@ interface FavoriteRow {
   product_id: number;
   notes: string | null;
   created_at: string;
+  saved_price_pence: number | null;
 }
 
-const columns = "id, user_id, product_id, notes, created_at";
+const columns = "id, user_id, product_id, notes, created_at, saved_price_pence";
 const toFavorite = (row: FavoriteRow): Favorite => ({
   id: row.id,
   userId: row.user_id,
   productId: row.product_id,
   notes: row.notes,
   createdAt: row.created_at,
+  savedPrice: toPounds(row.saved_price_pence),
 });
 
 export type AddFavoriteResult = { favorite: Favorite; created: boolean } | { limitReached: true };
@@ -45,11 +50,11 @@ export function addFavorite(db: Db, userId: string, productId: number, notes?: s
     if (existing) return { favorite: toFavorite(existing), created: false };
     const { n } = statement(db, "SELECT count(*) AS n FROM favorites WHERE user_id = ?").get(userId) as { n: number };
     if (n >= favoriteLimit) return { limitReached: true };
-    const row = statement(db, `INSERT INTO favorites (user_id, product_id, notes) VALUES (?, ?, ?) RETURNING ${columns}`).get(
-      userId,
-      productId,
-      notes ? notes : null,
-    ) as FavoriteRow;
+    // The price when saved is the product's best price to the door at that moment (its stored, derived best price).
+    const row = statement(
+      db,
+      `INSERT INTO favorites (user_id, product_id, notes, saved_price_pence) VALUES (?, ?, ?, (SELECT best_price_pence FROM products WHERE id = ?)) RETURNING ${columns}`,
+    ).get(userId, productId, notes ? notes : null, productId) as FavoriteRow;
     return { favorite: toFavorite(row), created: true };
   })();
 }

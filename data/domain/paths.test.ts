@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  imageFallback,
+  packshotPath,
+  productImage,
   adminPath,
   alertsPath,
   apiPath,
@@ -62,5 +65,22 @@ describe("apiPath", () => {
   it("URL-encodes names and values", () => {
     expect(apiPath("/search", { q: "Hill's & co=1" })).toBe("/api/search?q=Hill's%20%26%20co%3D1");
     expect(apiPath("/brands", { "a b": "c/d" })).toBe("/api/brands?a%20b=c%2Fd");
+  });
+});
+
+describe("packshotPath and productImage", () => {
+  it("draws a product without an image of its own as its packshot", () => {
+    expect(packshotPath("burns-adult-12kg")).toBe("/api/packshot/burns-adult-12kg.svg");
+    expect(productImage({ image: "", slug: "kong-classic" })).toBe("/api/packshot/kong-classic.svg");
+    expect(productImage({ image: "   ", slug: "kong-classic" })).toBe("/api/packshot/kong-classic.svg");
+    expect(productImage({ image: "https://images.example.co.uk/k.jpg", slug: "kong-classic" })).toBe("https://images.example.co.uk/k.jpg");
+  });
+});
+
+describe("imageFallback", () => {
+  it("falls back to the packshot only from another picture", () => {
+    expect(imageFallback({ image: "https://images.example.co.uk/k.jpg", slug: "kong-classic" })).toBe("/api/packshot/kong-classic.svg");
+    expect(imageFallback({ image: "", slug: "kong-classic" })).toBeUndefined();
+    expect(imageFallback({ image: "/api/packshot/kong-classic.svg", slug: "kong-classic" })).toBeUndefined();
   });
 });

@@ -59,3 +59,31 @@ export function apiPath(path: string, params: ApiParams = {}): string {
     .join("&");
   return query ? `${base}?${query}` : base;
 }
+
+/**
+ * The illustrative packshot of a product (an SVG drawn from its name, brand and category), shown
+ * where a product has no image of its own.
+ * @example packshotPath("burns-adult-original-12kg") // "/api/packshot/burns-adult-original-12kg.svg"
+ */
+export function packshotPath(slug: string): string {
+  return `${apiPrefix}/packshot/${encodeURIComponent(slug)}.svg`;
+}
+
+/**
+ * The image to show for a product: its own, else its packshot.
+ * @example productImage({ image: "", slug: "kong-classic" }) // "/api/packshot/kong-classic.svg"
+ */
+export function productImage(product: { image: string; slug: string }): string {
+  return product.image.trim() || packshotPath(product.slug);
+}
+
+/**
+ * Where a product picture falls back to when it fails to load: its packshot, or none when the
+ * picture is the packshot already.
+ * @example imageFallback({ image: "https://images.example.co.uk/k.jpg", slug: "kong-classic" }) // "/api/packshot/kong-classic.svg"
+ * @example imageFallback({ image: "", slug: "kong-classic" }) // undefined
+ */
+export function imageFallback(product: { image: string; slug: string }): string | undefined {
+  const packshot = packshotPath(product.slug);
+  return productImage(product) === packshot ? undefined : packshot;
+}

@@ -1,3 +1,5 @@
+import { escapeXml } from "./packshot.ts";
+
 const minSide = 16;
 const maxSide = 2000;
 
@@ -6,8 +8,6 @@ const clamp = (value: number) => Math.min(maxSide, Math.max(minSide, Math.round(
 /** Coordinates to at most two decimals: 168.48, not 168.48000000000002. */
 const n = (value: number) => String(Math.round(value * 100) / 100);
 
-const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!);
 
 /**
  * A neutral product-image placeholder: a paw print on a soft background, with an optional

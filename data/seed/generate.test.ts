@@ -51,7 +51,7 @@ describe("generateCatalogue", () => {
       expect(product.rating).toBeLessThanOrEqual(5);
       expect(Math.round(product.rating * 10) / 10).toBe(product.rating);
       expect(Number.isInteger(product.reviewCount) && product.reviewCount >= 0).toBe(true);
-      expect(product.image).toBe(`/api/placeholder/600/600?text=${encodeURIComponent(product.brand)}`);
+      expect(product.image).toBe(`/api/packshot/${product.slug}.svg`);
       expect(product.description).not.toMatch(/[{}]/);
       expect(product.name.startsWith(product.brand)).toBe(true);
     }

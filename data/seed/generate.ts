@@ -9,6 +9,7 @@
  */
 import type { AffiliateIds, Voucher } from "../domain/catalogue.ts";
 import type { DeliveryRule } from "../domain/delivery.ts";
+import { packshotPath } from "../domain/paths.ts";
 import {
   categorySeeds,
   comparisonRetailerNames,
@@ -496,7 +497,8 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
         brand: line.brand,
         categorySlug: line.categorySlug,
         description: describe(listing),
-        image: `/api/placeholder/600/600?text=${encodeURIComponent(line.brand)}`,
+        // The demo catalogue has no photos: an illustration of the pack, drawn from name, brand and category.
+        image: packshotPath(slug),
         rating: rating(random),
         reviewCount: 0,
         rank: 0,

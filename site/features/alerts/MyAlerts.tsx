@@ -4,6 +4,7 @@ import { formatPrice } from "../../../data/domain/display.ts";
 import { homePath, productPath } from "../../../data/domain/paths.ts";
 import { api, ApiError } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
 import { cn } from "../../lib/cn.ts";
 import { toast } from "../toast/toast.store.ts";
 
@@ -67,6 +68,7 @@ export default function MyAlerts() {
     if (!window.confirm("Are you sure you want to delete this price alert?")) return;
     try {
       await api.delete(`/api/price-alerts/${alert.id}`, { userId: getVisitorId() });
+      announceVisitorCountsChanged();
       toast({ title: "Price alert deleted", description: "Your price alert has been removed successfully." });
       load();
     } catch (error) {

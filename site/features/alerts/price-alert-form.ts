@@ -7,6 +7,7 @@
  */
 import { ApiError, api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
 import { toast } from "../toast/toast.store.ts";
 import { alreadyReached, createdMessage, parseTarget, pendingMessage, reachedMessage, validateAlert, type CreatedAlert } from "./price-alert.ts";
 
@@ -94,6 +95,7 @@ function enhance(root: HTMLElement): void {
     api
       .post<CreatedAlert>("/api/price-alerts", { userId: getVisitorId(), productId, email: email.value.trim(), targetPrice })
       .then((alert) => {
+        announceVisitorCountsChanged();
         if (alert.state === "active") {
           toast({ title: "Price alert created", description: `We'll notify you when ${productName} drops to your target price.` });
           showPanel(created, createdMessage(email.value, targetPrice));

@@ -3,7 +3,8 @@ import { ChevronLeft, ChevronRight, Maximize2, Minimize2, Scale, X } from "lucid
 import { useEffect, useState } from "react";
 import { bestPricedId, canExpand, collapsedWindow, compareLimit, type CompareItem } from "../../../data/domain/compare.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
-import { productPath } from "../../../data/domain/paths.ts";
+import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
+import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { cn } from "../../lib/cn.ts";
 import {
   $compareExpanded,
@@ -31,7 +32,8 @@ function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean
         <span className="absolute -top-2.5 left-3 rounded-full bg-emerald-700 px-2 py-0.5 text-[11px] font-semibold text-white">Best Price</span>
       )}
       <img
-        src={item.image || "/api/placeholder/120/120"}
+        src={productImage(item)}
+        onError={(event) => showFallbackImage(event.currentTarget, packshotPath(item.slug))}
         alt=""
         width={56}
         height={56}

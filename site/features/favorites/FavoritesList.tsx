@@ -1,14 +1,16 @@
-import { ExternalLink, HeartOff, Pencil } from "lucide-react";
+import { ArrowDown, ArrowUp, Equal, ExternalLink, HeartOff, Pencil } from "lucide-react";
 import { AlertDialog } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { Product } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice } from "../../../data/domain/display.ts";
-import { homePath, productPath } from "../../../data/domain/paths.ts";
+import { homePath, packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { maxNotesLength } from "../../../data/domain/limits.ts";
+import { priceMoveSinceSaved } from "../../../data/domain/saved-price.ts";
 import { api } from "../../lib/api.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import type { LinkContext } from "../products/ProductCard.tsx";
 import { toast } from "../toast/toast.store.ts";
 import { removeFavorite } from "./favorites.store.ts";
@@ -18,9 +20,30 @@ interface Favorite {
   productId: number;
   notes: string | null;
   product: Product;
+  /** The best price to the door when saved (null: saved before prices were kept). */
+  savedPrice: number | null;
 }
 
 type State = { kind: "loading" } | { kind: "failed" } | { kind: "ready"; favorites: Favorite[] };
+
+const moveStyles = {
+  down: { className: "text-emerald-800", Icon: ArrowDown },
+  up: { className: "text-red-700", Icon: ArrowUp },
+  same: { className: "text-slate-600", Icon: Equal },
+} as const;
+
+/** How the price to the door moved since the visitor saved the product: words, with colour and an arrow beside them. */
+function PriceMove({ favorite }: { favorite: Favorite }) {
+  const move = priceMoveSinceSaved(favorite.savedPrice, favorite.product.bestPrice);
+  if (!move) return null;
+  const { className, Icon } = moveStyles[move.direction];
+  return (
+    <p className={`mt-1 flex items-center gap-1 text-sm font-semibold ${className}`} data-testid="price-move" data-direction={move.direction}>
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      {move.text}
+    </p>
+  );
+}
 
 function RemoveButton({ favorite, onRemoved }: { favorite: Favorite; onRemoved: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -187,7 +210,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
         return (
           <li key={favorite.id} className="card flex gap-4 p-4" data-testid="favorite">
             <a href={productPath(product.slug)} className="shrink-0">
-              <img src={product.image || "/api/placeholder/200/200"} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
+              <img src={productImage(product)} onError={(event) => showFallbackImage(event.currentTarget, packshotPath(product.slug))} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
             </a>
             <div className="min-w-0 flex-1">
               <h2 className="font-semibold text-slate-900">
@@ -201,6 +224,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
                 {product.originalPrice !== null && discount > 0 && <s className="text-sm text-slate-500">{formatPrice(product.originalPrice)}</s>}
                 {product.bestRetailer && <span className="text-xs text-slate-600">at {product.bestRetailer.name}</span>}
               </p>
+              <PriceMove favorite={favorite} />
               <Notes favorite={favorite} onSaved={(notes) => update(favorite.id, (f) => ({ ...f, notes }))} />
               <div className="mt-3 flex flex-wrap gap-2">
                 {href && best ? (

@@ -6,6 +6,7 @@
 import { map } from "nanostores";
 import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
 import { toast } from "../toast/toast.store.ts";
 
 /**
@@ -52,11 +53,13 @@ export async function addFavorite(productId: number): Promise<void> {
   const favorite = await api.post<{ id: number }>("/api/favorites", { userId: getVisitorId(), productId });
   $favorites.setKey(productId, favorite.id);
   markSaved(true);
+  announceVisitorCountsChanged();
 }
 
 export async function removeFavorite(productId: number, favoriteId = $favorites.get()[productId]): Promise<void> {
   if (favoriteId !== undefined) await api.delete(`/api/favorites/${favoriteId}`, { userId: getVisitorId() });
   $favorites.setKey(productId, undefined);
+  announceVisitorCountsChanged();
 }
 
 /** Save/unsave with the toasts of SPEC.md section 8; resolves to whether it worked. */

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice, formatRating, ratingStars } from "../../../data/domain/display.ts";
-import { productPath } from "../../../data/domain/paths.ts";
+import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 import { formatUnitPrice, unitPrice } from "../../../data/domain/unit-price.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
@@ -21,11 +21,10 @@ export interface LinkContext {
   siteName: string;
 }
 
-const placeholder = (text: string | null) => `/api/placeholder/400/400${text ? `?text=${encodeURIComponent(text.slice(0, 60))}` : ""}`;
-
+/** The product's own image; its packshot when it has none or its own fails to load. */
 function ProductImage({ product }: { product: CardProduct }) {
   const [failed, setFailed] = useState(false);
-  const src = failed || !product.image ? placeholder(product.brand) : product.image;
+  const src = failed ? packshotPath(product.slug) : productImage(product);
   return (
     <img
       src={src}

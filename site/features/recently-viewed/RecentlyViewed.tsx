@@ -1,9 +1,10 @@
 import { useEffect, useState } from "react";
 import type { RecentlyViewedItem } from "../../../data/domain/catalogue.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
-import { productPath } from "../../../data/domain/paths.ts";
+import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
+import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { viewedKey } from "./record-view.ts";
 
 /** SPEC.md section 9: 4 skeleton placeholders while loading. */
@@ -61,7 +62,8 @@ export default function RecentlyViewed() {
               <li key={item.id}>
                 <a href={productPath(item.slug)} className="card block h-full p-3 hover:shadow-md">
                   <img
-                    src={item.image || "/api/placeholder/200/200"}
+                    src={productImage(item)}
+                    onError={(event) => showFallbackImage(event.currentTarget, packshotPath(item.slug))}
                     alt=""
                     width={200}
                     height={200}

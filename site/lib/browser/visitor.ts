@@ -38,3 +38,13 @@ export function getSessionId(): string {
     return `session_${randomId(randomIdLength)}`;
   }
 }
+
+/** This browser's visitor id when it has one, without making one (a fresh visitor has none). */
+export function storedVisitorId(): string | null {
+  try {
+    const stored = localStorage.getItem(userKey);
+    return stored && visitorIdPattern.test(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,46 @@
+import { createHash } from "node:crypto";
+import { defineRoute } from "../../context.ts";
+import { badRequest, notFound, parseWith, routeParam } from "../../lib/http.ts";
+import { slugParam } from "../../../data/domain/queries.ts";
+import { packshotSvg } from "../../../data/domain/packshot.ts";
+import { getPackshotProduct } from "../../../data/db/packshots.ts";
+import type { CachedResponse } from "../../lib/response-cache.ts";
+
+/**
+ * A product's illustrative packshot, `/api/packshot/{slug}.svg`. Browsers keep it a day and then
+ * ask again with its ETag (the drawing's hash), so a renamed product's new drawing arrives by the
+ * next day, and an unchanged one costs a 304. Kept in the response cache between catalogue writes.
+ * The API's content policy (nothing may run) applies to it like to every other answer.
+ */
+const fileSuffix = ".svg";
+const slugSchema = slugParam("slug");
+
+export default defineRoute((event, ctx) => {
+  const file = routeParam(event, "file");
+  if (!file.endsWith(fileSuffix)) throw badRequest("A packshot is asked for as {slug}.svg");
+  const slug = parseWith(slugSchema, file.slice(0, -fileSuffix.length));
+  if (event.url.search !== "") throw badRequest("This endpoint takes no query parameters");
+
+  const key = `packshot:${slug}`;
+  let answer: CachedResponse | undefined = ctx.cache?.get(key);
+  if (!answer) {
+    const product = getPackshotProduct(ctx.db, slug);
+    if (!product) throw notFound("Product not found");
+    const body = packshotSvg(product);
+    const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+    answer = {
+      body,
+      headers: {
+        "content-type": "image/svg+xml; charset=utf-8",
+        "cache-control": "public, max-age=86400",
+        etag,
+      },
+    };
+    ctx.cache?.set(key, answer);
+  }
+  for (const [name, value] of Object.entries(answer.headers)) event.res.headers.set(name, value);
+  if (event.req.headers.get("if-none-match") === answer.headers.etag) {
+    return new Response(null, { status: 304, headers: answer.headers });
+  }
+  return answer.body;
+});
