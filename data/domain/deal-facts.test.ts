@@ -56,7 +56,7 @@ describe("dealFactsOf", () => {
       [offer({ pricePence: 2000 }), offer({ retailerId: 2, pricePence: 1800 })],
       now,
     );
-    expect(dealFactsOf(days)).toEqual({ todayPence: 1800, lowestPence: 1800, isLowestIn90Days: true, typicalPence: 2000, isDeal: true, wasPence: 2000 });
-    expect(dealFactsOf([])).toEqual({ todayPence: null, lowestPence: null, isLowestIn90Days: false, typicalPence: null, isDeal: false, wasPence: null });
+    expect(dealFactsOf(days)).toEqual({ todayPence: 1800, lowestPence: 1800, isLowestIn90Days: true, typicalPence: 2000, isDeal: true, wasPence: 2000, lowestBeforeTodayPence: 2000 });
+    expect(dealFactsOf([])).toEqual({ todayPence: null, lowestPence: null, isLowestIn90Days: false, typicalPence: null, isDeal: false, wasPence: null, lowestBeforeTodayPence: null });
   });
 });

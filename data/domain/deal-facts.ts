@@ -37,6 +37,8 @@ export interface DealFacts {
   isDeal: boolean;
   /** A struck-through "was" price the history supports (the day's lowest on 28+ of the 90 days); else null. */
   wasPence: Pence | null;
+  /** The least daily lowest of the 89 days before today: what a "lowest in 90 days" alert has to beat. */
+  lowestBeforeTodayPence: Pence | null;
 }
 
 /** The UTC day (YYYY-MM-DD) of an instant. */
@@ -78,6 +80,7 @@ export function dealFactsOf(days: readonly DailyLowest[]): DealFacts {
     typicalPence: typicalPrice(days),
     isDeal: isDeal(todayPence, days),
     wasPence: wasPrice(days, todayPence),
+    lowestBeforeTodayPence: lowest.lowestBeforeTodayPence,
   };
 }
 
