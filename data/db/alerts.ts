@@ -126,9 +126,9 @@ export function createAlert(
   const targetPricePence = rule.kind === "target" ? rule.targetPricePence : null;
   const dropPercent = rule.kind === "drop" ? rule.dropPercent : null;
   return db.$client.transaction((): CreateAlertResult => {
-    const { best_price_pence: reference } = statement(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId) as {
-      best_price_pence: number | null;
-    };
+    const reference =
+      (statement(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId) as { best_price_pence: number | null } | undefined)
+        ?.best_price_pence ?? null;
     const inStock = reference === null ? 0 : 1;
     if (rule.kind === "drop" && reference === null) return { noPriceToDropFrom: true };
     const existing = statement(
