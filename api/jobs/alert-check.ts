@@ -1,6 +1,7 @@
 /**
  * The price-alert check (DECISIONS.md item 4): mails every active, confirmed alert whose
- * product's best price has reached its target, once per drop. The same schedule first sends the
+ * condition holds (target reached, dropped N %, back in stock, lowest in 90 days; see
+ * data/db/alert-delivery.ts), once per occurrence. The same schedule first sends the
  * queued address-confirmation mails (double opt-in, data/db/email-consent.ts). It runs from `npm run alerts:check`, on a
  * schedule inside the server, and after every price change (notifyPricesChanged).
  *
@@ -60,6 +61,8 @@ function alertMessage(alert: DueAlert): MailMessage {
     deliveryPence: alert.bestDeliveryPence,
     targetPence: alert.targetPricePence,
     retailerName: alert.retailerName,
+    kind: alert.kind,
+    referencePence: alert.referencePricePence,
     unsubscribeUrl,
     siteName: siteConfig.siteName,
     companyName: siteConfig.companyName,
@@ -76,7 +79,7 @@ function confirmationMessage(confirmation: DueConfirmation): MailMessage {
   const mail = confirmationMail({
     purpose: confirmation.purpose,
     confirmUrl: confirmUrl(confirmation.token),
-    alerts: confirmation.alerts.map((alert) => ({ productName: alert.productName, targetPence: alert.targetPricePence })),
+    alerts: confirmation.alerts,
     validDays: confirmationTtlMs / (24 * 60 * 60_000),
     siteName: siteConfig.siteName,
     companyName: siteConfig.companyName,
@@ -90,7 +93,7 @@ function errorMessage(error: unknown): string {
 
 /** Runs one check: re-arm, then claim and mail the due alerts in batches. */
 export async function checkAlerts({ db, mailer, now = () => new Date(), log = console.error }: AlertCheckOptions): Promise<AlertCheckResult> {
-  const rearmed = rearmAlerts(db);
+  const rearmed = rearmAlerts(db, now());
   let sent = 0;
   let consecutiveFailures = 0;
   // Failed alerts keep their claim until the run ends, so a later batch of this run skips them.

@@ -51,6 +51,20 @@ describe("alertMail", () => {
     expect(mail.text).toContain(`£12.99 at Pets "at" Home, at or below`);
   });
 
+  it("says what happened for each kind of alert, in subject, text and HTML", () => {
+    const drop = alertMail({ ...alertInput, kind: "drop", targetPence: null, pricePence: 1760, referencePence: 2000, deliveryPence: 0 });
+    expect(drop.subject).toBe(`Price drop: ${alertInput.productName} has dropped 12% to £17.60 at Pets "at" Home`);
+    expect(drop.text).toContain(`Good news: ${alertInput.productName} has dropped 12% to £17.60 at Pets "at" Home with free delivery, from £20.00 when you set your alert.`);
+    expect(drop.html).toContain(`has dropped 12% to <strong style="font-size: 18px; color: #15803d">£17.60</strong> at <strong>Pets &quot;at&quot; Home</strong>`);
+    const back = alertMail({ ...alertInput, kind: "back-in-stock", targetPence: null });
+    expect(back.subject).toBe(`Back in stock: ${alertInput.productName} is back in stock at Pets "at" Home`);
+    expect(back.text).toContain(`is back in stock at Pets "at" Home, at £12.99.`);
+    const lowest = alertMail({ ...alertInput, kind: "lowest-90", targetPence: null });
+    expect(lowest.subject).toBe(`Lowest price in 90 days: ${alertInput.productName} is now £12.99 at Pets "at" Home`);
+    expect(lowest.text).toContain(`is now £12.99 at Pets "at" Home: the lowest price in 90 days.`);
+    for (const mail of [drop, back, lowest]) expect(mail.text).not.toContain("target");
+  });
+
   it("leaves the retailer out when it is unknown", () => {
     const noRetailer = alertMail({ ...alertInput, retailerName: null });
     expect(noRetailer.subject).toBe("Price drop: Tom & Jerry's <Crunchy> Treats is now £12.99");
@@ -97,7 +111,10 @@ describe("confirmationMail", () => {
     ...identity,
     purpose: "price-alerts",
     confirmUrl,
-    alerts: [{ productName: "Tom & Jerry's <Crunchy> Treats", targetPence: 1250 }],
+    alerts: [
+      { productName: "Tom & Jerry's <Crunchy> Treats", kind: "target", targetPricePence: 1250, dropPercent: null, referencePricePence: 1500 },
+      { productName: "Kibble", kind: "drop", targetPricePence: null, dropPercent: 10, referencePricePence: 2000 },
+    ],
     validDays: 7,
   });
   const newsletter = confirmationMail({ ...identity, purpose: "newsletter", confirmUrl, alerts: [], validDays: 7 });
@@ -109,6 +126,7 @@ describe("confirmationMail", () => {
 
   it("lists the alerts, the link, the promise and what happens if ignored, in both parts, escaped in HTML", () => {
     expect(alerts.text).toContain("- Tom & Jerry's <Crunchy> Treats (£12.50 or less)");
+    expect(alerts.text).toContain("- Kibble (a drop of 10% from £20.00, to £18.00 or less)");
     expect(alerts.text).toContain(`Confirm my price alerts: ${confirmUrl}`);
     expect(alerts.html).toContain("<li>Tom &amp; Jerry&#39;s &lt;Crunchy&gt; Treats (£12.50 or less)</li>");
     expect(alerts.html).toContain(`href="${confirmUrl}"`);

@@ -4,6 +4,8 @@
  * ignore style sheets); every value placed in HTML is escaped.
  */
 import { formatPence, type Pence } from "../../data/domain/money.ts";
+import { alertConditionText, type AlertCondition, type AlertKind } from "../../data/domain/alerts.ts";
+import { priceDropPercent, windowDays } from "../../data/domain/deal-truth.ts";
 
 export interface RenderedMail {
   subject: string;
@@ -63,26 +65,49 @@ export interface AlertMailInput extends MailIdentity {
   pricePence: Pence;
   /** The delivery inside it (0: free); null or absent when not known, and the mail says nothing of it. */
   deliveryPence?: Pence | null;
-  targetPence: Pence;
+  /** Only for a target alert. */
+  targetPence: Pence | null;
   /** Null when the best offer's retailer is unknown; the mail then leaves the retailer out. */
   retailerName: string | null;
   unsubscribeUrl: string;
+  /** What the alert waited for; target when absent. */
+  kind?: AlertKind;
+  /** The best price when the alert was set (a drop alert's mail says how far it fell from it). */
+  referencePence?: Pence | null;
 }
 
-/** The mail sent when a product's best price reaches a visitor's target. */
+/**
+ * The mail sent when an alert's condition holds, saying what happened: the price reached the
+ * target, dropped N % (whole percent, rounded down) to £x, is back in stock at a retailer, or is
+ * the lowest price in 90 days.
+ */
 export function alertMail(input: AlertMailInput): RenderedMail {
+  const kind = input.kind ?? "target";
   const price = formatPence(input.pricePence);
-  const target = formatPence(input.targetPence);
   const at = input.retailerName ? ` at ${input.retailerName}` : "";
   const delivery = input.deliveryPence ?? null;
   const deliveryNote = delivery === null ? "" : delivery === 0 ? " with free delivery" : ` including ${formatPence(delivery)} delivery`;
-  const subject = `Price drop: ${input.productName} is now ${price}${at}`;
+  const reference = input.referencePence ?? null;
+  const dropped = priceDropPercent(reference, input.pricePence) ?? 0;
+  const subject = {
+    target: `Price drop: ${input.productName} is now ${price}${at}`,
+    drop: `Price drop: ${input.productName} has dropped ${dropped}% to ${price}${at}`,
+    "back-in-stock": `Back in stock: ${input.productName} is back in stock${at}`,
+    "lowest-90": `Lowest price in ${windowDays} days: ${input.productName} is now ${price}${at}`,
+  }[kind];
+  /** What happened, after "Good news: " and before the product's name is repeated in HTML. */
+  const news = {
+    target: `is now ${price}${at}${deliveryNote}, at or below your target price of ${formatPence(input.targetPence ?? 0)}.`,
+    drop: `has dropped ${dropped}% to ${price}${at}${deliveryNote}, from ${formatPence(reference ?? input.pricePence)} when you set your alert.`,
+    "back-in-stock": `is back in stock${at}, at ${price}${deliveryNote}.`,
+    "lowest-90": `is now ${price}${at}${deliveryNote}: the lowest price in ${windowDays} days.`,
+  }[kind];
   const reason = `You are receiving this because you set a price alert on ${input.siteName}.`;
   const unsubscribeLabel = "Switch off this price alert";
   const caution = "Prices change quickly, so check the price on the retailer's site before you buy.";
 
   const text = [
-    `Good news: ${input.productName} is now ${price}${at}${deliveryNote}, at or below your target price of ${target}.`,
+    `Good news: ${input.productName} ${news}`,
     "",
     `Compare all prices: ${input.productUrl}`,
     "",
@@ -92,12 +117,14 @@ export function alertMail(input: AlertMailInput): RenderedMail {
     "",
   ].join("\n");
 
-  const retailerHtml = input.retailerName ? ` at <strong>${escapeHtml(input.retailerName)}</strong>` : "";
+  // The price and the retailer stand out in the HTML form.
+  let newsHtml = escapeHtml(news).replace(escapeHtml(price), `<strong style="font-size: 18px; color: #15803d">${escapeHtml(price)}</strong>`);
+  if (input.retailerName) newsHtml = newsHtml.replace(escapeHtml(at), ` at <strong>${escapeHtml(input.retailerName)}</strong>`);
   const html = htmlDocument(
     subject,
     `<p style="margin: 0 0 8px; font-size: 14px; color: #57534e">${escapeHtml(input.siteName)} price alert</p>
 <h1 style="margin: 0 0 16px; font-size: 20px">${escapeHtml(input.productName)}</h1>
-<p style="margin: 0 0 16px">Good news: it is now <strong style="font-size: 18px; color: #15803d">${escapeHtml(price)}</strong>${retailerHtml}${escapeHtml(deliveryNote)}, at or below your target price of ${escapeHtml(target)}.</p>
+<p style="margin: 0 0 16px">Good news: it ${newsHtml}</p>
 <p style="margin: 0 0 16px"><a href="${escapeHtml(input.productUrl)}" style="display: inline-block; padding: 10px 16px; background: #0f766e; color: #ffffff; text-decoration: none; border-radius: 6px">Compare all prices</a></p>
 <p style="margin: 0; font-size: 13px; color: #57534e">${escapeHtml(caution)}</p>
 ${footerHtml(input, reason, unsubscribeLabel, input.unsubscribeUrl)}`,
@@ -142,14 +169,14 @@ export interface ConfirmationMailInput extends MailIdentity {
   purpose: "price-alerts" | "newsletter";
   confirmUrl: string;
   /** The alerts the link switches on (price alerts). */
-  alerts: { productName: string; targetPence: Pence }[];
+  alerts: ({ productName: string } & AlertCondition)[];
   /** How many days the link works. */
   validDays: number;
 }
 
-/** "Dog Food (£12.00 or less)", as the confirmation mail and page list a price alert. */
-export function alertSummary(alert: { productName: string; targetPence: Pence }): string {
-  return `${alert.productName} (${formatPence(alert.targetPence)} or less)`;
+/** "Dog Food (£12.00 or less)", "Dog Food (back in stock)", as the confirmation mail and page list a price alert. */
+export function alertSummary(alert: { productName: string } & AlertCondition): string {
+  return `${alert.productName} (${alertConditionText(alert)})`;
 }
 
 /**

@@ -525,7 +525,8 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     expect(created.slug).toBe("test-kibble-adult-2kg");
     // Best price: the lowest in-stock total to the door. The second retailer's 11.50 carries its
     // standard delivery (11.50 + 3.99 = 15.49, below its free-delivery threshold); the first's 12.99
-    // is delivered free, so it wins, with its was-price (15.00, also free).
+    // is delivered free, so it wins; its claimed was-price (15.00) has no price history behind it, so
+    // the product shows none.
     const secondRule = row<{ delivery_pence: number }>("SELECT delivery_pence FROM retailers WHERE id = ?", body.retailerLinks[1]!.retailerId);
     expect(secondRule.delivery_pence).toBeGreaterThan(149);
     expect(row("SELECT name, category_id, best_price_pence, best_retailer_id, original_price_pence, best_delivery_pence, last_edited_at FROM products WHERE id = ?", created.id)).toEqual({
@@ -533,7 +534,7 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
       category_id: f.category.id,
       best_price_pence: 1299,
       best_retailer_id: body.retailerLinks[0]!.retailerId,
-      original_price_pence: 1500,
+      original_price_pence: null,
       best_delivery_pence: 0,
       last_edited_at: null,
     });
@@ -551,13 +552,14 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     builds.length = 0;
     const body = productBody();
     const first = body.retailerLinks[0]!;
-    // The first retailer drops to 10.00 (below the other's 11.50): it becomes the best, with its was-price.
+    // The first retailer drops to 10.00 (below the other's 11.50): it becomes the best; 12.99 was
+    // charged for minutes, not the 28 days a was-price needs.
     const edited = { ...body, isFeatured: true, retailerLinks: [{ ...first, price: 10 }, body.retailerLinks[1]!] };
     expect(await adminOk("PUT", `/api/products/${id}`, edited)).toEqual({ id, slug: "test-kibble-adult-2kg" });
     expect(row("SELECT best_price_pence, best_retailer_id, original_price_pence, is_featured FROM products WHERE id = ?", id)).toEqual({
       best_price_pence: 1000,
       best_retailer_id: first.retailerId,
-      original_price_pence: 1500,
+      original_price_pence: null,
       is_featured: 1,
     });
     expect(row<{ last_edited_at: string | null }>("SELECT last_edited_at FROM products WHERE id = ?", id).last_edited_at).not.toBeNull();

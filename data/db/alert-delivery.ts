@@ -9,14 +9,23 @@
  * A claim left behind by a crashed check counts as free again once it is stale.
  */
 import type { Db } from "./client.ts";
+import { dealFactsFor } from "./deal-facts.ts";
 import { statement } from "./statements.ts";
+import { alertRuleOf, type AlertKind } from "../domain/alerts.ts";
+import { alertFires } from "../domain/deal-truth.ts";
 import type { Pence } from "../domain/money.ts";
 
 /** A claimed alert with what its mail needs. */
 export interface DueAlert {
   id: number;
   email: string;
-  targetPricePence: Pence;
+  kind: AlertKind;
+  /** Only for kind target. */
+  targetPricePence: Pence | null;
+  /** Only for kind drop. */
+  dropPercent: number | null;
+  /** The best price when the alert was set. */
+  referencePricePence: Pence | null;
   productName: string;
   productSlug: string;
   /** The best price (total to the door) and the delivery inside it (null: not known). */
@@ -29,7 +38,10 @@ export interface DueAlert {
 interface DueAlertRow {
   id: number;
   email: string;
-  target_price_pence: number;
+  kind: AlertKind;
+  target_price_pence: number | null;
+  drop_percent: number | null;
+  reference_price_pence: number | null;
   name: string;
   slug: string;
   best_price_pence: number;
@@ -37,18 +49,76 @@ interface DueAlertRow {
   retailer_name: string | null;
 }
 
+/** An alert of another kind than target with what deciding whether it fires needs. */
+interface RuleRow {
+  id: number;
+  product_id: number;
+  kind: AlertKind;
+  target_price_pence: number | null;
+  drop_percent: number | null;
+  reference_price_pence: number | null;
+  last_in_stock: number | null;
+  last_notified_price_pence: number | null;
+  best_price_pence: number | null;
+}
+
+const ruleColumns = `a.id, a.product_id, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence, a.last_in_stock,
+  a.last_notified_price_pence, p.best_price_pence`;
+
 /**
- * Re-arms notified alerts whose product is back above the target (or out of stock everywhere),
- * so the next drop to the target is mailed again. Returns how many were re-armed.
+ * Whether each alert's rule holds now (alertFires, data/domain/deal-truth.ts), by alert id. A
+ * lowest-90 alert needs its product's 90 days, read in bulk for all of them; back in stock is
+ * judged against the stock state of the last check (unknown counts as in stock: no news).
  */
-export function rearmAlerts(db: Db): number {
-  return statement(
+function firingNow(db: Db, rows: readonly RuleRow[], now: Date): Map<number, boolean> {
+  const lowestIds = [...new Set(rows.filter((row) => row.kind === "lowest-90" && row.best_price_pence !== null).map((row) => row.product_id))];
+  const facts = lowestIds.length === 0 ? new Map() : dealFactsFor(db, lowestIds, now);
+  const fires = new Map<number, boolean>();
+  for (const row of rows) {
+    const rule = alertRuleOf({
+      kind: row.kind,
+      targetPricePence: row.target_price_pence,
+      dropPercent: row.drop_percent,
+      referencePricePence: row.reference_price_pence,
+    });
+    const state = {
+      currentPence: row.best_price_pence,
+      referencePence: row.reference_price_pence,
+      wasInStock: row.last_in_stock !== 0,
+      lowest90ExcludingTodayPence: facts.get(row.product_id)?.lowestBeforeTodayPence ?? null,
+    };
+    fires.set(row.id, rule !== null && alertFires(rule, state));
+  }
+  return fires;
+}
+
+/**
+ * Re-arms notified alerts whose condition no longer holds, so the next occurrence is mailed
+ * again: a target alert whose product is back above the target (or out of stock everywhere), a
+ * drop alert back above its threshold, a lowest-90 alert whose price is no longer below the 90
+ * days before today, a back-in-stock alert out of stock again. Returns how many were re-armed.
+ */
+export function rearmAlerts(db: Db, now: Date = new Date()): number {
+  const targets = statement(
     db,
     `UPDATE price_alerts SET last_notified_price_pence = NULL
-     WHERE is_active = 1 AND last_notified_price_pence IS NOT NULL
+     WHERE is_active = 1 AND kind = 'target' AND last_notified_price_pence IS NOT NULL
        AND EXISTS (SELECT 1 FROM products p WHERE p.id = price_alerts.product_id
                    AND (p.best_price_pence IS NULL OR p.best_price_pence > price_alerts.target_price_pence))`,
   ).run().changes;
+  const notified = statement(
+    db,
+    `SELECT ${ruleColumns} FROM price_alerts a JOIN products p ON p.id = a.product_id
+     WHERE a.is_active = 1 AND a.kind <> 'target' AND a.last_notified_price_pence IS NOT NULL`,
+  ).all() as RuleRow[];
+  const fires = firingNow(db, notified, now);
+  const rearm = statement(db, "UPDATE price_alerts SET last_notified_price_pence = NULL WHERE id = ?");
+  let others = 0;
+  for (const row of notified) {
+    const holds = row.kind === "back-in-stock" ? row.best_price_pence !== null : fires.get(row.id) === true;
+    if (!holds) others += rearm.run(row.id).changes;
+  }
+  return targets + others;
 }
 
 export interface ClaimOptions {
@@ -59,28 +129,38 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims (for `claimToken`, which must be new for every call) the active, confirmed alerts that are due (best price at or below the target and below the price
- * last mailed about) and not claimed by a live check, and returns them with their mail's details.
+ * Claims (for `claimToken`, which must be new for every call) the active, confirmed alerts that are due and not claimed by a live check,
+ * and returns them with their mail's details. Due, once per occurrence:
+ * - target: best price at or below the target and below the price last mailed about;
+ * - drop: best price at or below the reference less the percent, and below the price last mailed about;
+ * - lowest-90: best price strictly below every day of the 90 before today, and below the price last mailed about;
+ * - back-in-stock: something in stock while nothing was at the last check. Each check records
+ *   the stock state of the back-in-stock alerts it does not claim (a claimed one is recorded as
+ *   in stock once its mail is sent), so it fires on the change only.
+ * An alert waiting for its confirmation is never due (double opt-in) and its stock state is not
+ * recorded: once confirmed, a product that came back meanwhile is news.
  * IMMEDIATE takes the write lock before reading, so a second process waits (busy_timeout) and
  * then sees the claims instead of claiming the same rows.
  */
 export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: ClaimOptions): DueAlert[] {
   const staleBefore = new Date(now.getTime() - options.staleAfterMs).toISOString();
   const claim = db.$client.transaction((): DueAlertRow[] => {
-    statement(
+    const claimed = statement(
       db,
       `UPDATE price_alerts SET claim_token = ?, claimed_at = ?
        WHERE id IN (
          SELECT a.id FROM price_alerts a JOIN products p ON p.id = a.product_id
-         WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL
+         WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind = 'target'
            AND p.best_price_pence IS NOT NULL AND p.best_price_pence <= a.target_price_pence
            AND (a.last_notified_price_pence IS NULL OR p.best_price_pence < a.last_notified_price_pence)
            AND (a.claim_token IS NULL OR a.claimed_at < ?)
          ORDER BY a.id LIMIT ?)`,
-    ).run(claimToken, now.toISOString(), staleBefore, options.limit);
+    ).run(claimToken, now.toISOString(), staleBefore, options.limit).changes;
+    if (claimed < options.limit) claimOtherKinds(db, claimToken, now, staleBefore, options.limit - claimed);
     return statement(
       db,
-      `SELECT a.id, a.email, a.target_price_pence, p.name, p.slug, p.best_price_pence, p.best_delivery_pence, r.name AS retailer_name
+      `SELECT a.id, a.email, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence,
+         p.name, p.slug, p.best_price_pence, p.best_delivery_pence, r.name AS retailer_name
        FROM price_alerts a JOIN products p ON p.id = a.product_id LEFT JOIN retailers r ON r.id = p.best_retailer_id
        WHERE a.claim_token = ? ORDER BY a.id`,
     ).all(claimToken) as DueAlertRow[];
@@ -88,7 +168,10 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
   return claim.immediate().map((row) => ({
     id: row.id,
     email: row.email,
+    kind: row.kind,
     targetPricePence: row.target_price_pence,
+    dropPercent: row.drop_percent,
+    referencePricePence: row.reference_price_pence,
     productName: row.name,
     productSlug: row.slug,
     bestPricePence: row.best_price_pence,
@@ -97,15 +180,44 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
   }));
 }
 
+/** The drop, back-in-stock and lowest-90 part of claimDueAlerts (inside its transaction): rules checked with alertFires. */
+function claimOtherKinds(db: Db, claimToken: string, now: Date, staleBefore: string, limit: number): void {
+  const candidates = statement(
+    db,
+    `SELECT ${ruleColumns} FROM price_alerts a JOIN products p ON p.id = a.product_id
+     WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind <> 'target'
+       AND (a.claim_token IS NULL OR a.claimed_at < ?)
+     ORDER BY a.id`,
+  ).all(staleBefore) as RuleRow[];
+  const fires = firingNow(db, candidates, now);
+  const claimOne = statement(db, "UPDATE price_alerts SET claim_token = ?, claimed_at = ? WHERE id = ?");
+  const recordStock = statement(db, "UPDATE price_alerts SET last_in_stock = ? WHERE id = ? AND last_in_stock IS NOT ?");
+  let claimed = 0;
+  for (const row of candidates) {
+    const firing = fires.get(row.id) === true;
+    const due =
+      firing &&
+      (row.kind === "back-in-stock" || row.last_notified_price_pence === null || row.best_price_pence! < row.last_notified_price_pence);
+    if (due && claimed < limit) {
+      claimOne.run(claimToken, now.toISOString(), row.id);
+      claimed++;
+    } else if (row.kind === "back-in-stock" && !due) {
+      const inStock = row.best_price_pence === null ? 0 : 1;
+      recordStock.run(inStock, row.id, inStock);
+    }
+  }
+}
+
 /**
- * Records a sent mail: the time and the price it announced, and frees the claim. Does nothing
+ * Records a sent mail: the time and the price it announced (in stock, so a back-in-stock alert
+ * waits for the next time nothing is), and frees the claim. Does nothing
  * (returns false) if this check no longer holds the claim.
  */
 export function markNotified(db: Db, alertId: number, claimToken: string, pricePence: Pence, now: Date): boolean {
   return (
     statement(
       db,
-      `UPDATE price_alerts SET last_notified_at = ?, last_notified_price_pence = ?, claim_token = NULL, claimed_at = NULL
+      `UPDATE price_alerts SET last_notified_at = ?, last_notified_price_pence = ?, last_in_stock = 1, claim_token = NULL, claimed_at = NULL
        WHERE id = ? AND claim_token = ?`,
     ).run(now.toISOString(), pricePence, alertId, claimToken).changes === 1
   );

@@ -3,8 +3,9 @@ import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { toPounds, type Pence } from "../domain/money.ts";
 import { activeAlertLimit } from "../domain/visitor.ts";
-import { alertStatus, type AlertStatus } from "../domain/alerts.ts";
+import { alertConditionText, alertStatusOf, type AlertCondition, type AlertKind, type AlertStatus } from "../domain/alerts.ts";
 import { hasConsent, requestConfirmation } from "./email-consent.ts";
+import { dealFactsFor } from "./deal-facts.ts";
 
 /** "pending_confirmation" until the address is confirmed for this visitor: nothing is mailed before. */
 export type AlertState = "pending_confirmation" | "active";
@@ -13,7 +14,8 @@ export interface PriceAlert {
   id: number;
   userId: string;
   productId: number;
-  targetPrice: number;
+  /** Only for kind target; null otherwise. */
+  targetPrice: number | null;
   email: string;
   isActive: boolean;
   createdAt: string;
@@ -21,13 +23,20 @@ export interface PriceAlert {
   product: { name: string; slug: string; bestPrice: number | null };
   status: AlertStatus;
   state: AlertState;
+  kind: AlertKind;
+  /** Only for kind drop: 1 to 99. */
+  dropPercent: number | null;
+  /** The best price when the alert was set (a drop is measured from it); null when nothing was in stock. */
+  referencePrice: number | null;
+  /** What the alert waits for, in words: "£12.00 or less", "a drop of 10% from £20.00, to £18.00 or less", "back in stock". */
+  condition: string;
 }
 
 interface AlertRow {
   id: number;
   user_id: string;
   product_id: number;
-  target_price_pence: number;
+  target_price_pence: number | null;
   email: string;
   is_active: number;
   created_at: string;
@@ -36,13 +45,30 @@ interface AlertRow {
   name: string;
   slug: string;
   best_price_pence: number | null;
+  kind: AlertKind;
+  drop_percent: number | null;
+  reference_price_pence: number | null;
 }
 
 const select = `SELECT a.id, a.user_id, a.product_id, a.target_price_pence, a.email, a.is_active, a.created_at, a.last_notified_at, a.confirmed_at,
-  p.name, p.slug, p.best_price_pence
+  p.name, p.slug, p.best_price_pence, a.kind, a.drop_percent, a.reference_price_pence
   FROM price_alerts a JOIN products p ON p.id = a.product_id`;
 
-function toAlert(row: AlertRow): PriceAlert {
+const conditionOf = (row: AlertRow): AlertCondition => ({
+  kind: row.kind,
+  targetPricePence: row.target_price_pence,
+  dropPercent: row.drop_percent,
+  referencePricePence: row.reference_price_pence,
+});
+
+/** Rows as alerts; a lowest-90 alert's status needs its product's 90 days (read in bulk for all of them). */
+function toAlerts(db: Db, rows: readonly AlertRow[], now: Date): PriceAlert[] {
+  const lowestIds = [...new Set(rows.filter((row) => row.kind === "lowest-90").map((row) => row.product_id))];
+  const facts = lowestIds.length === 0 ? new Map() : dealFactsFor(db, lowestIds, now);
+  return rows.map((row) => toAlert(row, facts.get(row.product_id)?.lowestBeforeTodayPence ?? null));
+}
+
+function toAlert(row: AlertRow, lowest90ExcludingTodayPence: Pence | null): PriceAlert {
   const bestPrice = toPounds(row.best_price_pence);
   const targetPrice = toPounds(row.target_price_pence);
   return {
@@ -55,8 +81,12 @@ function toAlert(row: AlertRow): PriceAlert {
     createdAt: row.created_at,
     lastNotifiedAt: row.last_notified_at,
     product: { name: row.name, slug: row.slug, bestPrice },
-    status: alertStatus(row.best_price_pence, row.target_price_pence),
+    status: alertStatusOf(conditionOf(row), row.best_price_pence, lowest90ExcludingTodayPence),
     state: row.confirmed_at === null ? "pending_confirmation" : "active",
+    kind: row.kind,
+    dropPercent: row.drop_percent,
+    referencePrice: toPounds(row.reference_price_pence),
+    condition: alertConditionText(conditionOf(row)),
   };
 }
 
@@ -67,30 +97,51 @@ export type CreateAlertResult =
       /** Whether a confirmation mail was queued (never for an active alert; see email-consent.ts for the limits). */
       confirmationSent: boolean;
     }
-  | { limitReached: true };
+  | { limitReached: true }
+  /** A drop is measured from today's best price: none while nothing is in stock. */
+  | { noPriceToDropFrom: true };
+
+/** What a new alert waits for: a target price, a drop of `dropPercent` %, back in stock, or the lowest price in 90 days. */
+export type NewAlertRule =
+  | { kind: "target"; targetPricePence: Pence }
+  | { kind: "drop"; dropPercent: number }
+  | { kind: "back-in-stock" }
+  | { kind: "lowest-90" };
 
 /**
- * Creates an alert. The visitor's active alert for the same product and address is updated
- * instead (new target, notification state reset), so repeating the form never makes duplicates.
- * The alert is active at once only if this visitor has confirmed the address; otherwise it waits
- * for confirmation and a confirmation mail is queued (within the limits of email-consent.ts).
+ * Creates an alert. The visitor's active alert of the same kind for the same product and address
+ * is updated instead (new figures, reference price and notification state reset), so repeating
+ * the form never makes duplicates. Every alert keeps the product's best price at creation as its
+ * reference (a drop is measured from it) and whether anything was in stock (back in stock fires
+ * when that changes to in stock). The alert is active at once only if this visitor has confirmed
+ * the address; otherwise it waits for confirmation and a confirmation mail is queued (within the
+ * limits of email-consent.ts): the double opt-in applies to every kind.
  */
 export function createAlert(
   db: Db,
-  input: { userId: string; productId: number; email: string; targetPricePence: Pence },
+  input: { userId: string; productId: number; email: string } & ({ targetPricePence: Pence; rule?: undefined } | { rule: NewAlertRule }),
   now: Date = new Date(),
 ): CreateAlertResult {
+  const rule: NewAlertRule = input.rule ?? { kind: "target", targetPricePence: input.targetPricePence! };
+  const targetPricePence = rule.kind === "target" ? rule.targetPricePence : null;
+  const dropPercent = rule.kind === "drop" ? rule.dropPercent : null;
   return db.$client.transaction((): CreateAlertResult => {
+    const reference =
+      (statement(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId) as { best_price_pence: number | null } | undefined)
+        ?.best_price_pence ?? null;
+    const inStock = reference === null ? 0 : 1;
+    if (rule.kind === "drop" && reference === null) return { noPriceToDropFrom: true };
     const existing = statement(
       db,
-      "SELECT id FROM price_alerts WHERE user_id = ? AND product_id = ? AND email = ? AND is_active = 1",
-    ).get(input.userId, input.productId, input.email) as { id: number } | undefined;
+      "SELECT id FROM price_alerts WHERE user_id = ? AND product_id = ? AND email = ? AND kind = ? AND is_active = 1",
+    ).get(input.userId, input.productId, input.email, rule.kind) as { id: number } | undefined;
     let id: number;
     if (existing) {
       statement(
         db,
-        "UPDATE price_alerts SET target_price_pence = ?, last_notified_price_pence = NULL WHERE id = ?",
-      ).run(input.targetPricePence, existing.id);
+        `UPDATE price_alerts SET target_price_pence = ?, drop_percent = ?, reference_price_pence = ?, last_in_stock = ?, last_notified_price_pence = NULL
+         WHERE id = ?`,
+      ).run(targetPricePence, dropPercent, reference, inStock, existing.id);
       id = existing.id;
     } else {
       const { n } = statement(db, "SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1").get(input.userId) as { n: number };
@@ -98,22 +149,23 @@ export function createAlert(
       const confirmedAt = hasConsent(db, input.email, input.userId) ? now.toISOString() : null;
       const row = statement(
         db,
-        "INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, created_at, confirmed_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-      ).get(input.userId, input.productId, input.email, input.targetPricePence, now.toISOString(), confirmedAt) as { id: number };
+        `INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, created_at, confirmed_at, kind, drop_percent, reference_price_pence, last_in_stock)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      ).get(input.userId, input.productId, input.email, targetPricePence, now.toISOString(), confirmedAt, rule.kind, dropPercent, reference, inStock) as {
+        id: number;
+      };
       id = row.id;
     }
-    const alert = toAlert(statement(db, `${select} WHERE a.id = ?`).get(id) as AlertRow);
+    const [alert] = toAlerts(db, [statement(db, `${select} WHERE a.id = ?`).get(id) as AlertRow], now);
     const confirmationSent =
-      alert.state === "pending_confirmation" && requestConfirmation(db, { email: input.email, purpose: "price-alerts", userId: input.userId }, now);
-    return { alert, created: !existing, confirmationSent };
+      alert!.state === "pending_confirmation" && requestConfirmation(db, { email: input.email, purpose: "price-alerts", userId: input.userId }, now);
+    return { alert: alert!, created: !existing, confirmationSent };
   })();
 }
 
 /** The visitor's active alerts, newest first, with each product's current best price and status. */
-export function listAlerts(db: Db, userId: string): PriceAlert[] {
-  return (statement(db, `${select} WHERE a.user_id = ? AND a.is_active = 1 ORDER BY a.created_at DESC, a.id DESC`).all(userId) as AlertRow[]).map(
-    toAlert,
-  );
+export function listAlerts(db: Db, userId: string, now: Date = new Date()): PriceAlert[] {
+  return toAlerts(db, statement(db, `${select} WHERE a.user_id = ? AND a.is_active = 1 ORDER BY a.created_at DESC, a.id DESC`).all(userId) as AlertRow[], now);
 }
 
 /** Deletes the visitor's own alert; false when there is none of that id for this visitor. */

@@ -60,7 +60,8 @@ describe("best price", () => {
       { retailer: 0, price: 5, original: 7 },
       { retailer: 2, price: 4, inStock: false },
     ]));
-    expect(best(value.id)).toEqual({ price: 500, retailer: retailers[0], original: 700 });
+    // The offers' own was-prices (6.00, 7.00) are claims no price history supports yet: no original price.
+    expect(best(value.id)).toEqual({ price: 500, retailer: retailers[0], original: null });
     expect(change).toEqual({ productIds: [value.id], categoryIds: [categories[0]], siteWide: false, revisions: [catalogueRevision(temp.db)] });
   });
 

@@ -374,7 +374,7 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
       origin?.mpn ?? null,
     ) as { id: number };
     writeOffers(db, id, input.retailerLinks, at, origin);
-    recomputeBestPrices(db, [id]);
+    recomputeBestPrices(db, [id], now);
     recordAudit(
       db,
       {
@@ -421,7 +421,7 @@ export function updateProduct(db: Db, id: number, input: ProductInput, now = new
       id,
     );
     writeOffers(db, id, input.retailerLinks, at);
-    recomputeBestPrices(db, [id]);
+    recomputeBestPrices(db, [id], now);
     // "price at Amazon £12.99 -> £11.49" stands for its offer; other changed fields are named.
     const moves = [...priceMoves(offersBefore, input.retailerLinks, names), ...repeatPriceMoves(offersBefore, input.retailerLinks, names)];
     const movedOffers = new Set(moves.map((move) => move.retailer));
@@ -658,7 +658,7 @@ export function updateRetailer(db: Db, id: number, input: RetailerInput, now = n
     // A new delivery rule moves the totals to the door, and so the best prices, of everything sold here.
     const ruleChanged = before.deliveryPence !== after.deliveryPence || before.freeDeliveryFromPence !== after.freeDeliveryFromPence;
     const repriced = ruleChanged ? productsSoldAt(db, id) : [];
-    if (repriced.length > 0) recomputeBestPrices(db, repriced);
+    if (repriced.length > 0) recomputeBestPrices(db, repriced, now);
     recordAudit(
       db,
       { action: "update", entity: "retailer", entityId: id, summary: `Updated retailer "${input.name}": ${diff.names.join(", ")}`, before: diff.before, after: diff.after },

@@ -22,6 +22,7 @@ import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { appSecret } from "../config.ts";
 import type { Pence } from "../domain/money.ts";
+import type { AlertCondition, AlertKind } from "../domain/alerts.ts";
 
 export type ConfirmationPurpose = "price-alerts" | "newsletter";
 
@@ -92,10 +93,25 @@ export function requestConfirmation(db: Db, request: ConfirmationRequest, now: D
 }
 
 /** An alert a price-alert confirmation switches on, as its mail and page name it. */
-export interface PendingAlertSummary {
+export interface PendingAlertSummary extends AlertCondition {
   productName: string;
-  targetPricePence: Pence;
 }
+
+interface SummaryRow {
+  name: string;
+  kind: AlertKind;
+  target_price_pence: number | null;
+  drop_percent: number | null;
+  reference_price_pence: number | null;
+}
+
+const summaryOf = (row: SummaryRow): PendingAlertSummary => ({
+  productName: row.name,
+  kind: row.kind,
+  targetPricePence: row.target_price_pence,
+  dropPercent: row.drop_percent,
+  referencePricePence: row.reference_price_pence,
+});
 
 /** A claimed confirmation mail with what it needs. */
 export interface DueConfirmation {
@@ -111,10 +127,10 @@ function pendingAlerts(db: Db, email: string, userId: string): PendingAlertSumma
   return (
     statement(
       db,
-      `SELECT p.name, a.target_price_pence FROM price_alerts a JOIN products p ON p.id = a.product_id
+      `SELECT p.name, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence FROM price_alerts a JOIN products p ON p.id = a.product_id
        WHERE a.email = ? AND a.user_id = ? AND a.is_active = 1 AND a.confirmed_at IS NULL ORDER BY a.id`,
-    ).all(email, userId) as { name: string; target_price_pence: number }[]
-  ).map((row) => ({ productName: row.name, targetPricePence: row.target_price_pence }));
+    ).all(email, userId) as SummaryRow[]
+  ).map(summaryOf);
 }
 
 interface ConfirmationRow {
@@ -198,10 +214,10 @@ function activeAlerts(db: Db, email: string, userId: string): PendingAlertSummar
   return (
     statement(
       db,
-      `SELECT p.name, a.target_price_pence FROM price_alerts a JOIN products p ON p.id = a.product_id
+      `SELECT p.name, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence FROM price_alerts a JOIN products p ON p.id = a.product_id
        WHERE a.email = ? AND a.user_id = ? AND a.is_active = 1 AND a.confirmed_at IS NOT NULL ORDER BY a.id`,
-    ).all(email, userId) as { name: string; target_price_pence: number }[]
-  ).map((row) => ({ productName: row.name, targetPricePence: row.target_price_pence }));
+    ).all(email, userId) as SummaryRow[]
+  ).map(summaryOf);
 }
 
 /**

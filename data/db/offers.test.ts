@@ -28,9 +28,11 @@ describe("recomputeBestPrices", () => {
   it("takes an admin's manual price while the override is on", () => {
     const id = productIds[0]!;
     const [first, second] = setPrices(id, [1000, 1200]);
+    run("DELETE FROM price_history WHERE product_id = ?", id);
     run("UPDATE product_prices SET price_override = 1, manual_price_pence = 900, original_price_pence = 1500 WHERE id = ?", second!.id);
     recomputeBestPrices(temp.db, [id]);
-    expect(best(id)).toEqual({ price: 900, retailer: second!.retailer_id, original: 1500 });
+    // The offer's claimed was-price (15.00) has no history behind it: no original price.
+    expect(best(id)).toEqual({ price: 900, retailer: second!.retailer_id, original: null });
     run("UPDATE product_prices SET price_override = 0 WHERE id = ?", second!.id);
     recomputeBestPrices(temp.db, [id]);
     expect(best(id)).toEqual({ price: 1000, retailer: first!.retailer_id, original: null });
@@ -106,6 +108,47 @@ describe("recomputeBestPrices", () => {
       expect(withDelivery(id)).toEqual({ price: 1000, retailer: first!.retailer_id, delivery: null });
     } finally {
       withoutDelivery(temp.db);
+    }
+  });
+});
+
+describe("recomputeBestPrices: the was-price is the one the price history supports", () => {
+  const now = new Date("2026-06-30T12:00:00.000Z");
+  const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+  /** One offer at `current` now (others removed), with item price history `points` ([days ago, pence]). */
+  function history(productId: number, current: number, points: [number, number][], claimedWas: number | null = null): void {
+    const [keep, ...others] = offers(productId);
+    for (const other of others) run("DELETE FROM product_prices WHERE id = ?", other.id);
+    run("UPDATE product_prices SET price_pence = ?, in_stock = 1, stale = 0, price_override = 0, free_delivery = 0, delivery_pence = NULL, original_price_pence = ? WHERE id = ?", current, claimedWas, keep!.id);
+    run("DELETE FROM price_history WHERE product_id = ?", productId);
+    for (const [days, pence] of points) {
+      run("INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)", productId, keep!.retailer_id, pence, daysAgo(days));
+    }
+  }
+
+  it("takes a price charged on 28 of the last 90 days, and not one charged on 27; a retailer's claim alone is not enough", () => {
+    const id = productIds[6]!;
+    // 12.00 from 47 days ago until 19 days ago: days -47 .. -20 are 28 days at 12.00; today 10.00.
+    history(id, 1000, [[47.1, 1200], [19.1, 1000]], 1500);
+    recomputeBestPrices(temp.db, [id], now);
+    expect(best(id)).toMatchObject({ price: 1000, original: 1200 });
+    // One day fewer at 12.00: 27 days, unsupported.
+    history(id, 1000, [[46.1, 1200], [19.1, 1000]], 1500);
+    recomputeBestPrices(temp.db, [id], now);
+    expect(best(id)).toMatchObject({ price: 1000, original: null });
+  });
+
+  it("counts history as totals to the door: an item price below the free-delivery threshold carries the delivery", () => {
+    const id = productIds[7]!;
+    history(id, 4000, [[80.1, 3800], [5.1, 4000]]);
+    const [offer] = offers(id);
+    run("UPDATE retailers SET delivery_pence = 399, free_delivery_from_pence = 3900 WHERE id = ?", offer!.retailer_id);
+    try {
+      // 38.00 + 3.99 = 41.99 to the door for 75 days, above today's 40.00 delivered free.
+      recomputeBestPrices(temp.db, [id], now);
+      expect(best(id)).toMatchObject({ price: 4000, original: 4199 });
+    } finally {
+      run("UPDATE retailers SET delivery_pence = NULL, free_delivery_from_pence = NULL WHERE id = ?", offer!.retailer_id);
     }
   });
 });

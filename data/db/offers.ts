@@ -1,5 +1,8 @@
 import type { Db } from "./client.ts";
 import { bestOffer, type OfferPricing } from "../domain/offers.ts";
+import { dailyLowestTotals } from "../domain/deal-facts.ts";
+import { wasPrice } from "../domain/deal-truth.ts";
+import { readItemHistory } from "./deal-facts.ts";
 
 interface OfferRow {
   product_id: number;
@@ -16,52 +19,68 @@ interface OfferRow {
   rule_free_from_pence: number | null;
 }
 
+const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.original_price_pence, pp.in_stock, pp.price_override,
+    pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
+    r.free_delivery_from_pence AS rule_free_from_pence
+    FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
+
+/**
+ * The pricing inputs of the given products' offers (every product's when `productIds` is null),
+ * with their retailers' delivery rules; a product with no offers maps to an empty list.
+ */
+export function readOfferPricing(db: Db, productIds: readonly number[] | null): Map<number, OfferPricing[]> {
+  const sqlite = db.$client;
+  const rows = (
+    productIds === null
+      ? sqlite.prepare(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
+      : sqlite.prepare(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`).all(JSON.stringify(productIds))
+  ) as OfferRow[];
+  const byProduct = new Map<number, OfferPricing[]>();
+  for (const id of productIds ?? []) byProduct.set(id, []);
+  if (productIds === null) {
+    for (const { id } of sqlite.prepare("SELECT id FROM products").all() as { id: number }[]) byProduct.set(id, []);
+  }
+  for (const row of rows) {
+    byProduct.get(row.product_id)?.push({
+      retailerId: row.retailer_id,
+      pricePence: row.price_pence,
+      originalPricePence: row.original_price_pence,
+      inStock: row.in_stock === 1,
+      priceOverride: row.price_override === 1,
+      manualPricePence: row.manual_price_pence,
+      stale: row.stale === 1,
+      deliveryPence: row.delivery_pence,
+      freeDelivery: row.free_delivery === 1,
+      deliveryRule: { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
+    });
+  }
+  return byProduct;
+}
+
 /**
  * Re-derives best price (the lowest total to the door), its delivery, best retailer and original
  * price of the given products (all products when `productIds` is omitted) from their price
  * entries and their retailers' delivery rules, so the product row never disagrees with its
  * offers. Call inside the transaction that changed the offers or a retailer's delivery rule.
+ *
+ * The original ("was") price is the one the price history supports as of `now`: a total above
+ * today's best that was the day's lowest on at least 28 of the last 90 days (wasPrice,
+ * data/domain/deal-truth.ts); a retailer's own claimed was-price is not enough. So the product
+ * page, the cards, the "Biggest Savings" sort and the API all show only supported savings.
  */
-export function recomputeBestPrices(db: Db, productIds?: readonly number[]): void {
+export function recomputeBestPrices(db: Db, productIds?: readonly number[], now: Date = new Date()): void {
   const sqlite = db.$client;
   const update = sqlite.prepare(
     "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ?, best_delivery_pence = ? WHERE id = ?",
   );
-  const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.original_price_pence, pp.in_stock, pp.price_override,
-    pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
-    r.free_delivery_from_pence AS rule_free_from_pence
-    FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
 
   const apply = (ids: readonly number[] | null) => {
-    const rows = (
-      ids === null
-        ? sqlite.prepare(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
-        : sqlite
-            .prepare(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`)
-            .all(JSON.stringify(ids))
-    ) as OfferRow[];
-    const byProduct = new Map<number, OfferPricing[]>();
-    for (const id of ids ?? []) byProduct.set(id, []);
-    if (ids === null) {
-      for (const { id } of sqlite.prepare("SELECT id FROM products").all() as { id: number }[]) byProduct.set(id, []);
-    }
-    for (const row of rows) {
-      byProduct.get(row.product_id)?.push({
-        retailerId: row.retailer_id,
-        pricePence: row.price_pence,
-        originalPricePence: row.original_price_pence,
-        inStock: row.in_stock === 1,
-        priceOverride: row.price_override === 1,
-        manualPricePence: row.manual_price_pence,
-        stale: row.stale === 1,
-        deliveryPence: row.delivery_pence,
-        freeDelivery: row.free_delivery === 1,
-        deliveryRule: { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
-      });
-    }
+    const byProduct = readOfferPricing(db, ids);
+    const history = readItemHistory(db, now, ids);
     for (const [productId, offers] of byProduct) {
       const best = bestOffer(offers);
-      update.run(best.bestPricePence, best.bestRetailerId, best.originalPricePence, best.bestDeliveryPence, productId);
+      const was = best.bestPricePence === null ? null : wasPrice(dailyLowestTotals(history.get(productId) ?? [], offers, now), best.bestPricePence);
+      update.run(best.bestPricePence, best.bestRetailerId, was, best.bestDeliveryPence, productId);
     }
   };
 

@@ -134,7 +134,7 @@ export function recordPriceChecks(
       if (outcome.changed) counts.changed += 1;
       if (outcome.pageChanged) productIds.add(check.productId);
     }
-    if (productIds.size > 0) recomputeBestPrices(db, [...productIds]);
+    if (productIds.size > 0) recomputeBestPrices(db, [...productIds], now);
     if (counts.changed > 0 || counts.held > 0) {
       const source = [...new Set(checks.map((check) => check.source))].join(", ");
       recordAudit(
@@ -291,7 +291,7 @@ export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<H
     const observed = new Date(Math.max(Date.parse(hold.observed_at), offer.last_checked_at ? Date.parse(offer.last_checked_at) : 0));
     applyCheck(db, hold.product_id, hold.retailer_id, offer, check, observed.toISOString(), now);
     statement(db, "UPDATE price_holds SET status = 'accepted', decided_at = ? WHERE id = ?").run(now.toISOString(), id);
-    recomputeBestPrices(db, [hold.product_id]);
+    recomputeBestPrices(db, [hold.product_id], now);
     recordAudit(
       db,
       {
@@ -342,7 +342,7 @@ export function markStaleOffers(db: Db, now = new Date()): Written<{ marked: num
     ).all(cutoff) as { product_id: number }[];
     if (rows.length === 0) return { value: { marked: 0 }, change: { productIds: [], categoryIds: [], siteWide: false } };
     const productIds = new Set(rows.map((row) => row.product_id));
-    recomputeBestPrices(db, [...productIds]);
+    recomputeBestPrices(db, [...productIds], now);
     recordAudit(
       db,
       {
@@ -417,7 +417,7 @@ export function addOffer(db: Db, offer: NewOffer, now = new Date()): Written<{ p
       offer.pricePence,
       at,
     );
-    recomputeBestPrices(db, [offer.productId]);
+    recomputeBestPrices(db, [offer.productId], now);
     recordAudit(
       db,
       {

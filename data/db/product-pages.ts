@@ -43,13 +43,13 @@ interface HistoryRow {
  * "current offers only" rule are applied in JavaScript from the offers already loaded, which
  * keeps this a plain scan: a join or a window function made it two to three times slower.
  */
-const historySql = `SELECT product_id, retailer_id, price_pence, recorded_at FROM price_history WHERE recorded_at >= @start
+export const historySql = `SELECT product_id, retailer_id, price_pence, recorded_at FROM price_history WHERE recorded_at >= @start
   UNION ALL
   SELECT product_id, retailer_id, price_pence, max(recorded_at) FROM price_history WHERE recorded_at < @start
   GROUP BY product_id, retailer_id`;
 
 /** The same for a few products, read through the (product_id, recorded_at) index. */
-const someProductsHistorySql = `SELECT product_id, retailer_id, price_pence, recorded_at FROM price_history
+export const someProductsHistorySql = `SELECT product_id, retailer_id, price_pence, recorded_at FROM price_history
   WHERE product_id IN (SELECT value FROM json_each(@ids)) AND recorded_at >= @start
   UNION ALL
   SELECT product_id, retailer_id, price_pence, max(recorded_at) FROM price_history

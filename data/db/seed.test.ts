@@ -95,8 +95,15 @@ describe("seedCatalogue", () => {
       count(`SELECT count(*) FROM products p WHERE EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id AND pp.in_stock = 1
         AND pp.price_pence < p.best_price_pence - p.best_delivery_pence)`),
     ).toBeGreaterThan(5);
-    // Some best offers carry a was-price, and it is always above the best price.
-    expect(count("SELECT count(*) FROM products WHERE original_price_pence IS NOT NULL")).toBeGreaterThan(0);
+    expect(count("SELECT count(*) FROM products WHERE original_price_pence <= best_price_pence")).toBe(0);
+  });
+
+  it("gives some products a was-price their price history supports (seeded as of today), always above the best price", () => {
+    // A was-price needs 28 days of the last 90 at that price: a catalogue generated for today has them.
+    seedCatalogue(db, generateCatalogue({ products: 120, today: new Date() }));
+    const withWas = count("SELECT count(*) FROM products WHERE original_price_pence IS NOT NULL");
+    expect(withWas).toBeGreaterThan(3);
+    expect(withWas).toBeLessThan(count("SELECT count(*) FROM products WHERE best_price_pence IS NOT NULL"));
     expect(count("SELECT count(*) FROM products WHERE original_price_pence <= best_price_pence")).toBe(0);
   });
 

@@ -1,6 +1,21 @@
-import type { Pence } from "./money.ts";
+import { alertFires, windowDays, type AlertRule } from "./deal-truth.ts";
+import { formatPence, type Pence } from "./money.ts";
 
-export type AlertStatus = "Waiting for drop" | "Price reached!";
+/** What a price alert waits for: a target price, any drop of N %, back in stock, the lowest price in 90 days. */
+export const alertKinds = ["target", "drop", "back-in-stock", "lowest-90"] as const;
+export type AlertKind = (typeof alertKinds)[number];
+
+/** A drop alert's percent: a whole number from 1 to 99. */
+export const minDropPercent = 1;
+export const maxDropPercent = 99;
+
+export type AlertStatus =
+  | "Waiting for drop"
+  | "Price reached!"
+  | "Waiting for stock"
+  | "In stock"
+  | "Waiting for a new low"
+  | "Lowest in 90 days!";
 
 /**
  * An alert's status as My Alerts shows it (SPEC.md section 4): reached when the best price is
@@ -10,4 +25,81 @@ export type AlertStatus = "Waiting for drop" | "Price reached!";
  */
 export function alertStatus(bestPricePence: Pence | null, targetPricePence: Pence): AlertStatus {
   return bestPricePence !== null && bestPricePence <= targetPricePence ? "Price reached!" : "Waiting for drop";
+}
+
+/** An alert's condition as stored: the figure its kind needs (target or percent) and the best price when it was set. */
+export interface AlertCondition {
+  kind: AlertKind;
+  /** Only for target. */
+  targetPricePence: Pence | null;
+  /** Only for drop. */
+  dropPercent: number | null;
+  /** The best price (to the door) when the alert was set; null when nothing was in stock. */
+  referencePricePence: Pence | null;
+}
+
+/** The rule deal-truth.ts's alertFires checks; null when the stored figures do not make one (a target alert without a target). */
+export function alertRuleOf(condition: AlertCondition): AlertRule | null {
+  switch (condition.kind) {
+    case "target":
+      return condition.targetPricePence === null ? null : { kind: "target", targetPence: condition.targetPricePence };
+    case "drop":
+      return condition.dropPercent === null ? null : { kind: "drop", percent: condition.dropPercent };
+    case "back-in-stock":
+      return { kind: "back-in-stock" };
+    case "lowest-90":
+      return { kind: "lowest-90" };
+  }
+}
+
+/**
+ * The best price a drop alert fires at (or below): the reference less the percent, rounded down
+ * to the penny, since alertFires fires at or below reference × (1 − percent ÷ 100).
+ * @example dropThresholdPence(2000, 10) // 1800
+ * @example dropThresholdPence(2999, 10) // 2699
+ */
+export function dropThresholdPence(referencePence: Pence, percent: number): Pence {
+  return Math.floor((referencePence * (100 - percent)) / 100);
+}
+
+/**
+ * What an alert waits for, in words (My Alerts, the confirmation mail and page).
+ * @example alertConditionText({ kind: "target", targetPricePence: 1200, dropPercent: null, referencePricePence: 1500 }) // "£12.00 or less"
+ * @example alertConditionText({ kind: "drop", targetPricePence: null, dropPercent: 10, referencePricePence: 2000 }) // "a drop of 10% from £20.00, to £18.00 or less"
+ * @example alertConditionText({ kind: "back-in-stock", targetPricePence: null, dropPercent: null, referencePricePence: null }) // "back in stock"
+ * @example alertConditionText({ kind: "lowest-90", targetPricePence: null, dropPercent: null, referencePricePence: 1500 }) // "the lowest price in 90 days"
+ */
+export function alertConditionText(condition: AlertCondition): string {
+  switch (condition.kind) {
+    case "target":
+      return `${formatPence(condition.targetPricePence ?? 0)} or less`;
+    case "drop": {
+      const percent = condition.dropPercent ?? 0;
+      const reference = condition.referencePricePence;
+      return reference === null
+        ? `a drop of ${percent}%`
+        : `a drop of ${percent}% from ${formatPence(reference)}, to ${formatPence(dropThresholdPence(reference, percent))} or less`;
+    }
+    case "back-in-stock":
+      return "back in stock";
+    case "lowest-90":
+      return `the lowest price in ${windowDays} days`;
+  }
+}
+
+/**
+ * Where an alert stands now, in words. A target or drop alert: "Price reached!" when its rule
+ * holds, else "Waiting for drop"; back in stock: "In stock" or "Waiting for stock"; lowest in 90
+ * days: "Lowest in 90 days!" while today's price is below every day of the 90 before, else
+ * "Waiting for a new low".
+ * @example alertStatusOf({ kind: "drop", targetPricePence: null, dropPercent: 10, referencePricePence: 2000 }, 1800, null) // "Price reached!"
+ */
+export function alertStatusOf(condition: AlertCondition, bestPricePence: Pence | null, lowest90ExcludingTodayPence: Pence | null): AlertStatus {
+  if (condition.kind === "back-in-stock") return bestPricePence === null ? "Waiting for stock" : "In stock";
+  const rule = alertRuleOf(condition);
+  const fires =
+    rule !== null &&
+    alertFires(rule, { currentPence: bestPricePence, referencePence: condition.referencePricePence, wasInStock: true, lowest90ExcludingTodayPence });
+  if (condition.kind === "lowest-90") return fires ? "Lowest in 90 days!" : "Waiting for a new low";
+  return fires ? "Price reached!" : "Waiting for drop";
 }

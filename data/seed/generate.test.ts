@@ -122,7 +122,7 @@ describe("generateCatalogue", () => {
     }
   });
 
-  it("gives every offer 2 to 7 increasing price points within 90 days, ending at the current price", () => {
+  it("gives every offer 2 to 7 increasing price points within 120 days, ending at the current price", () => {
     for (const product of catalogue.products) {
       for (const offer of product.offers) {
         const points = product.history.filter((h) => h.retailerName === offer.retailerName);
@@ -130,7 +130,7 @@ describe("generateCatalogue", () => {
         expect(points.length).toBeLessThanOrEqual(7);
         const times = points.map((p) => Date.parse(p.recordedAt));
         for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThan(times[i - 1] as number);
-        expect(times[0]).toBeGreaterThanOrEqual(today.getTime() - 90 * dayMs);
+        expect(times[0]).toBeGreaterThanOrEqual(today.getTime() - 120 * dayMs - 12 * 60 * 60_000);
         expect(times.at(-1)).toBeLessThanOrEqual(today.getTime());
         expect(points.at(-1)?.pricePence).toBe(offer.pricePence);
         for (const point of points) {

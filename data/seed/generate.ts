@@ -360,13 +360,17 @@ function rating(random: Random): number {
 }
 
 /**
- * Price-change points of one offer over the last 6 to 12 weeks: 2 to 7 points on distinct days,
+ * Price-change points of one offer over the last 6 to 17 weeks: 2 to 7 points on distinct days,
  * strictly increasing in time, each a few percent from the current price and different from the
- * point after it; the last one is the current price, recorded in the past week.
+ * point after it; the last one is the current price, recorded in the past week. One offer in four
+ * (those whose history starts on a day divisible by 4, so no extra draw) was about 12% dearer
+ * before that recent price: a cut the deal facts can see (a typical price above today's, a
+ * was-price held for weeks). A history starting over 90 days ago covers the whole window.
  */
 function priceHistory(random: Random, retailerName: string, currentPence: number, todayMs: number): GeneratedPricePoint[] {
   const count = random.int(2, 7);
-  const oldestDay = random.int(42, 84);
+  const oldestDay = random.int(42, 120);
+  const recentCut = oldestDay % 4 === 0 ? 0.12 : 0;
   const newestDay = random.int(0, 6);
   const days = new Set<number>([oldestDay, newestDay]);
   while (days.size < count) days.add(random.int(newestDay + 1, oldestDay - 1));
@@ -376,7 +380,7 @@ function priceHistory(random: Random, retailerName: string, currentPence: number
   prices[count - 1] = currentPence;
   for (let i = count - 2; i >= 0; i--) {
     const later = prices[i + 1] as number;
-    let price = shelfPrice(random, currentPence * (1 + random.uniform(-0.06, 0.08)));
+    let price = shelfPrice(random, currentPence * (1 + recentCut + random.uniform(-0.06, 0.08)));
     if (price === later) price = later + (later > 100 && random.chance(0.5) ? -50 : 50);
     prices[i] = price;
   }

@@ -20,6 +20,8 @@ import {
   type ProductSitemap,
 } from "../../data/db/product-pages.ts";
 import { countProducts, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
+import { dealFactsFor } from "../../data/db/deal-facts.ts";
+import type { DealFacts } from "../../data/domain/deal-facts.ts";
 import { brandCountsByCategory, listBrandCounts } from "../../data/db/facets.ts";
 import type { BrandCount } from "../../data/domain/facets.ts";
 import type { AffiliateIds, Category, Product, Retailer, Voucher } from "../../data/domain/catalogue.ts";
@@ -130,6 +132,20 @@ export function productPages(now: Date): ProductPageData[] {
     });
     pass.productPages = pages.map(({ product }) => ({ id: product.id, slug: product.slug }));
     return pages;
+  });
+}
+
+/**
+ * Deal facts (lowest in 90 days, typical price, deal, supported was-price) of this pass's product
+ * pages as of `now`, by product id: worked out in bulk from the history the pages already read,
+ * plus one query for the offers' delivery rules.
+ */
+export function productDealFacts(now: Date): ReadonlyMap<number, DealFacts> {
+  return once("product-deal-facts", (db) => {
+    const pages = productPages(now);
+    const history = new Map(pages.map((page) => [page.product.id, page.history]));
+    const { pass } = passData();
+    return dealFactsFor(db, pass.productIds ?? null, now, history);
   });
 }
 

@@ -36,7 +36,7 @@ function confirmedAnswer(outcome: Extract<ConfirmOutcome, { kind: "confirmed" | 
         : `${outcome.email} is confirmed, but there is no newsletter subscription waiting for it (it may have been cancelled). Sign up again on the site if you want the newsletter.`,
     };
   }
-  const alerts = outcome.alerts.map((alert) => alertSummary({ productName: alert.productName, targetPence: alert.targetPricePence }));
+  const alerts = outcome.alerts.map(alertSummary);
   return {
     status: 200,
     heading: again ? "E-mail address already confirmed" : "E-mail address confirmed",

@@ -2,6 +2,7 @@ import { BellOff, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { formatPrice } from "../../../data/domain/display.ts";
 import { homePath, productPath } from "../../../data/domain/paths.ts";
+import type { AlertKind, AlertStatus as AlertStatusText } from "../../../data/domain/alerts.ts";
 import { api, ApiError } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
@@ -10,12 +11,25 @@ import { toast } from "../toast/toast.store.ts";
 
 interface Alert {
   id: number;
-  targetPrice: number;
+  /** Only for a target-price alert. */
+  targetPrice: number | null;
   email: string;
-  status: "Waiting for drop" | "Price reached!";
+  status: AlertStatusText;
   /** Nothing is mailed until the address is confirmed with the link we sent. */
   state: "pending_confirmation" | "active";
   product: { name: string; slug: string; bestPrice: number | null };
+  kind: AlertKind;
+  /** What the alert waits for, in words: "a drop of 10% from £20.00, to £18.00 or less", "back in stock". */
+  condition: string;
+}
+
+/** A status that is good news (the condition holds now). */
+const goodNews: ReadonlySet<AlertStatusText> = new Set(["Price reached!", "In stock", "Lowest in 90 days!"]);
+
+/** The target price, or for the other kinds their condition in words ("Back in stock"). */
+function AlertCondition({ alert }: { alert: Alert }) {
+  if (alert.kind === "target" && alert.targetPrice !== null) return <>{formatPrice(alert.targetPrice)}</>;
+  return <span data-testid="alert-condition">{alert.condition.charAt(0).toUpperCase() + alert.condition.slice(1)}</span>;
 }
 
 function AlertStatus({ alert }: { alert: Alert }) {
@@ -30,7 +44,7 @@ function AlertStatus({ alert }: { alert: Alert }) {
     <span
       className={cn(
         "rounded-full px-2.5 py-1 text-xs font-semibold",
-        alert.status === "Price reached!" ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900",
+        goodNews.has(alert.status) ? "bg-emerald-100 text-emerald-800" : "bg-amber-100 text-amber-900",
       )}
     >
       {alert.status}
@@ -122,8 +136,10 @@ export default function MyAlerts() {
                 <dd className="font-semibold tabular-nums">{formatPrice(alert.product.bestPrice, "N/A")}</dd>
               </div>
               <div>
-                <dt className="text-xs text-slate-600">Target price</dt>
-                <dd className="tabular-nums">{formatPrice(alert.targetPrice)}</dd>
+                <dt className="text-xs text-slate-600">{alert.kind === "target" ? "Target price" : "Alert when"}</dt>
+                <dd className="tabular-nums">
+                  <AlertCondition alert={alert} />
+                </dd>
               </div>
             </dl>
             <div className="mt-3 flex flex-wrap items-center justify-between gap-2">
@@ -145,7 +161,7 @@ export default function MyAlerts() {
                 Current Price
               </th>
               <th scope="col" className="px-4 py-3">
-                Target Price
+                {state.alerts.every((alert) => alert.kind === "target") ? "Target Price" : "Target Price / Alert When"}
               </th>
               <th scope="col" className="px-4 py-3">
                 Status
@@ -165,7 +181,9 @@ export default function MyAlerts() {
                   <p className="text-xs text-slate-600">{alert.email}</p>
                 </td>
                 <td className="px-4 py-3 font-semibold tabular-nums">{formatPrice(alert.product.bestPrice, "N/A")}</td>
-                <td className="px-4 py-3 tabular-nums">{formatPrice(alert.targetPrice)}</td>
+                <td className="px-4 py-3 tabular-nums">
+                  <AlertCondition alert={alert} />
+                </td>
                 <td className="px-4 py-3">
                   <AlertStatus alert={alert} />
                 </td>

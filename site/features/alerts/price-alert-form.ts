@@ -9,7 +9,8 @@ import { ApiError, api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
 import { toast } from "../toast/toast.store.ts";
-import { alreadyReached, createdMessage, parseTarget, pendingMessage, reachedMessage, validateAlert, type CreatedAlert } from "./price-alert.ts";
+import { alreadyReached, createdMessageOf, parseTarget, pendingMessage, reachedMessage, validateAlertOf, type CreatedAlert } from "./price-alert.ts";
+import type { AlertKind } from "../../../data/domain/alerts.ts";
 
 /** The product page's Buy Now link for the best offer (in its best-price box), if it has one. */
 function bestOfferLink(): HTMLAnchorElement | null {
@@ -35,6 +36,14 @@ function enhance(root: HTMLElement): void {
   const form = root.querySelector("form")!;
   const email = form.querySelector<HTMLInputElement>('input[name="email"]')!;
   const target = form.querySelector<HTMLInputElement>('input[name="target"]')!;
+  const percent = form.querySelector<HTMLInputElement>('input[name="percent"]')!;
+  const kindOf = (): AlertKind => (form.querySelector<HTMLInputElement>('input[name="kind"]:checked')?.value ?? "target") as AlertKind;
+  /** Shows the field of the chosen kind only (target price, or drop percent). */
+  const showKindFields = () => {
+    const kind = kindOf();
+    for (const field of form.querySelectorAll<HTMLElement>("[data-kind-field]")) field.hidden = field.dataset.kindField !== kind;
+    reached.hidden = true;
+  };
   const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
   const submitLabel = submit.querySelector("[data-submit-label]")!;
   const pending = root.querySelector<HTMLElement>('[data-testid="alert-pending"]')!;
@@ -78,8 +87,9 @@ function enhance(root: HTMLElement): void {
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (submit.disabled) return;
+    const kind = kindOf();
     // An alert met at once would only say 'Price reached!': say so before asking for anything else.
-    const wanted = parseTarget(target.value);
+    const wanted = kind === "target" ? parseTarget(target.value) : null;
     if (wanted !== null && currentPrice !== null && alreadyReached(wanted, currentPrice)) {
       showError(email, undefined);
       showError(target, undefined);
@@ -87,18 +97,21 @@ function enhance(root: HTMLElement): void {
       return;
     }
     reached.hidden = true;
-    const { errors, targetPrice } = validateAlert(email.value, target.value);
+    const { errors, request } = validateAlertOf({ kind, email: email.value, target: target.value, percent: percent.value });
     showError(email, errors.email);
     showError(target, errors.target);
-    if (targetPrice === null) return;
+    showError(percent, errors.percent);
+    if (request === null) return;
     setSubmitting(true);
     api
-      .post<CreatedAlert>("/api/price-alerts", { userId: getVisitorId(), productId, email: email.value.trim(), targetPrice })
+      .post<CreatedAlert>("/api/price-alerts", { userId: getVisitorId(), productId, email: email.value.trim(), ...request })
       .then((alert) => {
         announceVisitorCountsChanged();
         if (alert.state === "active") {
-          toast({ title: "Price alert created", description: `We'll notify you when ${productName} drops to your target price.` });
-          showPanel(created, createdMessage(email.value, targetPrice));
+          const description =
+            request.kind === "target" ? `We'll notify you when ${productName} drops to your target price.` : `We'll notify you by e-mail about ${productName}.`;
+          toast({ title: "Price alert created", description });
+          showPanel(created, createdMessageOf(email.value, request, currentPrice));
         } else {
           toast({ title: "Check your inbox", description: "Confirm your e-mail address to switch the price alert on." });
           showPanel(pending, pendingMessage(email.value, alert.confirmationSent));
@@ -112,15 +125,18 @@ function enhance(root: HTMLElement): void {
   });
 
   target.addEventListener("input", () => (reached.hidden = true));
+  for (const radio of form.querySelectorAll<HTMLInputElement>('input[name="kind"]')) radio.addEventListener("change", showKindFields);
 
   for (const another of root.querySelectorAll<HTMLButtonElement>("[data-alert-another]")) {
     another.addEventListener("click", () => {
       target.value = defaultTarget;
       showPanel(null);
+      showKindFields();
       // The button just pressed is hidden now: carry on from the form's first field.
       email.focus();
     });
   }
+  showKindFields();
   setSubmitting(false);
 }
 

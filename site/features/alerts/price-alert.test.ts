@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { alreadyReached, createdMessage, isEmail, parseTarget, pendingMessage, reachedMessage, validateAlert } from "./price-alert.ts";
+import {
+  alreadyReached,
+  createdMessage,
+  createdMessageOf,
+  dropPercentError,
+  isEmail,
+  offeredKinds,
+  parseDropPercent,
+  parseTarget,
+  pendingMessage,
+  reachedMessage,
+  validateAlert,
+  validateAlertOf,
+} from "./price-alert.ts";
 
 describe("parseTarget", () => {
   it("reads pounds with up to two decimals and an optional £", () => {
@@ -57,5 +70,34 @@ describe("a target the price has reached already", () => {
     expect(reachedMessage(15, 12.99)).toBe("The price is already £12.99 — below your target.");
     expect(reachedMessage(12.99, 12.99)).toBe("The price is already £12.99 — your target price.");
     expect(reachedMessage(2000, 1234.5)).toBe("The price is already £1,234.50 — below your target.");
+  });
+});
+
+describe("alert kinds in the form", () => {
+  it("offers a drop only with a price in stock, and back in stock only without one", () => {
+    expect(offeredKinds(12.99)).toEqual(["target", "drop", "lowest-90"]);
+    expect(offeredKinds(null)).toEqual(["target", "back-in-stock", "lowest-90"]);
+  });
+
+  it("reads a whole percent from 1 to 99", () => {
+    expect(parseDropPercent("1")).toBe(1);
+    expect(parseDropPercent(" 99 % ")).toBe(99);
+    for (const text of ["0", "100", "12.5", "-5", "abc", "", "%"]) expect(parseDropPercent(text), text).toBeNull();
+  });
+
+  it("checks only the fields the kind uses and builds its request", () => {
+    const base = { email: "a@b.co", target: "abc", percent: "x" };
+    expect(validateAlertOf({ ...base, kind: "drop", percent: "15" })).toEqual({ errors: {}, request: { kind: "drop", dropPercent: 15 } });
+    expect(validateAlertOf({ ...base, kind: "drop" })).toEqual({ errors: { percent: dropPercentError }, request: null });
+    expect(validateAlertOf({ ...base, kind: "lowest-90" })).toEqual({ errors: {}, request: { kind: "lowest-90" } });
+    expect(validateAlertOf({ ...base, kind: "back-in-stock", email: "nope" }).errors).toEqual({ email: "Please enter a valid email address" });
+    expect(validateAlertOf({ ...base, kind: "target", target: "12" })).toEqual({ errors: {}, request: { kind: "target", targetPrice: 12 } });
+  });
+
+  it("says what each created alert waits for", () => {
+    expect(createdMessageOf(" a@b.co ", { kind: "drop", dropPercent: 10 }, 29.99)).toBe("We'll e-mail a@b.co when the price drops by 10% or more, to £26.99 or less.");
+    expect(createdMessageOf("a@b.co", { kind: "back-in-stock" }, null)).toBe("We'll e-mail a@b.co when it's back in stock.");
+    expect(createdMessageOf("a@b.co", { kind: "lowest-90" }, 5)).toBe("We'll e-mail a@b.co when the price is the lowest in 90 days.");
+    expect(createdMessageOf("a@b.co", { kind: "target", targetPrice: 12 }, 20)).toBe(createdMessage("a@b.co", 12));
   });
 });

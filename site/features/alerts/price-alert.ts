@@ -4,6 +4,8 @@
  * target is met already.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
+import { dropThresholdPence, maxDropPercent, minDropPercent, type AlertKind } from "../../../data/domain/alerts.ts";
+import { formatPence } from "../../../data/domain/money.ts";
 
 /** What the API answers for a created alert: whether it waits for the address to be confirmed. */
 export interface CreatedAlert {
@@ -77,4 +79,78 @@ export function pendingMessage(email: string, confirmationSent: boolean): string
 /** The text under "Price Alert Created!" for an alert that is on at once. */
 export function createdMessage(email: string, targetPrice: number): string {
   return `We'll e-mail ${email.trim()} when the price drops to £${targetPrice.toFixed(2)} or less.`;
+}
+
+/**
+ * The kinds the form offers: a target price always and the lowest price in 90 days; a drop of
+ * N % only while something is in stock (a drop is measured from today's price); back in stock
+ * only while nothing is (in stock, it would have nothing to say until the product sells out).
+ * @example offeredKinds(12.99) // ["target", "drop", "lowest-90"]
+ * @example offeredKinds(null) // ["target", "back-in-stock", "lowest-90"]
+ */
+export function offeredKinds(currentPrice: number | null): AlertKind[] {
+  return currentPrice === null ? ["target", "back-in-stock", "lowest-90"] : ["target", "drop", "lowest-90"];
+}
+
+/**
+ * Parses the drop field: a whole percent from 1 to 99 (an optional trailing %), else null.
+ * @example parseDropPercent("10") // 10
+ * @example parseDropPercent("12.5") // null
+ */
+export function parseDropPercent(text: string): number | null {
+  const trimmed = text.trim().replace(/\s*%$/, "");
+  if (!/^\d{1,2}$/.test(trimmed)) return null;
+  const value = Number(trimmed);
+  return value >= minDropPercent && value <= maxDropPercent ? value : null;
+}
+
+export const dropPercentError = `Please enter a whole percent from ${minDropPercent} to ${maxDropPercent}`;
+
+export interface AlertFormInput {
+  kind: AlertKind;
+  email: string;
+  target: string;
+  percent: string;
+}
+
+/** The fields an alert of each kind sends besides userId and productId. */
+export type AlertRequest =
+  | { kind: "target"; targetPrice: number }
+  | { kind: "drop"; dropPercent: number }
+  | { kind: "back-in-stock" }
+  | { kind: "lowest-90" };
+
+/** Checks the fields the chosen kind uses: the messages to show, and what to send when all is well. */
+export function validateAlertOf(input: AlertFormInput): { errors: AlertFormErrors & { percent?: string }; request: AlertRequest | null } {
+  if (input.kind === "target") {
+    const { errors, targetPrice } = validateAlert(input.email, input.target);
+    return { errors, request: targetPrice === null ? null : { kind: "target", targetPrice } };
+  }
+  const errors: AlertFormErrors & { percent?: string } = {};
+  if (!isEmail(input.email)) errors.email = "Please enter a valid email address";
+  const dropPercent = input.kind === "drop" ? parseDropPercent(input.percent) : null;
+  if (input.kind === "drop" && dropPercent === null) errors.percent = dropPercentError;
+  if (errors.email || errors.percent) return { errors, request: null };
+  return { errors, request: input.kind === "drop" ? { kind: "drop", dropPercent: dropPercent! } : { kind: input.kind } };
+}
+
+/**
+ * The text under "Price Alert Created!" for an alert of any kind that is on at once (the target
+ * alert's text is createdMessage's).
+ * @example createdMessageOf("a@b.co", { kind: "drop", dropPercent: 10 }, 20) // "We'll e-mail a@b.co when the price drops by 10% or more, to £18.00 or less."
+ */
+export function createdMessageOf(email: string, request: AlertRequest, currentPrice: number | null): string {
+  const address = email.trim();
+  switch (request.kind) {
+    case "target":
+      return createdMessage(email, request.targetPrice);
+    case "drop": {
+      const to = currentPrice === null ? "" : `, to ${formatPence(dropThresholdPence(Math.round(currentPrice * 100), request.dropPercent))} or less`;
+      return `We'll e-mail ${address} when the price drops by ${request.dropPercent}% or more${to}.`;
+    }
+    case "back-in-stock":
+      return `We'll e-mail ${address} when it's back in stock.`;
+    case "lowest-90":
+      return `We'll e-mail ${address} when the price is the lowest in 90 days.`;
+  }
 }
