@@ -87,6 +87,18 @@ describe("best price", () => {
     expect(best(value.id)).toEqual({ price: null, retailer: null, original: null });
     expect(rows("SELECT retailer_id FROM product_prices WHERE product_id = ?", value.id)).toEqual([{ retailer_id: retailers[0] }]);
   });
+
+  it("per kg follows the pack size in the name: a rename that changes the pack re-derives it, one that drops it clears it", () => {
+    const perKg = (id: number) => row<{ perKg: number | null }>("SELECT best_price_per_kg_pence AS perKg FROM products WHERE id = ?", id).perKg;
+    const { value } = createProduct(temp.db, input("Rename Kibble 12kg", [{ retailer: 0, price: 45.99 }]));
+    // 4599 / 12 = 383.25
+    expect(perKg(value.id)).toBe(383);
+    // 4599 / 2 = 2299.5, a half rounded up
+    updateProduct(temp.db, value.id, input("Rename Kibble 2kg", [{ retailer: 0, price: 45.99 }], { slug: "rename-kibble-12kg" }));
+    expect(perKg(value.id)).toBe(2300);
+    updateProduct(temp.db, value.id, input("Rename Kibble Large", [{ retailer: 0, price: 45.99 }], { slug: "rename-kibble-12kg" }));
+    expect(perKg(value.id)).toBeNull();
+  });
 });
 
 describe("a retailer's delivery rule", () => {

@@ -1,5 +1,6 @@
 import type { Db } from "./client.ts";
 import { bestOffer, type OfferPricing } from "../domain/offers.ts";
+import { packSizeOf, pricePerKgOf } from "../domain/product-quantity.ts";
 
 interface OfferRow {
   product_id: number;
@@ -17,15 +18,15 @@ interface OfferRow {
 }
 
 /**
- * Re-derives best price (the lowest total to the door), its delivery, best retailer and original
- * price of the given products (all products when `productIds` is omitted) from their price
+ * Re-derives best price (the lowest total to the door), its delivery, best retailer, original
+ * price and best price per kg (when the name's pack size is a weight) of the given products (all products when `productIds` is omitted) from their price
  * entries and their retailers' delivery rules, so the product row never disagrees with its
  * offers. Call inside the transaction that changed the offers or a retailer's delivery rule.
  */
 export function recomputeBestPrices(db: Db, productIds?: readonly number[]): void {
   const sqlite = db.$client;
   const update = sqlite.prepare(
-    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ?, best_delivery_pence = ? WHERE id = ?",
+    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ?, best_delivery_pence = ?, best_price_per_kg_pence = ? WHERE id = ?",
   );
   const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.original_price_pence, pp.in_stock, pp.price_override,
     pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
@@ -41,9 +42,15 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[]): voi
             .all(JSON.stringify(ids))
     ) as OfferRow[];
     const byProduct = new Map<number, OfferPricing[]>();
-    for (const id of ids ?? []) byProduct.set(id, []);
-    if (ids === null) {
-      for (const { id } of sqlite.prepare("SELECT id FROM products").all() as { id: number }[]) byProduct.set(id, []);
+    const names = new Map<number, string>();
+    const products = (
+      ids === null
+        ? sqlite.prepare("SELECT id, name FROM products").all()
+        : sqlite.prepare("SELECT id, name FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
+    ) as { id: number; name: string }[];
+    for (const { id, name } of products) {
+      byProduct.set(id, []);
+      names.set(id, name);
     }
     for (const row of rows) {
       byProduct.get(row.product_id)?.push({
@@ -61,7 +68,8 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[]): voi
     }
     for (const [productId, offers] of byProduct) {
       const best = bestOffer(offers);
-      update.run(best.bestPricePence, best.bestRetailerId, best.originalPricePence, best.bestDeliveryPence, productId);
+      const perKg = pricePerKgOf(best.bestPricePence, packSizeOf(names.get(productId) ?? ""));
+      update.run(best.bestPricePence, best.bestRetailerId, best.originalPricePence, best.bestDeliveryPence, perKg, productId);
     }
   };
 
