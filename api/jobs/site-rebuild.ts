@@ -25,6 +25,7 @@ import { createJobRunner } from "./runner.ts";
 import { createAstroBuilder, type BuildOutcome, type SiteBuilder } from "../site-build.ts";
 import { createReleaseStore, type ReleaseStore } from "../site-releases.ts";
 import type { Db } from "../../data/db/client.ts";
+import { withFamilyMembers } from "../../data/db/product-pages.ts";
 import {
   failAbandonedBuilds,
   getBuild,
@@ -206,7 +207,8 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
           work.productIds.size <= fastBuildLimit &&
           (work.productIds.size > 0 || work.categories);
         const context = { db, store, builder, log };
-        let result = fast ? await buildRelease(context, "fast", [...work.productIds]) : null;
+        // A size's price is on every page of its family: its siblings' pages are rebuilt with it.
+        let result = fast ? await buildRelease(context, "fast", withFamilyMembers(db, [...work.productIds])) : null;
         if (result === null || (result.escalate && !stopping)) result = await buildRelease(context, "full");
         // Old releases after a swap; after a failure, whatever the build left.
         lastCleanup = cleaner.request();
