@@ -282,6 +282,15 @@ describe("full or fast", () => {
     ]);
   });
 
+  it("renders the other sizes of a changed product's family with it (their pages list its price)", async () => {
+    const { builder, builds } = fakeBuilder();
+    temp.db.$client.prepare("UPDATE products SET family_key = CASE WHEN id IN (10, 12, 14) THEN 'test-family' ELSE 'alone-' || id END").run();
+    const site = await builtRebuilder(builder);
+    await site.request({ productIds: [12, 3] });
+    expect(builds.at(-1)).toMatchObject({ kind: "fast", productIds: [3, 10, 12, 14] });
+    expect(served(site, "product/p14/index.html")).toBe("product 14 from build 2");
+  });
+
   it("renders a category-only change fast, with no product pages", async () => {
     const { builder, builds } = fakeBuilder();
     const site = await builtRebuilder(builder);

@@ -1,12 +1,13 @@
 /**
- * GET /api/products?sort=price_per_kg_asc: the best price to the door per kg, cheapest first,
+ * Pack sizes in the API: GET /api/products?sort=price_per_kg_asc (the best price to the door per kg, cheapest first,
  * ties by rank, products without a price per kg (not sold by weight, nothing in stock) last by
- * rank; offered only with a category sold by weight.
+ * rank; offered only with a category sold by weight), and the sizes of a product's family in its detail.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { toPence } from "../../data/domain/money.ts";
-import { pricePerKgOf } from "../../data/domain/product-quantity.ts";
+import { packSizeOf, pricePerKgOf, unitPriceOf } from "../../data/domain/product-quantity.ts";
+import type { ProductSize } from "../../data/domain/families.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
@@ -84,5 +85,38 @@ describe("GET /api/products?sort=price_per_kg_asc", () => {
     for (const category of ["dog-food", "cat-food", "dog-treats", "cat-litter", "small-animal", "bird-food"]) {
       expect((await api.get(`/api/products?category=${category}&sort=price_per_kg_asc`)).status).toBe(200);
     }
+  });
+});
+
+describe("GET /api/products/:slug sizes", () => {
+  it("carries the sizes of the product's family, smallest pack first, each with its own slug, best price and unit price", async () => {
+    // A seeded family whose every size's name states its quantity.
+    const rows = api.db.$client
+      .prepare("SELECT family_key, slug, name FROM products WHERE family_key IN (SELECT family_key FROM products GROUP BY family_key HAVING count(*) > 1)")
+      .all() as { family_key: string; slug: string; name: string }[];
+    const byWeight = rows.find((row) => rows.filter((other) => other.family_key === row.family_key).every((other) => packSizeOf(other.name) !== null))!;
+    const members = rows.filter((row) => row.family_key === byWeight.family_key);
+    expect(members.length).toBeGreaterThan(1);
+    const products = await Promise.all(members.map(({ slug }) => api.json<Product & { sizes: ProductSize[] }>(`/api/products/${slug}`)));
+    products.sort((a, b) => a.packSize!.amount - b.packSize!.amount);
+    for (const product of products) {
+      expect(product.sizes.map((size) => size.id)).toEqual(products.map((p) => p.id));
+      expect(product.sizes.map((size) => size.slug)).toEqual(products.map((p) => p.slug));
+      expect(product.sizes.map((size) => size.label)).toEqual(products.map((p) => packSizeOf(p.name)!.label));
+      expect(product.sizes.map((size) => size.bestPrice)).toEqual(products.map((p) => p.bestPrice));
+      expect(product.sizes.map((size) => size.unitPrice)).toEqual(
+        products.map((p) => {
+          const unit = p.bestPrice === null ? null : unitPriceOf(toPence(p.bestPrice)!, p.packSize);
+          return unit === null ? null : { price: unit.pence / 100, unit: unit.unit };
+        }),
+      );
+    }
+  });
+
+  it("has no sizes for a product alone in its family", async () => {
+    const { slug } = api.db.$client
+      .prepare("SELECT slug FROM products WHERE family_key IN (SELECT family_key FROM products GROUP BY family_key HAVING count(*) = 1) LIMIT 1")
+      .get() as { slug: string };
+    expect((await api.json<{ sizes: ProductSize[] }>(`/api/products/${slug}`)).sizes).toEqual([]);
   });
 });
