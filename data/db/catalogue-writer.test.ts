@@ -132,6 +132,46 @@ describe("a retailer's delivery rule", () => {
   });
 });
 
+describe("a product's family", () => {
+  const family = (id: number) => row<{ family: string | null }>("SELECT family_key AS family FROM products WHERE id = ?", id).family;
+
+  it("is stored from the admin's input, kept when an update leaves it out, cleared with null, and audited", () => {
+    const small = createProduct(temp.db, input("Family Kibble 2kg", [{ retailer: 0, price: 9 }], { familyKey: "family-kibble" })).value;
+    const large = createProduct(temp.db, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }], { familyKey: "family-kibble" })).value;
+    const none = createProduct(temp.db, input("Familyless Kibble 2kg", [{ retailer: 0, price: 9 }])).value;
+    expect([family(small.id), family(large.id), family(none.id)]).toEqual(["family-kibble", "family-kibble", null]);
+
+    // Left out: kept (and nothing else changed, so nothing to report).
+    const kept = updateProduct(temp.db, large.id, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }]));
+    expect(family(large.id)).toBe("family-kibble");
+    expect(kept.change.productIds).toEqual([]);
+
+    // Moved to another family: the size left behind is reported too (its page lists the sizes).
+    const moved = updateProduct(temp.db, large.id, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }], { familyKey: "other-kibble" }));
+    expect(family(large.id)).toBe("other-kibble");
+    expect([...moved.change.productIds].sort((a, b) => a - b)).toEqual([small.id, large.id].sort((a, b) => a - b));
+    const audit = row<{ before: string; after: string }>("SELECT before, after FROM audit_log WHERE entity = 'product' AND entity_id = ? ORDER BY id DESC LIMIT 1", large.id);
+    expect(JSON.parse(audit.before)).toMatchObject({ familyKey: "family-kibble" });
+    expect(JSON.parse(audit.after)).toMatchObject({ familyKey: "other-kibble" });
+
+    // Cleared: alone, nothing left behind.
+    const cleared = updateProduct(temp.db, large.id, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }], { familyKey: null }));
+    expect(family(large.id)).toBeNull();
+    expect(cleared.change.productIds).toEqual([large.id]);
+    // "" is none as well.
+    updateProduct(temp.db, small.id, input("Family Kibble 2kg", [{ retailer: 0, price: 9 }], { familyKey: "" }));
+    expect(family(small.id)).toBeNull();
+  });
+
+  it("refuses a family key that is not a slug", () => {
+    expect(productInput.safeParse({ name: "X", categoryId: 1, familyKey: "Royal Canin" }).success).toBe(false);
+    expect(productInput.safeParse({ name: "X", categoryId: 1, familyKey: "royal--canin" }).success).toBe(false);
+    expect(productInput.safeParse({ name: "X", categoryId: 1, familyKey: "x".repeat(201) }).success).toBe(false);
+    expect(productInput.parse({ name: "X", categoryId: 1, familyKey: "x".repeat(200) }).familyKey).toBe("x".repeat(200));
+    expect(productInput.parse({ name: "X", categoryId: 1 }).familyKey).toBeUndefined();
+  });
+});
+
 describe("what a write reports as changed", () => {
   it("names the old and the new category when a product moves, and a new slug is site-wide (the old page must go)", () => {
     const { value } = createProduct(temp.db, input("Moving Mix", [{ retailer: 0, price: 1 }]));

@@ -192,10 +192,12 @@ export interface ProductFields {
   reviewCount: string;
   isFeatured: boolean;
   offers: OfferRow[];
+  /** The family its sizes share, as typed (cleaned like a slug when saved); "" for none. */
+  familyField: string;
 }
 
 export function emptyProductFields(): ProductFields {
-  return { name: "", slugField: "", description: "", image: "", brand: "", categoryId: "", rating: "4.5", reviewCount: "0", isFeatured: false, offers: [] };
+  return { name: "", slugField: "", description: "", image: "", brand: "", categoryId: "", rating: "4.5", reviewCount: "0", isFeatured: false, offers: [], familyField: "" };
 }
 
 export function productFieldsFrom(product: AdminProduct): ProductFields {
@@ -210,6 +212,7 @@ export function productFieldsFrom(product: AdminProduct): ProductFields {
     reviewCount: String(product.reviewCount),
     isFeatured: product.isFeatured,
     offers: product.retailerLinks.map(offerRowFrom),
+    familyField: product.familyKey ?? "",
   };
 }
 
@@ -246,5 +249,6 @@ export function productInput(fields: ProductFields): ProductInput {
         manualPrice: parseNumber(row.manualPrice, null),
         freeDelivery: row.freeDelivery,
       })),
+    familyKey: slugFromName(fields.familyField.trim()) || null,
   };
 }
