@@ -1,7 +1,8 @@
 /**
  * Pack sizes on the public pages: a seeded family's product page lists its sizes smallest pack
  * first, marks the current one and the best value per kg (computed here from the database), and
- * each size is a link to its own page; a category sold by weight sorts by price per kg.
+ * each size is a link to its own page; a category sold by weight sorts by price per kg, and the
+ * compare tray shows the per-kg price.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -121,6 +122,13 @@ describe("Price per kg: Low to High", () => {
         .map((row) => row.name);
     expect(expected()).toHaveLength(15);
     await expect.poll(async () => JSON.stringify(await cardNames(page)), { timeout: 30_000 }).toBe(JSON.stringify(expected()));
+
+    // The compare tray shows the compared product's best price per kg as the card does.
+    const first = page.getByTestId("product-card").first();
+    const perKg = await first.getByTestId("card-unit-price").locator(".price-total-view").innerText();
+    expect(perKg).toMatch(/^£\d+\.\d{2} per kg$/);
+    await first.getByRole("button", { name: /^Add .* to compare$/ }).click();
+    await expect.poll(() => page.getByTestId("compare-tray").getByTestId("compare-unit-price").first().innerText()).toBe(perKg);
     expect(errors).toEqual([]);
     await context.close();
   });
