@@ -9,6 +9,7 @@ import { statement } from "./statements.ts";
 import type { Product } from "../domain/catalogue.ts";
 import type { HistoryPoint } from "../domain/price-chart.ts";
 import { productSizes, type FamilyMember, type ProductSize } from "../domain/families.ts";
+import type { PackSize } from "../domain/product-quantity.ts";
 
 export type { HistoryPoint };
 
@@ -73,7 +74,7 @@ export function loadProductPages(db: Db, options: ProductPagesOptions): ProductP
   const start = new Date(options.now.getTime() - days * dayMs).toISOString();
   const ids = options.productIds;
   const products = ids === undefined ? listAllProducts(db) : [...getProductsByIds(db, ids).values()].sort((a, b) => a.id - b.id);
-  const sizes = familySizes(db, ids);
+  const sizes = familySizes(db, ids, new Map(products.map((product) => [product.id, product.packSize])));
   const pages = products.map((product): ProductPageData => ({ product, history: [], sizes: sizes.get(product.id) ?? [] }));
 
   // Per product, the retailers it is sold at now: a removed offer's old prices are not charted.
@@ -107,17 +108,14 @@ interface FamilyRow {
 /**
  * The sizes of every product's family (or only these products' families), in one query for all
  * of them: by product id, the family's sizes, one array shared by the family's members. Products
- * without a family key, or alone in theirs, are absent.
+ * without a family key, or alone in theirs, are absent. `packSizes`: pack sizes already read from
+ * the names (the build has them), so no name is read twice.
  */
-export function familySizes(db: Db, productIds?: readonly number[]): Map<number, ProductSize[]> {
+export function familySizes(db: Db, productIds?: readonly number[], packSizes?: ReadonlyMap<number, PackSize | null>): Map<number, ProductSize[]> {
+  // Every family: a plain scan, grouped here (a third of the time of grouping in SQL at 50,000).
   const rows = (
     productIds === undefined
-      ? statement(
-          db,
-          `SELECT family_key, id, slug, name, best_price_pence FROM products
-           WHERE family_key IN (SELECT family_key FROM products WHERE family_key IS NOT NULL GROUP BY family_key HAVING count(*) > 1)
-           ORDER BY family_key, id`,
-        ).all()
+      ? statement(db, "SELECT family_key, id, slug, name, best_price_pence FROM products WHERE family_key IS NOT NULL ORDER BY id").all()
       : statement(
           db,
           `SELECT family_key, id, slug, name, best_price_pence FROM products
@@ -127,7 +125,7 @@ export function familySizes(db: Db, productIds?: readonly number[]): Map<number,
   ) as FamilyRow[];
   const families = new Map<string, FamilyMember[]>();
   for (const row of rows) {
-    const member: FamilyMember = { id: row.id, slug: row.slug, name: row.name, bestPricePence: row.best_price_pence };
+    const member: FamilyMember = { id: row.id, slug: row.slug, name: row.name, bestPricePence: row.best_price_pence, packSize: packSizes?.get(row.id) };
     const family = families.get(row.family_key);
     if (family) family.push(member);
     else families.set(row.family_key, [member]);

@@ -17,6 +17,8 @@ export interface FamilyMember {
   name: string;
   /** Best price to the door, in pence; null when nothing is in stock. */
   bestPricePence: Pence | null;
+  /** Its pack size when already read from its name (reading names is the costly part); else read here. */
+  packSize?: PackSize | null;
 }
 
 /** One size as the product page and the API show it (prices in pounds, as the API speaks). */
@@ -66,7 +68,7 @@ function commonWordPrefix(names: readonly string[]): number {
 export function productSizes(members: readonly FamilyMember[]): ProductSize[] {
   if (members.length < 2) return [];
   const sized: Sized[] = members.map((member) => {
-    const pack = packSizeOf(member.name);
+    const pack = member.packSize === undefined ? packSizeOf(member.name) : member.packSize;
     return { member, pack, unit: member.bestPricePence === null ? null : unitPriceOf(member.bestPricePence, pack) };
   });
   sized.sort(bySize);
