@@ -47,6 +47,15 @@ describe("productSizes", () => {
     expect(productSizes([member(1, "Litter 10L", 799), member(2, "Litter Tray Large", 1899)]).map((s) => s.label)).toEqual(["10L", "Tray Large"]);
   });
 
+  it("takes a pack size already read from the name instead of reading it again", () => {
+    const given = { amount: 2000, unit: "kg" as const, label: "2kg" };
+    const sizes = productSizes([{ ...member(1, "Kibble Large", 1000), packSize: given }, { ...member(2, "Kibble 4kg", 4000), packSize: null }]);
+    expect(sizes.map((s) => [s.id, s.label, s.unitPrice])).toEqual([
+      [1, "2kg", { price: 5, unit: "kg" }],
+      [2, "4kg", null],
+    ]);
+  });
+
   it("has nothing to choose for a family of one", () => {
     expect(productSizes([member(1, "Kibble 2kg", 1000)])).toEqual([]);
     expect(productSizes([])).toEqual([]);
