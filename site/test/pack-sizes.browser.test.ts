@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { openDb } from "../../data/db/client.ts";
 import { packSizeOf } from "../../data/domain/product-quantity.ts";
-import { islandsReady, launchBrowser, openPage } from "./browser.ts";
+import { islandsReady, launchBrowser, openPage, seriousA11yViolations } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
@@ -84,6 +84,7 @@ describe("pack sizes", () => {
       )
       .toBe("as stored");
     expect(await selector.getByText("Best value per kg").first().isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Another size is its own page, at its own address, marked there as the current one.
     await page.locator(`[data-testid=size-option][data-size-id="${second.id}"]`).click();
