@@ -311,6 +311,15 @@ describe("full or fast", () => {
     expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", base: null });
   });
 
+  it("gives a full build when the changed products' families take the pages past the fast limit", async () => {
+    temp.db.$client.prepare("UPDATE products SET family_key = CASE WHEN id IN (1, 2, 3) THEN 'test-family' ELSE NULL END").run();
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    // 499 changed products (as if they existed), and product 1's two siblings: 501 pages.
+    await site.request({ productIds: [1, ...Array.from({ length: 498 }, (_, i) => 1000 + i)] });
+    expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
+  });
+
   it("renders up to 500 products fast", async () => {
     // As if all 500 existed (the test catalogue has 30).
     const { builder, builds } = fakeBuilder({ outcome: { productPages: 500 } });
