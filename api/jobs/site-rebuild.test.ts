@@ -282,6 +282,15 @@ describe("full or fast", () => {
     ]);
   });
 
+  it("renders the other sizes of a changed product's family with it (their pages list its price)", async () => {
+    const { builder, builds } = fakeBuilder();
+    temp.db.$client.prepare("UPDATE products SET family_key = CASE WHEN id IN (10, 12, 14) THEN 'test-family' ELSE 'alone-' || id END").run();
+    const site = await builtRebuilder(builder);
+    await site.request({ productIds: [12, 3] });
+    expect(builds.at(-1)).toMatchObject({ kind: "fast", productIds: [3, 10, 12, 14] });
+    expect(served(site, "product/p14/index.html")).toBe("product 14 from build 2");
+  });
+
   it("renders a category-only change fast, with no product pages", async () => {
     const { builder, builds } = fakeBuilder();
     const site = await builtRebuilder(builder);
@@ -300,6 +309,15 @@ describe("full or fast", () => {
     await site.request(change);
     expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
     expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", base: null });
+  });
+
+  it("gives a full build when the changed products' families take the pages past the fast limit", async () => {
+    temp.db.$client.prepare("UPDATE products SET family_key = CASE WHEN id IN (1, 2, 3) THEN 'test-family' ELSE NULL END").run();
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    // 499 changed products (as if they existed), and product 1's two siblings: 501 pages.
+    await site.request({ productIds: [1, ...Array.from({ length: 498 }, (_, i) => 1000 + i)] });
+    expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
   });
 
   it("renders up to 500 products fast", async () => {

@@ -25,6 +25,7 @@ import { createJobRunner } from "./runner.ts";
 import { createAstroBuilder, type BuildOutcome, type SiteBuilder } from "../site-build.ts";
 import { createReleaseStore, type ReleaseStore } from "../site-releases.ts";
 import type { Db } from "../../data/db/client.ts";
+import { withFamilyMembers } from "../../data/db/product-pages.ts";
 import {
   failAbandonedBuilds,
   getBuild,
@@ -199,14 +200,17 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       pending = null;
       if (stopping || work === null) return latestBuild(db);
       try {
+        // A size's price is on every page of its family: its siblings' pages are rebuilt with it.
+        const pages = work.siteWide || work.productIds.size > fastBuildLimit ? [] : withFamilyMembers(db, [...work.productIds]);
         // A change that names no product and no category may have changed anything.
         const fast =
           !work.siteWide &&
           store.currentName() !== null &&
           work.productIds.size <= fastBuildLimit &&
+          pages.length <= fastBuildLimit &&
           (work.productIds.size > 0 || work.categories);
         const context = { db, store, builder, log };
-        let result = fast ? await buildRelease(context, "fast", [...work.productIds]) : null;
+        let result = fast ? await buildRelease(context, "fast", pages) : null;
         if (result === null || (result.escalate && !stopping)) result = await buildRelease(context, "full");
         // Old releases after a swap; after a failure, whatever the build left.
         lastCleanup = cleaner.request();

@@ -280,9 +280,11 @@ describe("GET /api/products/featured, /{slug}, /by-id/{id}", () => {
 
   it("reads one product by slug and by id, with its offers", async () => {
     const [listed] = await api.json<Product[]>("/api/products?limit=1");
-    // The detail adds the product's deal facts (their figures are tested in deal-truth.test.ts).
-    const { deal, ...bySlug } = await api.json<Product & { deal: unknown }>(`/api/products/${listed!.slug}`);
+    // The detail adds the product's deal facts (their figures are tested in deal-truth.test.ts) and the
+    // sizes of its family (api/test/pack-sizes.test.ts checks them).
+    const { deal, sizes, ...bySlug } = await api.json<Product & { deal: unknown; sizes: unknown[] }>(`/api/products/${listed!.slug}`);
     expect(bySlug).toEqual(listed);
+    expect(sizes).toEqual(expect.any(Array));
     expect(Object.keys(deal as object).sort()).toEqual(["isDeal", "lowest90Price", "lowestIn90Days", "typicalPrice", "wasPrice"]);
     expect((deal as { wasPrice: number | null }).wasPrice).toBe(listed!.originalPrice);
     expect(await api.json<Product>(`/api/products/by-id/${listed!.id}`)).toEqual(listed);

@@ -249,6 +249,7 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     { method: "POST", path: "/api/products", admin: true, body: productBody({ slug: f.product.slug }), status: 409, error: `A product with the slug "${f.product.slug}" already exists` },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ name: "!!!" }), status: 400, error: "name must contain a letter or digit (the page address is made from it)" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ slug: "Bad Slug" }), status: 400, error: "slug must use only a-z, 0-9 and single hyphens between them" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ familyKey: "-royal-canin" }), status: 400, error: "familyKey must use only a-z, 0-9 and single hyphens between them" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: 5.1 }), status: 400, error: "rating must be from 0 to 5" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: -0.1 }), status: 400, error: "rating must be from 0 to 5" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: 4.25 }), status: 400, error: "rating must have at most one decimal" },
@@ -319,6 +320,8 @@ const adminBadInput: Record<string, () => BadCase[]> = {
       error: `A product with the slug "${f.product.slug}" already exists`,
     },
     { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ isFeatured: "yes" }), status: 400, error: "isFeatured must be true or false" },
+    { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ familyKey: "Royal Canin Maxi" }), status: 400, error: "familyKey must use only a-z, 0-9 and single hyphens between them" },
+    { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ familyKey: 42 }), status: 400, error: "familyKey must use only a-z, 0-9 and single hyphens between them" },
   ],
   "DELETE /api/products/:id": () => [
     anonymous("DELETE", `/api/products/${f.product.id}`),
@@ -807,7 +810,12 @@ function holdFixture(factor: number): { id: number; retailerId: number; publishe
 const badInput: Record<string, () => BadCase[]> = {
   "GET /api/health": () => [{ method: "DELETE", path: "/api/health", status: 405, error: "DELETE is not allowed here; use GET or HEAD" }],
   "GET /api/products": () => [
-    { path: "/api/products?sort=cheapest", status: 400, error: "sort must be one of rank_asc, price_asc, price_desc, rating_desc, savings_desc" },
+    { path: "/api/products?sort=cheapest", status: 400, error: "sort must be one of rank_asc, price_asc, price_desc, rating_desc, savings_desc, price_per_kg_asc" },
+    {
+      path: "/api/products?category=dog-toys&sort=price_per_kg_asc",
+      status: 400,
+      error: "sort price_per_kg_asc needs a category sold by weight (dog-food, cat-food, dog-treats, cat-litter, small-animal, bird-food)",
+    },
     { path: "/api/products?limit=101", status: 400, error: "limit must be between 1 and 100" },
     { path: "/api/products?minPrice=50&maxPrice=10", status: 400, error: "minPrice must not be above maxPrice" },
     { method: "PATCH", path: "/api/products", body: { name: "x" }, status: 405, error: "PATCH is not allowed here; use GET or POST or HEAD" },

@@ -102,15 +102,17 @@ export interface AdminProduct {
     repeatPrice: number | null;
     repeatTerms: string | null;
   }[];
+  /** The family its sizes share; null when none. */
+  familyKey: string | null;
 }
 
 /** A product as the edit form loads it: the same shape the form saves. */
 export function getAdminProduct(db: Db, id: number): AdminProduct | null {
   const row = statement(
     db,
-    "SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured FROM products WHERE id = ?",
+    "SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key FROM products WHERE id = ?",
   ).get(id) as
-    | { id: number; name: string; slug: string; description: string; image: string; brand: string | null; category_id: number; rating: number; review_count: number; is_featured: number }
+    | { id: number; name: string; slug: string; description: string; image: string; brand: string | null; category_id: number; rating: number; review_count: number; is_featured: number; family_key: string | null }
     | undefined;
   if (!row) return null;
   return {
@@ -136,6 +138,7 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
       repeatPrice: link.repeatPrice,
       repeatTerms: link.repeatTerms,
     })),
+    familyKey: row.family_key,
   };
 }
 

@@ -88,6 +88,18 @@ describe("best price", () => {
     expect(best(value.id)).toEqual({ price: null, retailer: null, original: null });
     expect(rows("SELECT retailer_id FROM product_prices WHERE product_id = ?", value.id)).toEqual([{ retailer_id: retailers[0] }]);
   });
+
+  it("per kg follows the pack size in the name: a rename that changes the pack re-derives it, one that drops it clears it", () => {
+    const perKg = (id: number) => row<{ perKg: number | null }>("SELECT best_price_per_kg_pence AS perKg FROM products WHERE id = ?", id).perKg;
+    const { value } = createProduct(temp.db, input("Rename Kibble 12kg", [{ retailer: 0, price: 45.99 }]));
+    // 4599 / 12 = 383.25
+    expect(perKg(value.id)).toBe(383);
+    // 4599 / 2 = 2299.5, a half rounded up
+    updateProduct(temp.db, value.id, input("Rename Kibble 2kg", [{ retailer: 0, price: 45.99 }], { slug: "rename-kibble-12kg" }));
+    expect(perKg(value.id)).toBe(2300);
+    updateProduct(temp.db, value.id, input("Rename Kibble Large", [{ retailer: 0, price: 45.99 }], { slug: "rename-kibble-12kg" }));
+    expect(perKg(value.id)).toBeNull();
+  });
 });
 
 describe("a retailer's delivery rule", () => {
@@ -118,6 +130,46 @@ describe("a retailer's delivery rule", () => {
     } finally {
       withoutDelivery(temp.db);
     }
+  });
+});
+
+describe("a product's family", () => {
+  const family = (id: number) => row<{ family: string | null }>("SELECT family_key AS family FROM products WHERE id = ?", id).family;
+
+  it("is stored from the admin's input, kept when an update leaves it out, cleared with null, and audited", () => {
+    const small = createProduct(temp.db, input("Family Kibble 2kg", [{ retailer: 0, price: 9 }], { familyKey: "family-kibble" })).value;
+    const large = createProduct(temp.db, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }], { familyKey: "family-kibble" })).value;
+    const none = createProduct(temp.db, input("Familyless Kibble 2kg", [{ retailer: 0, price: 9 }])).value;
+    expect([family(small.id), family(large.id), family(none.id)]).toEqual(["family-kibble", "family-kibble", null]);
+
+    // Left out: kept (and nothing else changed, so nothing to report).
+    const kept = updateProduct(temp.db, large.id, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }]));
+    expect(family(large.id)).toBe("family-kibble");
+    expect(kept.change.productIds).toEqual([]);
+
+    // Moved to another family: the size left behind is reported too (its page lists the sizes).
+    const moved = updateProduct(temp.db, large.id, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }], { familyKey: "other-kibble" }));
+    expect(family(large.id)).toBe("other-kibble");
+    expect([...moved.change.productIds].sort((a, b) => a - b)).toEqual([small.id, large.id].sort((a, b) => a - b));
+    const audit = row<{ before: string; after: string }>("SELECT before, after FROM audit_log WHERE entity = 'product' AND entity_id = ? ORDER BY id DESC LIMIT 1", large.id);
+    expect(JSON.parse(audit.before)).toMatchObject({ familyKey: "family-kibble" });
+    expect(JSON.parse(audit.after)).toMatchObject({ familyKey: "other-kibble" });
+
+    // Cleared: alone, nothing left behind.
+    const cleared = updateProduct(temp.db, large.id, input("Family Kibble 12kg", [{ retailer: 0, price: 40 }], { familyKey: null }));
+    expect(family(large.id)).toBeNull();
+    expect(cleared.change.productIds).toEqual([large.id]);
+    // "" is none as well.
+    updateProduct(temp.db, small.id, input("Family Kibble 2kg", [{ retailer: 0, price: 9 }], { familyKey: "" }));
+    expect(family(small.id)).toBeNull();
+  });
+
+  it("refuses a family key that is not a slug", () => {
+    expect(productInput.safeParse({ name: "X", categoryId: 1, familyKey: "Royal Canin" }).success).toBe(false);
+    expect(productInput.safeParse({ name: "X", categoryId: 1, familyKey: "royal--canin" }).success).toBe(false);
+    expect(productInput.safeParse({ name: "X", categoryId: 1, familyKey: "x".repeat(201) }).success).toBe(false);
+    expect(productInput.parse({ name: "X", categoryId: 1, familyKey: "x".repeat(200) }).familyKey).toBe("x".repeat(200));
+    expect(productInput.parse({ name: "X", categoryId: 1 }).familyKey).toBeUndefined();
   });
 });
 

@@ -126,6 +126,7 @@ interface StoredProduct {
   rating: number;
   review_count: number;
   is_featured: number;
+  family_key: string | null;
 }
 
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
@@ -169,7 +170,7 @@ function assertProductSlugFree(db: Db, slug: string, exceptId: number | null): v
 function storedProduct(db: Db, id: number): StoredProduct | undefined {
   return statement(
     db,
-    "SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured FROM products WHERE id = ?",
+    "SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key FROM products WHERE id = ?",
   ).get(id) as StoredProduct | undefined;
 }
 
@@ -201,6 +202,7 @@ function auditView(product: StoredProduct | ProductInput, offers: readonly Store
           rating: product.rating,
           reviewCount: product.review_count,
           isFeatured: product.is_featured === 1,
+          familyKey: product.family_key,
         }
       : {
           name: product.name,
@@ -212,6 +214,7 @@ function auditView(product: StoredProduct | ProductInput, offers: readonly Store
           rating: product.rating,
           reviewCount: product.reviewCount,
           isFeatured: product.isFeatured,
+          familyKey: product.familyKey ?? null,
         };
   const offerViews: Record<string, unknown> = {};
   for (const offer of offers) {
@@ -357,8 +360,8 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
     // A new product sorts last under Best Selling until its rank is set.
     const { id } = statement(
       db,
-      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at, gtin, mpn)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?) RETURNING id`,
+      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at, gtin, mpn, family_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?, ?) RETURNING id`,
     ).get(
       input.name,
       input.slug,
@@ -372,6 +375,7 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
       at,
       origin?.gtin ?? null,
       origin?.mpn ?? null,
+      input.familyKey ?? null,
     ) as { id: number };
     writeOffers(db, id, input.retailerLinks, at, origin);
     recomputeBestPrices(db, [id], now);
@@ -390,10 +394,12 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
   });
 }
 
-export function updateProduct(db: Db, id: number, input: ProductInput, now = new Date()): Written<{ id: number; slug: string }> {
+export function updateProduct(db: Db, id: number, given: ProductInput, now = new Date()): Written<{ id: number; slug: string }> {
   return catalogueTransaction(db, () => {
     const before = storedProduct(db, id);
     if (!before) throw new WriteRefused(404, "Product not found");
+    // A family left out is kept.
+    const input = { ...given, familyKey: given.familyKey === undefined ? before.family_key : given.familyKey };
     assertCategory(db, input.categoryId);
     assertRetailers(db, input.retailerLinks);
     assertProductSlugFree(db, input.slug, id);
@@ -406,7 +412,7 @@ export function updateProduct(db: Db, id: number, input: ProductInput, now = new
     statement(
       db,
       `UPDATE products SET name = ?, slug = ?, description = ?, image = ?, brand = ?, category_id = ?, rating = ?, review_count = ?,
-         is_featured = ?, last_edited_at = ? WHERE id = ?`,
+         is_featured = ?, last_edited_at = ?, family_key = ? WHERE id = ?`,
     ).run(
       input.name,
       input.slug,
@@ -418,6 +424,7 @@ export function updateProduct(db: Db, id: number, input: ProductInput, now = new
       input.reviewCount,
       input.isFeatured ? 1 : 0,
       at,
+      input.familyKey,
       id,
     );
     writeOffers(db, id, input.retailerLinks, at);
@@ -437,7 +444,12 @@ export function updateProduct(db: Db, id: number, input: ProductInput, now = new
     // A changed slug moves the page: the old address must disappear, which only a full build does.
     const siteWide = before.slug !== input.slug;
     const categoryIds = [...new Set([before.category_id, input.categoryId])];
-    return { value: { id, slug: input.slug }, change: { productIds: [id], categoryIds, siteWide } };
+    // Leaving a family changes the size lists on the pages of the sizes left behind.
+    const leftBehind =
+      before.family_key !== null && before.family_key !== input.familyKey
+        ? (statement(db, "SELECT id FROM products WHERE family_key = ? ORDER BY id").all(before.family_key) as { id: number }[]).map((row) => row.id)
+        : [];
+    return { value: { id, slug: input.slug }, change: { productIds: [id, ...leftBehind], categoryIds, siteWide } };
   });
 }
 

@@ -110,6 +110,35 @@ describe("recomputeBestPrices", () => {
       withoutDelivery(temp.db);
     }
   });
+
+  it("derives the best price per kg to the door from the pack size in the name; none for other packs or nothing in stock", () => {
+    const [bag, pipettes, gone] = [productIds[7]!, productIds[8]!, productIds[9]!];
+    const perKg = (id: number) => (temp.db.$client.prepare("SELECT best_price_per_kg_pence AS perKg FROM products WHERE id = ?").get(id) as { perKg: number | null }).perKg;
+    run("UPDATE products SET name = 'Per Kg Adult Dry Dog Food 12kg' WHERE id = ?", bag);
+    run("UPDATE products SET name = 'Per Kg Spot On 3 Pipettes' WHERE id = ?", pipettes);
+    run("UPDATE products SET name = 'Per Kg Puppy Food 2kg' WHERE id = ?", gone);
+    const [first] = setPrices(bag, [4300, 9000]);
+    setPrices(pipettes, [1500]);
+    setPrices(gone, [1000]);
+    run("UPDATE product_prices SET in_stock = 0 WHERE product_id = ?", gone);
+    run("UPDATE product_prices SET free_delivery = 0, delivery_pence = NULL WHERE product_id = ?", bag);
+    try {
+      // £43.00 + £2.99 delivery = £45.99 to the door; 4599 / 12 = 383.25 -> 383p per kg.
+      run("UPDATE retailers SET delivery_pence = 299, free_delivery_from_pence = NULL WHERE id = ?", first!.retailer_id);
+      recomputeBestPrices(temp.db, [bag, pipettes, gone]);
+      expect(perKg(bag)).toBe(383);
+      expect(perKg(pipettes)).toBeNull();
+      expect(perKg(gone)).toBeNull();
+      // The whole-catalogue pass derives the same.
+      run("UPDATE products SET best_price_per_kg_pence = 1 WHERE id IN (?, ?, ?)", bag, pipettes, gone);
+      recomputeBestPrices(temp.db);
+      expect([perKg(bag), perKg(pipettes), perKg(gone)]).toEqual([383, null, null]);
+    } finally {
+      withoutDelivery(temp.db);
+    }
+    // Without the delivery: 4300 / 12 = 358.33 -> 358.
+    expect(perKg(bag)).toBe(358);
+  });
 });
 
 describe("recomputeBestPrices: the was-price is the one the price history supports", () => {

@@ -2,6 +2,7 @@ import type { Db } from "./client.ts";
 import { bestOffer, type OfferPricing } from "../domain/offers.ts";
 import { dailyLowestTotals } from "../domain/deal-facts.ts";
 import { wasPrice } from "../domain/deal-truth.ts";
+import { packSizeOf, pricePerKgOf } from "../domain/product-quantity.ts";
 import { readItemHistory } from "./deal-facts.ts";
 
 interface OfferRow {
@@ -58,10 +59,10 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
 }
 
 /**
- * Re-derives best price (the lowest total to the door), its delivery, best retailer and original
- * price of the given products (all products when `productIds` is omitted) from their price
- * entries and their retailers' delivery rules, so the product row never disagrees with its
- * offers. Call inside the transaction that changed the offers or a retailer's delivery rule.
+ * Re-derives best price (the lowest total to the door), its delivery, best retailer, original
+ * price and best price per kg (when the name's pack size is a weight) of the given products (all
+ * products when `productIds` is omitted) from their price entries and their retailers' delivery
+ * rules, so the product row never disagrees with its offers. Call inside the transaction that changed the offers or a retailer's delivery rule.
  *
  * The original ("was") price is the one the price history supports as of `now`: a total above
  * today's best that was the day's lowest on at least 28 of the last 90 days (wasPrice,
@@ -71,16 +72,24 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
 export function recomputeBestPrices(db: Db, productIds?: readonly number[], now: Date = new Date()): void {
   const sqlite = db.$client;
   const update = sqlite.prepare(
-    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ?, best_delivery_pence = ? WHERE id = ?",
+    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ?, best_delivery_pence = ?, best_price_per_kg_pence = ? WHERE id = ?",
   );
 
   const apply = (ids: readonly number[] | null) => {
     const byProduct = readOfferPricing(db, ids);
     const history = readItemHistory(db, now, ids);
+    // The pack size, and so the price per kg, comes from the product's name.
+    const nameRows = (
+      ids === null
+        ? sqlite.prepare("SELECT id, name FROM products").all()
+        : sqlite.prepare("SELECT id, name FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
+    ) as { id: number; name: string }[];
+    const names = new Map(nameRows.map(({ id, name }) => [id, name]));
     for (const [productId, offers] of byProduct) {
       const best = bestOffer(offers);
       const was = best.bestPricePence === null ? null : wasPrice(dailyLowestTotals(history.get(productId) ?? [], offers, now), best.bestPricePence);
-      update.run(best.bestPricePence, best.bestRetailerId, was, best.bestDeliveryPence, productId);
+      const perKg = pricePerKgOf(best.bestPricePence, packSizeOf(names.get(productId) ?? ""));
+      update.run(best.bestPricePence, best.bestRetailerId, was, best.bestDeliveryPence, perKg, productId);
     }
   };
 

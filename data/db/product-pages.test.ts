@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, migrateDb, openDb, type Db } from "./client.ts";
-import { loadProductPages, productSitemaps, type HistoryPoint, type ProductPageData } from "./product-pages.ts";
+import { familySizes, loadProductPages, productSitemaps, sizesOf, withFamilyMembers, type HistoryPoint, type ProductPageData } from "./product-pages.ts";
+import { recomputeBestPrices } from "./offers.ts";
+import { productSizes, type FamilyMember } from "../domain/families.ts";
 import { getProductBySlug } from "./products.ts";
 import { seedCatalogue } from "./seed.ts";
 import { generateCatalogue } from "../seed/generate.ts";
@@ -160,5 +162,74 @@ describe("loadProductPages for some products", () => {
   it("narrows the window for them as for everyone", () => {
     const first = loadProductPages(db, { now, historyDays: 30 })[0]!;
     expect(loadProductPages(db, { now, historyDays: 30, productIds: [first.product.id] })).toEqual([first]);
+  });
+});
+
+describe("family sizes", () => {
+  const members = (familyKey: string): FamilyMember[] =>
+    (db.$client.prepare("SELECT id, slug, name, best_price_pence FROM products WHERE family_key = ? ORDER BY id").all(familyKey) as {
+      id: number;
+      slug: string;
+      name: string;
+      best_price_pence: number | null;
+    }[]).map((row) => ({ id: row.id, slug: row.slug, name: row.name, bestPricePence: row.best_price_pence }));
+  let family: number[];
+  let lone: number;
+
+  beforeAll(() => {
+    const ids = (db.$client.prepare("SELECT id FROM products WHERE id IN (SELECT product_id FROM product_prices) ORDER BY id DESC LIMIT 4").all() as { id: number }[]).map((row) => row.id);
+    family = ids.slice(0, 3);
+    lone = ids[3]!;
+    const set = db.$client.prepare("UPDATE products SET name = ?, family_key = ? WHERE id = ?");
+    set.run("Test Kibble 12kg", "test-kibble", family[0]);
+    set.run("Test Kibble 2kg", "test-kibble", family[1]);
+    set.run("Test Kibble 6kg", "test-kibble", family[2]);
+    db.$client.prepare("UPDATE products SET family_key = NULL WHERE id = ?").run(lone);
+    // Delivered free: 12kg at £42.00 (350p/kg), 2kg at £9.00 (450p/kg), 6kg at £21.00 (350p/kg): a tie.
+    const price = db.$client.prepare("UPDATE product_prices SET price_pence = ? + 100 * (SELECT count(*) FROM product_prices o WHERE o.product_id = product_prices.product_id AND o.id < product_prices.id), in_stock = 1, price_override = 0, delivery_pence = 0, free_delivery = 1 WHERE product_id = ?");
+    price.run(4200, family[0]);
+    price.run(900, family[1]);
+    price.run(2100, family[2]);
+    recomputeBestPrices(db, family);
+  });
+
+  it("gives every product its family's sizes, worked out from the family's rows, one array per family; none alone or without a family", () => {
+    const sizes = familySizes(db);
+    const keyed = db.$client.prepare("SELECT id, family_key FROM products").all() as { id: number; family_key: string | null }[];
+    for (const { id, family_key } of keyed) {
+      const expected = family_key === null ? [] : productSizes(members(family_key));
+      expect(sizes.get(id) ?? []).toEqual(expected);
+    }
+    expect(sizes.has(lone)).toBe(false);
+    expect(sizes.get(family[0]!)).toBe(sizes.get(family[1]!));
+  });
+
+  it("orders a family by pack amount, marks the tie for best value per kg, prices to the door", () => {
+    const sizes = sizesOf(db, family[1]!);
+    expect(sizes.map((s) => [s.id, s.label, s.bestPrice, s.unitPrice, s.bestValue])).toEqual([
+      [family[1], "2kg", 9, { price: 4.5, unit: "kg" }, false],
+      [family[2], "6kg", 21, { price: 3.5, unit: "kg" }, true],
+      [family[0], "12kg", 42, { price: 3.5, unit: "kg" }, true],
+    ]);
+    expect(sizesOf(db, lone)).toEqual([]);
+    expect(sizesOf(db, 999_999)).toEqual([]);
+  });
+
+  it("puts the sizes on the product pages, for a fast pass's products as for all", () => {
+    const all = new Map(loadProductPages(db, { now }).map((page) => [page.product.id, page]));
+    expect(all.get(family[2]!)!.sizes.map((s) => s.id)).toEqual([family[1], family[2], family[0]]);
+    expect(all.get(lone)!.sizes).toEqual([]);
+    const some = loadProductPages(db, { now, productIds: [family[0]!, lone] });
+    // By id: the lone product's id is below the family's.
+    expect(some.map((page) => [page.product.id, page.sizes])).toEqual([
+      [lone, []],
+      [family[0], all.get(family[0]!)!.sizes],
+    ]);
+  });
+
+  it("rebuilds a size's siblings with it: changed products with their families' other sizes, unknown ids kept", () => {
+    expect(withFamilyMembers(db, [family[1]!])).toEqual([...family].sort((a, b) => a - b));
+    expect(withFamilyMembers(db, [lone, 999_999])).toEqual([lone, 999_999]);
+    expect(withFamilyMembers(db, [])).toEqual([]);
   });
 });

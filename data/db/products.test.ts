@@ -7,7 +7,7 @@ import { productListSql, searchProducts } from "./products.ts";
 import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries } from "../domain/search.ts";
 import { seedCatalogue } from "./seed.ts";
 import { generateCatalogue } from "../seed/generate.ts";
-import { sortKeys } from "../domain/sorting.ts";
+import { sortKeys, sortOffered } from "../domain/sorting.ts";
 
 let dir: string;
 let db: Db;
@@ -27,7 +27,9 @@ const plan = (sql: string, params: unknown[]) =>
 
 describe("product page queries", () => {
   it.each(sortKeys)("read %s pages in index order, with or without a category (no sort of the whole set)", (sort) => {
-    for (const filters of [{}, { category: "dog-food" }]) {
+    for (const filters of [{}, { category: "dog-food" }] as { category?: string }[]) {
+      // Price per kg is offered only within a category sold by weight.
+      if (!sortOffered(sort, filters.category)) continue;
       const { sql, params } = productListSql(filters, sort);
       expect(plan(sql, params)).not.toContain("TEMP B-TREE");
     }

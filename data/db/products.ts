@@ -81,7 +81,8 @@ const effectivePriceSql = "CASE WHEN pp.price_override = 1 AND pp.manual_price_p
  * ORDER BY per sort key. Each matches an index of data/db/schema.ts expression for expression
  * (products_*_asc_idx, _desc_idx, _rating_idx, _savings_idx), so a page is read in index order
  * rather than by sorting the whole category; products.test.ts checks the query plans. Products
- * without a best price (nothing in stock) go last in price sorts.
+ * without a best price (nothing in stock) go last in price sorts, and without a price per kg
+ * (not sold by weight, or nothing in stock) last in the per-kg sort.
  */
 export const orderBy: Record<SortKey, string> = {
   rank_asc: "p.rank, p.id",
@@ -89,7 +90,8 @@ export const orderBy: Record<SortKey, string> = {
   price_desc: "p.best_price_pence DESC, p.rank, p.id",
   rating_desc: "p.rating DESC, p.review_count DESC, p.rank, p.id",
   savings_desc:
-    "(CASE WHEN p.original_price_pence > p.best_price_pence THEN (p.original_price_pence - p.best_price_pence) * 1.0 / p.original_price_pence ELSE 0 END) DESC, p.rank, p.id",
+    "(CASE WHEN p.original_price_pence > p.best_price_pence THEN (p.original_price_pence - p.best_price_pence) * 1.0 / p.original_price_pence ELSE 0 END) DESC, p.rank, p.id",  // products_category_price_per_kg_idx; offered only within a category (sorting.ts sortOffered).
+  price_per_kg_asc: "coalesce(p.best_price_per_kg_pence, 9007199254740991), p.rank, p.id",
 };
 
 /** The SQL of a product page query, for tests that check its plan. */

@@ -144,6 +144,14 @@ export const productInput = z
       .default(0),
     isFeatured: flag("isFeatured", false),
     retailerLinks: z.array(offerInput, { error: "retailerLinks must be a list" }).max(maxOffersPerProduct, `a product can have at most ${maxOffersPerProduct} offers`).default([]),
+    /**
+     * The family its sizes share (brand + line + recipe as a slug, e.g. royal-canin-maxi-adult);
+     * null or "" for none; left out, an update keeps the stored one (a new product has none).
+     */
+    familyKey: z
+      .union([z.null(), z.literal(""), slug("familyKey")], { error: "familyKey must use only a-z, 0-9 and single hyphens between them" })
+      .optional()
+      .transform((value) => (value === "" ? null : value)),
   })
   .transform((input, ctx) => {
     const slugValue = input.slug ? input.slug : slugify(input.name);

@@ -6,6 +6,7 @@ import {
   collapsedWindow,
   compareBarLabel,
   compareLimit,
+  compareUnitPrice,
   removeFromCompare,
   type CompareItem,
 } from "./compare.ts";
@@ -101,5 +102,19 @@ describe("compareBarLabel", () => {
   it("counts the rest as +N more", () => {
     expect(compareBarLabel(["A", "B", "C", "D"])).toBe("A, B, C +1 more");
     expect(compareBarLabel(["A", "B", "C", "D", "E"])).toBe("A, B, C +2 more");
+  });
+});
+
+describe("compareUnitPrice", () => {
+  const bag = { amount: 12000, unit: "kg" as const, label: "12kg" };
+  it("prices the best price per kg, litre or item of the pack", () => {
+    // 4599 / 12 = 383.25
+    expect(compareUnitPrice({ ...item(1, 45.99), packSize: bag })).toEqual({ pence: 383, unit: "kg" });
+    expect(compareUnitPrice({ ...item(2, 9.99), packSize: { amount: 1500, unit: "l", label: "1.5L" } })).toEqual({ pence: 666, unit: "l" });
+  });
+  it("has none without a pack size (or a tray saved before it), or without a best price", () => {
+    expect(compareUnitPrice({ ...item(1, 45.99), packSize: null })).toBeNull();
+    expect(compareUnitPrice(item(1, 45.99))).toBeNull();
+    expect(compareUnitPrice({ ...item(1, null), packSize: bag })).toBeNull();
   });
 });

@@ -2,6 +2,9 @@
  * The compare tray's rules (SPEC.md sections 2 and 9), as pure functions over the list of
  * compared products; the tray's store holds the list and calls these.
  */
+import { toPence } from "./money.ts";
+import { unitPriceOf, type PackSize } from "./product-quantity.ts";
+import type { UnitPrice } from "./unit-price.ts";
 
 export interface CompareItem {
   id: number;
@@ -11,6 +14,8 @@ export interface CompareItem {
   /** Pounds; null when no retailer has it in stock. */
   bestPrice: number | null;
   bestRetailer: string | null;
+  /** Its pack size, for the unit price; absent in trays saved before unit prices were shown. */
+  packSize?: PackSize | null;
 }
 
 export const compareLimit = 4;
@@ -99,4 +104,15 @@ export function compareBarLabel(names: readonly string[]): string {
   const shown = names.slice(0, barNameCount).join(", ");
   const hidden = names.length - barNameCount;
   return hidden > 0 ? `${shown} +${hidden} more` : shown;
+}
+
+/**
+ * The unit price of a compared product's best price (per kg, litre or item), or null without a
+ * pack size or a best price.
+ * @example compareUnitPrice({ ...dogFood, bestPrice: 45.99, packSize: { amount: 12000, unit: "kg", label: "12kg" } }) // { pence: 383, unit: "kg" }
+ */
+export function compareUnitPrice(item: CompareItem): UnitPrice | null {
+  if (item.bestPrice === null || !item.packSize) return null;
+  const pence = toPence(item.bestPrice);
+  return pence === null ? null : unitPriceOf(pence, item.packSize);
 }

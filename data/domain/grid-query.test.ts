@@ -61,7 +61,21 @@ describe("parseGridQuery", () => {
     for (const option of priceRangeOptions.filter((o) => o.value !== "any")) {
       expect(parseGridQuery(`?priceRange=${option.value}`).priceRange).toBe(option.value);
     }
-    for (const sort of sortKeys) expect(parseGridQuery(`?sort=${sort}`).sort).toBe(sort);
+    for (const sort of sortKeys) expect(parseGridQuery(`?sort=${sort}&category=dog-food`).sort).toBe(sort);
+  });
+  it("keeps price per kg only in a category sold by weight, else drops it to the default (the canonical address)", () => {
+    expect(parseGridQuery("?sort=price_per_kg_asc", { category: "cat-food" }).sort).toBe("price_per_kg_asc");
+    expect(parseGridQuery("?category=dog-treats&sort=price_per_kg_asc").sort).toBe("price_per_kg_asc");
+    expect(parseGridQuery("?sort=price_per_kg_asc", { category: "dog-toys" })).toEqual({ category: "dog-toys", sort: "rank_asc", page: 1 });
+    expect(parseGridQuery("?sort=price_per_kg_asc")).toEqual({ sort: "rank_asc", page: 1 });
+    expect(parseGridQuery("?q=food&sort=price_per_kg_asc", { search: true }).sort).toBe("relevance");
+    expect(gridQueryString(parseGridQuery("?sort=price_per_kg_asc&page=2", { category: "dog-toys" }), { category: "dog-toys" })).toBe("?page=2");
+  });
+  it("drops price per kg when the filter moves to a category not sold by weight", () => {
+    const perKg: GridState = { category: "dog-food", sort: "price_per_kg_asc", page: 3 };
+    expect(withFilter(perKg, { brand: "Royal Canin" })).toEqual({ category: "dog-food", brand: "Royal Canin", sort: "price_per_kg_asc", page: 1 });
+    expect(withFilter(perKg, { category: "dog-toys" })).toEqual({ category: "dog-toys", sort: "rank_asc", page: 1 });
+    expect(withFilter(perKg, { category: undefined })).toEqual({ sort: "rank_asc", page: 1 });
   });
   it("takes the category from the page on a category page", () => {
     expect(parseGridQuery("?category=cat-food&page=2", { category: "dog-food" })).toEqual({ category: "dog-food", sort: "rank_asc", page: 2 });
@@ -131,6 +145,9 @@ describe("the search page's view (the grid's filters with the text q)", () => {
   });
   it("offers the grid's sort options, with Best Match first on the search page", () => {
     expect(gridSortOptions()).toBe(sortOptions);
+    expect(gridSortOptions({ category: "dog-toys" }, "dog-toys")).toBe(sortOptions);
+    expect(gridSortOptions({ category: "dog-food" }, "dog-food").map((o) => o.label)).toEqual([...sortOptions.map((o) => o.label), "Price per kg: Low to High"]);
+    expect(gridSortOptions(search, "dog-food")).toBe(searchSortOptions);
     expect(gridSortOptions(search)).toBe(searchSortOptions);
     expect(searchSortOptions.slice(1)).toEqual([...sortOptions]);
     expect(gridDefaultSort(search)).toBe("relevance");

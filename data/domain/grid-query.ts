@@ -5,7 +5,7 @@
  * reaching the API as a 400.
  */
 import { formatPriceRange, parsePriceRange } from "./price-range.ts";
-import { defaultSearchSort, defaultSort, isSearchSortKey, isSortKey, searchSortOptions, sortOptions, type SearchSortKey } from "./sorting.ts";
+import { defaultSearchSort, defaultSort, isSearchSortKey, isSortKey, searchSortOptions, sortOffered, sortOptionsFor, type SearchSortKey } from "./sorting.ts";
 import { positiveInteger, toParams, validPage } from "./query-values.ts";
 
 export interface GridState {
@@ -33,10 +33,17 @@ export interface GridDefaults {
 
 export type GridFilters = Partial<Omit<GridState, "page" | "q">>;
 
-/** The sort options of a view: the grid's, or the search page's (relevance first). */
-export function gridSortOptions(defaults: GridDefaults = {}): typeof sortOptions | typeof searchSortOptions {
-  return defaults.search ? searchSortOptions : sortOptions;
+/**
+ * The sort options of a view: the grid's (with price per kg in a category sold by weight), or the
+ * search page's (relevance first).
+ */
+export function gridSortOptions(defaults: GridDefaults = {}, category?: string): readonly { value: SearchSortKey; label: string }[] {
+  return defaults.search ? searchSortOptions : sortOptionsFor(category);
 }
+
+/** A grid sort that its category does not offer (price per kg outside one sold by weight) is dropped. */
+const offeredSort = (sort: SearchSortKey | undefined, category: string | undefined): SearchSortKey | undefined =>
+  sort === undefined || sort === "relevance" || sortOffered(sort, category) ? sort : undefined;
 
 /** The default sort of a view: best sellers, or on the search page the best match. */
 export function gridDefaultSort(defaults: GridDefaults = {}): SearchSortKey {
@@ -97,14 +104,15 @@ export function parseGridQuery(search: string | URLSearchParams, defaults: GridD
   const params = toParams(search);
   const sort = params.get("sort");
   const validSort = defaults.search ? isSearchSortKey(sort) : isSortKey(sort);
+  const category = defaults.category ?? validCategory(params.get("category"));
   return gridState(
     {
       q: defaults.search ? (params.get("q") ?? "").trim() : undefined,
-      category: defaults.category ?? validCategory(params.get("category")),
+      category,
       retailer: positiveInteger(params.get("retailer")),
       brand: validBrand(params.get("brand")),
       priceRange: validPriceRange(params.get("priceRange")),
-      sort: validSort ? (sort as SearchSortKey) : undefined,
+      sort: validSort ? offeredSort(sort as SearchSortKey, category) : undefined,
     },
     validPage(params.get("page")),
     gridDefaultSort(defaults),
@@ -150,7 +158,7 @@ export function withFilter(state: GridState, change: GridFilters): GridState {
       retailer: next.retailer,
       brand: validBrand(next.brand),
       priceRange: validPriceRange(next.priceRange),
-      sort: next.sort,
+      sort: offeredSort(next.sort, next.category),
     },
     1,
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { packSizeOf, unitPriceOf } from "./product-quantity.ts";
+import { packSizeOf, pricePerKgOf, unitPriceOf } from "./product-quantity.ts";
 
 describe("packSizeOf", () => {
   it("reads the net quantity of a product name", () => {
@@ -22,5 +22,24 @@ describe("unitPriceOf", () => {
     expect(unitPriceOf(6499, { amount: 12000, unit: "kg", label: "12kg" })).toEqual({ pence: 542, unit: "kg" });
     expect(unitPriceOf(999, { amount: 1500, unit: "l", label: "1.5L" })).toEqual({ pence: 666, unit: "l" });
     expect(unitPriceOf(999, null)).toBeNull();
+  });
+});
+
+describe("pricePerKgOf", () => {
+  it("is the best price per kg, rounded half up, for packs sold by weight", () => {
+    // 4599 / 12 = 383.25
+    expect(pricePerKgOf(4599, packSizeOf("Royal Canin Maxi Adult 12kg"))).toBe(383);
+    // 1799 / 2.4 = 749.58; 1 / 0.002 = 500 exactly on the pack
+    expect(pricePerKgOf(1799, packSizeOf("Wet Dog Food 6 x 400g"))).toBe(750);
+    // 750 / 2 = 375 exactly; 751 / 2 = 375.5 rounds up
+    expect(pricePerKgOf(750, packSizeOf("Treats 2kg"))).toBe(375);
+    expect(pricePerKgOf(751, packSizeOf("Treats 2kg"))).toBe(376);
+    expect(pricePerKgOf(0, packSizeOf("Treats 2kg"))).toBe(0);
+  });
+  it("is null for litres, items, no pack size, or no best price", () => {
+    expect(pricePerKgOf(999, packSizeOf("Catsan Hygiene Plus Cat Litter 20L"))).toBeNull();
+    expect(pricePerKgOf(2499, packSizeOf("Frontline Plus Spot On Large Dog 3 Pipettes"))).toBeNull();
+    expect(pricePerKgOf(999, packSizeOf("KONG Classic Dog Toy Large"))).toBeNull();
+    expect(pricePerKgOf(null, packSizeOf("Royal Canin Maxi Adult 12kg"))).toBeNull();
   });
 });

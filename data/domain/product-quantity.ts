@@ -32,3 +32,15 @@ export function packSizeOf(name: string): PackSize | null {
 export function unitPriceOf(totalPence: Pence, pack: PackSize | null): UnitPrice | null {
   return pack === null ? null : unitPrice(totalPence, pack);
 }
+
+/**
+ * The price per kg the per-kg sort orders by: the best price to the door per kilogram when the
+ * pack is sold by weight, else null (per litre and per item do not compare with per kg; nothing
+ * in stock has no best price).
+ * @example pricePerKgOf(4599, packSizeOf("Dry Dog Food 12kg")) // 383 (383.25)
+ * @example pricePerKgOf(2499, packSizeOf("Flea Drops 6 Pipettes")) // null
+ */
+export function pricePerKgOf(bestPricePence: Pence | null, pack: PackSize | null): Pence | null {
+  if (bestPricePence === null || pack === null || pack.unit !== "kg") return null;
+  return unitPrice(bestPricePence, pack)?.pence ?? null;
+}

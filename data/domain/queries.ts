@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { maxSearchLength } from "./search.ts";
-import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort } from "./sorting.ts";
+import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort, sortOffered, pricePerKgSort, soldByWeightCategories } from "./sorting.ts";
 
 export const defaultPageSize = 15;
 export const maxPageSize = 100;
@@ -66,7 +66,11 @@ export const productListQuery = z
     sort: sortParam(sortKeys, defaultSort),
     ...pagingShape,
   })
-  .refine(priceOrder, priceOrderMessage);
+  .refine(priceOrder, priceOrderMessage)
+  .refine((value) => sortOffered(value.sort, value.category), {
+    message: `sort ${pricePerKgSort.value} needs a category sold by weight (${soldByWeightCategories.join(", ")})`,
+    path: ["sort"],
+  });
 
 export type ProductListQuery = z.infer<typeof productListQuery>;
 export type ProductFilters = z.infer<typeof productCountQuery>;

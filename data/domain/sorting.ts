@@ -7,9 +7,45 @@ export const sortOptions = [
   { value: "savings_desc", label: "Biggest Savings" },
 ] as const;
 
-export type SortKey = (typeof sortOptions)[number]["value"];
+/** Offered only where the category is sold by weight (soldByWeight): per kg compares nothing else. */
+export const pricePerKgSort = { value: "price_per_kg_asc", label: "Price per kg: Low to High" } as const;
+
+export type SortKey = (typeof sortOptions)[number]["value"] | typeof pricePerKgSort.value;
 export const defaultSort: SortKey = "rank_asc";
-export const sortKeys = sortOptions.map((o) => o.value) as [SortKey, ...SortKey[]];
+export const sortKeys = [...sortOptions, pricePerKgSort].map((o) => o.value) as [SortKey, ...SortKey[]];
+
+/**
+ * Categories whose goods are sold by weight (food, treats, litter by the kg), where "Price per kg:
+ * Low to High" compares like with like. Toys, beds, health, grooming, aquatics and the rest are
+ * sold by the item or the litre.
+ */
+export const soldByWeightCategories: readonly string[] = ["dog-food", "cat-food", "dog-treats", "cat-litter", "small-animal", "bird-food"];
+
+/**
+ * Whether the category (slug) is sold by weight; no category (all products) is not.
+ * @example soldByWeight("dog-food") // true
+ * @example soldByWeight("dog-toys") // false
+ */
+export function soldByWeight(category: string | undefined): boolean {
+  return category !== undefined && soldByWeightCategories.includes(category);
+}
+
+/**
+ * The grid's sort options in a category: the table, plus price per kg where it is sold by weight.
+ * @example sortOptionsFor("cat-food").at(-1) // { value: "price_per_kg_asc", label: "Price per kg: Low to High" }
+ */
+export function sortOptionsFor(category: string | undefined): readonly { value: SortKey; label: string }[] {
+  return soldByWeight(category) ? [...sortOptions, pricePerKgSort] : sortOptions;
+}
+
+/**
+ * Whether a sort is offered in a category: every sort of the table, price per kg only where the
+ * category is sold by weight.
+ * @example sortOffered("price_per_kg_asc", "dog-toys") // false
+ */
+export function sortOffered(sort: SortKey, category: string | undefined): boolean {
+  return sort !== pricePerKgSort.value || soldByWeight(category);
+}
 
 export function isSortKey(value: unknown): value is SortKey {
   return typeof value === "string" && (sortKeys as readonly string[]).includes(value);
@@ -21,7 +57,8 @@ export function isSortKey(value: unknown): value is SortKey {
  */
 export const searchSortOptions = [{ value: "relevance", label: "Best Match" }, ...sortOptions] as const;
 
-export type SearchSortKey = (typeof searchSortOptions)[number]["value"];
+/** A sort of the grid or the search page (the search page never offers price per kg). */
+export type SearchSortKey = (typeof searchSortOptions)[number]["value"] | SortKey;
 export const defaultSearchSort: SearchSortKey = "relevance";
 export const searchSortKeys = searchSortOptions.map((o) => o.value) as [SearchSortKey, ...SearchSortKey[]];
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { categoryIcons, comparisonRetailerNames } from "./catalogue-data.ts";
-import { generateCatalogue, slugify, type GeneratedCatalogue } from "./generate.ts";
+import { generateCatalogue, multipackSize, slugify, type GeneratedCatalogue } from "./generate.ts";
+import { packSizeOf } from "../domain/product-quantity.ts";
 
 const today = new Date("2025-03-14T10:30:00.000Z");
 const dayMs = 86_400_000;
@@ -182,6 +183,34 @@ describe("generateCatalogue", () => {
     expectUnique(big.products.map((p) => p.slug));
     expectUnique(big.products.map((p) => p.name));
     expect(big.products.filter((p) => p.isFeatured)).toHaveLength(12);
+
+    // Sizes of one product share a family key: brand + line + recipe, the name's start.
+    const byFamily = new Map<string, GeneratedCatalogue["products"]>();
+    for (const product of big.products) byFamily.set(product.familyKey, [...(byFamily.get(product.familyKey) ?? []), product]);
+    for (const product of big.products.filter((p) => !p.name.includes("#"))) expect(slugify(product.name).startsWith(`${product.familyKey}-`), product.name).toBe(true);
+    for (const members of byFamily.values()) {
+      expect(new Set(members.map((p) => `${p.brand}|${p.categorySlug}`)).size).toBe(1);
+    }
+    // A multipack is a size of its single pack's family, named by its size; the single pack keeps its slug.
+    const chicken = byFamily.get("purina-pro-plan-medium-adult-dry-dog-food-chicken")!;
+    const bySlug = new Map(chicken.map((p) => [p.slug, p]));
+    const single = bySlug.get("purina-pro-plan-medium-adult-dry-dog-food-chicken-7kg")!;
+    const twoBags = bySlug.get("purina-pro-plan-medium-adult-dry-dog-food-chicken-2-x-7kg")!;
+    expect(single.name).toBe("Purina Pro Plan Medium Adult Dry Dog Food Chicken 7kg");
+    expect(twoBags.name).toBe("Purina Pro Plan Medium Adult Dry Dog Food Chicken 2 x 7kg");
+    expect(packSizeOf(twoBags.name)!.amount).toBe(2 * packSizeOf(single.name)!.amount);
+    expect(big.products.filter((p) => p.name.includes("(Pack of")).every((p) => byFamily.get(p.familyKey)!.length > 1)).toBe(true);
+  });
+});
+
+describe("multipackSize", () => {
+  it("names a multipack by its size where that reads as the multiplied quantity, else as a pack of N", () => {
+    expect(multipackSize("12kg", 2)).toBe("2 x 12kg");
+    expect(multipackSize("1.5kg", 3)).toBe("3 x 1.5kg");
+    expect(multipackSize("12 x 400g", 2)).toBe("24 x 400g");
+    expect(multipackSize("2 Collars", 3)).toBe("3 x 2 Collars");
+    expect(multipackSize("Large", 2)).toBe("Large (Pack of 2)");
+    expect(multipackSize("Size 3", 4)).toBe("Size 3 (Pack of 4)");
   });
 });
 

@@ -10,6 +10,7 @@
 import type { AffiliateIds, Voucher } from "../domain/catalogue.ts";
 import type { DeliveryRule } from "../domain/delivery.ts";
 import { packshotPath } from "../domain/paths.ts";
+import { parsePackQuantity } from "../domain/pack-size.ts";
 import {
   categorySeeds,
   comparisonRetailerNames,
@@ -88,6 +89,11 @@ export interface GeneratedProduct {
   isFeatured: boolean;
   offers: GeneratedOffer[];
   history: GeneratedPricePoint[];
+  /**
+   * The sizes of one product share it: brand + line + recipe without the size (and a repeat's
+   * number, since each repeat of the catalogue is a product of its own); multipacks included.
+   */
+  familyKey: string;
 }
 
 /** A voucher as the seed writes it: the stored fields, before the database gives it an id. */
@@ -341,6 +347,22 @@ function describe(listing: Listing): string {
   return `${line.brand} ${line.line}: ${lowerFirst(about)}${multipack}`;
 }
 
+/**
+ * A multipack's size as a name states it, so it reads as a size of its single pack's product:
+ * "12kg" x 2 -> "2 x 12kg", "12 x 400g" x 2 -> "24 x 400g"; where that would not read as the
+ * multiplied quantity ("Large"), "Large (Pack of 2)".
+ * @example multipackSize("12kg", 2) // "2 x 12kg"
+ */
+export function multipackSize(pack: string, packOf: number): string {
+  const single = parsePackQuantity(pack);
+  const nested = /^(\d+) x (.+)$/.exec(pack);
+  const size = nested ? `${Number(nested[1]) * packOf} x ${nested[2]}` : `${packOf} x ${pack}`;
+  const sized = parsePackQuantity(size);
+  return single !== null && sized !== null && sized.unit === single.unit && Math.abs(sized.amount - single.amount * packOf) < 1e-6
+    ? size
+    : `${pack} (Pack of ${packOf})`;
+}
+
 function pickOfferCount(random: Random): number {
   let roll = random.next();
   for (const [count, weight] of offerCountWeights) {
@@ -469,8 +491,14 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
     const repeat = Math.floor(index / listings.length);
     const { line, flavour, flavourIndex, variant } = listing.combo;
 
-    let name = [line.brand, line.line, flavour, variant.pack].filter((part) => part !== "").join(" ");
-    if (listing.packOf > 1) name += ` (Pack of ${listing.packOf})`;
+    const stem = [line.brand, line.line, flavour].filter((part) => part !== "").join(" ");
+    let name = `${stem} ${variant.pack}`;
+    if (listing.packOf > 1) {
+      // A multipack is a size of its single pack's product; where the size reads as a size that
+      // is already taken (a "24 x 400g" of its own), it keeps "(Pack of N)".
+      const sized = `${stem} ${multipackSize(variant.pack, listing.packOf)}`;
+      name = usedNames.has(repeat > 0 ? `${sized} #${repeat + 1}` : sized) ? `${name} (Pack of ${listing.packOf})` : sized;
+    }
     const baseName = repeat > 0 ? `${name} #${repeat + 1}` : name;
     name = baseName;
     for (let n = 2; usedNames.has(name); n++) name = `${baseName} (${n})`;
@@ -509,6 +537,7 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
         isFeatured: false,
         offers,
         history,
+        familyKey: slugify(repeat > 0 ? `${stem} ${repeat + 1}` : stem),
       },
     });
   }

@@ -3,8 +3,9 @@ import { notFound } from "../../lib/http.ts";
 import { slugParam } from "../../../data/domain/queries.ts";
 import { getProductBySlug } from "../../../data/db/products.ts";
 import { dealFactsFor, dealFactsInPounds } from "../../../data/db/deal-facts.ts";
+import { sizesOf } from "../../../data/db/product-pages.ts";
 
-/** The product with its offers and `deal`: lowest in 90 days, typical price, deal, supported was-price. */
+/** The product with its offers, `deal` (lowest in 90 days, typical price, deal, supported was-price) and its family's `sizes`. */
 export default defineCachedRead({
   path: { slug: slugParam() },
   maxAgeSeconds: 10,
@@ -12,6 +13,7 @@ export default defineCachedRead({
     const product = getProductBySlug(db, slug);
     if (!product) throw notFound("Product not found");
     const facts = dealFactsFor(db, [product.id], new Date()).get(product.id)!;
-    return { ...product, deal: dealFactsInPounds(facts) };
+    // Its deal facts, and the sizes of its family (each its own product and address) for the islands' size choice.
+    return { ...product, deal: dealFactsInPounds(facts), sizes: sizesOf(db, product.id) };
   },
 });

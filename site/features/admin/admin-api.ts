@@ -152,6 +152,8 @@ export interface ProductInput {
   reviewCount: number;
   isFeatured: boolean;
   retailerLinks: RetailerLink[];
+  /** The family its sizes share (a slug); null for none. */
+  familyKey: string | null;
 }
 
 export type AdminProduct = Omit<ProductInput, "slug"> & { id: number; slug: string };

@@ -109,7 +109,16 @@ describe("productInput", () => {
         { retailerId: 1, affiliateUrl: "https://a.test/x", price: 10.5, originalPrice: 12, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false, repeatPrice: null, repeatTerms: null },
         { retailerId: 2, affiliateUrl: "https://b.test/y", price: 0, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false, repeatPrice: null, repeatTerms: null },
       ],
+      familyKey: null,
     });
+  });
+
+  it("sends the family cleaned like a slug, or null for none", () => {
+    const fields = { ...emptyProductFields(), name: "Kibble 2kg", categoryId: "1" };
+    expect(productInput({ ...fields, familyField: " Royal Canin Maxi Adult " }).familyKey).toBe("royal-canin-maxi-adult");
+    expect(productInput({ ...fields, familyField: "royal-canin-maxi-adult" }).familyKey).toBe("royal-canin-maxi-adult");
+    expect(productInput({ ...fields, familyField: "  " }).familyKey).toBeNull();
+    expect(productInput({ ...fields, familyField: "!!" }).familyKey).toBeNull();
   });
 });
 

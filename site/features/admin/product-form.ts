@@ -199,10 +199,12 @@ export interface ProductFields {
   reviewCount: string;
   isFeatured: boolean;
   offers: OfferRow[];
+  /** The family its sizes share, as typed (cleaned like a slug when saved); "" for none. */
+  familyField: string;
 }
 
 export function emptyProductFields(): ProductFields {
-  return { name: "", slugField: "", description: "", image: "", brand: "", categoryId: "", rating: "4.5", reviewCount: "0", isFeatured: false, offers: [] };
+  return { name: "", slugField: "", description: "", image: "", brand: "", categoryId: "", rating: "4.5", reviewCount: "0", isFeatured: false, offers: [], familyField: "" };
 }
 
 export function productFieldsFrom(product: AdminProduct): ProductFields {
@@ -217,6 +219,7 @@ export function productFieldsFrom(product: AdminProduct): ProductFields {
     reviewCount: String(product.reviewCount),
     isFeatured: product.isFeatured,
     offers: product.retailerLinks.map(offerRowFrom),
+    familyField: product.familyKey ?? "",
   };
 }
 
@@ -256,5 +259,6 @@ export function productInput(fields: ProductFields): ProductInput {
         repeatPrice: parseNumber(row.repeatPrice, null),
         repeatTerms: row.repeatTerms.trim() === "" ? null : row.repeatTerms.trim(),
       })),
+    familyKey: slugFromName(fields.familyField.trim()) || null,
   };
 }

@@ -1,7 +1,8 @@
 import { useStore } from "@nanostores/react";
 import { ChevronLeft, ChevronRight, Maximize2, Minimize2, Scale, X } from "lucide-react";
 import { useEffect, useState } from "react";
-import { bestPricedId, canExpand, collapsedWindow, compareLimit, type CompareItem } from "../../../data/domain/compare.ts";
+import { bestPricedId, canExpand, collapsedWindow, compareLimit, compareUnitPrice, type CompareItem } from "../../../data/domain/compare.ts";
+import { formatUnitPrice } from "../../../data/domain/unit-price.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
 import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
@@ -44,6 +45,11 @@ function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean
           {item.name}
         </a>
         <p className="mt-1 text-base font-bold text-slate-900">{formatPrice(item.bestPrice, "N/A")}</p>
+        {compareUnitPrice(item) && (
+          <p className="text-xs font-semibold text-slate-900" data-testid="compare-unit-price">
+            {formatUnitPrice(compareUnitPrice(item)!)}
+          </p>
+        )}
         {item.bestRetailer && <p className="text-xs text-slate-600">at {item.bestRetailer}</p>}
       </div>
       <button

@@ -87,7 +87,7 @@ export function ProductFilters({ state, defaults, categories, retailers, brands,
         ))}
       </Select>
       <Select label="Sort by" id="filter-sort" value={state.sort} onChange={(value) => onChange({ sort: value as SearchSortKey })}>
-        {gridSortOptions(defaults).map((option) => (
+        {gridSortOptions(defaults, state.category).map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>

@@ -69,6 +69,6 @@ export function toCardProduct(product: Product): CardProduct {
 
 /** The compare tray's entry for a card's product. */
 export function toCompareEntry(product: CardProduct): CompareItem {
-  const { id, slug, name, image, bestPrice, bestRetailer } = product;
-  return { id, slug, name, image, bestPrice, bestRetailer };
+  const { id, slug, name, image, bestPrice, bestRetailer, packSize } = product;
+  return { id, slug, name, image, bestPrice, bestRetailer, packSize };
 }

@@ -213,6 +213,19 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               )}
             </Field>
           </div>
+          <Field label="Family" hint="Sizes of one product share a family (e.g. royal-canin-maxi-adult): each size keeps its own page, and its page lists the others. Leave empty for none.">
+            {({ id: inputId, describedBy }) => (
+              <input
+                id={inputId}
+                value={fields.familyField}
+                onChange={(event) => set("familyField", event.target.value)}
+                className={inputClass}
+                aria-describedby={describedBy}
+                autoComplete="off"
+                maxLength={200}
+              />
+            )}
+          </Field>
           <Field label="Image URL" hint="An https address, or a path on this site.">
             {({ id: inputId, describedBy }) => (
               <div className="flex items-start gap-3">

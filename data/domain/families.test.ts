@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { bestValueLabel, productSizes, type FamilyMember } from "./families.ts";
+
+const member = (id: number, name: string, bestPricePence: number | null): FamilyMember => ({ id, slug: `p-${id}`, name, bestPricePence });
+
+describe("productSizes", () => {
+  it("lists sizes by pack amount, smallest first, with label, best price and unit price", () => {
+    const sizes = productSizes([
+      member(1, "Pro Plan Chicken 14kg", 5999),
+      member(2, "Pro Plan Chicken 2 x 7kg", 6199),
+      member(3, "Pro Plan Chicken 3kg", 1599),
+      member(4, "Pro Plan Chicken 7kg", 3499),
+    ]);
+    expect(sizes.map((s) => [s.id, s.slug, s.label])).toEqual([
+      [3, "p-3", "3kg"],
+      [4, "p-4", "7kg"],
+      // 14kg in one bag before 2 x 7kg? Both 14kg: the cheaper first.
+      [1, "p-1", "14kg"],
+      [2, "p-2", "2 x 7kg"],
+    ]);
+    expect(sizes.map((s) => s.bestPrice)).toEqual([15.99, 34.99, 59.99, 61.99]);
+    // 1599 / 3 = 533; 3499 / 7 = 499.86; 5999 / 14 = 428.5 (up); 6199 / 14 = 442.79
+    expect(sizes.map((s) => s.unitPrice)).toEqual([
+      { price: 5.33, unit: "kg" },
+      { price: 5, unit: "kg" },
+      { price: 4.29, unit: "kg" },
+      { price: 4.43, unit: "kg" },
+    ]);
+    expect(sizes.map((s) => s.bestValue)).toEqual([false, false, true, false]);
+  });
+
+  it("marks every size tied on the lowest unit price, and none when fewer than two have one", () => {
+    // 1000 / 2 = 2000 / 4 = 500 per kg
+    expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", 2000), member(3, "Kibble 1kg", 501)]).map((s) => [s.label, s.bestValue])).toEqual([
+      ["1kg", false],
+      ["2kg", true],
+      ["4kg", true],
+    ]);
+    expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", null)]).map((s) => s.bestValue)).toEqual([false, false]);
+    expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", null)])[1]).toMatchObject({ bestPrice: null, unitPrice: null });
+  });
+
+  it("labels sizes without a stated quantity by what follows the family's common words, after the measured ones", () => {
+    const sizes = productSizes([member(7, "KONG Classic Dog Toy X-Large", 1599), member(5, "KONG Classic Dog Toy Medium", 899), member(6, "KONG Classic Dog Toy Large", 1299)]);
+    expect(sizes.map((s) => s.label)).toEqual(["Medium", "Large", "X-Large"]);
+    expect(sizes.every((s) => s.unitPrice === null && !s.bestValue)).toBe(true);
+    expect(productSizes([member(1, "Litter 10L", 799), member(2, "Litter Tray Large", 1899)]).map((s) => s.label)).toEqual(["10L", "Tray Large"]);
+  });
+
+  it("takes a pack size already read from the name instead of reading it again", () => {
+    const given = { amount: 2000, unit: "kg" as const, label: "2kg" };
+    const sizes = productSizes([{ ...member(1, "Kibble Large", 1000), packSize: given }, { ...member(2, "Kibble 4kg", 4000), packSize: null }]);
+    expect(sizes.map((s) => [s.id, s.label, s.unitPrice])).toEqual([
+      [1, "2kg", { price: 5, unit: "kg" }],
+      [2, "4kg", null],
+    ]);
+  });
+
+  it("has nothing to choose for a family of one", () => {
+    expect(productSizes([member(1, "Kibble 2kg", 1000)])).toEqual([]);
+    expect(productSizes([])).toEqual([]);
+  });
+
+  it("names the mark by its unit", () => {
+    expect(bestValueLabel("kg")).toBe("Best value per kg");
+    expect(bestValueLabel("l")).toBe("Best value per litre");
+    expect(bestValueLabel("item")).toBe("Best value per item");
+  });
+});
