@@ -83,6 +83,10 @@ export interface GeneratedProduct {
   isFeatured: boolean;
   offers: GeneratedOffer[];
   history: GeneratedPricePoint[];
+  /** A complete food's energy density (kcal per kg); null for everything else. */
+  kcalPerKg: number | null;
+  /** A complete food's feeding guide (daily grams by body weight for a normal adult); null when the pack has none by weight. */
+  feedingGuide: { rows: { weightKg: number; gramsPerDay: number }[] } | null;
 }
 
 /** A voucher as the seed writes it: the stored fields, before the database gives it an id. */
@@ -478,6 +482,8 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
         isFeatured: false,
         offers,
         history,
+        kcalPerKg: line.food?.kcalPerKg ?? null,
+        feedingGuide: line.food?.guide ? { rows: line.food.guide.map((row) => ({ ...row })) } : null,
       },
     });
   }
