@@ -9,7 +9,7 @@ import type { Db } from "./client.ts";
 import { filterClause, getProductsByIds } from "./products.ts";
 import { statement } from "./statements.ts";
 import type { Product } from "../domain/catalogue.ts";
-import { costPerDayPence, parseFeedingGuide, type FeedingGuide, type PetBody } from "../domain/feeding.ts";
+import { dailyGrams, feedingCost, parseFeedingGuide, type FeedingGuide, type PetBody } from "../domain/feeding.ts";
 import { foodPackGrams } from "../domain/food.ts";
 import { toPounds } from "../domain/money.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
@@ -38,16 +38,18 @@ export function costPerDayOrder(db: Db, filters: ProductFilters, pet: PetBody): 
   const rows = statement(db, `SELECT p.id, p.name, p.rank, p.best_price_pence, p.kcal_per_kg, p.feeding_guide FROM products p ${where}`).all(
     ...params,
   ) as LeanRow[];
-  // The products of one line share a guide: each distinct text is parsed once.
-  const guides = new Map<string, FeedingGuide | null>();
+  // The products of one line share their facts: each distinct pair is worked out once.
+  const gramsByFacts = new Map<string, number | null>();
   const costed = rows.map((row) => {
-    let guide: FeedingGuide | null = null;
-    if (row.feeding_guide !== null) {
-      if (!guides.has(row.feeding_guide)) guides.set(row.feeding_guide, parseFeedingGuide(row.feeding_guide));
-      guide = guides.get(row.feeding_guide)!;
+    const factsKey = `${row.kcal_per_kg ?? ""}|${row.feeding_guide ?? ""}`;
+    let grams = gramsByFacts.get(factsKey);
+    if (grams === undefined) {
+      grams = dailyGrams(pet, { kcalPerKg: row.kcal_per_kg, guide: guideOf(row.feeding_guide) })?.grams ?? null;
+      gramsByFacts.set(factsKey, grams);
     }
-    const perDayPence = costPerDayPence(pet, { kcalPerKg: row.kcal_per_kg, guide }, foodPackGrams(packSizeOf(row.name)), row.best_price_pence);
-    return { id: row.id, rank: row.rank, perDayPence };
+    const packGrams = packGramsOf(row.name);
+    const cost = grams === null || packGrams === null || row.best_price_pence === null ? null : feedingCost({ grams, packGrams, totalPence: row.best_price_pence });
+    return { id: row.id, rank: row.rank, perDayPence: cost?.perDayPence ?? null };
   });
   costed.sort(
     (a, b) =>
@@ -55,6 +57,27 @@ export function costPerDayOrder(db: Db, filters: ProductFilters, pet: PetBody): 
   );
   return costed.map(({ id, perDayPence }) => ({ id, perDayPence }));
 }
+
+/**
+ * Reading a pack size from a name takes tens of microseconds (a category of 15,000 foods: about
+ * a second), and names and guides rarely change while prices do: both are remembered across
+ * requests by their text, so only the first sort of a category after a start pays for them.
+ * Forgotten all at once past this many entries (renames leave old names behind).
+ */
+const maxRemembered = 200_000;
+const packGramsByName = new Map<string, number | null>();
+const guidesByText = new Map<string, FeedingGuide | null>();
+
+function remembered<T>(cache: Map<string, T>, key: string, work: (key: string) => T): T {
+  if (cache.has(key)) return cache.get(key)!;
+  if (cache.size >= maxRemembered) cache.clear();
+  const value = work(key);
+  cache.set(key, value);
+  return value;
+}
+
+const packGramsOf = (name: string) => remembered(packGramsByName, name, (text) => foodPackGrams(packSizeOf(text)));
+const guideOf = (text: string | null) => (text === null ? null : remembered(guidesByText, text, parseFeedingGuide));
 
 /** One page of the list in cost-per-day order, each product with its cost per day for the pet. */
 export function listProductsByCostPerDay(db: Db, filters: ProductFilters, pet: PetBody, page: { offset: number; limit: number }): ProductWithFeedingCost[] {
