@@ -31,7 +31,7 @@ export interface GridDefaults {
   category?: string;
   /** The search page: the state carries the text `q`, and the sort options start with relevance (the default). */
   search?: boolean;
-  /** The view offers the cost-per-day sort: a food category of the species of the pet saved in this browser (whose name is this). */
+  /** The view offers the cost-per-day sort: a food category of the species of the pet saved in this browser (whose name is this; cards say "a day for {name}"). */
   costSortFor?: string;
 }
 
@@ -44,7 +44,7 @@ export type GridFilters = Partial<Omit<GridState, "page" | "q">>;
 export function gridSortOptions(defaults: GridDefaults = {}): readonly { value: GridSortKey; label: string }[] {
   if (defaults.search) return searchSortOptions;
   if (defaults.costSortFor === undefined) return sortOptions;
-  return [...sortOptions, { value: costPerDaySort.value, label: costPerDaySort.label.replace("{name}", defaults.costSortFor) }];
+  return [...sortOptions, costPerDaySort];
 }
 
 /** The default sort of a view: best sellers, or on the search page the best match. */

@@ -14,7 +14,7 @@ export type SortKey = (typeof sortOptions)[number]["value"];
  * a food category (dog food, cat food) while a pet of that species is saved in the browser, and
  * the API takes it only with the pet's body (species, weightKg, lifeStage, activity, neutered).
  */
-export const costPerDaySort = { value: "cost_per_day", label: "Cost per Day for {name}: Low to High" } as const;
+export const costPerDaySort = { value: "cost_per_day", label: "Cost per Day: Low to High" } as const;
 export type CostPerDaySortKey = (typeof costPerDaySort)["value"];
 /** The product list's sort: the grid's table, or the cost per day for a pet. */
 export type ProductSortKey = SortKey | CostPerDaySortKey;

@@ -157,7 +157,7 @@ describe("feeding cost", () => {
     const cards = page.getByTestId("product-card");
     await expect.poll(() => cards.first().getByTestId("card-cost-per-day").count()).toBe(1);
     expect(await page.getByLabel("Sort by").inputValue()).toBe("cost_per_day");
-    expect(await page.getByLabel("Sort by").locator("option:checked").innerText()).toBe("Cost per Day for Rex: Low to High");
+    expect(await page.getByLabel("Sort by").locator("option:checked").innerText()).toBe("Cost per Day: Low to High");
     expect(new URL(page.url()).search).toBe("?sort=cost_per_day");
     const count = await cards.count();
     expect(count).toBe(Math.min(15, expected.length));
