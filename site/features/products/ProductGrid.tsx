@@ -26,6 +26,7 @@ import type { BrandCount } from "../../../data/domain/facets.ts";
 import type { PetProfile } from "../../../data/domain/feeding.ts";
 import { foodSpeciesOf } from "../../../data/domain/food.ts";
 import { $petProfile, loadPetProfile } from "../pet-profile/pet-profile.store.ts";
+import { useIsClient } from "../../lib/browser/use-is-client.ts";
 
 /** SPEC.md section 9: product data goes stale after 10 seconds and is refetched on window focus. */
 const staleAfterMs = 10_000;
@@ -44,7 +45,9 @@ interface Props extends FilterLists {
 
 /** The product grid island (SPEC.md section 2): filters and paging kept in the query string. */
 export default function ProductGrid(props: Props) {
-  const pet = useStore($petProfile);
+  const storedPet = useStore($petProfile);
+  // The pet is in local storage, which the static HTML cannot know: none until hydrated.
+  const pet = useIsClient() ? storedPet : null;
   /** The view's defaults; a food category offers the cost-per-day sort while a pet of its species is saved. */
   const defaultsFor = (saved: PetProfile | null): GridDefaults => {
     if (!props.fixedCategory) return {};
