@@ -64,6 +64,7 @@ describe("GET /api/products", () => {
       [
         "id", "name", "slug", "description", "image", "brand", "categoryId", "category", "rating", "reviewCount", "bestPrice",
         "originalPrice", "bestDelivery", "packSize", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
+        "kcalPerKg", "feedingGuide", "foodFor",
       ].sort(),
     );
     expect(product.category).toEqual({ name: expect.any(String), slug: expect.any(String) });

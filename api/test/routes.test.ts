@@ -810,12 +810,13 @@ function holdFixture(factor: number): { id: number; retailerId: number; publishe
 const badInput: Record<string, () => BadCase[]> = {
   "GET /api/health": () => [{ method: "DELETE", path: "/api/health", status: 405, error: "DELETE is not allowed here; use GET or HEAD" }],
   "GET /api/products": () => [
-    { path: "/api/products?sort=cheapest", status: 400, error: "sort must be one of rank_asc, price_asc, price_desc, rating_desc, savings_desc, price_per_kg_asc" },
+    { path: "/api/products?sort=cheapest", status: 400, error: "sort must be one of rank_asc, price_asc, price_desc, rating_desc, savings_desc, price_per_kg_asc, cost_per_day" },
     {
       path: "/api/products?category=dog-toys&sort=price_per_kg_asc",
       status: 400,
       error: "sort price_per_kg_asc needs a category sold by weight (dog-food, cat-food, dog-treats, cat-litter, small-animal, bird-food)",
     },
+    { path: "/api/products?category=dog-food&sort=cost_per_day", status: 400, error: "sort=cost_per_day needs the pet's species, weightKg, lifeStage, activity, neutered" },
     { path: "/api/products?limit=101", status: 400, error: "limit must be between 1 and 100" },
     { path: "/api/products?minPrice=50&maxPrice=10", status: 400, error: "minPrice must not be above maxPrice" },
     { method: "PATCH", path: "/api/products", body: { name: "x" }, status: 405, error: "PATCH is not allowed here; use GET or POST or HEAD" },

@@ -11,6 +11,8 @@ import { deliveryFor, totalPence } from "../domain/delivery.ts";
 import { offerListOrder } from "../domain/offers.ts";
 import { repeatTotalPence } from "../domain/repeat-delivery.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
+import { parseFeedingGuide } from "../domain/feeding.ts";
+import { foodSpeciesOf } from "../domain/food.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
@@ -39,6 +41,8 @@ interface ProductRow {
   rank: number;
   created_at: string;
   last_edited_at: string | null;
+  kcal_per_kg: number | null;
+  feeding_guide: string | null;
 }
 
 interface OfferRow {
@@ -68,7 +72,7 @@ interface OfferRow {
 const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
   c.name AS category_name, c.slug AS category_slug, p.rating, p.review_count, p.best_price_pence,
   p.original_price_pence, p.best_delivery_pence, p.best_retailer_id, r.key AS best_retailer_key, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
-  p.is_featured, p.rank, p.created_at, p.last_edited_at`;
+  p.is_featured, p.rank, p.created_at, p.last_edited_at, p.kcal_per_kg, p.feeding_guide`;
 
 const productFrom = `FROM products p
   JOIN categories c ON c.id = p.category_id
@@ -198,6 +202,9 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
     rank: row.rank,
     createdAt: row.created_at,
     lastEditedAt: row.last_edited_at,
+    kcalPerKg: row.kcal_per_kg,
+    feedingGuide: parseFeedingGuide(row.feeding_guide),
+    foodFor: foodSpeciesOf(row.category_slug),
   };
 }
 

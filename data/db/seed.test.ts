@@ -50,6 +50,18 @@ describe("seedCatalogue", () => {
     expect(count("SELECT count(*) FROM retailers")).toBe(0);
   });
 
+  it("writes each food's kcal per kg and its feeding guide as JSON; NULL for the rest", () => {
+    seedCatalogue(db, catalogue480);
+    const rows = db.$client.prepare("SELECT slug, kcal_per_kg AS kcal, feeding_guide AS guide FROM products").all() as { slug: string; kcal: number | null; guide: string | null }[];
+    const bySlug = new Map(rows.map((row) => [row.slug, row]));
+    for (const product of catalogue480.products) {
+      const row = bySlug.get(product.slug)!;
+      expect(row.kcal, product.slug).toBe(product.kcalPerKg);
+      expect(row.guide === null ? null : JSON.parse(row.guide), product.slug).toEqual(product.feedingGuide);
+    }
+    expect(rows.filter((row) => row.guide !== null).length).toBeGreaterThan(50);
+  });
+
   it("writes the whole catalogue and reports its counts", () => {
     const counts = seedCatalogue(db, catalogue480);
     const offers = catalogue480.products.reduce((sum, p) => sum + p.offers.length, 0);

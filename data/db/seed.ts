@@ -21,14 +21,16 @@ export interface SeedCounts {
  * about 2 s instead of 6-8 s).
  */
 const upsertProductsSql = `
-  INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, family_key)
+  INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, family_key, kcal_per_kg, feeding_guide)
   SELECT value ->> 'name', value ->> 'slug', value ->> 'description', value ->> 'image', value ->> 'brand',
-         value ->> 'categoryId', value ->> 'rating', value ->> 'reviewCount', value ->> 'isFeatured', value ->> 'rank', value ->> 'familyKey'
+         value ->> 'categoryId', value ->> 'rating', value ->> 'reviewCount', value ->> 'isFeatured', value ->> 'rank', value ->> 'familyKey',
+         value ->> 'kcalPerKg', value ->> 'feedingGuide'
   FROM json_each(?) WHERE true
   ON CONFLICT(slug) DO UPDATE SET
     name = excluded.name, description = excluded.description, image = excluded.image,
     brand = excluded.brand, category_id = excluded.category_id, rating = excluded.rating,
-    review_count = excluded.review_count, is_featured = excluded.is_featured, rank = excluded.rank, family_key = excluded.family_key`;
+    review_count = excluded.review_count, is_featured = excluded.is_featured, rank = excluded.rank, family_key = excluded.family_key,
+    kcal_per_kg = excluded.kcal_per_kg, feeding_guide = excluded.feeding_guide`;
 
 /** JSON array parameter for `IN (SELECT value FROM json_each(?))`: one bind for any count. */
 const jsonList = (values: readonly string[]) => JSON.stringify(values);
@@ -127,6 +129,9 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
       isFeatured: product.isFeatured ? 1 : 0,
       rank: product.rank,
       familyKey: product.familyKey,
+      kcalPerKg: product.kcalPerKg,
+      // Stored as JSON text (products.feeding_guide).
+      feedingGuide: product.feedingGuide === null ? null : JSON.stringify(product.feedingGuide),
     }));
     sqlite.prepare(upsertProductsSql).run(JSON.stringify(productRows));
     // After the delete above, the products table holds exactly the catalogue's products.

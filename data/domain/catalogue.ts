@@ -3,6 +3,7 @@
  * are pounds as numbers exact to two decimals (converted from pence at the data boundary).
  */
 import type { PackSize } from "./product-quantity.ts";
+import type { FeedingGuide, Species } from "./feeding.ts";
 
 export interface Category {
   id: number;
@@ -91,6 +92,12 @@ export interface Product {
   rank: number;
   createdAt: string;
   lastEditedAt: string | null;
+  /** A food's energy density, kcal per kg as sold; null when not a food or not known. */
+  kcalPerKg: number | null;
+  /** A food's feeding guide (daily grams by body weight for a normal adult); null when none is stored. */
+  feedingGuide: FeedingGuide | null;
+  /** The species the product feeds as a diet (from its category: dog food, cat food); null for everything else. */
+  foodFor: Species | null;
 }
 
 /** An entry of the Recently Viewed strip (SPEC.md section 3). */

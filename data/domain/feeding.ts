@@ -343,3 +343,17 @@ export function describeMethod(result: DailyGrams): string {
     `and ${groupThousands(Math.round(result.kcalPerKg))} kcal per kg of food`
   );
 }
+
+/**
+ * What feeding the pet this food costs a day, in whole pence, at one pack's price to the door
+ * (the cost-per-day sort and the card's "a day" figure): the daily grams (`dailyGrams`) times
+ * the price per gram, rounded half up (`feedingCost`). Null when the daily grams, the pack or
+ * the price are not known.
+ * @example costPerDayPence(tenKgAdultDog, { kcalPerKg: 3800, guide: null }, 12000, 4599) // 62 (163 g × 4599p ÷ 12000 g = 62.47p)
+ */
+export function costPerDayPence(pet: PetBody, food: FoodFacts, packGrams: number | null, totalPence: Pence | null): Pence | null {
+  if (packGrams === null || totalPence === null) return null;
+  const daily = dailyGrams(pet, food);
+  if (daily === null) return null;
+  return feedingCost({ grams: daily.grams, packGrams, totalPence })?.perDayPence ?? null;
+}

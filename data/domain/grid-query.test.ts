@@ -249,3 +249,46 @@ describe("paging", () => {
   });
 });
 
+
+describe("the cost-per-day sort (a food category with a pet of its species saved)", () => {
+  const dogFood = { category: "dog-food" };
+  const withPet = { category: "dog-food", costSortFor: "Rex" };
+  const rex = { name: "Rex", species: "dog", weightKg: 12.5, lifeStage: "adult", activity: "active", neutered: true } as const;
+
+  it("is an option only where the view offers it", () => {
+    expect(gridSortOptions(dogFood).map((o) => o.value)).not.toContain("cost_per_day");
+    expect(gridSortOptions({}).map((o) => o.value)).not.toContain("cost_per_day");
+    expect(gridSortOptions({ search: true }).map((o) => o.value)).not.toContain("cost_per_day");
+    expect(gridSortOptions(withPet).at(-1)).toEqual({ value: "cost_per_day", label: "Cost per Day: Low to High" });
+  });
+
+  it("stays in the address only with a pet: without one the address falls back to the default sort", () => {
+    expect(parseGridQuery("?sort=cost_per_day&page=2", withPet)).toEqual({ category: "dog-food", sort: "cost_per_day", page: 2 });
+    expect(gridQueryString(parseGridQuery("?sort=cost_per_day", withPet), withPet)).toBe("?sort=cost_per_day");
+    expect(parseGridQuery("?sort=cost_per_day", dogFood)).toEqual({ category: "dog-food", sort: "rank_asc", page: 1 });
+    expect(gridQueryString(parseGridQuery("?sort=cost_per_day", dogFood), dogFood)).toBe("");
+    expect(parseGridQuery("?sort=cost_per_day", { search: true }).sort).toBe("relevance");
+  });
+
+  it("sends the pet's body with that sort, never its name, and nothing of the pet with another sort", () => {
+    expect(toApiParams({ category: "dog-food", sort: "cost_per_day", page: 2 }, 15, rex)).toEqual({
+      category: "dog-food",
+      sort: "cost_per_day",
+      offset: "15",
+      limit: "15",
+      species: "dog",
+      weightKg: "12.5",
+      lifeStage: "adult",
+      activity: "active",
+      neutered: "true",
+    });
+    expect(toApiParams({ category: "dog-food", sort: "price_asc", page: 1 }, 15, rex)).toEqual({ category: "dog-food", sort: "price_asc", offset: "0", limit: "15" });
+    expect(JSON.stringify(toApiParams({ category: "dog-food", sort: "cost_per_day", page: 1 }, 15, rex))).not.toContain("Rex");
+  });
+
+  it("keeps the sort through a filter change, and Reset goes back to best sellers", () => {
+    const state = parseGridQuery("?sort=cost_per_day", withPet);
+    expect(withFilter(state, { brand: "Burns" })).toEqual({ category: "dog-food", brand: "Burns", sort: "cost_per_day", page: 1 });
+    expect(resetFilters(withPet)).toEqual({ category: "dog-food", sort: "rank_asc", page: 1 });
+  });
+});

@@ -5,7 +5,9 @@
  * reaching the API as a 400.
  */
 import { formatPriceRange, parsePriceRange } from "./price-range.ts";
-import { defaultSearchSort, defaultSort, isSearchSortKey, isSortKey, searchSortOptions, sortOffered, sortOptionsFor, type SearchSortKey } from "./sorting.ts";
+import { costPerDaySort, defaultSearchSort, defaultSort, isSearchSortKey, isSortKey, searchSortOptions, sortOffered, sortOptionsFor, type CostPerDaySortKey, type SearchSortKey } from "./sorting.ts";
+import { petQueryParams } from "./food.ts";
+import type { PetBody } from "./feeding.ts";
 import { positiveInteger, toParams, validPage } from "./query-values.ts";
 
 export interface GridState {
@@ -19,8 +21,8 @@ export interface GridState {
   brand?: string;
   /** A price-range option value such as "10-25"; 'any' is stored as undefined. */
   priceRange?: string;
-  /** One of the view's sort options: the grid's, or on the search page also "relevance". */
-  sort: SearchSortKey;
+  /** One of the view's sort options: the grid's, on the search page also "relevance", on a food category with a pet saved also "cost_per_day". */
+  sort: GridSortKey;
   page: number;
 }
 
@@ -29,24 +31,34 @@ export interface GridDefaults {
   category?: string;
   /** The search page: the state carries the text `q`, and the sort options start with relevance (the default). */
   search?: boolean;
+  /** The view offers the cost-per-day sort: a food category of the species of the pet saved in this browser (whose name is this; cards say "a day for {name}"). */
+  costSortFor?: string;
 }
+
+/** A sort a grid can be in. */
+export type GridSortKey = SearchSortKey | CostPerDaySortKey;
 
 export type GridFilters = Partial<Omit<GridState, "page" | "q">>;
 
 /**
- * The sort options of a view: the grid's (with price per kg in a category sold by weight), or the
- * search page's (relevance first).
+ * The sort options of a view: the grid's (with price per kg in a category sold by weight, and the
+ * cost per day where the view offers it), or the search page's (relevance first).
  */
-export function gridSortOptions(defaults: GridDefaults = {}, category?: string): readonly { value: SearchSortKey; label: string }[] {
-  return defaults.search ? searchSortOptions : sortOptionsFor(category);
+export function gridSortOptions(defaults: GridDefaults = {}, category?: string): readonly { value: GridSortKey; label: string }[] {
+  if (defaults.search) return searchSortOptions;
+  const options = sortOptionsFor(category);
+  return defaults.costSortFor === undefined ? options : [...options, costPerDaySort];
 }
 
-/** A grid sort that its category does not offer (price per kg outside one sold by weight) is dropped. */
-const offeredSort = (sort: SearchSortKey | undefined, category: string | undefined): SearchSortKey | undefined =>
-  sort === undefined || sort === "relevance" || sortOffered(sort, category) ? sort : undefined;
+/**
+ * A grid sort that its category does not offer (price per kg outside one sold by weight) is
+ * dropped; whether the cost per day is offered is decided with the view (parseGridQuery).
+ */
+const offeredSort = (sort: GridSortKey | undefined, category: string | undefined): GridSortKey | undefined =>
+  sort === undefined || sort === "relevance" || sort === costPerDaySort.value || sortOffered(sort, category) ? sort : undefined;
 
 /** The default sort of a view: best sellers, or on the search page the best match. */
-export function gridDefaultSort(defaults: GridDefaults = {}): SearchSortKey {
+export function gridDefaultSort(defaults: GridDefaults = {}): GridSortKey {
   return defaults.search ? defaultSearchSort : defaultSort;
 }
 
@@ -60,9 +72,6 @@ const allBrands = "all";
 const anyPrice = "any";
 const maxBrandLength = 100;
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-
-
 
 function validCategory(value: string | null | undefined): string | undefined {
   return value && slugPattern.test(value) ? value : undefined;
@@ -83,7 +92,7 @@ function validPriceRange(value: string | null | undefined): string | undefined {
 }
 
 /** Builds a state without undefined keys, so states compare and serialise cleanly. */
-function gridState(filters: GridFilters & { q?: string | undefined }, page: number, fallbackSort: SearchSortKey = defaultSort): GridState {
+function gridState(filters: GridFilters & { q?: string | undefined }, page: number, fallbackSort: GridSortKey = defaultSort): GridState {
   const state: GridState = { sort: filters.sort ?? fallbackSort, page };
   if (filters.q !== undefined) state.q = filters.q;
   if (filters.category !== undefined) state.category = filters.category;
@@ -103,7 +112,8 @@ function gridState(filters: GridFilters & { q?: string | undefined }, page: numb
 export function parseGridQuery(search: string | URLSearchParams, defaults: GridDefaults = {}): GridState {
   const params = toParams(search);
   const sort = params.get("sort");
-  const validSort = defaults.search ? isSearchSortKey(sort) : isSortKey(sort);
+  // The cost per day only where the view offers it (a food category with a pet of its species saved).
+  const validSort = defaults.search ? isSearchSortKey(sort) : isSortKey(sort) || (sort === costPerDaySort.value && defaults.costSortFor !== undefined);
   const category = defaults.category ?? validCategory(params.get("category"));
   return gridState(
     {
@@ -112,7 +122,7 @@ export function parseGridQuery(search: string | URLSearchParams, defaults: GridD
       retailer: positiveInteger(params.get("retailer")),
       brand: validBrand(params.get("brand")),
       priceRange: validPriceRange(params.get("priceRange")),
-      sort: validSort ? offeredSort(sort as SearchSortKey, category) : undefined,
+      sort: validSort ? offeredSort(sort as GridSortKey, category) : undefined,
     },
     validPage(params.get("page")),
     gridDefaultSort(defaults),
@@ -211,15 +221,18 @@ export function toFacetParams(state: GridState): Record<string, string> {
 }
 
 /**
- * The query for GET /api/products: the filters, the sort and the page as offset and limit.
+ * The query for GET /api/products: the filters, the sort and the page as offset and limit; with
+ * the cost-per-day sort also the pet's body (`petQueryParams`, never its name).
  * @example toApiParams({ priceRange: "10-25", sort: "price_asc", page: 3 }) // { minPrice: "10", maxPrice: "25", sort: "price_asc", offset: "30", limit: "15" }
+ * @example toApiParams({ category: "dog-food", sort: "cost_per_day", page: 1 }, 15, rex) // { category: "dog-food", sort: "cost_per_day", offset: "0", limit: "15", species: "dog", weightKg: "12", … }
  */
-export function toApiParams(state: GridState, pageSize: number = gridPageSize): Record<string, string> {
+export function toApiParams(state: GridState, pageSize: number = gridPageSize, pet: PetBody | null = null): Record<string, string> {
   return {
     ...toCountParams(state),
     sort: state.sort,
     offset: String((validPage(state.page) - 1) * pageSize),
     limit: String(pageSize),
+    ...(state.sort === costPerDaySort.value && pet !== null ? petQueryParams(pet) : {}),
   };
 }
 

@@ -4,7 +4,9 @@
  */
 import { z } from "zod";
 import { maxSearchLength } from "./search.ts";
-import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort, sortOffered, pricePerKgSort, soldByWeightCategories } from "./sorting.ts";
+import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort, sortOffered, pricePerKgSort, soldByWeightCategories, costPerDaySort, type ProductSortKey } from "./sorting.ts";
+import { activities, lifeStages, petProfileSchema, species } from "./feeding.ts";
+import { foodSpeciesOf } from "./food.ts";
 
 export const defaultPageSize = 15;
 export const maxPageSize = 100;
@@ -60,17 +62,63 @@ const sortParam = <K extends string>(keys: readonly [K, ...K[]], fallback: K) =>
     .default(fallback)
     .transform((s) => s as K);
 
+const choiceParam = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
+  optional(single(name).refine((v) => (values as readonly string[]).includes(v), `${name} must be one of ${values.join(", ")}`).transform((v) => v as T));
+
+/** The pet's body for sort=cost_per_day (never its name): what the cost per day is worked out for. */
+export const petQueryShape = {
+  species: choiceParam("species", species),
+  weightKg: optional(
+    single("weightKg")
+      .regex(/^\d{1,3}(\.\d{1,2})?$/, "weightKg must be a weight in kg, like 12.5")
+      .transform(Number),
+  ),
+  lifeStage: choiceParam("lifeStage", lifeStages),
+  activity: choiceParam("activity", activities),
+  neutered: optional(single("neutered").refine((v) => v === "true" || v === "false", "neutered must be true or false").transform((v) => v === "true")),
+};
+const petQueryNames = Object.keys(petQueryShape) as (keyof typeof petQueryShape)[];
+
+/**
+ * sort=cost_per_day needs a food category and the whole pet, a valid one of that category's
+ * species (petProfileSchema's bounds: 0.5 to 100 kg a dog, to 15 kg a cat, no puppy cats); the
+ * pet's parameters come with that sort only, so they never split the cache of other sorts.
+ */
+function costSortRules(query: { sort: ProductSortKey; category?: string | undefined } & { [K in keyof typeof petQueryShape]?: unknown }, ctx: z.RefinementCtx): void {
+  const given = petQueryNames.filter((name) => query[name] !== undefined);
+  if (query.sort !== costPerDaySort.value) {
+    if (given.length > 0) ctx.addIssue({ code: "custom", path: [given[0]!], message: `${given[0]} is only taken with sort=cost_per_day` });
+    return;
+  }
+  const missing = petQueryNames.filter((name) => query[name] === undefined);
+  if (missing.length > 0) {
+    ctx.addIssue({ code: "custom", path: ["sort"], message: `sort=cost_per_day needs the pet's ${missing.join(", ")}` });
+    return;
+  }
+  const pet = petProfileSchema.safeParse({ ...query, name: "pet" });
+  if (!pet.success) {
+    const issue = pet.error.issues[0]!;
+    ctx.addIssue({ code: "custom", path: issue.path, message: `${issue.path.join(".")}: ${issue.message}` });
+    return;
+  }
+  if (foodSpeciesOf(query.category) !== pet.data.species) {
+    ctx.addIssue({ code: "custom", path: ["sort"], message: `sort=cost_per_day needs a ${pet.data.species} food category` });
+  }
+}
+
 export const productListQuery = z
   .object({
     ...productFilterShape,
-    sort: sortParam(sortKeys, defaultSort),
+    sort: sortParam<ProductSortKey>([...sortKeys, costPerDaySort.value], defaultSort),
     ...pagingShape,
+    ...petQueryShape,
   })
   .refine(priceOrder, priceOrderMessage)
-  .refine((value) => sortOffered(value.sort, value.category), {
+  .refine((value) => value.sort === costPerDaySort.value || sortOffered(value.sort, value.category), {
     message: `sort ${pricePerKgSort.value} needs a category sold by weight (${soldByWeightCategories.join(", ")})`,
     path: ["sort"],
-  });
+  })
+  .superRefine(costSortRules);
 
 export type ProductListQuery = z.infer<typeof productListQuery>;
 export type ProductFilters = z.infer<typeof productCountQuery>;

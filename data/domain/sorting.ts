@@ -11,6 +11,16 @@ export const sortOptions = [
 export const pricePerKgSort = { value: "price_per_kg_asc", label: "Price per kg: Low to High" } as const;
 
 export type SortKey = (typeof sortOptions)[number]["value"] | typeof pricePerKgSort.value;
+
+/**
+ * Food by what a day of it costs the visitor's pet. Not in `sortOptions`: it is offered only on
+ * a food category (dog food, cat food) while a pet of that species is saved in the browser, and
+ * the API takes it only with the pet's body (species, weightKg, lifeStage, activity, neutered).
+ */
+export const costPerDaySort = { value: "cost_per_day", label: "Cost per Day: Low to High" } as const;
+export type CostPerDaySortKey = (typeof costPerDaySort)["value"];
+/** The product list's sort: the grid's table, or the cost per day for a pet. */
+export type ProductSortKey = SortKey | CostPerDaySortKey;
 export const defaultSort: SortKey = "rank_asc";
 export const sortKeys = [...sortOptions, pricePerKgSort].map((o) => o.value) as [SortKey, ...SortKey[]];
 

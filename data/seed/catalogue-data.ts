@@ -52,7 +52,46 @@ export interface ProductLineSeed {
   popularity: number;
   /** Overrides the category's Zooplus shop section (cat products in a mixed category). */
   zooplusSection?: string;
+  /** A complete food's energy density and feeding guide; absent for treats, complementary foods and non-food. */
+  food?: FoodSeed;
 }
+
+/** What a complete food's pack states about feeding it. */
+export interface FoodSeed {
+  /** Metabolisable energy, kcal per kg as sold. */
+  kcalPerKg: number;
+  /** Daily grams by body weight for a normal adult, rows by rising weight; absent when the pack's guide is by age (puppy, kitten). */
+  guide?: readonly { weightKg: number; gramsPerDay: number }[];
+}
+
+/** Body weights a guide table lists, and the metabolic-weight exponent its grams follow (0.75 dogs, 0.67 cats). */
+interface GuideWeights {
+  exponent: number;
+  weights: readonly number[];
+}
+const smallDog: GuideWeights = { exponent: 0.75, weights: [2, 4, 6, 8, 10] };
+const mediumDog: GuideWeights = { exponent: 0.75, weights: [10, 15, 20, 25] };
+const anyDog: GuideWeights = { exponent: 0.75, weights: [5, 10, 15, 20, 30, 40] };
+const anyCat: GuideWeights = { exponent: 0.67, weights: [2, 3, 4, 5, 6] };
+
+/**
+ * A food with a guide as manufacturers print them: the grams that give `kcalPerKgBodyWeight`
+ * kcal per kg of metabolic body weight a day (their guides sit around FEDIAF's 110 for dogs and
+ * a little under 100 for mostly indoor cats), rounded to 5 g for dry food and 10 g for wet.
+ */
+function food(kcalPerKg: number, kcalPerKgBodyWeight: number, table: GuideWeights, step: number): FoodSeed {
+  return {
+    kcalPerKg,
+    guide: table.weights.map((weightKg) => ({
+      weightKg,
+      gramsPerDay: Math.max(step, Math.round((kcalPerKgBodyWeight * weightKg ** table.exponent * 1000) / kcalPerKg / step) * step),
+    })),
+  };
+}
+const dryFood = (kcalPerKg: number, factor: number, table: GuideWeights) => food(kcalPerKg, factor, table, 5);
+const wetFood = (kcalPerKg: number, factor: number, table: GuideWeights) => food(kcalPerKg, factor, table, 10);
+/** Puppy and kitten packs print their guide by age and expected adult weight, which a pet profile does not hold: energy only. */
+const energyOnly = (kcalPerKg: number): FoodSeed => ({ kcalPerKg });
 
 export interface VoucherSeed {
   code: string;
@@ -234,6 +273,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
       "Complete dry food for medium breed adult dogs (11-25kg), with antioxidants and EPA/DHA to support natural defences and a healthy coat. Supplied in a {pack} bag.",
     variants: packs(["4kg", 2899], ["10kg", 5999], ["15kg", 7999]),
     popularity: 10,
+    food: dryFood(3760, 112, mediumDog),
   },
   {
     brand: "Royal Canin",
@@ -243,6 +283,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
       "Small kibble sized for dogs up to 10kg, with a precise energy level to help maintain ideal weight and support dental health. Supplied in a {pack} bag.",
     variants: packs(["2kg", 1699], ["4kg", 2999], ["8kg", 5299]),
     popularity: 9,
+    food: dryFood(3850, 108, smallDog),
   },
   {
     brand: "Royal Canin",
@@ -252,6 +293,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
       "Growth formula for large breed puppies up to 15 months, with calcium and phosphorus balanced for developing bones and joints. Supplied in a {pack} bag.",
     variants: packs(["4kg", 3199], ["15kg", 8499]),
     popularity: 7,
+    food: energyOnly(3960),
   },
   {
     brand: "Hill's Science Plan",
@@ -262,6 +304,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["with Chicken", "with Lamb & Rice", "with Tuna & Rice"],
     variants: packs(["2.5kg", 2299], ["14kg", 7999], ["18kg", 9499]),
     popularity: 8,
+    food: dryFood(3710, 110, mediumDog),
   },
   {
     brand: "Hill's Science Plan",
@@ -272,6 +315,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["with Chicken", "with Lamb & Rice"],
     variants: packs(["1.5kg", 1499], ["3kg", 2699], ["6kg", 4699]),
     popularity: 6,
+    food: energyOnly(4040),
   },
   {
     brand: "Purina Pro Plan",
@@ -282,6 +326,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken", "Lamb", "Salmon"],
     variants: packs(["3kg", 2399], ["7kg", 4599], ["14kg", 7499]),
     popularity: 8,
+    food: dryFood(3830, 111, mediumDog),
   },
   {
     brand: "Purina ONE",
@@ -292,6 +337,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Rice", "Beef & Rice"],
     variants: packs(["1.5kg", 749], ["2.8kg", 1249], ["8kg", 2999]),
     popularity: 6,
+    food: dryFood(3870, 120, smallDog),
   },
   {
     brand: "Bakers",
@@ -302,6 +348,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Beef & Vegetables", "Chicken & Vegetables"],
     variants: packs(["2.85kg", 850], ["5.7kg", 1550], ["14kg", 2999]),
     popularity: 8,
+    food: dryFood(3520, 114, anyDog),
   },
   {
     brand: "Lily's Kitchen",
@@ -312,6 +359,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Duck Countryside Casserole", "Lamb Hotpot", "Salmon & Trout"],
     variants: packs(["2.5kg", 2049], ["7kg", 4599], ["12kg", 6499]),
     popularity: 7,
+    food: dryFood(3620, 110, anyDog),
   },
   {
     brand: "Lily's Kitchen",
@@ -321,6 +369,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
       "Complete wet food made with 60% freshly prepared meat and offal, vegetables and herbs, in a {pack} multipack of favourite recipes.",
     variants: packs(["6 x 400g", 1799], ["12 x 400g", 3299]),
     popularity: 5,
+    food: wetFood(1050, 110, anyDog),
   },
   {
     brand: "Harringtons",
@@ -331,6 +380,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Lamb & Rice", "Turkey & Veg", "Chicken & Rice"],
     variants: packs(["2kg", 649], ["12kg", 2599], ["15kg", 3199]),
     popularity: 7,
+    food: dryFood(3600, 112, anyDog),
   },
   {
     brand: "Burns",
@@ -341,6 +391,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Brown Rice", "Lamb & Brown Rice", "Fish & Brown Rice"],
     variants: packs(["2kg", 1399], ["6kg", 3399], ["12kg", 5799]),
     popularity: 6,
+    food: dryFood(3560, 106, anyDog),
   },
   {
     brand: "James Wellbeloved",
@@ -351,6 +402,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Turkey & Rice", "Lamb & Rice", "Fish & Rice"],
     variants: packs(["2kg", 1599], ["7.5kg", 4299], ["15kg", 6999]),
     popularity: 7,
+    food: dryFood(3590, 109, anyDog),
   },
   {
     brand: "Arden Grange",
@@ -361,6 +413,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Rice", "Lamb & Rice", "Salmon & Rice"],
     variants: packs(["2kg", 1599], ["6kg", 3999], ["12kg", 6499]),
     popularity: 6,
+    food: dryFood(3800, 110, anyDog),
   },
   {
     brand: "Forthglade",
@@ -371,6 +424,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken with Brown Rice", "Lamb with Brown Rice", "Turkey with Brown Rice"],
     variants: packs(["12 x 395g", 1999], ["18 x 395g", 2799]),
     popularity: 6,
+    food: wetFood(940, 108, anyDog),
   },
   {
     brand: "Butcher's",
@@ -380,6 +434,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
       "Traditional loaf-style wet food with no artificial colours or preservatives, in a {pack} pack of meaty classics.",
     variants: packs(["6 x 400g", 675], ["12 x 400g", 1249], ["24 x 400g", 2299]),
     popularity: 7,
+    food: wetFood(880, 112, anyDog),
   },
   {
     brand: "Pedigree",
@@ -389,6 +444,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Mixed Selection in Gravy", "Mixed Selection in Jelly", "Vital Protection in Gravy"],
     variants: packs(["12 x 100g", 549], ["40 x 100g", 1599]),
     popularity: 9,
+    food: wetFood(830, 110, smallDog),
   },
   {
     brand: "Pedigree",
@@ -398,6 +454,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Beef & Vegetables", "Chicken & Vegetables"],
     variants: packs(["2.6kg", 799], ["12kg", 2499]),
     popularity: 8,
+    food: dryFood(3560, 115, anyDog),
   },
   {
     brand: "Wagg",
@@ -407,6 +464,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Veg", "Beef & Veg"],
     variants: packs(["16kg", 1899]),
     popularity: 6,
+    food: dryFood(3600, 125, anyDog),
   },
   {
     brand: "Skinner's",
@@ -416,6 +474,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Duck & Rice", "Salmon & Rice", "Turkey & Rice"],
     variants: packs(["2.5kg", 1199], ["15kg", 3999]),
     popularity: 5,
+    food: dryFood(3700, 118, anyDog),
   },
 
   // Cat food
@@ -427,6 +486,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
       "Complete food for indoor cats aged 1-7, with highly digestible proteins to reduce litter box odour and fibres to limit hairballs. Supplied in a {pack} bag.",
     variants: packs(["400g", 699], ["2kg", 2599], ["4kg", 4299]),
     popularity: 9,
+    food: dryFood(3850, 80, anyCat),
   },
   {
     brand: "Royal Canin",
@@ -435,6 +495,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     about: "Thin slices in gravy for kittens up to 12 months, supporting healthy growth and natural defences. Supplied as {pack}.",
     variants: packs(["12 x 85g", 1199], ["24 x 85g", 2199]),
     popularity: 7,
+    food: energyOnly(870),
   },
   {
     brand: "Hill's Science Plan",
@@ -444,6 +505,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["with Chicken", "with Tuna", "with Lamb"],
     variants: packs(["1.5kg", 1899], ["3kg", 3399], ["7kg", 6299]),
     popularity: 7,
+    food: dryFood(4000, 85, anyCat),
   },
   {
     brand: "Purina Pro Plan",
@@ -453,6 +515,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Salmon", "Turkey", "Rabbit"],
     variants: packs(["1.5kg", 1499], ["3kg", 2699], ["10kg", 6999]),
     popularity: 7,
+    food: dryFood(3950, 78, anyCat),
   },
   {
     brand: "Purina ONE",
@@ -462,6 +525,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Whole Grains", "Beef & Whole Grains", "Salmon & Whole Grains"],
     variants: packs(["800g", 549], ["1.5kg", 899], ["2.8kg", 1499]),
     popularity: 8,
+    food: dryFood(3900, 84, anyCat),
   },
   {
     brand: "Whiskas",
@@ -471,6 +535,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Poultry Feasts in Jelly", "Fish Favourites in Jelly", "Mixed Menu in Gravy"],
     variants: packs(["12 x 85g", 499], ["40 x 85g", 1499], ["80 x 85g", 2799]),
     popularity: 10,
+    food: wetFood(760, 88, anyCat),
   },
   {
     brand: "Whiskas",
@@ -480,6 +545,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["with Chicken", "with Tuna"],
     variants: packs(["825g", 399], ["1.9kg", 799], ["3.8kg", 1499]),
     popularity: 8,
+    food: dryFood(3700, 86, anyCat),
   },
   {
     brand: "Felix",
@@ -489,6 +555,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Mixed Selection in Jelly", "Meaty Selection in Jelly", "Ocean Feasts in Jelly", "Country Selection in Jelly"],
     variants: packs(["12 x 100g", 549], ["40 x 100g", 1599], ["80 x 100g", 2999]),
     popularity: 10,
+    food: wetFood(800, 88, anyCat),
   },
   {
     brand: "Sheba",
@@ -498,6 +565,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Poultry Collection", "Fish Collection", "Mixed Collection"],
     variants: packs(["8 x 85g", 449], ["28 x 85g", 1399]),
     popularity: 8,
+    food: wetFood(780, 86, anyCat),
   },
   {
     brand: "Applaws",
@@ -524,6 +592,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     about: "Grain-free pouches made with proper meat and fish and no fillers, in a {pack} multipack of tasty recipes.",
     variants: packs(["8 x 85g", 799], ["16 x 85g", 1499]),
     popularity: 5,
+    food: wetFood(920, 85, anyCat),
   },
   {
     brand: "James Wellbeloved",
@@ -533,6 +602,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Turkey & Rice", "Fish & Rice"],
     variants: packs(["1.5kg", 1249], ["4kg", 2699], ["10kg", 5199]),
     popularity: 6,
+    food: dryFood(3750, 84, anyCat),
   },
   {
     brand: "Harringtons",
@@ -542,6 +612,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken", "Salmon"],
     variants: packs(["2kg", 649], ["4 x 2kg", 2399]),
     popularity: 5,
+    food: dryFood(3680, 86, anyCat),
   },
   {
     brand: "Burns",
@@ -551,6 +622,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Brown Rice", "Fish & Brown Rice"],
     variants: packs(["2kg", 1499], ["5kg", 3299]),
     popularity: 4,
+    food: dryFood(3710, 84, anyCat),
   },
   {
     brand: "Arden Grange",
@@ -560,6 +632,7 @@ export const productLineSeeds: readonly ProductLineSeed[] = [
     flavours: ["Chicken & Potato", "Salmon & Potato"],
     variants: packs(["2kg", 1899], ["4kg", 3299], ["8kg", 5699]),
     popularity: 4,
+    food: dryFood(4060, 82, anyCat),
   },
 
   // Dog treats and chews

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { categoryIcons, comparisonRetailerNames } from "./catalogue-data.ts";
 import { generateCatalogue, multipackSize, slugify, type GeneratedCatalogue } from "./generate.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
+import { feedingGuideSchema } from "../domain/feeding.ts";
 
 const today = new Date("2025-03-14T10:30:00.000Z");
 const dayMs = 86_400_000;
@@ -169,6 +170,41 @@ describe("generateCatalogue", () => {
       expect(retailer.website).toMatch(/^https:\/\/www\.[a-z0-9.-]+$/);
     }
     expect(Object.keys(catalogue.affiliateIds).sort()).toEqual(["AMAZON", "EBAY", "JOLLYES", "PETS_AT_HOME", "ZOOPLUS"]);
+  });
+
+  it("gives complete dog and cat foods an energy density typical of their type and a valid guide; treats and other aisles none", () => {
+    const foods = catalogue.products.filter((p) => p.categorySlug === "dog-food" || p.categorySlug === "cat-food");
+    const others = catalogue.products.filter((p) => p.categorySlug !== "dog-food" && p.categorySlug !== "cat-food");
+    expect(others.every((p) => p.kcalPerKg === null && p.feedingGuide === null)).toBe(true);
+    for (const product of foods) {
+      // Applaws and Encore tins are complementary (not a diet): no facts.
+      if (/^(Applaws|Encore) /.test(product.name)) {
+        expect(product.kcalPerKg, product.name).toBeNull();
+        continue;
+      }
+      const kcal = product.kcalPerKg!;
+      const wet = /\b(Wet|Tins|Pouches|Trays|Gravy|As Good As It Looks)\b/.test(product.name);
+      const [low, high] = wet ? [700, 1100] : product.categorySlug === "dog-food" ? [3500, 4100] : [3600, 4100];
+      expect(kcal, product.name).toBeGreaterThanOrEqual(low);
+      expect(kcal, product.name).toBeLessThanOrEqual(high);
+      if (/Puppy|Kitten/.test(product.name)) {
+        // Their packs' guides go by age: the energy method feeds them.
+        expect(product.feedingGuide, product.name).toBeNull();
+        continue;
+      }
+      expect(feedingGuideSchema.safeParse(product.feedingGuide).success, product.name).toBe(true);
+    }
+    // A dry adult dog food's guide as packs print it: 110 × kg^0.75 kcal ÷ 3.62 kcal/g to 5 g (5 kg: 367.8 ÷ 3.62 = 101.6 → 100 g; 40 kg: 1749.6 ÷ 3.62 = 483.3 → 485 g).
+    const lily = catalogue.products.find((p) => p.name.startsWith("Lily's Kitchen Adult Dry Dog Food"))!;
+    expect(lily.kcalPerKg).toBe(3620);
+    expect(lily.feedingGuide!.rows).toEqual([
+      { weightKg: 5, gramsPerDay: 100 },
+      { weightKg: 10, gramsPerDay: 170 },
+      { weightKg: 15, gramsPerDay: 230 },
+      { weightKg: 20, gramsPerDay: 285 },
+      { weightKg: 30, gramsPerDay: 390 },
+      { weightKg: 40, gramsPerDay: 485 },
+    ]);
   });
 
   it("rejects a bad product count", () => {

@@ -94,6 +94,10 @@ export interface GeneratedProduct {
    * number, since each repeat of the catalogue is a product of its own); multipacks included.
    */
   familyKey: string;
+  /** A complete food's energy density (kcal per kg); null for everything else. */
+  kcalPerKg: number | null;
+  /** A complete food's feeding guide (daily grams by body weight for a normal adult); null when the pack has none by weight. */
+  feedingGuide: { rows: { weightKg: number; gramsPerDay: number }[] } | null;
 }
 
 /** A voucher as the seed writes it: the stored fields, before the database gives it an id. */
@@ -538,6 +542,8 @@ export function generateCatalogue(options: CatalogueOptions): GeneratedCatalogue
         offers,
         history,
         familyKey: slugify(repeat > 0 ? `${stem} ${repeat + 1}` : stem),
+        kcalPerKg: line.food?.kcalPerKg ?? null,
+        feedingGuide: line.food?.guide ? { rows: line.food.guide.map((row) => ({ ...row })) } : null,
       },
     });
   }

@@ -34,4 +34,12 @@ describe("islands", () => {
     const text = fs.readFileSync(productPage, "utf8");
     expect([...text.matchAll(/client:(load|idle|visible|media|only|companion|interaction)\b/g)].map((match) => match[0])).toEqual([]);
   });
+
+  it("hydrate the product page's feeding-cost panel only when it is scrolled into view, and only on food pages", () => {
+    // The one island of the product page besides the Toaster: rendered by FeedingCostPanel.astro
+    // for complete foods only, hydrated when visible (it sits below the offers).
+    const panel = fs.readFileSync(path.join(features, "feeding/FeedingCostPanel.astro"), "utf8");
+    expect([...panel.matchAll(/client:[a-z]+/g)].map((match) => match[0])).toEqual(["client:visible"]);
+    expect(panel).toMatch(/product\.foodFor !== null && packGrams !== null && hasFacts &&/);
+  });
 });

@@ -59,7 +59,7 @@ function cardUnitText(pounds: number, pack: PackSize): string | null {
 }
 
 /** A product card (SPEC.md section 2): links to the product page; View Best Deal goes to the best offer. */
-export function ProductCard({ product, links }: { product: CardProduct; links: LinkContext }) {
+export function ProductCard({ product, links, petName }: { product: CardProduct; links: LinkContext; petName?: string | undefined }) {
   // The compare tray lives in session storage, which the static HTML cannot know.
   const comparing = useStore($compareItems);
   const compared = useIsClient() && comparing.some((item) => item.id === product.id);
@@ -119,6 +119,11 @@ export function ProductCard({ product, links }: { product: CardProduct; links: L
                 <span className="price-total-view text-sm text-slate-500 line-through">{formatPrice(product.originalPrice)}</span>
               )}
             </p>
+            {petName !== undefined && typeof product.costPerDay === "number" && (
+              <p className="text-sm font-semibold text-emerald-800" data-testid="card-cost-per-day">
+                {formatPrice(product.costPerDay)} a day for {petName}
+              </p>
+            )}
             {product.packSize && (
               <p className="text-sm font-semibold text-slate-900" data-testid="card-unit-price">
                 <span className="price-total-view">{cardUnitText(product.bestPrice, product.packSize)}</span>

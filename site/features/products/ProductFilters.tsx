@@ -13,7 +13,7 @@ import {
 } from "../../../data/domain/grid-query.ts";
 import { brandLabel, brandOptions, sameBrand, type BrandCount } from "../../../data/domain/facets.ts";
 import { priceRangeOptions } from "../../../data/domain/price-range.ts";
-import type { SearchSortKey } from "../../../data/domain/sorting.ts";
+import type { GridSortKey } from "../../../data/domain/grid-query.ts";
 
 /** The filters' fixed option lists, built into the page. */
 export interface FilterLists {
@@ -86,7 +86,7 @@ export function ProductFilters({ state, defaults, categories, retailers, brands,
           </option>
         ))}
       </Select>
-      <Select label="Sort by" id="filter-sort" value={state.sort} onChange={(value) => onChange({ sort: value as SearchSortKey })}>
+      <Select label="Sort by" id="filter-sort" value={state.sort} onChange={(value) => onChange({ sort: value as GridSortKey })}>
         {gridSortOptions(defaults, state.category).map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}

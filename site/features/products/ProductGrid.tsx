@@ -1,3 +1,4 @@
+import { useStore } from "@nanostores/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   canGoNext,
@@ -22,6 +23,10 @@ import { ProductCard, type LinkContext } from "./ProductCard.tsx";
 import { ProductFilters, type FilterLists } from "./ProductFilters.tsx";
 import { useBrandCounts } from "./use-brand-counts.ts";
 import type { BrandCount } from "../../../data/domain/facets.ts";
+import type { PetProfile } from "../../../data/domain/feeding.ts";
+import { foodSpeciesOf } from "../../../data/domain/food.ts";
+import { $petProfile, loadPetProfile } from "../pet-profile/pet-profile.store.ts";
+import { useIsClient } from "../../lib/browser/use-is-client.ts";
 
 /** SPEC.md section 9: product data goes stale after 10 seconds and is refetched on window focus. */
 const staleAfterMs = 10_000;
@@ -40,7 +45,16 @@ interface Props extends FilterLists {
 
 /** The product grid island (SPEC.md section 2): filters and paging kept in the query string. */
 export default function ProductGrid(props: Props) {
-  const defaults: GridDefaults = props.fixedCategory ? { category: props.fixedCategory } : {};
+  const storedPet = useStore($petProfile);
+  // The pet is in local storage, which the static HTML cannot know: none until hydrated.
+  const pet = useIsClient() ? storedPet : null;
+  /** The view's defaults; a food category offers the cost-per-day sort while a pet of its species is saved. */
+  const defaultsFor = (saved: PetProfile | null): GridDefaults => {
+    if (!props.fixedCategory) return {};
+    const costSort = saved !== null && foodSpeciesOf(props.fixedCategory) === saved.species;
+    return costSort ? { category: props.fixedCategory, costSortFor: saved.name } : { category: props.fixedCategory };
+  };
+  const defaults = defaultsFor(pet);
   const [state, setState] = useState<GridState>(() => resetFilters(defaults));
   const [products, setProducts] = useState(props.initialProducts);
   const [count, setCount] = useState(props.initialCount);
@@ -56,7 +70,8 @@ export default function ProductGrid(props: Props) {
     updateBrands(next);
     if (!quiet) setLoading(true);
     try {
-      let [page, total] = await Promise.all([fetchProducts(toApiParams(next)), fetchProductCount(toCountParams(next))]);
+      const saved = $petProfile.get();
+      let [page, total] = await Promise.all([fetchProducts(toApiParams(next, undefined, saved)), fetchProductCount(toCountParams(next))]);
       if (lastFetch.current.key !== key) return; // a newer request superseded this one
       const clamped = clampPage(next, total);
       if (clamped.page !== next.page) {
@@ -65,7 +80,7 @@ export default function ProductGrid(props: Props) {
         lastFetch.current = { key, at: Date.now() };
         setState(clamped);
         replaceQuery(key);
-        page = await fetchProducts(toApiParams(clamped));
+        page = await fetchProducts(toApiParams(clamped, undefined, saved));
         if (lastFetch.current.key !== key) return;
       }
       setProducts(page.map(toCardProduct));
@@ -83,6 +98,9 @@ export default function ProductGrid(props: Props) {
   // On arrival, the query string decides the view; the static first page is used only when it matches.
   // Values the grid cannot show fall back to their defaults, and the address is put in that canonical form.
   useEffect(() => {
+    // The saved pet decides whether the address's sort=cost_per_day stands (read before the address is).
+    loadPetProfile();
+    const defaults = defaultsFor($petProfile.get());
     const fromUrl = () => {
       const state = parseGridQuery(window.location.search, defaults);
       replaceQuery(gridQueryString(state, defaults));
@@ -166,7 +184,7 @@ export default function ProductGrid(props: Props) {
         <ul className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 lg:grid-cols-3">
           {products.map((product) => (
             <li key={product.id}>
-              <ProductCard product={product} links={props.links} />
+              <ProductCard product={product} links={props.links} petName={defaults.costSortFor} />
             </li>
           ))}
         </ul>

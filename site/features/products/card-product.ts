@@ -37,6 +37,8 @@ export interface CardProduct extends CompareItem {
   offerCount: number;
   /** The best retailer's in-stock offer, where View Best Deal goes; null: no such offer. */
   bestDeal: { retailerKey: string; url: string } | null;
+  /** Listed by cost per day for the visitor's pet: what a day of this food costs it at the best price (pounds); null when unknown. */
+  costPerDay?: number | null;
 }
 
 export function toCardProduct(product: Product): CardProduct {
@@ -64,6 +66,7 @@ export function toCardProduct(product: Product): CardProduct {
     })),
     offerCount: product.prices.length,
     bestDeal: bestOffer ? { retailerKey: bestOffer.retailer.key, url: bestOffer.url } : null,
+    ...("costPerDay" in product ? { costPerDay: (product as Product & { costPerDay: number | null }).costPerDay } : {}),
   };
 }
 
