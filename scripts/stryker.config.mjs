@@ -541,4 +541,18 @@ export const equivalentMutants = [
     replacement: "true",
     reason: "The token pattern fixes the signature at 43 characters, the length of every SHA-256 signature in base64url.",
   },
+  {
+    file: "data/domain/repeat-delivery.ts",
+    mutator: "EqualityOperator",
+    original: "total < than.totalPence",
+    replacement: "total <= than.totalPence",
+    reason: "Reached only when the totals differ (the line returns it under total !== than.totalPence), where < and <= agree.",
+  },
+  {
+    file: "data/domain/repeat-delivery.ts",
+    mutator: "EqualityOperator",
+    original: "retailerId < than.option.retailerId",
+    replacement: "retailerId <= than.option.retailerId",
+    reason: "Equal ids with equal totals and the same one-off/repeat kind would be one offer compared with itself, or two offers of one retailer, which the unique (product, retailer) index rules out.",
+  },
 ];

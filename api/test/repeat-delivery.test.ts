@@ -171,6 +171,15 @@ describe("repeat-delivery prices through the admin's product writes", () => {
       });
     }
 
+    it("blank terms are none: accepted without a price, and stored as null with one", async () => {
+      const blankWithout = await api.admin("PUT", `/api/products/${productId}`, body([link(amazonId, 20, { repeatTerms: "   " }), link(petsAtHomeId, 40)]));
+      expect(blankWithout.status).toBe(200);
+      expect(stored(productId).find((row) => row.retailer_id === amazonId)).toMatchObject({ repeat_price_pence: null, repeat_terms: null });
+      const blankWith = await api.admin("PUT", `/api/products/${productId}`, body([link(amazonId, 20, { repeatPrice: 19, repeatTerms: "" }), link(petsAtHomeId, 40)]));
+      expect(blankWith.status).toBe(200);
+      expect(stored(productId).find((row) => row.retailer_id === amazonId)).toMatchObject({ repeat_price_pence: 1900, repeat_terms: null });
+    });
+
     it("terms of exactly 200 characters (after trimming) are accepted", async () => {
       const terms = "y".repeat(200);
       const response = await api.admin("PUT", `/api/products/${productId}`, body([link(amazonId, 20, { repeatPrice: 19, repeatTerms: ` ${terms} ` }), link(petsAtHomeId, 40)]));

@@ -261,6 +261,39 @@ describe("recordPriceChecks: what a check changes", () => {
     expect(offer(id).source).toBe("feed:awin");
   });
 
+  it("stores a source's repeat-delivery price and terms, keeps them when a check says nothing, and drops one above the new one-off price", () => {
+    const id = product("Repeat Kibble");
+    const repeat = () => row<{ price: number | null; terms: string | null }>(
+      "SELECT repeat_price_pence AS price, repeat_terms AS terms FROM product_prices WHERE product_id = ? AND retailer_id = ?",
+      id,
+      retailers[0],
+    );
+    const before = history(id).length;
+    // A repeat price alone is a change (no history point: the one-off price did not move).
+    const stated = recordPriceChecks(temp.db, [check(id, 1000, { repeatPricePence: 950, repeatTerms: "5% off" })], undefined, hours(1));
+    expect(stated.value.changed).toBe(1);
+    expect(repeat()).toEqual({ price: 950, terms: "5% off" });
+    expect(history(id)).toHaveLength(before);
+    // A page check says nothing about repeat delivery: kept, also at a one-off price exactly equal to it.
+    recordPriceChecks(temp.db, [check(id, 950)], undefined, hours(3));
+    expect(repeat()).toEqual({ price: 950, terms: "5% off" });
+    // One penny below it: the repeat price is no discount any more and goes, with its terms.
+    const below = recordPriceChecks(temp.db, [check(id, 949)], undefined, hours(5));
+    expect(below.value.changed).toBe(1);
+    expect(repeat()).toEqual({ price: null, terms: null });
+    // A source that states none clears it; terms without a price are not kept.
+    recordPriceChecks(temp.db, [check(id, 1000, { repeatPricePence: 900, repeatTerms: "Repeat" })], undefined, hours(7));
+    expect(repeat()).toEqual({ price: 900, terms: "Repeat" });
+    recordPriceChecks(temp.db, [check(id, 1000, { repeatPricePence: null, repeatTerms: "Repeat" })], undefined, hours(9));
+    expect(repeat()).toEqual({ price: null, terms: null });
+    // Under an override the one-off price is the manual one: a repeat price above it is not stored.
+    const overridden = product("Repeat Override Kibble", 8);
+    recordPriceChecks(temp.db, [check(overridden, 1000, { repeatPricePence: 850 })], undefined, hours(2));
+    expect(row("SELECT repeat_price_pence AS price FROM product_prices WHERE product_id = ? AND retailer_id = ?", overridden, retailers[0])).toEqual({ price: null });
+    recordPriceChecks(temp.db, [check(overridden, 1000, { repeatPricePence: 800 })], undefined, hours(4));
+    expect(row("SELECT repeat_price_pence AS price FROM product_prices WHERE product_id = ? AND retailer_id = ?", overridden, retailers[0])).toEqual({ price: 800 });
+  });
+
   it("under an override, a new listed price is stored but the shopper's price (and its history) stays the manual one", () => {
     const id = product("Override Kibble", 9);
     const before = history(id).length;

@@ -12,6 +12,9 @@
  * - A price that moves beyond the hold factor (default: below 40% or above 250% of the published
  *   listed price) is held for review, not published, and does not confirm the offer. One pending
  *   hold per offer: a newer one replaces it.
+ * - A source's repeat-delivery price and terms replace the stored ones (null: none); a check that
+ *   gives none (a retailer page) keeps them. A repeat price above the one-off price the shopper
+ *   then pays is dropped with its terms: it is no repeat discount.
  * - An offer not confirmed for 72 hours is marked stale (never the best price); an offer whose
  *   price the admin overrides does not go stale: the admin's price is not read from a source.
  */
@@ -159,6 +162,18 @@ interface CheckOutcome {
   pageChanged: boolean;
 }
 
+/** The stored offer as the domain prices it (its effective price: the manual one under an override). */
+function pricingOf(retailerId: number, offer: OfferRow) {
+  return {
+    retailerId,
+    pricePence: offer.price_pence,
+    originalPricePence: null,
+    inStock: true,
+    priceOverride: offer.price_override === 1,
+    manualPricePence: offer.manual_price_pence,
+  };
+}
+
 /** Writes one check into its offer; appends history when the effective price moves. */
 function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferRow, check: PriceCheck, at: string, now: Date): CheckOutcome {
   const original =
@@ -169,8 +184,11 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
         : null;
   const inStock = check.inStock === null ? offer.in_stock : check.inStock ? 1 : 0;
   const delivery = check.deliveryPence === undefined ? offer.delivery_pence : check.deliveryPence;
-  const repeatPrice = check.repeatPricePence === undefined ? offer.repeat_price_pence : check.repeatPricePence;
-  const repeatTerms = check.repeatPricePence === undefined ? offer.repeat_terms : repeatPrice === null ? null : (check.repeatTerms ?? null);
+  // A repeat price above the one-off price the shopper now pays is no repeat discount: it goes, with its terms.
+  const oneOff = effectivePence({ ...pricingOf(retailerId, offer), pricePence: check.pricePence });
+  const statedRepeat = check.repeatPricePence === undefined ? offer.repeat_price_pence : check.repeatPricePence;
+  const repeatPrice = statedRepeat !== null && statedRepeat > oneOff ? null : statedRepeat;
+  const repeatTerms = repeatPrice === null ? null : check.repeatPricePence === undefined ? offer.repeat_terms : (check.repeatTerms ?? null);
   const changed =
     offer.price_pence !== check.pricePence ||
     offer.original_price_pence !== original ||
@@ -187,16 +205,8 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, in_stock = ?, delivery_pence = ?, source = ?,
        last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END, repeat_price_pence = ?, repeat_terms = ? WHERE id = ?`,
   ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, repeatPrice, repeatTerms, offer.id);
-  const pricing = (pricePence: number) => ({
-    retailerId,
-    pricePence,
-    originalPricePence: null,
-    inStock: true,
-    priceOverride: offer.price_override === 1,
-    manualPricePence: offer.manual_price_pence,
-  });
-  const before = effectivePence(pricing(offer.price_pence));
-  const after = effectivePence(pricing(check.pricePence));
+  const before = effectivePence(pricingOf(retailerId, offer));
+  const after = oneOff;
   if (before !== after) {
     statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(productId, retailerId, after, at);
   }
