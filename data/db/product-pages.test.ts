@@ -167,12 +167,14 @@ describe("loadProductPages for some products", () => {
 
 describe("family sizes", () => {
   const members = (familyKey: string): FamilyMember[] =>
-    (db.$client.prepare("SELECT id, slug, name, best_price_pence FROM products WHERE family_key = ? ORDER BY id").all(familyKey) as {
-      id: number;
-      slug: string;
-      name: string;
-      best_price_pence: number | null;
-    }[]).map((row) => ({ id: row.id, slug: row.slug, name: row.name, bestPricePence: row.best_price_pence }));
+    (
+      db.$client
+        .prepare(
+          `SELECT p.id, p.slug, p.name, p.best_price_pence, r.name AS retailer FROM products p LEFT JOIN retailers r ON r.id = p.best_retailer_id
+           WHERE p.family_key = ? ORDER BY p.id`,
+        )
+        .all(familyKey) as { id: number; slug: string; name: string; best_price_pence: number | null; retailer: string | null }[]
+    ).map((row) => ({ id: row.id, slug: row.slug, name: row.name, bestPricePence: row.best_price_pence, bestRetailer: row.retailer }));
   let family: number[];
   let lone: number;
 

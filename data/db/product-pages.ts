@@ -103,6 +103,7 @@ interface FamilyRow {
   slug: string;
   name: string;
   best_price_pence: number | null;
+  best_retailer_name: string | null;
 }
 
 /**
@@ -111,21 +112,31 @@ interface FamilyRow {
  * without a family key, or alone in theirs, are absent. `packSizes`: pack sizes already read from
  * the names (the build has them), so no name is read twice.
  */
+const familyColumns = `p.family_key, p.id, p.slug, p.name, p.best_price_pence, r.name AS best_retailer_name
+  FROM products p LEFT JOIN retailers r ON r.id = p.best_retailer_id`;
+
 export function familySizes(db: Db, productIds?: readonly number[], packSizes?: ReadonlyMap<number, PackSize | null>): Map<number, ProductSize[]> {
   // Every family: a plain scan, grouped here (a third of the time of grouping in SQL at 50,000).
   const rows = (
     productIds === undefined
-      ? statement(db, "SELECT family_key, id, slug, name, best_price_pence FROM products WHERE family_key IS NOT NULL ORDER BY id").all()
+      ? statement(db, `SELECT ${familyColumns} WHERE p.family_key IS NOT NULL ORDER BY p.id`).all()
       : statement(
           db,
-          `SELECT family_key, id, slug, name, best_price_pence FROM products
-           WHERE family_key IN (SELECT family_key FROM products WHERE id IN (SELECT value FROM json_each(?)) AND family_key IS NOT NULL)
-           ORDER BY family_key, id`,
+          `SELECT ${familyColumns}
+           WHERE p.family_key IN (SELECT family_key FROM products WHERE id IN (SELECT value FROM json_each(?)) AND family_key IS NOT NULL)
+           ORDER BY p.family_key, p.id`,
         ).all(JSON.stringify(productIds))
   ) as FamilyRow[];
   const families = new Map<string, FamilyMember[]>();
   for (const row of rows) {
-    const member: FamilyMember = { id: row.id, slug: row.slug, name: row.name, bestPricePence: row.best_price_pence, packSize: packSizes?.get(row.id) };
+    const member: FamilyMember = {
+      id: row.id,
+      slug: row.slug,
+      name: row.name,
+      bestPricePence: row.best_price_pence,
+      packSize: packSizes?.get(row.id),
+      bestRetailer: row.best_retailer_name,
+    };
     const family = families.get(row.family_key);
     if (family) family.push(member);
     else families.set(row.family_key, [member]);

@@ -4,6 +4,21 @@ import { bestValueLabel, productSizes, type FamilyMember } from "./families.ts";
 const member = (id: number, name: string, bestPricePence: number | null): FamilyMember => ({ id, slug: `p-${id}`, name, bestPricePence });
 
 describe("productSizes", () => {
+  it("carries each size's best retailer (none without a best price) and grams for sizes sold by weight only", () => {
+    const sizes = productSizes([
+      { ...member(1, "Kibble 2 x 6kg", 4599), bestRetailer: "Zooplus" },
+      { ...member(2, "Kibble 2kg", null), bestRetailer: "Amazon" },
+      { ...member(3, "Spot-on 6 Pipettes", 1999), bestRetailer: "Jollyes" },
+      member(4, "Kibble 400g", 299),
+    ]);
+    expect(sizes.map((s) => [s.id, s.bestRetailer, s.packGrams]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
+      [1, "Zooplus", 12000],
+      [2, null, 2000],
+      [3, "Jollyes", null],
+      [4, null, 400],
+    ]);
+  });
+
   it("lists sizes by pack amount, smallest first, with label, best price and unit price", () => {
     const sizes = productSizes([
       member(1, "Pro Plan Chicken 14kg", 5999),

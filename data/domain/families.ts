@@ -19,6 +19,8 @@ export interface FamilyMember {
   bestPricePence: Pence | null;
   /** Its pack size when already read from its name (reading names is the costly part); else read here. */
   packSize?: PackSize | null;
+  /** The retailer of its best price. */
+  bestRetailer?: string | null;
 }
 
 /** One size as the product page and the API show it (prices in pounds, as the API speaks). */
@@ -33,6 +35,10 @@ export interface ProductSize {
   unitPrice: { price: number; unit: QuantityUnit } | null;
   /** The lowest unit price of the family (every size on it when tied); only where two or more sizes have one. */
   bestValue: boolean;
+  /** The retailer of the best price; null when nothing is in stock or not known. */
+  bestRetailer: string | null;
+  /** Grams in the pack when it is sold by weight (what feeding costs are worked out from); else null. */
+  packGrams: number | null;
 }
 
 interface Sized {
@@ -82,6 +88,8 @@ export function productSizes(members: readonly FamilyMember[]): ProductSize[] {
     bestPrice: toPounds(member.bestPricePence),
     unitPrice: unit === null ? null : { price: toPounds(unit.pence), unit: unit.unit },
     bestValue: priced >= 2 && unit !== null && compareUnitPrices(unit, lowest) === 0,
+    bestRetailer: member.bestPricePence === null ? null : (member.bestRetailer ?? null),
+    packGrams: pack?.unit === "kg" ? pack.amount : null,
   }));
 }
 

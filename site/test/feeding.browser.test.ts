@@ -22,6 +22,7 @@ import {
 import { foodPackGrams } from "../../data/domain/food.ts";
 import { formatPence, toPence } from "../../data/domain/money.ts";
 import { packSizeOf } from "../../data/domain/product-quantity.ts";
+import type { ProductSize } from "../../data/domain/families.ts";
 import { launchBrowser, openPage } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -71,12 +72,13 @@ async function panelReady(page: Page): Promise<void> {
 describe("feeding cost", () => {
   it("works out grams, £ a day and a month per offer and the cheapest month for the saved pet; kept on reload, not in another browser", async () => {
     const rows = foodRows();
-    // A dry dog food with a guide, sold at two or more retailers in stock.
-    let product: Product | undefined;
+    // A dry dog food with a guide, sold at two or more retailers in stock, that comes in other sizes in stock too.
+    let product: (Product & { sizes: ProductSize[] }) | undefined;
     let row: FoodRow | undefined;
     for (const candidate of rows.filter((r) => r.category === "dog-food" && r.guide !== null && foodPackGrams(packSizeOf(r.name)) !== null)) {
-      const detail = (await (await fetch(`${baseUrl}/api/products/${candidate.slug}`)).json()) as Product;
-      if (detail.prices.filter((offer) => offer.inStock && !offer.stale).length >= 2) {
+      const detail = (await (await fetch(`${baseUrl}/api/products/${candidate.slug}`)).json()) as Product & { sizes: ProductSize[] };
+      const inStockSizes = detail.sizes.filter((size) => size.id !== detail.id && size.packGrams !== null && size.bestPrice !== null);
+      if (detail.prices.filter((offer) => offer.inStock && !offer.stale).length >= 2 && inStockSizes.length > 0) {
         [product, row] = [detail, candidate];
         break;
       }
@@ -85,8 +87,19 @@ describe("feeding cost", () => {
     const food = factsOf(row!);
     const packGrams = foodPackGrams(packSizeOf(row!.name))!;
     const daily = dailyGrams(rex, food)!;
-    const offers = product!.prices.filter((offer) => offer.inStock && !offer.stale).map((offer) => ({ retailer: offer.retailer.name, totalPence: toPence(offer.total)! }));
-    const cheapest = cheapestWayToFeed(rex, food, offers.map((offer) => ({ key: offer.retailer, packGrams, totalPence: offer.totalPence })))!;
+    const offers = product!.prices
+      .filter((offer) => offer.inStock && !offer.stale)
+      .map((offer) => ({ retailer: offer.retailer.name, totalPence: toPence(offer.total)!, repeatTotalPence: toPence(offer.repeatTotal) }));
+    const otherSizes = product!.sizes
+      .filter((size) => size.id !== product!.id && size.packGrams !== null && size.bestPrice !== null)
+      .map((size) => ({ label: size.label, retailer: size.bestRetailer!, packGrams: size.packGrams!, totalPence: toPence(size.bestPrice)! }));
+    // Every way to buy it: this pack at each retailer (one-off or repeat), each other size at its best price.
+    const ways = [
+      ...offers.map((offer) => ({ label: product!.packSize!.label, retailer: offer.retailer, packGrams, totalPence: offer.totalPence, repeatTotalPence: offer.repeatTotalPence })),
+      ...otherSizes.map((size) => ({ ...size, repeatTotalPence: null })),
+    ];
+    const cheapest = cheapestWayToFeed(rex, food, ways.map((way, index) => ({ key: String(index), packGrams: way.packGrams, totalPence: way.totalPence, repeatTotalPence: way.repeatTotalPence })))!;
+    const cheapestWay = ways[Number(cheapest.option.key)]!;
 
     const { page, errors } = await openPage(browser);
     await page.goto(`${baseUrl}/product/${product!.slug}`);
@@ -115,7 +128,7 @@ describe("feeding cost", () => {
       expect(await box.getByTestId("feeding-method").innerText()).toBe(describeMethod(daily));
       // The guide's figure for a normal adult, scaled to a neutered dog's need (95/110).
       expect(describeMethod(daily)).toBe("Based on the feeding guide for a 10 kg dog, adjusted to 86% for a neutered adult dog, normal activity");
-      const shown = await box.locator("tbody tr").evaluateAll((trs) =>
+      const shown = await box.locator("[data-testid=feeding-offers] tbody tr").evaluateAll((trs) =>
         trs.map((tr) => [tr.getAttribute("data-retailer"), tr.querySelector("[data-testid=feeding-per-day]")!.textContent, tr.querySelector("[data-testid=feeding-per-month]")!.textContent]),
       );
       expect(shown).toEqual(
@@ -124,8 +137,15 @@ describe("feeding cost", () => {
           return [offer.retailer, formatPence(cost.perDayPence), formatPence(cost.perMonthPence)];
         }),
       );
+      // The other sizes, smallest first, at their best price to the door.
+      const sizesShown = await box.locator("[data-testid=feeding-sizes] tbody tr").evaluateAll((trs) =>
+        trs.map((tr) => [tr.getAttribute("data-size"), tr.querySelector("[data-testid=feeding-size-per-day]")!.textContent]),
+      );
+      expect(sizesShown).toEqual(
+        otherSizes.map((size) => [size.label, formatPence(feedingCost({ grams: daily.grams, packGrams: size.packGrams, totalPence: size.totalPence })!.perDayPence)]),
+      );
       expect(await box.getByTestId("feeding-cheapest").innerText()).toBe(
-        `The cheapest way to feed Rex for a month: ${product!.packSize!.label} at ${cheapest.option.key}, ${formatPence(cheapest.perMonthPence)} incl. delivery`,
+        `The cheapest way to feed Rex for a month: ${cheapestWay.label} at ${cheapestWay.retailer}${cheapest.repeat ? " on repeat delivery" : ""}, ${formatPence(cheapest.perMonthPence)} incl. delivery`,
       );
     };
     await expectFigures(page);

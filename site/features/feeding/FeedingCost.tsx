@@ -27,6 +27,17 @@ export interface FeedingOffer {
   retailer: string;
   /** Price to the door (item plus delivery) for one pack. */
   totalPence: Pence;
+  /** The same on the retailer's repeat-delivery scheme, when it has one. */
+  repeatTotalPence: Pence | null;
+}
+
+/** Another size of the same food (its own page), at its best price to the door. */
+export interface FeedingSize {
+  label: string;
+  packGrams: number;
+  retailer: string;
+  totalPence: Pence;
+  href: string;
 }
 
 export interface FeedingCostProps {
@@ -39,6 +50,8 @@ export interface FeedingCostProps {
   guideRows: FeedingGuide["rows"] | null;
   /** In-stock offers, cheapest first. */
   offers: FeedingOffer[];
+  /** The food's other sizes that are in stock somewhere, smallest first. */
+  otherSizes: FeedingSize[];
 }
 
 const plural: Readonly<Record<Species, string>> = { dog: "dogs", cat: "cats" };
@@ -188,11 +201,18 @@ function Figures({ pet, props }: { pet: PetProfile; props: FeedingCostProps }) {
   const daily = dailyGrams(pet, food);
   if (daily === null) return <p className="mt-4 text-sm text-slate-700">We don't know how much of this food to feed.</p>;
   const rows = props.offers.map((offer) => ({ offer, cost: feedingCost({ grams: daily.grams, packGrams: props.packGrams, totalPence: offer.totalPence }) }));
+  const sizeRows = props.otherSizes.map((size) => ({ size, cost: feedingCost({ grams: daily.grams, packGrams: size.packGrams, totalPence: size.totalPence }) }));
+  // Every way to buy it: this pack at each retailer (one-off or repeat delivery), each other size at its best price.
+  const ways = [
+    ...props.offers.map((offer) => ({ label: props.packLabel, retailer: offer.retailer, packGrams: props.packGrams, totalPence: offer.totalPence, repeatTotalPence: offer.repeatTotalPence })),
+    ...props.otherSizes.map((size) => ({ label: size.label, retailer: size.retailer, packGrams: size.packGrams, totalPence: size.totalPence, repeatTotalPence: null })),
+  ];
   const cheapest = cheapestWayToFeed(
     pet,
     food,
-    props.offers.map((offer) => ({ key: offer.retailer, packGrams: props.packGrams, totalPence: offer.totalPence })),
+    ways.map((way, index) => ({ key: String(index), packGrams: way.packGrams, totalPence: way.totalPence, repeatTotalPence: way.repeatTotalPence })),
   );
+  const cheapestWay = cheapest === null ? undefined : ways[Number(cheapest.option.key)];
   return (
     <div className="mt-4">
       <p className="text-lg font-semibold text-slate-900" data-testid="feeding-grams">
@@ -239,9 +259,46 @@ function Figures({ pet, props }: { pet: PetProfile; props: FeedingCostProps }) {
           </tbody>
         </table>
       )}
-      {cheapest && (
+      {sizeRows.length > 0 && (
+        <table className="mt-4 w-full text-sm" data-testid="feeding-sizes">
+          <caption className="mb-1 text-left text-xs font-semibold text-slate-700">Other sizes, at their best price to the door</caption>
+          <thead>
+            <tr className="text-left text-xs text-slate-600">
+              <th scope="col" className="py-1 font-semibold">
+                Size
+              </th>
+              <th scope="col" className="py-1 text-right font-semibold">
+                A day
+              </th>
+              <th scope="col" className="py-1 text-right font-semibold">
+                A month
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sizeRows.map(({ size, cost }) => (
+              <tr key={size.href} className="border-t border-slate-100" data-size={size.label}>
+                <th scope="row" className="py-1.5 text-left font-medium text-slate-900">
+                  <a href={size.href} className="text-brand-700 underline hover:text-brand-800">
+                    {size.label}
+                  </a>{" "}
+                  <span className="font-normal text-slate-600">at {size.retailer}</span>
+                </th>
+                <td className="py-1.5 text-right tabular-nums" data-testid="feeding-size-per-day">
+                  {cost ? formatPence(cost.perDayPence) : "–"}
+                </td>
+                <td className="py-1.5 text-right tabular-nums" data-testid="feeding-size-per-month">
+                  {cost ? formatPence(cost.perMonthPence) : "–"}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {cheapest && cheapestWay && (
         <p className="mt-4 rounded-lg bg-emerald-50 p-3 text-sm font-medium text-emerald-900" data-testid="feeding-cheapest">
-          The cheapest way to feed {pet.name} for a month: {props.packLabel} at {cheapest.option.key}, {formatPence(cheapest.perMonthPence)} incl. delivery
+          The cheapest way to feed {pet.name} for a month: {cheapestWay.label} at {cheapestWay.retailer}
+          {cheapest.repeat ? " on repeat delivery" : ""}, {formatPence(cheapest.perMonthPence)} incl. delivery
         </p>
       )}
       <p className="mt-2 text-xs text-slate-500">Prices to the door, one pack at a time; a month is 30.4 days. A guide, not veterinary advice.</p>
