@@ -1,3 +1,5 @@
+// First: schemas constructed by the imports below must find Zod jitless (CSP without eval).
+import "../../lib/zod-jitless.ts";
 import { useStore } from "@nanostores/react";
 import { Trophy, X } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
@@ -257,8 +259,10 @@ export default function ComparePage({ categories }: { categories: { name: string
           {missing === 1 ? "One product you asked for is" : `${missing} products you asked for are`} no longer listed.
         </p>
       )}
-      {/* Narrow screens scroll the products sideways under the row names, which stay in view. */}
-      <div className="card overflow-x-auto" role="region" aria-label="Products side by side" tabIndex={0}>
+      {/* Narrow screens scroll the products sideways under the row names, which stay in view.
+          Positioned, so the screen-reader-only texts inside (absolutely placed) scroll with it
+          instead of widening the page. */}
+      <div className="card relative overflow-x-auto" role="region" aria-label="Products side by side" tabIndex={0}>
         <table className="w-full border-collapse" data-testid="compare-table">
           <caption className="sr-only">
             {products.length} products compared side by side; the best value of each row is marked.
