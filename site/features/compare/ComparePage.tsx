@@ -17,7 +17,7 @@ import { formatPrice, formatRating } from "../../../data/domain/display.ts";
 import type { PetProfile } from "../../../data/domain/feeding.ts";
 import { formatPence } from "../../../data/domain/money.ts";
 import { apiPath, categoryPath, comparePath, productPath } from "../../../data/domain/paths.ts";
-import { formatUnitPrice } from "../../../data/domain/unit-price.ts";
+import { formatUnitPrice, unitWords } from "../../../data/domain/unit-price.ts";
 import { fetchCompare } from "../../lib/api.ts";
 import { cn } from "../../lib/cn.ts";
 import { $petProfile, loadPetProfile } from "../pet-profile/pet-profile.store.ts";
@@ -27,7 +27,6 @@ type Load = { status: "loading" } | { status: "ready"; products: CompareProduct[
 
 const thousands = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 const plural = (count: number, word: string) => `${thousands(count)} ${word}${count === 1 ? "" : "s"}`;
-const unitWords = { kg: "per kg", l: "per litre", item: "per item" } as const;
 
 /** The words of a row's best mark (read by screen readers too, so the mark is never colour alone). */
 function markText(row: CompareRow, product: CompareProduct): string {
