@@ -92,6 +92,10 @@ describe("dailyCostFor", () => {
     expect(dailyCostFor(adultDog, { ...dogFood, species: null })).toEqual({ kind: "not-food" });
     expect(dailyCostFor(adultDog, { ...dogFood, species: "cat" })).toEqual({ kind: "other-species", species: "cat" });
   });
+  it("is unknown when the daily grams come to nothing (a guide of zeros)", () => {
+    const zeros = { rows: [{ weightKg: 5, gramsPerDay: 0 }, { weightKg: 15, gramsPerDay: 0 }] };
+    expect(dailyCostFor(adultDog, { ...dogFood, feedingGuide: zeros })).toEqual({ kind: "unknown" });
+  });
   it("is unknown without a price, a pack weight or food facts", () => {
     expect(dailyCostFor(adultDog, { ...dogFood, bestPrice: null })).toEqual({ kind: "unknown" });
     expect(dailyCostFor(adultDog, { ...dogFood, packSize: null })).toEqual({ kind: "unknown" });

@@ -24,11 +24,11 @@ export const compareIdsSchema = z
   .regex(/^\d{1,16}(,\d{1,16})*$/, idsMessage)
   .transform((text) => text.split(",").map(Number))
   .superRefine((ids, ctx) => {
-    if (ids.length > compareLimit) ctx.addIssue({ code: "custom", message: `ids: at most ${compareLimit} products can be compared` });
+    if (ids.length > compareLimit) ctx.addIssue(`ids: at most ${compareLimit} products can be compared`);
     const bad = ids.find((id) => !Number.isSafeInteger(id) || id < 1);
-    if (bad !== undefined) ctx.addIssue({ code: "custom", message: `ids must be positive whole numbers (${bad} is not)` });
+    if (bad !== undefined) ctx.addIssue(`ids must be positive whole numbers (${bad} is not)`);
     const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
-    if (repeated !== undefined) ctx.addIssue({ code: "custom", message: `ids must not repeat (${repeated} is given twice)` });
+    if (repeated !== undefined) ctx.addIssue(`ids must not repeat (${repeated} is given twice)`);
   });
 
 export const compareQuery = z.object({ ids: compareIdsSchema });
@@ -134,13 +134,14 @@ export type CompareRow = keyof CompareColumnValues;
 export type BestMarks = Record<CompareRow, boolean[]>;
 
 /**
- * Marks the columns holding the best value among at least two known values: true at every
- * column tied at the best; all false when fewer than two columns have a value.
+ * Marks the columns holding the best value (`pick`: Math.min for the lowest, Math.max for the
+ * highest) among at least two known values: true at every column tied at the best; all false
+ * when fewer than two columns have a value.
  */
-function markBest(values: readonly (number | null)[], better: "lower" | "higher"): boolean[] {
-  const known = values.filter((value): value is number => value !== null && Number.isFinite(value));
+function markBest(values: readonly (number | null)[], pick: (...known: number[]) => number): boolean[] {
+  const known = values.filter((value): value is number => Number.isFinite(value));
   if (known.length < 2) return values.map(() => false);
-  const best = better === "lower" ? Math.min(...known) : Math.max(...known);
+  const best = pick(...known);
   return values.map((value) => value === best);
 }
 
@@ -153,34 +154,16 @@ function markBest(values: readonly (number | null)[], better: "lower" | "higher"
  * @example bestPerRow([{ price: 999, …, retailers: 3 }, { price: 999, …, retailers: 5 }]).price // [true, true]
  */
 export function bestPerRow(columns: readonly CompareColumnValues[]): BestMarks {
-  const unitPrice = columns.map(() => false);
-  for (const unit of new Set(columns.flatMap((column) => (column.unitPrice ? [column.unitPrice.unit] : [])))) {
-    const marks = markBest(
-      columns.map((column) => (column.unitPrice?.unit === unit ? column.unitPrice.pence : null)),
-      "lower",
-    );
-    marks.forEach((marked, index) => {
-      if (marked) unitPrice[index] = true;
-    });
-  }
+  const marks = (value: (column: CompareColumnValues) => number | null, pick: (...known: number[]) => number) => markBest(columns.map(value), pick);
   return {
-    price: markBest(
-      columns.map((column) => column.price),
-      "lower",
-    ),
-    unitPrice,
-    costPerDay: markBest(
-      columns.map((column) => column.costPerDay),
-      "lower",
-    ),
-    rating: markBest(
-      columns.map((column) => column.rating),
-      "higher",
-    ),
-    retailers: markBest(
-      columns.map((column) => column.retailers),
-      "higher",
-    ),
+    price: marks((column) => column.price, Math.min),
+    unitPrice: columns.map((column, index) => {
+      const unit = column.unitPrice?.unit;
+      return unit !== undefined && marks((other) => (other.unitPrice?.unit === unit ? other.unitPrice.pence : null), Math.min)[index]!;
+    }),
+    costPerDay: marks((column) => column.costPerDay, Math.min),
+    rating: marks((column) => column.rating, Math.max),
+    retailers: marks((column) => column.retailers, Math.max),
   };
 }
 
