@@ -3,6 +3,7 @@
  * rows show, checked against the database; bad ids answer 400 and say what is wrong.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recomputeBestPrices } from "../../data/db/offers.ts";
 import type { CompareProduct } from "../../data/domain/compare-page.ts";
 import { packSizeOf, unitPriceOf } from "../../data/domain/product-quantity.ts";
 import { startTestServer, type TestServer } from "./server.ts";
@@ -10,7 +11,7 @@ import { startTestServer, type TestServer } from "./server.ts";
 let api: TestServer;
 const guide = { rows: [{ weightKg: 5, gramsPerDay: 95 }, { weightKg: 10, gramsPerDay: 160 }, { weightKg: 20, gramsPerDay: 270 }] };
 /** A dog food with an energy figure, a cat food with a feeding guide, a dog food with a damaged guide, a non-food. */
-const ids = { dogFood: 0, catFood: 0, damaged: 0, toy: 0 };
+const ids = { dogFood: 0, catFood: 0, damaged: 0, toy: 0, soldOut: 0 };
 beforeAll(async () => {
   api = await startTestServer({ products: 120 });
   const sqlite = api.db.$client;
@@ -26,6 +27,10 @@ beforeAll(async () => {
   facts.run(null, JSON.stringify(guide), ids.catFood);
   facts.run(null, '{"rows":[{"weightKg":10,"gramsPerDay":160}]}', ids.damaged);
   facts.run(null, null, ids.toy);
+  // A dog food with a pack size that no retailer has in stock: no best price, so no unit price.
+  ids.soldOut = first("dog-food", 2);
+  sqlite.prepare("UPDATE product_prices SET in_stock = 0 WHERE product_id = ?").run(ids.soldOut);
+  recomputeBestPrices(api.db, [ids.soldOut]);
 });
 afterAll(() => api.close());
 
@@ -108,6 +113,14 @@ describe("GET /api/compare", () => {
     const [product] = await compare(String(spread!.id));
     expect(product!.inStockCount).toBeLessThan(product!.retailerCount);
     expect(product).toMatchObject(expected(spread!.id));
+  });
+
+  it("gives a product in stock nowhere no best price and no unit price, whatever its pack size", async () => {
+    const [product] = await compare(String(ids.soldOut));
+    expect(product!.packSize).not.toBeNull();
+    expect(product).toMatchObject({ bestPrice: null, unitPrice: null, inStockCount: 0 });
+    expect(product!.retailerCount).toBeGreaterThan(0);
+    expect(product).toMatchObject(expected(ids.soldOut));
   });
 
   it("leaves unknown ids out, and answers no products when none is known", async () => {

@@ -23,7 +23,6 @@ interface FoodFactsRow {
  */
 export function getCompareProducts(db: Db, ids: readonly number[]): CompareProduct[] {
   const products = getProductsByIds(db, ids);
-  if (products.size === 0) return [];
   const facts = new Map(
     (statement(db, "SELECT id, kcal_per_kg, feeding_guide FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as FoodFactsRow[]).map(
       (row) => [row.id, row],
@@ -32,7 +31,8 @@ export function getCompareProducts(db: Db, ids: readonly number[]): CompareProdu
   return ids.flatMap((id) => {
     const product = products.get(id);
     if (!product) return [];
-    const food = facts.get(id);
+    // Read in the same synchronous call as the product: every product found has its row.
+    const food = facts.get(id)!;
     const unit = product.bestPrice === null ? null : unitPriceOf(toPence(product.bestPrice) ?? 0, product.packSize);
     const retailers = new Set(product.prices.map((offer) => offer.retailerId));
     const inStock = new Set(product.prices.filter((offer) => offer.inStock).map((offer) => offer.retailerId));
@@ -54,8 +54,8 @@ export function getCompareProducts(db: Db, ids: readonly number[]): CompareProdu
         inStockCount: inStock.size,
         bestRetailer: product.bestRetailer,
         species: foodSpeciesOf(product.category.slug),
-        kcalPerKg: food?.kcal_per_kg ?? null,
-        feedingGuide: parseFeedingGuide(food?.feeding_guide),
+        kcalPerKg: food.kcal_per_kg,
+        feedingGuide: parseFeedingGuide(food.feeding_guide),
       },
     ];
   });
