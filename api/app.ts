@@ -13,6 +13,7 @@ import featuredProducts from "./routes/products/featured.get.ts";
 import productBySlug from "./routes/products/[slug].get.ts";
 import productById from "./routes/products/by-id/[id].get.ts";
 import search from "./routes/search.get.ts";
+import compareProducts from "./routes/compare/index.get.ts";
 import listCategories from "./routes/categories/index.get.ts";
 import categoryById from "./routes/categories/[id].get.ts";
 import categoryBySlug from "./routes/categories/slug/[slug].get.ts";
@@ -139,6 +140,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/products/by-id/:id", productById],
   ["GET", "/api/products/:slug", productBySlug, cached],
   ["GET", "/api/search", search, cached],
+  ["GET", "/api/compare", compareProducts, cached],
   ["GET", "/api/categories", listCategories, cached],
   ["GET", "/api/categories/slug/:slug", categoryBySlug, cached],
   ["GET", "/api/categories/:id", categoryById, cached],

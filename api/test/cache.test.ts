@@ -42,6 +42,7 @@ describe("response cache", () => {
       "/api/products/featured",
       `/api/products/${product!.slug}`,
       "/api/search?q=dog",
+      `/api/compare?ids=${product!.id}`,
       "/api/categories",
       `/api/categories/${category.id}`,
       `/api/categories/slug/${category.slug}`,

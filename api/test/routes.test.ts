@@ -836,6 +836,14 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: `/api/search?q=${"a".repeat(201)}`, status: 400, error: "q must be at most 200 characters" },
     { path: "/api/search?q=a&q=b", status: 400, error: "q must be given once" },
   ],
+  "GET /api/compare": () => [
+    { path: "/api/compare", status: 400, error: "ids is required" },
+    { path: "/api/compare?ids=1,2,3,4,5", status: 400, error: "ids: at most 4 products can be compared" },
+    { path: "/api/compare?ids=3,3", status: 400, error: "ids must not repeat (3 is given twice)" },
+    { path: "/api/compare?ids=0", status: 400, error: "ids must be positive whole numbers (0 is not)" },
+    { path: "/api/compare?ids=abc", status: 400, error: "ids must be 1 to 4 product ids separated by commas, like 12,34" },
+    { path: "/api/compare?ids=1&ids=2", status: 400, error: "ids must be given once" },
+  ],
   "GET /api/categories": () => [{ method: "PATCH", path: "/api/categories", body: { name: "New" }, status: 405, error: "PATCH is not allowed here; use GET or POST or HEAD" }],
   "GET /api/categories/slug/:slug": () => [
     { path: "/api/categories/slug/Dog%20Food", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
@@ -1026,6 +1034,13 @@ const goodInput: Record<string, () => Promise<void>> = {
     const body = (await ok("GET", `/api/search?q=${word}`)) as { products: { id: number }[]; total: number };
     expect(body.total).toBe(row<{ n: number }>("SELECT count(*) AS n FROM product_search WHERE product_search MATCH ?", `"${word}"*`).n);
     expect(body.products.map((p) => p.id)).toContain(f.product.id);
+  },
+  "GET /api/compare": async () => {
+    const other = row<{ id: number }>("SELECT id FROM products WHERE id <> ? ORDER BY id DESC LIMIT 1", f.product.id);
+    // In the order asked; an unknown id is left out.
+    const body = (await ok("GET", `/api/compare?ids=${other.id},${anyId},${f.product.id}`)) as { products: { id: number; slug: string; category: { slug: string } }[] };
+    expect(body.products.map((p) => p.id)).toEqual([other.id, f.product.id]);
+    expect(body.products[1]).toMatchObject({ slug: f.product.slug, category: { slug: f.category.slug } });
   },
   "GET /api/categories": async () => {
     expect(await ok("GET", "/api/categories")).toEqual(rows("SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id"));

@@ -14,6 +14,7 @@ import {
   productPath,
   searchBasePath,
   searchPath,
+  comparePath,
   vouchersPath,
 } from "./paths.ts";
 
@@ -46,6 +47,14 @@ describe("searchPath", () => {
   });
   it("is the bare search page for blank text", () => {
     expect(searchPath("  ")).toBe("/search");
+  });
+});
+
+describe("comparePath", () => {
+  it("names the ids in the order given, commas unescaped, and is plain /compare for none", () => {
+    expect(comparePath([12, 3, 40])).toBe("/compare?ids=12,3,40");
+    expect(comparePath([7])).toBe("/compare?ids=7");
+    expect(comparePath([])).toBe("/compare");
   });
 });
 

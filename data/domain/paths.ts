@@ -28,6 +28,18 @@ export function categoryPath(slug: string): string {
   return `/category/${encodeURIComponent(slug)}`;
 }
 
+export const compareBasePath = "/compare";
+
+/**
+ * The compare page for these products, in this order (the page's columns); plain /compare
+ * (which shows the tray's products) for none. Ids are whole numbers, so the commas need no escaping.
+ * @example comparePath([12, 3, 40]) // "/compare?ids=12,3,40"
+ * @example comparePath([]) // "/compare"
+ */
+export function comparePath(ids: readonly number[]): string {
+  return ids.length === 0 ? compareBasePath : `${compareBasePath}?ids=${ids.map((id) => String(Math.trunc(id))).join(",")}`;
+}
+
 /**
  * The search results page; plain /search (which shows nothing) when the text is blank.
  * Forms that must not navigate on blank text use searchQueryString, which returns null.

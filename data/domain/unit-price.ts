@@ -40,7 +40,8 @@ function divideRoundingHalfUp(numerator: number, denominator: number): number {
   return (doubled - (doubled % (2 * denominator))) / (2 * denominator);
 }
 
-const unitWords: Readonly<Record<QuantityUnit, string>> = { kg: "per kg", l: "per litre", item: "per item" };
+/** How a unit price names its unit: "per kg", "per litre", "per item". */
+export const unitWords: Readonly<Record<QuantityUnit, string>> = { kg: "per kg", l: "per litre", item: "per item" };
 
 /**
  * A unit price as the shelf label writes it: pounds and pence, then "per kg", "per litre" or

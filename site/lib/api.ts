@@ -6,6 +6,7 @@
 import { apiPath, type ApiParams } from "../../data/domain/paths.ts";
 import type { Product, Voucher } from "../../data/domain/catalogue.ts";
 import type { BrandCount } from "../../data/domain/facets.ts";
+import type { CompareProduct } from "../../data/domain/compare-page.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -56,3 +57,7 @@ export async function fetchVouchers(params: ApiParams): Promise<{ vouchers: Vouc
   const { data, response } = await api.getWithResponse<Voucher[]>("/api/vouchers", params);
   return { vouchers: data, total: Number(response.headers.get("x-total-count") ?? data.length) };
 }
+
+/** The compare page's products, in the order of `ids` (unknown ids left out). */
+export const fetchCompare = (ids: readonly number[]) =>
+  api.get<{ products: CompareProduct[] }>("/api/compare", { ids: ids.join(",") }).then((body) => body.products);

@@ -42,7 +42,7 @@ describe("compare tray", () => {
     // The tray survives a page change within the visit.
     await page.goto(`${baseUrl}/category/cat-food`);
     await islandsReady(page);
-    await page.getByRole("button", { name: /Open comparison \(3 of 4 products\)/ }).click();
+    await page.getByTestId("compare-bar").getByRole("button", { name: "Show tray" }).click();
     await page.getByTestId("compare-tray").getByRole("button", { name: "Clear All" }).click();
     await expect.poll(() => page.getByTestId("compare-tray").count()).toBe(0);
     expect(errors).toEqual([]);

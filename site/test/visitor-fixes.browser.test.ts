@@ -197,9 +197,12 @@ describe("compare tray at 1280 px", () => {
       expect(fits.width, `room for "${name.slice(0, 24)}"`).toBeGreaterThanOrEqual(fits.needed);
     }
 
-    await page.getByTestId("compare-bar").getByRole("button", { name: "Compare now" }).evaluate((element) => (element.id = "compare-now"));
-    const { hit, found } = await hitAtCentre(page, "#compare-now");
-    expect(hit, `the bar's button is covered by ${found}`).toBe(true);
+    for (const control of [page.getByTestId("compare-bar").getByRole("link", { name: "Compare now" }), page.getByTestId("compare-bar").getByRole("button", { name: "Hide tray" })]) {
+      await control.evaluate((element) => (element.id = "bar-control"));
+      const { hit, found } = await hitAtCentre(page, "#bar-control");
+      expect(hit, `the bar's ${await control.textContent()} is covered by ${found}`).toBe(true);
+      await control.evaluate((element) => element.removeAttribute("id"));
+    }
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -218,7 +221,7 @@ describe("home with products in the compare tray", () => {
       const bar = page.getByTestId("compare-bar");
       await expect.poll(() => bar.textContent()).toContain("Comparing 2/4");
       expect(errors.filter((error) => /418|hydrat/i.test(error))).toEqual([]);
-      await bar.getByRole("button", { name: "Compare now" }).click();
+      await bar.getByRole("button", { name: "Show tray" }).click();
       const tray = page.getByTestId("compare-tray");
       await expect.poll(() => tray.locator("li").count()).toBe(2);
       expect(await tray.textContent()).toContain("Compare Products (2/4)");

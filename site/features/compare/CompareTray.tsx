@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { bestPricedId, canExpand, collapsedWindow, compareLimit, compareUnitPrice, type CompareItem } from "../../../data/domain/compare.ts";
 import { formatUnitPrice } from "../../../data/domain/unit-price.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
-import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
+import { comparePath, packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { cn } from "../../lib/cn.ts";
 import {
@@ -64,9 +64,12 @@ function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean
   );
 }
 
-/** The compare tray (SPEC.md section 2): up to 4 products, collapsed (2 at a time) or expanded. */
-/** `withBar`: the page has the bottom compare bar, which opens the tray, so no floating button. */
-export default function CompareTray({ withBar = false }: { withBar?: boolean }) {
+/**
+ * The compare tray (SPEC.md section 2): up to 4 products, collapsed (2 at a time) or expanded,
+ * and 'Compare now' to the compare page. It always comes with the bottom compare bar
+ * (CompareDock.astro), whose button opens it again once closed.
+ */
+export default function CompareTray() {
   const items = useStore($compareItems);
   const open = useStore($compareOpen);
   const expanded = useStore($compareExpanded);
@@ -74,33 +77,20 @@ export default function CompareTray({ withBar = false }: { withBar?: boolean }) 
   // Session storage is read in the browser only; render nothing until hydrated to match the static HTML.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  if (!hydrated) return null;
+  if (!hydrated || !open) return null;
 
   const best = bestPricedId(items);
   const window = collapsedWindow(items, position);
   const shown = expanded ? items : window.visible;
 
-  if (!open) {
-    if (items.length === 0 || withBar) return null;
-    return (
-      <button
-        type="button"
-        onClick={() => setCompareOpen(true)}
-        className="btn-primary fixed right-4 bottom-4 z-40 shadow-lg"
-        aria-label={`Open comparison (${items.length} of ${compareLimit} products)`}
-      >
-        <Scale className="size-4" aria-hidden="true" /> Compare ({items.length})
-      </button>
-    );
-  }
-
   return (
     <section
+      id="compare-tray"
       aria-label="Compare products"
       className={cn(
         "fixed right-0 left-0 z-40 border-t border-slate-200 bg-slate-50 shadow-[0_-8px_24px_rgba(15,23,42,0.15)] sm:right-4 sm:left-auto sm:rounded-xl sm:border",
-        // Above the compare bar (h-16, CompareBar.tsx), never over its button.
-        withBar ? "bottom-16 sm:bottom-20" : "bottom-0 sm:bottom-4",
+        // Above the compare bar (h-16, CompareBar.tsx), never over its buttons; the bar hides when the tray is empty.
+        items.length > 0 ? "bottom-16 sm:bottom-20" : "bottom-0 sm:bottom-4",
         // Collapsed, two cards side by side: wide enough for a name's first 24 or so characters on a line.
         expanded ? "sm:w-[min(56rem,calc(100vw-2rem))]" : "sm:w-[min(44rem,calc(100vw-2rem))]",
       )}
@@ -150,6 +140,13 @@ export default function CompareTray({ withBar = false }: { withBar?: boolean }) 
                 <ChevronRight className="size-5" aria-hidden="true" />
               </button>
             )}
+          </div>
+        )}
+        {items.length > 0 && (
+          <div className="mt-3 flex justify-end">
+            <a href={comparePath(items.map((item) => item.id))} className="btn-primary">
+              <Scale className="size-4" aria-hidden="true" /> Compare now
+            </a>
           </div>
         )}
       </div>

@@ -5,6 +5,8 @@
  * the door, and the cheapest way to buy a month of it. The server render and the first client
  * render show no pet (the store is read in an effect), so hydration always matches.
  */
+// First: the feeding schemas must be constructed with Zod jitless (CSP without eval).
+import "../../lib/zod-jitless.ts";
 import { useStore } from "@nanostores/react";
 import { useEffect, useState } from "react";
 import {

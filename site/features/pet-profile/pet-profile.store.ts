@@ -5,6 +5,8 @@
  * hand-edited value counts as no pet. Components read $petProfile and change it only through
  * savePetProfile / forgetPetProfile.
  */
+// First: petProfileSchema must be constructed with Zod jitless (CSP without eval).
+import "../../lib/zod-jitless.ts";
 import { atom } from "nanostores";
 import { petProfileSchema, type PetProfile } from "../../../data/domain/feeding.ts";
 

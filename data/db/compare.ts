@@ -1,0 +1,63 @@
+/**
+ * The compare page's read: up to 4 products side by side, with what the page's rows need (price
+ * to the door, unit price, stock across retailers, rating) and the food facts a cost per day is
+ * worked out from. Three queries whatever is asked: the products, their offers, their food facts.
+ */
+import type { Db } from "./client.ts";
+import { statement } from "./statements.ts";
+import { getProductsByIds } from "./products.ts";
+import type { CompareProduct } from "../domain/compare-page.ts";
+import { foodSpeciesOf } from "../domain/food.ts";
+import { parseFeedingGuide } from "../domain/feeding.ts";
+import { toPence, toPounds } from "../domain/money.ts";
+import { unitPriceOf } from "../domain/product-quantity.ts";
+
+interface FoodFactsRow {
+  id: number;
+  kcal_per_kg: number | null;
+  feeding_guide: string | null;
+}
+
+/**
+ * The products of these ids in the order asked; unknown ids are left out. Retailers count those
+ * with an offer for the product; in stock, those of them whose offer is in stock.
+ */
+export function getCompareProducts(db: Db, ids: readonly number[]): CompareProduct[] {
+  const products = getProductsByIds(db, ids);
+  const facts = new Map(
+    (statement(db, "SELECT id, kcal_per_kg, feeding_guide FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as FoodFactsRow[]).map(
+      (row) => [row.id, row],
+    ),
+  );
+  return ids.flatMap((id) => {
+    const product = products.get(id);
+    if (!product) return [];
+    // Read in the same synchronous call as the product: every product found has its row.
+    const food = facts.get(id)!;
+    const unit = product.bestPrice === null ? null : unitPriceOf(toPence(product.bestPrice) ?? 0, product.packSize);
+    const retailers = new Set(product.prices.map((offer) => offer.retailerId));
+    const inStock = new Set(product.prices.filter((offer) => offer.inStock).map((offer) => offer.retailerId));
+    return [
+      {
+        id: product.id,
+        slug: product.slug,
+        name: product.name,
+        image: product.image,
+        brand: product.brand,
+        category: product.category,
+        bestPrice: product.bestPrice,
+        bestDelivery: product.bestDelivery,
+        packSize: product.packSize,
+        unitPrice: unit === null ? null : { price: toPounds(unit.pence), unit: unit.unit },
+        rating: product.rating,
+        reviewCount: product.reviewCount,
+        retailerCount: retailers.size,
+        inStockCount: inStock.size,
+        bestRetailer: product.bestRetailer,
+        species: foodSpeciesOf(product.category.slug),
+        kcalPerKg: food.kcal_per_kg,
+        feedingGuide: parseFeedingGuide(food.feeding_guide),
+      },
+    ];
+  });
+}
