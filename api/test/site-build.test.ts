@@ -164,6 +164,24 @@ describe("the real site build", () => {
     }
   });
 
+  it("gives every page with an island Astro's island script before its first island, whatever page of the pass rendered the repeated HTML", async () => {
+    // Pages repeat HTML rendered once per pass (SameOnEveryPage); the island script goes with the
+    // first island a page renders, so a page whose own island (the feeding cost on foods) came first
+    // would leave the repeated HTML without it on every other page.
+    const pages = storedFiles(firstRelease).filter((file) => file.endsWith(".html"));
+    let withIslands = 0;
+    for (const page of pages) {
+      const html = await readPage(firstRelease, page);
+      const island = html.indexOf("<astro-island");
+      if (island < 0) continue;
+      withIslands++;
+      const script = html.indexOf('customElements.define("astro-island"');
+      expect(script, page).toBeGreaterThanOrEqual(0);
+      expect(script, page).toBeLessThan(island);
+    }
+    expect(withIslands).toBeGreaterThan(30);
+  });
+
   it("renders, in a fast build, the very pages a full build renders from the same data", async () => {
     unchanged = products()[2]!;
     const record = await site.request({ productIds: [unchanged.id] });
