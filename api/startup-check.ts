@@ -62,7 +62,9 @@ export function explainDatabaseError(error: unknown, databaseFile: string): unkn
     return new StartupError(`${databaseFile} is not a SQLite database. Set DATABASE_PATH to the PawPrice database, or move that file away to start with a fresh catalogue.`);
   }
   if (isDamagedDatabaseError(error)) {
-    return new StartupError(`The database ${databaseFile} is damaged (${(error as Error).message}). Restore it from a backup, or move it away to start with a fresh catalogue.`);
+    // SQLite's report may span lines (one per damaged tree); the start-up message stays one line.
+    const detail = (error as Error).message.replace(/\s+/g, " ").trim();
+    return new StartupError(`The database ${databaseFile} is damaged (${detail}). Restore it from a backup, or move it away to start with a fresh catalogue.`);
   }
   if (code === "SQLITE_CANTOPEN" || code === "SQLITE_READONLY" || code === "SQLITE_PERM") {
     return new StartupError(`Cannot open the database ${databaseFile} for writing (${code}). Check the file's permissions, or set DATABASE_PATH to a writable place.`);
