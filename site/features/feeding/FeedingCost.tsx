@@ -16,6 +16,7 @@ import {
   describeMethod,
   feedingCost,
   type Activity,
+  type FeedingCost as PackCost,
   type FeedingGuide,
   type FoodFacts,
   type LifeStage,
@@ -227,35 +228,14 @@ function Figures({ pet, props }: { pet: PetProfile; props: FeedingCostProps }) {
         <p className="mt-4 text-sm text-slate-700">No retailer has this pack in stock just now.</p>
       ) : (
         <table className="mt-4 w-full text-sm" data-testid="feeding-offers">
-          <thead>
-            <tr className="text-left text-xs text-slate-600">
-              <th scope="col" className="py-1 font-semibold">
-                Retailer
-              </th>
-              <th scope="col" className="py-1 text-right font-semibold">
-                A day
-              </th>
-              <th scope="col" className="py-1 text-right font-semibold">
-                A month
-              </th>
-              <th scope="col" className="py-1 text-right font-semibold">
-                Pack lasts
-              </th>
-            </tr>
-          </thead>
+          <CostHead first="Retailer" />
           <tbody>
             {rows.map(({ offer, cost }) => (
               <tr key={offer.retailer} className="border-t border-slate-100" data-retailer={offer.retailer}>
                 <th scope="row" className="py-1.5 text-left font-medium text-slate-900">
                   {offer.retailer}
                 </th>
-                <td className="py-1.5 text-right tabular-nums" data-testid="feeding-per-day">
-                  {cost ? formatPence(cost.perDayPence) : "–"}
-                </td>
-                <td className="py-1.5 text-right tabular-nums" data-testid="feeding-per-month">
-                  {cost ? formatPence(cost.perMonthPence) : "–"}
-                </td>
-                <td className="py-1.5 text-right tabular-nums text-slate-600">{cost ? `${cost.daysPerPack} days` : "–"}</td>
+                <CostCells cost={cost} testId="feeding" />
               </tr>
             ))}
           </tbody>
@@ -264,19 +244,7 @@ function Figures({ pet, props }: { pet: PetProfile; props: FeedingCostProps }) {
       {sizeRows.length > 0 && (
         <table className="mt-4 w-full text-sm" data-testid="feeding-sizes">
           <caption className="mb-1 text-left text-xs font-semibold text-slate-700">Other sizes, at their best price to the door</caption>
-          <thead>
-            <tr className="text-left text-xs text-slate-600">
-              <th scope="col" className="py-1 font-semibold">
-                Size
-              </th>
-              <th scope="col" className="py-1 text-right font-semibold">
-                A day
-              </th>
-              <th scope="col" className="py-1 text-right font-semibold">
-                A month
-              </th>
-            </tr>
-          </thead>
+          <CostHead first="Size" />
           <tbody>
             {sizeRows.map(({ size, cost }) => (
               <tr key={size.href} className="border-t border-slate-100" data-size={size.label}>
@@ -286,12 +254,7 @@ function Figures({ pet, props }: { pet: PetProfile; props: FeedingCostProps }) {
                   </a>{" "}
                   <span className="font-normal text-slate-600">at {size.retailer}</span>
                 </th>
-                <td className="py-1.5 text-right tabular-nums" data-testid="feeding-size-per-day">
-                  {cost ? formatPence(cost.perDayPence) : "–"}
-                </td>
-                <td className="py-1.5 text-right tabular-nums" data-testid="feeding-size-per-month">
-                  {cost ? formatPence(cost.perMonthPence) : "–"}
-                </td>
+                <CostCells cost={cost} testId="feeding-size" />
               </tr>
             ))}
           </tbody>
@@ -305,6 +268,39 @@ function Figures({ pet, props }: { pet: PetProfile; props: FeedingCostProps }) {
       )}
       <p className="mt-2 text-xs text-slate-500">Prices to the door, one pack at a time; a month is 30.4 days. A guide, not veterinary advice.</p>
     </div>
+  );
+}
+
+/** A cost table's header: what its rows are, then a day, a month and how long a pack lasts. */
+function CostHead({ first }: { first: string }) {
+  return (
+    <thead>
+      <tr className="text-left text-xs text-slate-600">
+        <th scope="col" className="py-1 font-semibold">
+          {first}
+        </th>
+        {["A day", "A month", "Pack lasts"].map((label) => (
+          <th key={label} scope="col" className="py-1 text-right font-semibold">
+            {label}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** A row's cost a day, a month and how long a pack lasts ("–" when it cannot be worked out). */
+function CostCells({ cost, testId }: { cost: PackCost | null; testId: string }) {
+  return (
+    <>
+      <td className="py-1.5 text-right tabular-nums" data-testid={`${testId}-per-day`}>
+        {cost ? formatPence(cost.perDayPence) : "–"}
+      </td>
+      <td className="py-1.5 text-right tabular-nums" data-testid={`${testId}-per-month`}>
+        {cost ? formatPence(cost.perMonthPence) : "–"}
+      </td>
+      <td className="py-1.5 text-right tabular-nums text-slate-600">{cost ? `${cost.daysPerPack} days` : "–"}</td>
+    </>
   );
 }
 
