@@ -35,11 +35,13 @@ describe("islands", () => {
     expect([...text.matchAll(/client:(load|idle|visible|media|only|companion|interaction)\b/g)].map((match) => match[0])).toEqual([]);
   });
 
-  it("hydrate the product page's feeding-cost panel only when it is scrolled into view, and only on food pages", () => {
-    // The one island of the product page besides the Toaster: rendered by FeedingCostPanel.astro
-    // for complete foods only, hydrated when visible (it sits below the offers).
+  it("mount the product page's feeding-cost panel from a script when it nears the screen, on food pages only, never as an island the build renders", () => {
+    // FeedingCostPanel.astro writes the panel's heading and props for complete foods only; its
+    // script imports the React panel (mount-feeding-cost.ts) once the panel nears the screen. The
+    // browser test (site/test/feeding.browser.test.ts) checks that nothing of it loads before.
     const panel = fs.readFileSync(path.join(features, "feeding/FeedingCostPanel.astro"), "utf8");
-    expect([...panel.matchAll(/client:[a-z]+/g)].map((match) => match[0])).toEqual(["client:visible"]);
-    expect(panel).toMatch(/product\.foodFor !== null && packGrams !== null && hasFacts &&/);
+    expect([...panel.matchAll(/client:[a-z]+/g)].map((match) => match[0])).toEqual([]);
+    expect(panel).toMatch(/product\.foodFor !== null && packGrams !== null && hasFacts/);
+    expect(panel).toMatch(/new IntersectionObserver\([\s\S]*import\("\.\/mount-feeding-cost\.ts"\)/);
   });
 });

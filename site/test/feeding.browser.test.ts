@@ -62,11 +62,23 @@ const factsOf = (row: FoodRow): FoodFacts => ({ kcalPerKg: row.kcal, guide: pars
 /** Rex as the form is filled in: a neutered 10 kg adult dog of normal activity. */
 const rex: PetBody = { species: "dog", weightKg: 10, lifeStage: "adult", activity: "normal", neutered: true };
 
-/** Scrolls the panel into view (it hydrates when visible) and waits for it to be live. */
+/** Whether the page has loaded the panel's code (it loads when the panel nears the screen). */
+const panelCodeLoaded = (page: Page) =>
+  page.evaluate(() => performance.getEntriesByType("resource").some((entry) => /mount-feeding-cost/.test(entry.name)));
+
+/**
+ * Scrolls the static panel into view and waits for the React panel mounted over it (the static
+ * one has no data-testid). While the panel is far below the screen its code has not loaded.
+ */
 async function panelReady(page: Page): Promise<void> {
-  const island = page.locator('astro-island:has([data-testid="feeding-cost"])');
-  await island.scrollIntoViewIfNeeded();
-  await page.waitForSelector('astro-island:not([ssr]) [data-testid="feeding-cost"]', { state: "attached" });
+  const panel = page.locator("[data-feeding-cost]");
+  await page.waitForLoadState("load");
+  // Far below the screen (a reload may restore a scrolled position), nothing of the panel has loaded.
+  const farBelow = await panel.evaluate((element) => element.getBoundingClientRect().top > innerHeight + 400);
+  if (farBelow) expect(await panelCodeLoaded(page)).toBe(false);
+  await panel.scrollIntoViewIfNeeded();
+  await page.waitForSelector('[data-testid="feeding-cost"]', { state: "attached" });
+  expect(await panelCodeLoaded(page)).toBe(true);
 }
 
 describe("feeding cost", () => {

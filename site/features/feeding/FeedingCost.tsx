@@ -2,8 +2,9 @@
  * The product page's "Feeding cost" panel for a complete dog or cat food: the visitor's pet
  * (kept in this browser only, through the pet-profile store), the grams a day it eats of this
  * food and how that figure was reached, what a day and a month cost at each in-stock offer to
- * the door, and the cheapest way to buy a month of it. The server render and the first client
- * render show no pet (the store is read in an effect), so hydration always matches.
+ * the door, and the cheapest way to buy a month of it. Mounted in the browser only
+ * (mount-feeding-cost.ts); its first render shows no pet, as the page's static panel does, and the
+ * store is read in an effect.
  */
 // First: the feeding schemas must be constructed with Zod jitless (CSP without eval).
 import "../../lib/zod-jitless.ts";
