@@ -34,7 +34,9 @@ export function loadFavorites(): Promise<void> {
     .get<{ id: number; productId: number }[]>("/api/favorites", { userId: getVisitorId() })
     .then((favorites) => {
       for (const favorite of favorites) $favorites.setKey(favorite.productId, favorite.id);
-      markSaved(favorites.length > 0);
+      // From the store, not the answer alone: a save made while the list was on its way (a tap
+      // replayed at hydration) is not in the answer but is saved.
+      markSaved(Object.values($favorites.get()).some((id) => id !== undefined));
     })
     .catch((error) => {
       loaded = null;
