@@ -92,7 +92,8 @@ describe("price to the door", () => {
     expect(await table.locator("thead th").allInnerTexts()).toContain("PER KG");
     expect(await table.locator("[data-testid=offer-unit]").allInnerTexts()).toEqual(product.prices.map((offer) => perKg(offer.total)));
     await page.goto(`${baseUrl}/search?q=${encodeURIComponent(product.name)}`);
-    const card = page.getByTestId("product-card").filter({ hasText: product.name }).first();
+    // This product's card, named exactly: another size's name may hold this one's ("... 20L (Pack of 2)").
+    const card = page.getByTestId("product-card").filter({ has: page.getByRole("heading", { name: product.name, exact: true }) });
     await expect.poll(() => card.getByTestId("card-unit-price").innerText()).toBe(perKg(product.bestPrice!));
     await context.close();
   });
@@ -123,7 +124,7 @@ describe("price to the door", () => {
       .toBe(1);
     // Its card (search results come from the API at once) says the same, never "N/A at Unknown".
     await page.goto(`${baseUrl}/search?q=${encodeURIComponent(product.name)}`);
-    const card = page.getByTestId("product-card").filter({ hasText: product.name }).first();
+    const card = page.getByTestId("product-card").filter({ has: page.getByRole("heading", { name: product.name, exact: true }) });
     await expect.poll(async () => (await card.getByTestId("card-out-of-stock").innerText()).replace(/\s+/g, " ")).toBe(`Out of stock at every retailer Last seen at ${pounds(lowest)}`);
     expect(await card.innerText()).not.toContain("N/A");
     await page.goto(`${baseUrl}/product/${product.slug}`);
