@@ -5,7 +5,7 @@
  * follow every save, removal, new and deleted alert. Another visitor sees no badges, and a fresh
  * visitor's pages ask the server nothing.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { alertsPath, categoryPath, favoritesPath, productPath } from "../../data/domain/paths.ts";
@@ -122,6 +122,8 @@ describe("favourites' price since saving, and the header's counts", () => {
 
     // The first product's best price falls by £1.50; the favourites page says so, in words.
     await lowerBestPrice(first!, 150);
+    // Other test files share this catalogue: the price goes back when this test ends.
+    onTestFinished(() => lowerBestPrice(first!, -150));
     await page.goto(baseUrl + favoritesPath);
     const item = (product: Product) => page.getByTestId("favorite").filter({ has: page.getByRole("link", { name: product.name, exact: true }) });
     await expect.poll(() => item(first!).getByTestId("price-move").textContent(), { timeout: 15_000 }).toBe("Down £1.50 since you saved it");
