@@ -34,6 +34,25 @@ export const dealPercent = 5;
 
 const dayMs = 24 * 60 * 60 * 1000;
 
+/** The window ending on the last `today` asked for: a build asks for one day, for every product. */
+let lastWindow: { today: string; firstDayStart: number; labels: readonly string[] } | undefined;
+
+/**
+ * The start (ms) of the first day of the 90-day window ending `today` and the window's days
+ * (YYYY-MM-DD), oldest first. Throws a RangeError when `today` is not a date.
+ */
+function windowOf(today: string): { firstDayStart: number; labels: readonly string[] } {
+  if (lastWindow?.today === today) return lastWindow;
+  const todayStart = Date.parse(`${today}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || !Number.isFinite(todayStart) || new Date(todayStart).toISOString().slice(0, 10) !== today) {
+    throw new RangeError(`Not a YYYY-MM-DD date: ${today}`);
+  }
+  const firstDayStart = todayStart - (windowDays - 1) * dayMs;
+  const labels = Array.from({ length: windowDays }, (_, index) => new Date(firstDayStart + index * dayMs).toISOString().slice(0, 10));
+  lastWindow = { today, firstDayStart, labels };
+  return lastWindow;
+}
+
 /**
  * The day-by-day lowest total of the 90 days ending `today` (YYYY-MM-DD, UTC), oldest first.
  * A retailer's price holds from the day it is recorded until it changes, so each day takes each
@@ -45,11 +64,7 @@ const dayMs = 24 * 60 * 60 * 1000;
  * @example dailyLowest([{ retailerId: 1, totalPence: 1299, recordedAt: "2026-03-01T09:00:00Z" }], "2026-03-02").slice(-3) // [{ day: "2026-02-28", lowestTotalPence: null }, { day: "2026-03-01", lowestTotalPence: 1299 }, { day: "2026-03-02", lowestTotalPence: 1299 }]
  */
 export function dailyLowest(entries: readonly HistoryRow[], today: string): DailyLowest[] {
-  const todayStart = Date.parse(`${today}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || !Number.isFinite(todayStart) || new Date(todayStart).toISOString().slice(0, 10) !== today) {
-    throw new RangeError(`Not a YYYY-MM-DD date: ${today}`);
-  }
-  const firstDayStart = todayStart - (windowDays - 1) * dayMs;
+  const { firstDayStart, labels } = windowOf(today);
   // A stable sort, so rows of the same instant stay in their given order and the later one wins.
   const rows = entries
     .map((entry) => ({ entry, time: Date.parse(entry.recordedAt) }))
@@ -68,14 +83,19 @@ export function dailyLowest(entries: readonly HistoryRow[], today: string): Dail
     for (const total of current.values()) {
       if (total !== null && (lowest === null || total < lowest)) lowest = total;
     }
-    days.push({ day: new Date(dayStart).toISOString().slice(0, 10), lowestTotalPence: lowest });
+    days.push({ day: labels[index]!, lowestTotalPence: lowest });
   }
   return days;
 }
 
 /** The last 90 days of `days`: each signal looks at the window only, however much is passed. */
 const inWindow = (days: readonly DailyLowest[]) => days.slice(-windowDays);
-const pricesOf = (days: readonly DailyLowest[]) => days.flatMap((day) => (day.lowestTotalPence === null ? [] : [day.lowestTotalPence]));
+/** The days' prices, days with nothing in stock left out (a loop: a build runs this for every product, five times). */
+function pricesOf(days: readonly DailyLowest[]): Pence[] {
+  const prices: Pence[] = [];
+  for (const day of days) if (day.lowestTotalPence !== null) prices.push(day.lowestTotalPence);
+  return prices;
+}
 
 function minimum(prices: readonly Pence[]): Pence | null {
   return prices.length === 0 ? null : prices.reduce((least, price) => (price < least ? price : least));
