@@ -144,7 +144,7 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
   if ((response.status >= 300 && response.status < 400) || !response.body) return false;
   const body = await bodyBytes(response.body);
   const file = outputFile(dir, pathname, route);
-  if (route.type === "page") inlineScriptHashes(body.toString("utf8"), scriptHashes);
+  if (route.type === "page") inlineScriptHashes(body, scriptHashes);
   const folder = path.dirname(file);
   if (!madeFolders.has(folder)) {
     await fs.promises.mkdir(folder, { recursive: true });

