@@ -8,10 +8,11 @@ import { Cron } from "croner";
 import type { Db } from "../data/db/client.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import { isChange, WriteRefused, type CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { defaultHoldPolicy, markStaleOffers, type HoldPolicy } from "../data/db/price-writer.ts";
+import { defaultHoldPolicy, markStaleOffers, rederiveDailyPrices, type HoldPolicy } from "../data/db/price-writer.ts";
 import { importFeed, type ImportSummary } from "./jobs/product-import.ts";
 import { refreshPrices, type RefreshSummary } from "./jobs/price-refresh.ts";
 import { createJobRunner } from "./jobs/runner.ts";
+import { utcDay } from "../data/domain/deal-facts.ts";
 import type { PageReader } from "./lib/page-price.ts";
 import { defaultImportSource, openSource, productSources, SourceUnavailable, type ProductSource } from "./product-sources.ts";
 
@@ -26,7 +27,10 @@ export interface PricePipelineOptions {
   hostDelayMs?: number;
   /** A cron pattern (UK time) for the refresh inside the server; null: none. */
   refreshCron?: string | null;
-  /** Minutes between stale sweeps (offers unconfirmed for 72 hours lose the best price); 0: none. */
+  /**
+   * Minutes between sweeps (offers unconfirmed for 72 hours lose the best price; the first sweep
+   * of each UTC day re-checks every was-price against the last 90 days); 0: none.
+   */
   staleSweepMinutes?: number;
   catalogueChanged(change: CatalogueChange): void;
   log?: (line: string) => void;
@@ -49,6 +53,12 @@ export interface PricePipeline {
   nextScheduledRefresh(): Date | null;
   /** Marks offers unconfirmed for 72 hours stale now (the server also does it every 15 minutes). */
   sweepStale(): number;
+  /**
+   * Re-checks every product's was-price for `now`'s UTC day (the history moves a day on; see
+   * rederiveDailyPrices) unless this pipeline has done it for that day: the number of products
+   * changed, or null when the day was done already. The sweep runs it.
+   */
+  rederiveForDay(now?: Date): number | null;
   stop(): Promise<void>;
 }
 
@@ -108,6 +118,16 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
     signal(change);
     return value.marked;
   };
+  /** The UTC day whose was-prices this pipeline has re-checked (null: none yet, so the first sweep does). */
+  let rederivedDay: string | null = null;
+  const rederiveForDay = (now = new Date()) => {
+    const day = utcDay(now);
+    if (day === rederivedDay) return null;
+    const { value, change } = rederiveDailyPrices(db, now);
+    rederivedDay = day;
+    signal(change);
+    return value.changed;
+  };
   const sweepMinutes = options.staleSweepMinutes ?? 15;
   const sweeper =
     sweepMinutes > 0
@@ -115,6 +135,8 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
           try {
             const marked = sweepStale();
             if (marked > 0) log(`Marked ${marked} offers stale (not confirmed for 72 hours)`);
+            const rederived = rederiveForDay();
+            if (rederived !== null && rederived > 0) log(`Re-checked was-prices for a new day: ${rederived} products changed`);
           } catch (error) {
             log(`Stale sweep failed: ${String(error)}`);
           }
@@ -125,6 +147,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
   return {
     readPage: options.readPage,
     sweepStale,
+    rederiveForDay,
     holdPolicy,
     async importProducts(sourceName = options.importSource ?? defaultImportSource()) {
       const source = sources.get(sourceName);

@@ -110,6 +110,56 @@ describe("REFRESH_CRON", () => {
   });
 });
 
+describe("the daily was-price check", () => {
+  it("runs once per UTC day (the first sweep of the day) and hands what changed to the change signal", async () => {
+    const { createPricePipeline } = await import("../price-pipeline.ts");
+    const { createProduct, updateProduct } = await import("../../data/db/catalogue-writer.ts");
+    const { productInput } = await import("../../data/domain/catalogue-input.ts");
+    const { api } = await serverWith(undefined);
+    const first = (sql: string) => (api.db.$client.prepare(sql).get() as { id: number }).id;
+    const categoryId = first("SELECT id FROM categories ORDER BY id");
+    const retailerId = first("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id");
+    const t0 = Date.parse("2026-01-01T12:00:00.000Z");
+    const day = (d: number, hour = 12) => new Date(t0 + d * 86_400_000 + (hour - 12) * 3_600_000);
+    // £20.00 for 40 days, then £15.00: the was-price of £20.00 (plus delivery) holds until day 101 and lapses on day 102.
+    const input = (price: number) =>
+      productInput.parse({ name: "Daily Check Kibble", categoryId, retailerLinks: [{ retailerId, affiliateUrl: "https://shop.example/d", price }] });
+    const id = createProduct(api.db, input(20), day(0)).value.id;
+    updateProduct(api.db, id, input(15), day(40));
+    const was = () => (api.db.$client.prepare("SELECT original_price_pence AS was FROM products WHERE id = ?").get(id) as { was: number | null }).was;
+    // The total to the door at £20.00 (the retailer's delivery rule applies).
+    const supported = was();
+    expect(supported).toBeGreaterThanOrEqual(2000);
+
+    const signalled: { productIds: readonly number[] }[] = [];
+    const pipeline = createPricePipeline({
+      db: api.db,
+      readPage: async () => null,
+      catalogueChanged: (change) => signalled.push(change),
+      staleSweepMinutes: 0,
+      refreshCron: null,
+      sources: new Map(),
+    });
+    try {
+      expect(pipeline.rederiveForDay(day(101, 0))).toEqual(expect.any(Number));
+      expect(was()).toBe(supported);
+      const signalsBefore = signalled.length;
+      // Later the same UTC day: done already.
+      expect(pipeline.rederiveForDay(day(101, 23))).toBeNull();
+      expect(signalled.length).toBe(signalsBefore);
+      // The next day: the was-price lapses, and the change names the product.
+      const changed = pipeline.rederiveForDay(day(102, 0));
+      expect(changed).toBeGreaterThanOrEqual(1);
+      expect(was()).toBeNull();
+      expect(signalled.length).toBe(signalsBefore + 1);
+      expect(signalled.at(-1)!.productIds).toContain(id);
+      expect(signalled.at(-1)!.productIds).toHaveLength(changed!);
+    } finally {
+      await pipeline.stop();
+    }
+  });
+});
+
 describe("an import that fails half-way", () => {
   it("keeps the products it wrote (each whole) and signals a full change before failing", async () => {
     const { createPricePipeline } = await import("../price-pipeline.ts");

@@ -68,12 +68,18 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
  * today's best that was the day's lowest on at least 28 of the last 90 days (wasPrice,
  * data/domain/deal-truth.ts); a retailer's own claimed was-price is not enough. So the product
  * page, the cards, the "Biggest Savings" sort and the API all show only supported savings.
+ *
+ * Returns the ids of the products whose row changed (a row already right is not written).
  */
-export function recomputeBestPrices(db: Db, productIds?: readonly number[], now: Date = new Date()): void {
+export function recomputeBestPrices(db: Db, productIds?: readonly number[], now: Date = new Date()): number[] {
   const sqlite = db.$client;
   const update = sqlite.prepare(
-    "UPDATE products SET best_price_pence = ?, best_retailer_id = ?, original_price_pence = ?, best_delivery_pence = ?, best_price_per_kg_pence = ? WHERE id = ?",
+    `UPDATE products SET best_price_pence = @best, best_retailer_id = @retailer, original_price_pence = @was,
+       best_delivery_pence = @delivery, best_price_per_kg_pence = @perKg
+     WHERE id = @id AND (best_price_pence IS NOT @best OR best_retailer_id IS NOT @retailer OR original_price_pence IS NOT @was
+       OR best_delivery_pence IS NOT @delivery OR best_price_per_kg_pence IS NOT @perKg)`,
   );
+  const changed: number[] = [];
 
   const apply = (ids: readonly number[] | null) => {
     const byProduct = readOfferPricing(db, ids);
@@ -89,7 +95,15 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
       const best = bestOffer(offers);
       const was = best.bestPricePence === null ? null : wasPrice(dailyLowestTotals(history.get(productId) ?? [], offers, now), best.bestPricePence);
       const perKg = pricePerKgOf(best.bestPricePence, packSizeOf(names.get(productId) ?? ""));
-      update.run(best.bestPricePence, best.bestRetailerId, was, best.bestDeliveryPence, perKg, productId);
+      const { changes } = update.run({
+        id: productId,
+        best: best.bestPricePence,
+        retailer: best.bestRetailerId,
+        was,
+        delivery: best.bestDeliveryPence,
+        perKg,
+      });
+      if (changes > 0) changed.push(productId);
     }
   };
 
@@ -97,4 +111,5 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
   // journal until it ends, which makes tens of thousands of updates quadratic.
   if (sqlite.inTransaction) apply(productIds ?? null);
   else sqlite.transaction(() => apply(productIds ?? null))();
+  return changed;
 }

@@ -6,7 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProduct, updateProduct, WriteRefused } from "./catalogue-writer.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
-import { acceptHeldPrice, addOffer, isPriceJump, markStaleOffers, recordPriceChecks, rejectHeldPrice, type NewOffer, type PriceCheck } from "./price-writer.ts";
+import {
+  acceptHeldPrice,
+  addOffer,
+  isPriceJump,
+  markStaleOffers,
+  recordPriceChecks,
+  rederiveDailyPrices,
+  rejectHeldPrice,
+  type NewOffer,
+  type PriceCheck,
+} from "./price-writer.ts";
 import { pendingHolds } from "./price-review.ts";
 import { productInput } from "../domain/catalogue-input.ts";
 
@@ -368,6 +378,50 @@ describe("markStaleOffers: nothing to mark", () => {
     recordPriceChecks(temp.db, [check(id, 1200, { retailerId: retailers[1]! })], undefined, hours(20_000));
     markStaleOffers(temp.db, hours(20_050));
     expect(audits(since).at(-1)?.summary).toBe("Marked 1 offer stale (not confirmed for 72 hours)");
+  });
+});
+
+describe("rederiveDailyPrices", () => {
+  const days = (d: number) => hours(d * 24);
+  const was = (id: number) => row<{ was: number | null }>("SELECT original_price_pence AS was FROM products WHERE id = ?", id).was;
+  /** £20.00 at one retailer from t0, cut to £15.00 on day 40: 40 days at £20.00 support it as the was-price. */
+  function cutOnDay40(name: string): number {
+    const links = (price: number) => [{ retailerId: retailers[0], affiliateUrl: "https://shop.example/w", price }];
+    const id = createProduct(temp.db, productInput.parse({ name, categoryId: category, retailerLinks: links(20) }), t0).value.id;
+    updateProduct(temp.db, id, productInput.parse({ name, categoryId: category, retailerLinks: links(15) }), days(40));
+    return id;
+  }
+
+  it("drops a was-price on the first day it is the day's lowest on fewer than 28 of the last 90 days, as one change", () => {
+    const id = cutOnDay40("Lapsing Was Kibble");
+    expect(was(id)).toBe(2000);
+    // Day 101: the window (days 12-101) still holds 28 days at £20.00 (days 12-39).
+    rederiveDailyPrices(temp.db, days(101));
+    expect(was(id)).toBe(2000);
+    const revision = catalogueRevision(temp.db);
+    const since = lastAuditId();
+    // Day 102: 27 days; the was-price goes, the best price stays.
+    const { value, change } = rederiveDailyPrices(temp.db, days(102));
+    expect(was(id)).toBeNull();
+    expect(best(id)).toEqual({ price: 1500, retailer: retailers[0] });
+    expect(change.productIds).toContain(id);
+    expect(change.categoryIds).toContain(category);
+    expect(value.changed).toBe(change.productIds.length);
+    expect(catalogueRevision(temp.db)).toBe(revision + 1);
+    expect(audits(since).map((audit) => audit.summary)).toEqual([
+      `Was-prices re-checked for a new day: ${value.changed === 1 ? "1 product" : `${value.changed} products`} changed (a was-price must have been the day's lowest on 28 of the last 90 days)`,
+    ]);
+  });
+
+  it("writes nothing, audits nothing and signals nothing when no product changed", () => {
+    cutOnDay40("Steady Was Kibble");
+    rederiveDailyPrices(temp.db, days(60));
+    const revision = catalogueRevision(temp.db);
+    const since = lastAuditId();
+    const again = rederiveDailyPrices(temp.db, days(60));
+    expect(again).toEqual({ value: { changed: 0 }, change: { productIds: [], categoryIds: [], siteWide: false } });
+    expect(catalogueRevision(temp.db)).toBe(revision);
+    expect(audits(since)).toEqual([]);
   });
 });
 

@@ -367,6 +367,30 @@ export function markStaleOffers(db: Db, now = new Date()): Written<{ marked: num
   });
 }
 
+/**
+ * Re-derives every product's best-price facts as of `now`: run once a day. A "was" price stands
+ * only while it was the day's lowest on 28 of the last 90 days, so with no price written it
+ * lapses as the window moves on (and one can become supported). The products whose row changed
+ * are the change, audited as one entry; nothing changed, nothing written.
+ */
+export function rederiveDailyPrices(db: Db, now = new Date()): Written<{ changed: number }> {
+  return catalogueTransaction(db, () => {
+    const changed = recomputeBestPrices(db, undefined, now);
+    if (changed.length === 0) return { value: { changed: 0 }, change: { productIds: [], categoryIds: [], siteWide: false } };
+    recordAudit(
+      db,
+      {
+        action: "update",
+        entity: "product",
+        entityId: null,
+        summary: `Was-prices re-checked for a new day: ${changed.length === 1 ? "1 product" : `${changed.length} products`} changed (a was-price must have been the day's lowest on 28 of the last 90 days)`,
+      },
+      now,
+    );
+    return { value: { changed: changed.length }, change: changeOf(new Set(changed), db) };
+  });
+}
+
 /** A source's offer for a product that has none at that retailer yet. */
 export interface NewOffer {
   productId: number;
