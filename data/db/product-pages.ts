@@ -103,6 +103,7 @@ interface FamilyRow {
   slug: string;
   name: string;
   best_price_pence: number | null;
+  best_delivery_pence: number | null;
   best_retailer_name: string | null;
 }
 
@@ -112,7 +113,7 @@ interface FamilyRow {
  * without a family key, or alone in theirs, are absent. `packSizes`: pack sizes already read from
  * the names (the build has them), so no name is read twice.
  */
-const familyColumns = `p.family_key, p.id, p.slug, p.name, p.best_price_pence, r.name AS best_retailer_name
+const familyColumns = `p.family_key, p.id, p.slug, p.name, p.best_price_pence, p.best_delivery_pence, r.name AS best_retailer_name
   FROM products p LEFT JOIN retailers r ON r.id = p.best_retailer_id`;
 
 export function familySizes(db: Db, productIds?: readonly number[], packSizes?: ReadonlyMap<number, PackSize | null>): Map<number, ProductSize[]> {
@@ -136,6 +137,7 @@ export function familySizes(db: Db, productIds?: readonly number[], packSizes?: 
       bestPricePence: row.best_price_pence,
       packSize: packSizes?.get(row.id),
       bestRetailer: row.best_retailer_name,
+      bestDeliveryPence: row.best_delivery_pence,
     };
     const family = families.get(row.family_key);
     if (family) family.push(member);

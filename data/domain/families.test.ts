@@ -71,6 +71,27 @@ describe("productSizes", () => {
     ]);
   });
 
+  it("gives each size the item price of its best offer (the total less the delivery in it) and that price's unit price", () => {
+    const sizes = productSizes([
+      { ...member(1, "Kibble 2kg", 1399), bestDeliveryPence: 399 },
+      { ...member(2, "Kibble 12kg", 4599), bestDeliveryPence: 0 },
+      { ...member(3, "Kibble 6kg", 2999), bestDeliveryPence: null },
+      { ...member(4, "Kibble 1kg", null), bestDeliveryPence: 299 },
+    ]);
+    expect(sizes.map((size) => [size.label, size.bestPrice, size.bestItemPrice, size.unitPrice?.price ?? null, size.itemUnitPrice?.price ?? null])).toEqual([
+      ["1kg", null, null, null, null],
+      ["2kg", 13.99, 10, 7, 5],
+      ["6kg", 29.99, 29.99, 5, 5],
+      ["12kg", 45.99, 45.99, 3.83, 3.83],
+    ]);
+    expect(sizes[1]!.itemUnitPrice).toEqual({ price: 5, unit: "kg" });
+    // Sizes without a stated quantity (cheapest first) have an item price but no unit price.
+    expect(productSizes([{ ...member(1, "Toy Large", 1299), bestDeliveryPence: 299 }, member(2, "Toy Small", 799)]).map((size) => [size.bestItemPrice, size.itemUnitPrice])).toEqual([
+      [7.99, null],
+      [10, null],
+    ]);
+  });
+
   it("has nothing to choose for a family of one", () => {
     expect(productSizes([member(1, "Kibble 2kg", 1000)])).toEqual([]);
     expect(productSizes([])).toEqual([]);

@@ -21,6 +21,8 @@ export interface FamilyMember {
   packSize?: PackSize | null;
   /** The retailer of its best price. */
   bestRetailer?: string | null;
+  /** The delivery within its best price, in pence; null or absent when not stated (the item price is then the whole price). */
+  bestDeliveryPence?: Pence | null;
 }
 
 /** One size as the product page and the API show it (prices in pounds, as the API speaks). */
@@ -33,6 +35,12 @@ export interface ProductSize {
   bestPrice: number | null;
   /** The best price per kg, litre or item, pounds; null without a pack size or a best price. */
   unitPrice: { price: number; unit: QuantityUnit } | null;
+  /**
+   * The item price of the best offer (its price to the door less the delivery in it), pounds, and
+   * its unit price: what "Show item prices only" shows. Null when nothing is in stock.
+   */
+  bestItemPrice: number | null;
+  itemUnitPrice: { price: number; unit: QuantityUnit } | null;
   /** The lowest unit price of the family (every size on it when tied); only where two or more sizes have one. */
   bestValue: boolean;
   /** The retailer of the best price; null when nothing is in stock or not known. */
@@ -81,16 +89,22 @@ export function productSizes(members: readonly FamilyMember[]): ProductSize[] {
   const lowest = sized.map((size) => size.unit).sort(compareUnitPrices)[0] ?? null;
   const priced = sized.filter((size) => size.unit !== null && lowest !== null && size.unit.unit === lowest.unit).length;
   const prefixWords = commonWordPrefix(sized.map((size) => size.member.name));
-  return sized.map(({ member, pack, unit }) => ({
-    id: member.id,
-    slug: member.slug,
-    label: pack?.label ?? member.name.split(" ").slice(prefixWords).join(" "),
-    bestPrice: toPounds(member.bestPricePence),
-    unitPrice: unit === null ? null : { price: toPounds(unit.pence), unit: unit.unit },
-    bestValue: priced >= 2 && unit !== null && compareUnitPrices(unit, lowest) === 0,
-    bestRetailer: member.bestPricePence === null ? null : (member.bestRetailer ?? null),
-    packGrams: pack?.unit === "kg" ? pack.amount : null,
-  }));
+  const pounds = (price: UnitPrice | null) => (price === null ? null : { price: toPounds(price.pence), unit: price.unit });
+  return sized.map(({ member, pack, unit }) => {
+    const itemPence = member.bestPricePence === null ? null : member.bestPricePence - (member.bestDeliveryPence ?? 0);
+    return {
+      id: member.id,
+      slug: member.slug,
+      label: pack?.label ?? member.name.split(" ").slice(prefixWords).join(" "),
+      bestPrice: toPounds(member.bestPricePence),
+      unitPrice: pounds(unit),
+      bestItemPrice: toPounds(itemPence),
+      itemUnitPrice: itemPence === null ? null : pounds(unitPriceOf(itemPence, pack)),
+      bestValue: priced >= 2 && unit !== null && compareUnitPrices(unit, lowest) === 0,
+      bestRetailer: member.bestPricePence === null ? null : (member.bestRetailer ?? null),
+      packGrams: pack?.unit === "kg" ? pack.amount : null,
+    };
+  });
 }
 
 const bestValueWords: Readonly<Record<QuantityUnit, string>> = { kg: "Best value per kg", l: "Best value per litre", item: "Best value per item" };

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { openDb } from "../../data/db/client.ts";
-import { packSizeOf } from "../../data/domain/product-quantity.ts";
+import { formatPence } from "../../data/domain/money.ts";
+import { packSizeOf, unitPriceOf } from "../../data/domain/product-quantity.ts";
+import { formatUnitPrice } from "../../data/domain/unit-price.ts";
 import { islandsReady, launchBrowser, openPage, seriousA11yViolations } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
@@ -91,6 +93,33 @@ describe("pack sizes", () => {
     await page.waitForURL(`${baseUrl}/product/${second.slug}`);
     expect(await currentId(page)).toBe(second.id);
     expect(await sizeIds(page)).toEqual(family.map((row) => row.id));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each size's item price and its unit price under 'Show item prices only'", async () => {
+    // A family where one size's best price carries a delivery charge, so the views differ (the
+    // test catalogue's is sold by the litre).
+    const members = rows(
+      `SELECT id, slug, name, family_key, best_price_pence, best_delivery_pence FROM products
+       WHERE family_key IN (SELECT family_key FROM products WHERE best_delivery_pence > 0 GROUP BY family_key)
+         AND family_key IN (SELECT family_key FROM products GROUP BY family_key HAVING count(*) > 1)
+       ORDER BY family_key, id`,
+    ) as unknown as (Row & { best_price_pence: number | null; best_delivery_pence: number | null })[];
+    const family = members.filter((row) => row.family_key === members.find((m) => packSizeOf(m.name) !== null && (m.best_delivery_pence ?? 0) > 0)?.family_key);
+    expect(family.length).toBeGreaterThan(1);
+    const sized = family.filter((row) => row.best_price_pence !== null).sort((a, b) => packSizeOf(a.name)!.amount - packSizeOf(b.name)!.amount);
+    const texts = (page: Page, testId: string) => page.locator(`[data-testid=size-option]:has([data-testid=size-price]:not(:text("Out of stock"))) [data-testid=${testId}]`).allInnerTexts();
+    const unitText = (row: (typeof sized)[number], pence: number) => formatUnitPrice(unitPriceOf(pence, packSizeOf(row.name))!);
+    const { page, context, errors } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${sized[0]!.slug}`);
+    expect(await texts(page, "size-price")).toEqual(sized.map((row) => formatPence(row.best_price_pence!)));
+    expect(await texts(page, "size-unit-price")).toEqual(sized.map((row) => unitText(row, row.best_price_pence!)));
+    await page.waitForFunction(() => document.querySelector("input[data-price-view-toggle]") !== null);
+    await page.getByLabel("Show item prices only").check();
+    const items = sized.map((row) => row.best_price_pence! - (row.best_delivery_pence ?? 0));
+    await expect.poll(() => texts(page, "size-price")).toEqual(items.map((pence) => formatPence(pence)));
+    expect(await texts(page, "size-unit-price")).toEqual(sized.map((row, index) => unitText(row, items[index]!)));
     expect(errors).toEqual([]);
     await context.close();
   });
