@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFeed } from "../../data/feeds/awin-feed.ts";
+import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { productSources, type ProductSource } from "../product-sources.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
@@ -27,6 +28,12 @@ async function serverWith(sample: ProductSource | undefined, extra: [string, Pro
   const api = await startTestServer({ products: 5, sources });
   servers.push(api);
   return { api, cookie: await api.login() };
+}
+
+/** A pipeline over a test server's database with no refresh schedule and no sweeps, handing each change to `signalled`. */
+async function unscheduledPipeline(api: TestServer, signalled: CatalogueChange[], sources = new Map<string, ProductSource>()) {
+  const { createPricePipeline } = await import("../price-pipeline.ts");
+  return createPricePipeline({ db: api.db, readPage: async () => null, catalogueChanged: (change) => signalled.push(change), staleSweepMinutes: 0, refreshCron: null, sources });
 }
 
 const productCount = (api: TestServer) => (api.db.$client.prepare("SELECT count(*) AS n FROM products").get() as { n: number }).n;
@@ -112,7 +119,6 @@ describe("REFRESH_CRON", () => {
 
 describe("the daily was-price check", () => {
   it("runs once per UTC day (the first sweep of the day) and hands what changed to the change signal", async () => {
-    const { createPricePipeline } = await import("../price-pipeline.ts");
     const { createProduct, updateProduct } = await import("../../data/db/catalogue-writer.ts");
     const { productInput } = await import("../../data/domain/catalogue-input.ts");
     const { api } = await serverWith(undefined);
@@ -131,15 +137,8 @@ describe("the daily was-price check", () => {
     const supported = was();
     expect(supported).toBeGreaterThanOrEqual(2000);
 
-    const signalled: { productIds: readonly number[] }[] = [];
-    const pipeline = createPricePipeline({
-      db: api.db,
-      readPage: async () => null,
-      catalogueChanged: (change) => signalled.push(change),
-      staleSweepMinutes: 0,
-      refreshCron: null,
-      sources: new Map(),
-    });
+    const signalled: CatalogueChange[] = [];
+    const pipeline = await unscheduledPipeline(api, signalled);
     try {
       expect(pipeline.rederiveForDay(day(101, 0))).toEqual(expect.any(Number));
       expect(was()).toBe(supported);
@@ -162,7 +161,6 @@ describe("the daily was-price check", () => {
 
 describe("an import that fails half-way", () => {
   it("keeps the products it wrote (each whole) and signals a full change before failing", async () => {
-    const { createPricePipeline } = await import("../price-pipeline.ts");
     const { api } = await serverWith(undefined);
     const good = readFeed(path.join(import.meta.dirname, "../../data/feeds/amazon-best-sellers.csv"));
     async function* breaksAfterTwo() {
@@ -173,15 +171,12 @@ describe("an import that fails half-way", () => {
         yield item;
       }
     }
-    const signalled: unknown[] = [];
-    const pipeline = createPricePipeline({
-      db: api.db,
-      readPage: async () => null,
-      catalogueChanged: (change) => signalled.push(change),
-      staleSweepMinutes: 0,
-      refreshCron: null,
-      sources: new Map([["sample", { kind: "feed", name: "sample", label: "Breaks", createProducts: true, refresh: false, open: async () => breaksAfterTwo() }]]),
-    });
+    const signalled: CatalogueChange[] = [];
+    const pipeline = await unscheduledPipeline(
+      api,
+      signalled,
+      new Map([["sample", { kind: "feed", name: "sample", label: "Breaks", createProducts: true, refresh: false, open: async () => breaksAfterTwo() }]]),
+    );
     const before = productCount(api);
     await expect(pipeline.importProducts()).rejects.toThrow("the feed connection dropped");
     expect(productCount(api)).toBe(before + 2);
