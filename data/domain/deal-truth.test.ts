@@ -99,9 +99,20 @@ describe("dailyLowest", () => {
     expect(dailyLowest(rows, today).slice(-4).map((day) => day.lowestTotalPence)).toEqual([1500, 1800, null, 1700]);
   });
 
+  it("keeps the in-stock price when a retailer seen before it goes out of stock, and skips rows whose time is not a date", () => {
+    // Retailer 1 is in stock first; retailer 2's out-of-stock row must not blank the day's lowest.
+    const rows: HistoryRow[] = [
+      { retailerId: 1, totalPence: 1500, recordedAt: "2026-03-30T08:00:00Z" },
+      { retailerId: 2, totalPence: null, recordedAt: "2026-03-30T09:00:00Z" },
+      { retailerId: 3, totalPence: 900, recordedAt: "yesterday" },
+      { retailerId: 2, totalPence: 1400, recordedAt: "2026-03-31T09:00:00Z" },
+    ];
+    expect(dailyLowest(rows, today).slice(-2).map((day) => day.lowestTotalPence)).toEqual([1500, 1400]);
+  });
+
   it("refuses a today that is not a date", () => {
     for (const bad of ["2026-02-30", "31/03/2026", "2026-3-31", "", "2026-03-31T00:00:00Z"]) {
-      expect(() => dailyLowest([], bad), bad).toThrow(RangeError);
+      expect(() => dailyLowest([], bad), bad).toThrow(new RangeError(`Not a YYYY-MM-DD date: ${bad}`));
     }
   });
 });
@@ -146,8 +157,8 @@ describe("typicalPrice", () => {
     expect(typicalPrice(days([...run(7, 1000), 1500, ...run(7, 3000)]))).toBe(1500);
     // Nulls between do not count as prices (nor as low ones).
     expect(typicalPrice(days([...run(7, 3000), ...run(20, null), 1500, ...run(7, 1000)]))).toBe(1500);
-    // The order of the days does not matter.
-    expect(typicalPrice(days([2000, 1000, 3000, 1000, 2000, 3000, 1000, 2000, 3000, 1000, 2000, 3000, 1000, 2000, 3000]))).toBe(2000);
+    // The order of the days does not matter: the 8th day is 3000, the 8th price of 15 in order 2000.
+    expect(typicalPrice(days([3000, 1000, 3000, 1000, 2000, 3000, 1000, 3000, 2000, 1000, 2000, 3000, 1000, 2000, 1000]))).toBe(2000);
   });
 
   it("takes the mean of the two middle prices of an even count, a half penny rounded up", () => {
@@ -192,6 +203,8 @@ describe("isDeal", () => {
 
   it("is never a deal without a typical price or a price today", () => {
     expect(isDeal(1, days(run(13, 2000)))).toBe(false);
+    // Not even a free item: with no typical price there is nothing to be below.
+    expect(isDeal(0, days(run(13, 2000)))).toBe(false);
     expect(isDeal(null, typical2000)).toBe(false);
   });
 });
@@ -271,6 +284,7 @@ describe("alertFires", () => {
 
   it("does not fire a drop alert without a reference, a price, or a percent between 0 and 100", () => {
     expect(alertFires({ kind: "drop", percent: 10 }, state({ referencePence: null }))).toBe(false);
+    expect(alertFires({ kind: "drop", percent: 10 }, state({ referencePence: null, currentPence: 0 }))).toBe(false);
     expect(alertFires({ kind: "drop", percent: 10 }, state({ currentPence: null }))).toBe(false);
     for (const percent of [0, -5, 100, 150, Number.NaN]) {
       expect(alertFires({ kind: "drop", percent }, state({ currentPence: 0 })), String(percent)).toBe(false);

@@ -44,6 +44,34 @@ describe("productSizes", () => {
     expect(sizes.map((s) => s.bestValue)).toEqual([false, false, true, false]);
   });
 
+  it("orders whatever order the sizes come in: amount within a unit, then price, then id; sizes with no quantity last, unpriced last of all", () => {
+    const sizes = productSizes([
+      member(9, "Kibble Tray Large", null),
+      member(8, "Kibble Tray Small", 899),
+      member(10, "Kibble Trial 40 pouches", 9999),
+      member(7, "Kibble 2 x 7kg", 6199),
+      member(6, "Kibble 14kg", 5999),
+      member(5, "Kibble 14kg", 5999),
+      member(4, "Kibble 3kg", 1599),
+      member(3, "Kibble 1kg", 1699),
+    ]);
+    // A dear 1kg bag still comes before the 3kg; 40 pouches (counted, not weighed) goes by price.
+    expect(sizes.map((s) => [s.id, s.label])).toEqual([
+      [3, "1kg"],
+      [4, "3kg"],
+      [5, "14kg"],
+      [6, "14kg"],
+      [7, "2 x 7kg"],
+      [10, "40 pouches"],
+      [8, "Tray Small"],
+      [9, "Tray Large"],
+    ]);
+  });
+
+  it("marks best value between exactly two priced sizes", () => {
+    expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", 1900), member(3, "Kibble 8kg", null)]).map((s) => s.bestValue)).toEqual([false, true, false]);
+  });
+
   it("marks every size tied on the lowest unit price, and none when fewer than two have one", () => {
     // 1000 / 2 = 2000 / 4 = 500 per kg
     expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", 2000), member(3, "Kibble 1kg", 501)]).map((s) => [s.label, s.bestValue])).toEqual([

@@ -62,7 +62,7 @@ describe("petProfileSchema", () => {
   it("says which field is wrong for a 20 kg cat", () => {
     const result = petProfileSchema.safeParse({ ...valid, species: "cat", weightKg: 20 });
     expect(result.success).toBe(false);
-    expect(result.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["weightKg", "At most 15 kg for a cat"]]);
+    expect(result.error?.issues.map((issue) => [issue.code, issue.path.join("."), issue.message])).toEqual([["custom", "weightKg", "At most 15 kg for a cat"]]);
   });
 
   it("allows puppies only for dogs and kittens only for cats", () => {
@@ -195,8 +195,11 @@ describe("dailyGrams", () => {
   it("falls back to energy when the guide has no usable row, and gives null when neither is known", () => {
     expect(dailyGrams(dog(10), { kcalPerKg: 3800, guide: { rows: [] } })?.method).toBe("energy");
     expect(dailyGrams(dog(10), { kcalPerKg: 3800, guide: { rows: [{ weightKg: -1, gramsPerDay: 10 }] } })?.method).toBe("energy");
+    expect(dailyGrams(dog(10), { kcalPerKg: 3800, guide: { rows: [{ weightKg: 0, gramsPerDay: 10 }] } })?.method).toBe("energy");
     expect(dailyGrams(dog(10), { kcalPerKg: null, guide: null })).toBeNull();
     expect(dailyGrams(dog(10), { kcalPerKg: 0, guide: null })).toBeNull();
+    expect(dailyGrams(dog(10), { kcalPerKg: Number.NaN, guide: null })).toBeNull();
+    expect(dailyGrams(dog(10), { kcalPerKg: Number.POSITIVE_INFINITY, guide: null })).toBeNull();
     expect(dailyGrams(dog(10), { kcalPerKg: null, guide: { rows: [] } })).toBeNull();
   });
 });
@@ -241,6 +244,8 @@ describe("feedingCost", () => {
     expect(feedingCost({ grams: 163, packGrams: 12000, totalPence: 64.99 })).toBeNull();
     expect(feedingCost({ grams: 163, packGrams: 12000, totalPence: -1 })).toBeNull();
     expect(feedingCost({ grams: 163, packGrams: 12000, totalPence: 0 })).toEqual({ perDayPence: 0, perMonthPence: 0, daysPerPack: 73.6 });
+    // Figures too large to divide exactly in whole numbers: no figure rather than a wrong one.
+    expect(feedingCost({ grams: 5000, packGrams: 1, totalPence: 2 ** 40 })).toBeNull();
   });
 });
 
@@ -283,6 +288,7 @@ describe("cheapestWayToFeed", () => {
     const b = { key: "b", packGrams: 2000, totalPence: 1000 };
     const a = { key: "a", packGrams: 2000, totalPence: 1000 };
     expect(cheapestWayToFeed(dog(10), food, [b, a])?.option).toBe(a);
+    expect(cheapestWayToFeed(dog(10), food, [a, b])?.option).toBe(a);
     const both = cheapestWayToFeed(dog(10), food, [{ key: "a", packGrams: 2000, totalPence: 1000, repeatTotalPence: 1000 }]);
     expect(both?.repeat).toBe(false);
   });
@@ -317,6 +323,7 @@ describe("describeMethod", () => {
       "Based on the feeding guide for a 12 kg dog, adjusted to 86% for an adult dog, less active",
     );
     expect(describeMethod(dailyGrams(dog(12, { lifeStage: "puppy" }), guideFood)!)).toBe("Based on the feeding guide for a 12 kg dog, adjusted to 200% for a puppy");
+    expect(describeMethod(dailyGrams(cat(4, { lifeStage: "kitten", neutered: true }), guideFood)!)).toBe("Based on the feeding guide for a 4 kg cat, adjusted to 200% for a kitten");
     expect(describeMethod(dailyGrams(dog(12, { lifeStage: "senior", activity: "active" }), guideFood)!)).toBe(
       "Based on the feeding guide for a 12 kg dog, adjusted to 106% for a senior dog, active", // 130 × 0.9 ÷ 110
     );
@@ -345,6 +352,13 @@ describe("describeMethod", () => {
     expect(describeMethod(dailyGrams(cat(8, { lifeStage: "senior", activity: "less-active" }), energyFood(3650.4))!)).toBe(
       "Estimated from energy: 302 kcal a day (FEDIAF maintenance for an 8 kg senior cat, less active) and 3,650 kcal per kg of food", // 75 × 8^0.67 = 302.09
     );
+    // 2 × 100 × 3^0.67 = 417.6
+    expect(describeMethod(dailyGrams(cat(3, { lifeStage: "kitten" }), energyFood(4000))!)).toBe(
+      "Estimated from energy: 418 kcal a day (FEDIAF growth for a 3 kg kitten) and 4,000 kcal per kg of food",
+    );
+    // Commas every three digits from the right, however long the number.
+    expect(describeMethod(dailyGrams(dog(10), energyFood(12_345))!)).toMatch(/and 12,345 kcal per kg of food$/);
+    expect(describeMethod(dailyGrams(dog(10), energyFood(1_234_567))!)).toMatch(/and 1,234,567 kcal per kg of food$/);
   });
 });
 
@@ -358,8 +372,10 @@ describe("feedingGuideSchema and parseFeedingGuide", () => {
 
   it("refuses one row, weights that do not rise, grams that fall, and values off the bounds", () => {
     expect(feedingGuideSchema.safeParse(rows([5, 95])).success).toBe(false);
-    expect(feedingGuideSchema.safeParse(rows([5, 95], [5, 120])).error?.issues[0]?.message).toBe("Body weights must rise row by row");
-    expect(feedingGuideSchema.safeParse(rows([5, 95], [10, 94])).error?.issues[0]?.message).toBe("Daily grams must not fall as weight rises");
+    // Each problem names its row and field, so the admin's form can show it beside the value.
+    const issue = (guide: ReturnType<typeof rows>) => feedingGuideSchema.safeParse(guide).error?.issues.map(({ code, path, message }) => ({ code, path, message }));
+    expect(issue(rows([5, 95], [5, 120]))).toEqual([{ code: "custom", path: ["rows", 1, "weightKg"], message: "Body weights must rise row by row" }]);
+    expect(issue(rows([5, 95], [10, 120], [12, 94]))).toEqual([{ code: "custom", path: ["rows", 2, "gramsPerDay"], message: "Daily grams must not fall as weight rises" }]);
     expect(feedingGuideSchema.safeParse(rows([0, 10], [5, 95])).success).toBe(false);
     expect(feedingGuideSchema.safeParse(rows([5, 95], [100.5, 900])).success).toBe(false);
     expect(feedingGuideSchema.safeParse(rows([5, 95], [10, 5000.5])).success).toBe(false);

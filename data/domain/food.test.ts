@@ -68,6 +68,13 @@ describe("costPerDayPence: a 10 kg adult dog on a 3,800 kcal/kg food at £45.99 
     expect(costPerDayPence(tenKgDog(false), { kcalPerKg: 6185.75, guide: null }, 1000, 5)).toBe(1);
   });
 
+  it("is unknown without a pack size, a price, daily grams or a pack to divide", () => {
+    expect(costPerDayPence(tenKgDog(false), food3800, null, 4599)).toBeNull();
+    expect(costPerDayPence(tenKgDog(false), food3800, 12000, null)).toBeNull();
+    expect(costPerDayPence(tenKgDog(false), { kcalPerKg: null, guide: null }, 12000, 4599)).toBeNull();
+    expect(costPerDayPence(tenKgDog(false), food3800, 0, 4599)).toBeNull();
+  });
+
   it("is null without a pack size, a price, or food facts", () => {
     expect(costPerDayPence(tenKgDog(false), food3800, null, 4599)).toBeNull();
     expect(costPerDayPence(tenKgDog(false), food3800, 12000, null)).toBeNull();

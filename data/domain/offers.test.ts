@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestOffer, effectivePence, offerTotalPence, staleAfterMs, type OfferPricing } from "./offers.ts";
+import { bestOffer, effectivePence, offerListOrder, offerTotalPence, staleAfterMs, type ListedOffer, type OfferPricing } from "./offers.ts";
 
 const offer = (over: Partial<OfferPricing>): OfferPricing => ({
   retailerId: 1,
@@ -105,5 +105,27 @@ describe("best price to the door", () => {
     expect(bestOffer([offer({ pricePence: 3700, originalPricePence: 3899, deliveryRule: rule })]).originalPricePence).toBe(4298);
     // Was 3900 (free) against 3700 + 399 = 4099: no real saving to the door.
     expect(bestOffer([offer({ pricePence: 3700, originalPricePence: 3900, deliveryRule: rule })]).originalPricePence).toBeNull();
+  });
+});
+
+describe("offerListOrder", () => {
+  const listed = (name: string, total: number, more: Partial<ListedOffer> = {}): ListedOffer => ({ inStock: true, stale: false, total, retailer: { name }, ...more });
+
+  it("lists in stock before out of stock, current before stale, then the cheapest total, then the retailer's name", () => {
+    const offers = [
+      listed("Amazon", 5.0, { inStock: false, stale: true }),
+      listed("Pets at Home", 6.0, { inStock: false }),
+      listed("eBay", 1.0, { stale: true }),
+      listed("Zooplus", 12.0),
+      // 0.1 + 11.9 is 11.999999999999998 in floating point: the same £12.00 as Zooplus's.
+      listed("Jollyes", 0.1 + 11.9),
+      listed("Amazon", 10.5),
+    ];
+    const expected = ["Amazon 10.5", "Jollyes 12", "Zooplus 12", "eBay 1 stale", "Pets at Home 6 out", "Amazon 5 stale out"];
+    const names = (list: ListedOffer[]) =>
+      list.map((o) => `${o.retailer.name} ${Math.round(o.total * 100) / 100}${o.stale ? " stale" : ""}${o.inStock ? "" : " out"}`);
+    expect(names(offers.toSorted(offerListOrder))).toEqual(expected);
+    expect(names(offers.toReversed().toSorted(offerListOrder))).toEqual(expected);
+    expect(offerListOrder(listed("Amazon", 12), listed("Amazon", 12))).toBe(0);
   });
 });

@@ -44,6 +44,9 @@ describe("parsePackQuantity", () => {
     expect(parsePackQuantity("Royal Canin Mini Adult 2kg + 400g free")?.label).toBe("2.4kg");
     expect(parsePackQuantity("Felix 40 x 100g + 4 x 100g Extra")).toEqual({ amount: 4400, measure: "weight", unit: "kg", count: 44, each: 100, label: "44 x 100g" });
     expect(parsePackQuantity("Felix 40 x 100g + 4 x 100g")?.label).toBe("4 x 100g");
+    // Pounds with pounds stay in pounds; a metric extra on pounds makes grams, labelled to the gram.
+    expect(parsePackQuantity("Burns Treats 4lb + 2lb Free")).toMatchObject({ amount: 2721.55, label: "6lb" });
+    expect(parsePackQuantity("Burns Treats 4lb + 500g Free")).toMatchObject({ amount: 2314.37, count: 1, label: "2.314kg" });
   });
 
   it("reads the animal's weight as a pack only when nothing marks it as the animal's", () => {
@@ -54,5 +57,6 @@ describe("parsePackQuantity", () => {
     expect(parsePackQuantity("Collar for Dogs under 8kg")).toBeNull();
     expect(parsePackQuantity("Wormer for Dogs weighing 10kg")).toBeNull();
     expect(parsePackQuantity("Royal Canin Mini Adult - 2kg")?.amount).toBe(2000);
+    expect(parsePackQuantity("Up to 25kg Dog Harness")).toBeNull();
   });
 });

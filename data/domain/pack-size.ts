@@ -283,10 +283,13 @@ function withFreeExtra(pack: Mention, extra: Mention): Mention {
   return { ...pack, end: extra.end, count: 1, each: toHundredths(pack.count * pack.each! + extra.count * extra.each!), imperial: null };
 }
 
-/** 2500 g -> "2.5kg", 400 g -> "400g", 1500 ml -> "1.5L", 48 ml -> "48ml". */
+/**
+ * 2500 g -> "2.5kg", 400 g -> "400g", 1500 ml -> "1.5L", 48 ml -> "48ml"; kilograms and litres
+ * to the gram or millilitre (4 lb + 500 g free, 2314.37 g, is "2.314kg").
+ */
 function metricLabel(base: number, measure: "weight" | "volume"): string {
   const [small, large] = measure === "weight" ? ["g", "kg"] : ["ml", "L"];
-  return base >= 1000 ? `${Math.round(base * 100) / 100_000}${large}` : `${base}${small}`;
+  return base >= 1000 ? `${Math.round(base) / 1000}${large}` : `${base}${small}`;
 }
 
 function labelOf(mention: Mention): string {

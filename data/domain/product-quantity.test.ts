@@ -14,6 +14,8 @@ describe("packSizeOf", () => {
     expect(packSizeOf("Fluval Flex Aquarium Kit Black 57L")).toBeNull();
     expect(packSizeOf("Exo Terra Glass Terrarium 45L")).toBeNull();
     expect(packSizeOf("API Tap Water Conditioner 500ml")).toEqual({ amount: 500, unit: "l", label: "500ml" });
+    // Only a volume is a capacity: the weight of gravel for a tank is its pack size.
+    expect(packSizeOf("JBL Aquarium Tank Gravel 5kg")).toEqual({ amount: 5000, unit: "kg", label: "5kg" });
   });
 });
 
@@ -41,5 +43,7 @@ describe("pricePerKgOf", () => {
     expect(pricePerKgOf(2499, packSizeOf("Frontline Plus Spot On Large Dog 3 Pipettes"))).toBeNull();
     expect(pricePerKgOf(999, packSizeOf("KONG Classic Dog Toy Large"))).toBeNull();
     expect(pricePerKgOf(null, packSizeOf("Royal Canin Maxi Adult 12kg"))).toBeNull();
+    // A price too large for exact integer arithmetic has no price per kg rather than a wrong one.
+    expect(pricePerKgOf(2 ** 50, packSizeOf("Royal Canin Maxi Adult 12kg"))).toBeNull();
   });
 });
