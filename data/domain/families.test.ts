@@ -88,6 +88,9 @@ describe("productSizes", () => {
     expect(sizes.map((s) => s.label)).toEqual(["Medium", "Large", "X-Large"]);
     expect(sizes.every((s) => s.unitPrice === null && !s.bestValue)).toBe(true);
     expect(productSizes([member(1, "Litter 10L", 799), member(2, "Litter Tray Large", 1899)]).map((s) => s.label)).toEqual(["10L", "Tray Large"]);
+    // Only words every name has in the same place are the family's; a shorter name keeps its last word.
+    expect(productSizes([member(1, "Cat Tree Small", 1999), member(2, "Cat Scratcher Large", 2999)]).map((s) => s.label)).toEqual(["Tree Small", "Scratcher Large"]);
+    expect(productSizes([member(1, "Cat Tree Large", 999), member(2, "Cat Tree", 1999)]).map((s) => s.label)).toEqual(["Tree Large", "Tree"]);
   });
 
   it("takes a pack size already read from the name instead of reading it again", () => {

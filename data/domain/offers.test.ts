@@ -119,13 +119,15 @@ describe("offerListOrder", () => {
       listed("Zooplus", 12.0),
       // 0.1 + 11.9 is 11.999999999999998 in floating point: the same £12.00 as Zooplus's.
       listed("Jollyes", 0.1 + 11.9),
-      listed("Amazon", 10.5),
+      listed("Pets Corner", 10.5),
     ];
-    const expected = ["Amazon 10.5", "Jollyes 12", "Zooplus 12", "eBay 1 stale", "Pets at Home 6 out", "Amazon 5 stale out"];
+    const expected = ["Pets Corner 10.5", "Jollyes 12", "Zooplus 12", "eBay 1 stale", "Pets at Home 6 out", "Amazon 5 stale out"];
     const names = (list: ListedOffer[]) =>
       list.map((o) => `${o.retailer.name} ${Math.round(o.total * 100) / 100}${o.stale ? " stale" : ""}${o.inStock ? "" : " out"}`);
     expect(names(offers.toSorted(offerListOrder))).toEqual(expected);
     expect(names(offers.toReversed().toSorted(offerListOrder))).toEqual(expected);
     expect(offerListOrder(listed("Amazon", 12), listed("Amazon", 12))).toBe(0);
+    expect(offerListOrder(listed("Zooplus", 12), listed("Jollyes", 12))).toBeGreaterThan(0);
+    expect(offerListOrder(listed("Jollyes", 12), listed("Zooplus", 12))).toBeLessThan(0);
   });
 });
