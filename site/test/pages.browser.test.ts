@@ -50,6 +50,31 @@ describe("home page", () => {
     await context.close();
   });
 
+  it("shows the hero example's prices to the door in listing order, marks the lowest in-stock total, and item prices under the toggle", async () => {
+    const featured = ((await (await fetch(`${baseUrl}/api/products/featured?limit=1`)).json()) as Product[])[0]!;
+    const shown = featured.prices.slice(0, 4);
+    const pounds = (value: number) => `£${value.toFixed(2)}`;
+    const { page, context } = await openPage(browser);
+    await page.goto(baseUrl);
+    const prices = page.getByTestId("hero-offer-price");
+    // An offer out of stock says so in words before its struck-through price.
+    const expected = (pick: (offer: (typeof shown)[number]) => number) => shown.map((offer) => `${offer.inStock ? "" : "Out of stock "}${pounds(pick(offer))}`);
+    await expect(prices.allInnerTexts()).resolves.toEqual(expected((offer) => offer.total));
+    await expect(page.getByTestId("hero-price-basis").innerText()).resolves.toBe("Prices to your door, delivery included");
+    // Cheapest to the door first among the offers in stock, and the best price on the lowest total.
+    const inStockTotals = shown.filter((offer) => offer.inStock).map((offer) => offer.total);
+    expect(inStockTotals).toEqual(inStockTotals.toSorted((a, b) => a - b));
+    const bestRow = page.getByTestId("hero-offer").filter({ hasText: "Best price" });
+    await expect(bestRow.count()).resolves.toBe(1);
+    await expect(bestRow.getByTestId("hero-offer-price").innerText()).resolves.toBe(pounds(Math.min(...inStockTotals)));
+    // The visitor's choice of item prices holds here too.
+    await page.evaluate(() => localStorage.setItem("price_view", "item"));
+    await page.reload();
+    await expect(prices.allInnerTexts()).resolves.toEqual(expected((offer) => offer.price));
+    await expect(page.getByTestId("hero-price-basis").innerText()).resolves.toBe("Item prices, before delivery");
+    await context.close();
+  });
+
   it.each([375, 768, 1024, 1280])("fits every card's buttons inside the card at %i px", async (width) => {
     const { page, context } = await openPage(browser, { width });
     await page.goto(baseUrl);
