@@ -170,3 +170,69 @@ describe("food facts on products", () => {
     expect((await api.json<Product>(`/api/products/${slug}`)).feedingGuide).toBeNull();
   });
 });
+
+describe("food facts through the admin's product writes", () => {
+  const guide = { rows: [{ weightKg: 5, gramsPerDay: 95 }, { weightKg: 10, gramsPerDay: 160 }, { weightKg: 20, gramsPerDay: 270 }] };
+  const stored = (id: number) =>
+    api.db.$client.prepare("SELECT kcal_per_kg, feeding_guide FROM products WHERE id = ?").get(id) as { kcal_per_kg: number | null; feeding_guide: string | null };
+  const dogFoodId = () => api.db.$client.prepare("SELECT id FROM categories WHERE slug = 'dog-food'").pluck().get() as number;
+  const body = (more: Record<string, unknown> = {}) => ({
+    name: "Food Facts Test Adult Dry Dog Food 12kg",
+    description: "",
+    image: "",
+    brand: "Test",
+    categoryId: dogFoodId(),
+    rating: 4,
+    reviewCount: 1,
+    retailerLinks: [],
+    ...more,
+  });
+
+  it("stores a food's kcal per kg and feeding guide, keeps them when left out, clears them with null, and audits the change", async () => {
+    const created = await api.admin("POST", "/api/products", body({ kcalPerKg: 3800, feedingGuide: guide }));
+    expect(created.status).toBe(201);
+    const { id, slug } = (await created.json()) as { id: number; slug: string };
+    expect(stored(id)).toEqual({ kcal_per_kg: 3800, feeding_guide: JSON.stringify(guide) });
+    const admin = (await (await api.admin("GET", `/api/admin/products/${id}`)).json()) as { kcalPerKg: number | null; feedingGuide: unknown };
+    expect([admin.kcalPerKg, admin.feedingGuide]).toEqual([3800, guide]);
+    expect(await api.json<Product>(`/api/products/${slug}`)).toMatchObject({ kcalPerKg: 3800, feedingGuide: guide });
+
+    // Left out (an older form, an import): kept.
+    expect((await api.admin("PUT", `/api/products/${id}`, body({ name: "Food Facts Test Adult Dry Dog Food 12kg Renamed" }))).status).toBe(200);
+    expect(stored(id)).toEqual({ kcal_per_kg: 3800, feeding_guide: JSON.stringify(guide) });
+
+    // Changed, on the bounds, then cleared.
+    expect((await api.admin("PUT", `/api/products/${id}`, body({ kcalPerKg: 9000, feedingGuide: null }))).status).toBe(200);
+    expect(stored(id)).toEqual({ kcal_per_kg: 9000, feeding_guide: null });
+    const audit = api.db.$client.prepare("SELECT summary FROM audit_log WHERE entity = 'product' AND entity_id = ? ORDER BY id DESC LIMIT 1").pluck().get(id) as string;
+    expect(audit).toContain("kcalPerKg");
+    expect(audit).toContain("feedingGuide");
+    expect((await api.admin("PUT", `/api/products/${id}`, body({ kcalPerKg: 100 }))).status).toBe(200);
+    expect(stored(id).kcal_per_kg).toBe(100);
+    expect((await api.admin("PUT", `/api/products/${id}`, body({ kcalPerKg: null }))).status).toBe(200);
+    expect(stored(id)).toEqual({ kcal_per_kg: null, feeding_guide: null });
+    expect((await api.admin("DELETE", `/api/products/${id}`)).status).toBe(204);
+  });
+
+  it("refuses kcal off its bounds or not whole, and a guide that does not rise, and stores nothing", async () => {
+    const id = (await (await api.admin("POST", "/api/products", body({ name: "Food Facts Bad Input Dog Food 2kg", kcalPerKg: 3500, feedingGuide: guide }))).json()) as { id: number };
+    const before = stored(id.id);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ kcalPerKg: 99 }, "kcalPerKg must be a whole number from 100 to 9,000"],
+      [{ kcalPerKg: 9001 }, "kcalPerKg must be a whole number from 100 to 9,000"],
+      [{ kcalPerKg: 3800.5 }, "kcalPerKg must be a whole number from 100 to 9,000"],
+      [{ kcalPerKg: "3800" }, "kcalPerKg must be a whole number from 100 to 9,000"],
+      [{ feedingGuide: { rows: [{ weightKg: 5, gramsPerDay: 95 }] } }, "feedingGuide.rows: At least two rows"],
+      [{ feedingGuide: { rows: [{ weightKg: 10, gramsPerDay: 160 }, { weightKg: 5, gramsPerDay: 170 }] } }, "feedingGuide.rows.1.weightKg: Body weights must rise row by row"],
+      [{ feedingGuide: { rows: [{ weightKg: 5, gramsPerDay: 95 }, { weightKg: 10, gramsPerDay: 90 }] } }, "feedingGuide.rows.1.gramsPerDay: Daily grams must not fall as weight rises"],
+    ];
+    for (const [more, error] of cases) {
+      const response = await api.admin("PUT", `/api/products/${id.id}`, body({ name: "Food Facts Bad Input Dog Food 2kg", ...more }));
+      expect([response.status, ((await response.json()) as { error: string }).error], JSON.stringify(more)).toEqual([400, error]);
+      const created = await api.admin("POST", "/api/products", body({ name: "Food Facts Never Stored 2kg", ...more }));
+      expect(created.status, JSON.stringify(more)).toBe(400);
+    }
+    expect(stored(id.id)).toEqual(before);
+    expect(api.db.$client.prepare("SELECT count(*) FROM products WHERE name = 'Food Facts Never Stored 2kg'").pluck().get()).toBe(0);
+  });
+});

@@ -3,6 +3,7 @@ import type { Db } from "./client.ts";
 import { listAffiliateLinks } from "./products.ts";
 import { statement } from "./statements.ts";
 import { toPounds } from "../domain/money.ts";
+import { parseFeedingGuide, type FeedingGuide } from "../domain/feeding.ts";
 import { toFtsQuery } from "../domain/search.ts";
 
 export const adminPageSize = 100;
@@ -104,15 +105,34 @@ export interface AdminProduct {
   }[];
   /** The family its sizes share; null when none. */
   familyKey: string | null;
+  /** A food's energy, kcal per kg as fed; null when not stated. */
+  kcalPerKg: number | null;
+  /** A food's feeding guide; null when none. */
+  feedingGuide: FeedingGuide | null;
 }
 
 /** A product as the edit form loads it: the same shape the form saves. */
 export function getAdminProduct(db: Db, id: number): AdminProduct | null {
   const row = statement(
     db,
-    "SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key FROM products WHERE id = ?",
+    `SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide
+     FROM products WHERE id = ?`,
   ).get(id) as
-    | { id: number; name: string; slug: string; description: string; image: string; brand: string | null; category_id: number; rating: number; review_count: number; is_featured: number; family_key: string | null }
+    | {
+        id: number;
+        name: string;
+        slug: string;
+        description: string;
+        image: string;
+        brand: string | null;
+        category_id: number;
+        rating: number;
+        review_count: number;
+        is_featured: number;
+        family_key: string | null;
+        kcal_per_kg: number | null;
+        feeding_guide: string | null;
+      }
     | undefined;
   if (!row) return null;
   return {
@@ -139,6 +159,8 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
       repeatTerms: link.repeatTerms,
     })),
     familyKey: row.family_key,
+    kcalPerKg: row.kcal_per_kg,
+    feedingGuide: parseFeedingGuide(row.feeding_guide),
   };
 }
 

@@ -22,6 +22,7 @@ import { affiliateKeys, type AffiliateIds } from "../domain/catalogue.ts";
 import type { CategoryInput, OfferInput, ProductInput, RetailerInput, VoucherInput } from "../domain/catalogue-input.ts";
 import { slugify } from "../domain/catalogue-input.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
+import { parseFeedingGuide, type FeedingGuide } from "../domain/feeding.ts";
 import { effectivePence } from "../domain/offers.ts";
 
 /** What a committed write changed, for the change signal. */
@@ -127,6 +128,8 @@ interface StoredProduct {
   review_count: number;
   is_featured: number;
   family_key: string | null;
+  kcal_per_kg: number | null;
+  feeding_guide: string | null;
 }
 
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
@@ -170,7 +173,8 @@ function assertProductSlugFree(db: Db, slug: string, exceptId: number | null): v
 function storedProduct(db: Db, id: number): StoredProduct | undefined {
   return statement(
     db,
-    "SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key FROM products WHERE id = ?",
+    `SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide
+     FROM products WHERE id = ?`,
   ).get(id) as StoredProduct | undefined;
 }
 
@@ -203,6 +207,8 @@ function auditView(product: StoredProduct | ProductInput, offers: readonly Store
           reviewCount: product.review_count,
           isFeatured: product.is_featured === 1,
           familyKey: product.family_key,
+          kcalPerKg: product.kcal_per_kg,
+          feedingGuide: parseFeedingGuide(product.feeding_guide),
         }
       : {
           name: product.name,
@@ -215,6 +221,8 @@ function auditView(product: StoredProduct | ProductInput, offers: readonly Store
           reviewCount: product.reviewCount,
           isFeatured: product.isFeatured,
           familyKey: product.familyKey ?? null,
+          kcalPerKg: product.kcalPerKg ?? null,
+          feedingGuide: product.feedingGuide ?? null,
         };
   const offerViews: Record<string, unknown> = {};
   for (const offer of offers) {
@@ -351,6 +359,15 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
   for (const offer of existing.values()) remove.run(offer.id);
 }
 
+/** The stored feeding guide as the input has it (null when none or unreadable). */
+function storedGuideRows(json: string | null): { rows: { weightKg: number; gramsPerDay: number }[] } | null {
+  const guide = parseFeedingGuide(json);
+  return guide === null ? null : { rows: [...guide.rows] };
+}
+
+/** A feeding guide as products.feeding_guide stores it: JSON of its rows, or null. */
+const storedGuide = (guide: FeedingGuide | null): string | null => (guide === null ? null : JSON.stringify({ rows: guide.rows }));
+
 export function createProduct(db: Db, input: ProductInput, now = new Date(), origin?: ProductOrigin): Written<{ id: number; slug: string }> {
   return catalogueTransaction(db, () => {
     assertCategory(db, input.categoryId);
@@ -360,8 +377,9 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
     // A new product sorts last under Best Selling until its rank is set.
     const { id } = statement(
       db,
-      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at, gtin, mpn, family_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at, gtin, mpn, family_key,
+         kcal_per_kg, feeding_guide)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?, ?, ?, ?) RETURNING id`,
     ).get(
       input.name,
       input.slug,
@@ -376,6 +394,8 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
       origin?.gtin ?? null,
       origin?.mpn ?? null,
       input.familyKey ?? null,
+      input.kcalPerKg ?? null,
+      storedGuide(input.feedingGuide ?? null),
     ) as { id: number };
     writeOffers(db, id, input.retailerLinks, at, origin);
     recomputeBestPrices(db, [id], now);
@@ -398,8 +418,13 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
   return catalogueTransaction(db, () => {
     const before = storedProduct(db, id);
     if (!before) throw new WriteRefused(404, "Product not found");
-    // A family left out is kept.
-    const input = { ...given, familyKey: given.familyKey === undefined ? before.family_key : given.familyKey };
+    // A family, energy or feeding guide left out is kept.
+    const input = {
+      ...given,
+      familyKey: given.familyKey === undefined ? before.family_key : given.familyKey,
+      kcalPerKg: given.kcalPerKg === undefined ? before.kcal_per_kg : given.kcalPerKg,
+      feedingGuide: given.feedingGuide === undefined ? storedGuideRows(before.feeding_guide) : given.feedingGuide,
+    };
     assertCategory(db, input.categoryId);
     assertRetailers(db, input.retailerLinks);
     assertProductSlugFree(db, input.slug, id);
@@ -412,7 +437,7 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
     statement(
       db,
       `UPDATE products SET name = ?, slug = ?, description = ?, image = ?, brand = ?, category_id = ?, rating = ?, review_count = ?,
-         is_featured = ?, last_edited_at = ?, family_key = ? WHERE id = ?`,
+         is_featured = ?, last_edited_at = ?, family_key = ?, kcal_per_kg = ?, feeding_guide = ? WHERE id = ?`,
     ).run(
       input.name,
       input.slug,
@@ -425,6 +450,8 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
       input.isFeatured ? 1 : 0,
       at,
       input.familyKey,
+      input.kcalPerKg,
+      storedGuide(input.feedingGuide ?? null),
       id,
     );
     writeOffers(db, id, input.retailerLinks, at);

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { affiliateKeys, type AffiliateIds } from "./catalogue.ts";
 import { formatPence, toPence, type Pence } from "./money.ts";
+import { feedingGuideSchema } from "./feeding.ts";
 import { effectivePence } from "./offers.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 
@@ -121,6 +122,10 @@ function repeatProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manua
   return null;
 }
 
+export const minKcalPerKg = 100;
+export const maxKcalPerKg = 9000;
+const kcalMessage = `kcalPerKg must be a whole number from ${minKcalPerKg} to ${maxKcalPerKg.toLocaleString("en-GB")}`;
+
 export const productInput = z
   .object({
     name: requiredText("name", 200),
@@ -152,6 +157,20 @@ export const productInput = z
       .union([z.null(), z.literal(""), slug("familyKey")], { error: "familyKey must use only a-z, 0-9 and single hyphens between them" })
       .optional()
       .transform((value) => (value === "" ? null : value)),
+    /**
+     * A food's energy as fed, in whole kcal per kg (100 to 9,000: wet food is about 800, dry about
+     * 3,500-4,500, pure fat 9,000), from which feeding costs are estimated when there is no guide;
+     * null for none; left out, an update keeps the stored one.
+     */
+    kcalPerKg: z
+      .number({ error: kcalMessage })
+      .int(kcalMessage)
+      .min(minKcalPerKg, kcalMessage)
+      .max(maxKcalPerKg, kcalMessage)
+      .nullable()
+      .optional(),
+    /** A food's feeding guide (daily grams by body weight); null for none; left out, an update keeps the stored one. */
+    feedingGuide: feedingGuideSchema.nullable().optional(),
   })
   .transform((input, ctx) => {
     const slugValue = input.slug ? input.slug : slugify(input.name);

@@ -154,6 +154,14 @@ export interface ProductInput {
   retailerLinks: RetailerLink[];
   /** The family its sizes share (a slug); null for none. */
   familyKey: string | null;
+  /** A food's energy, whole kcal per kg as fed; null for none. */
+  kcalPerKg: number | null;
+  /** A food's feeding guide: daily grams by body weight, weights rising; null for none. */
+  feedingGuide: FeedingGuideRows | null;
+}
+
+export interface FeedingGuideRows {
+  rows: { weightKg: number; gramsPerDay: number }[];
 }
 
 export type AdminProduct = Omit<ProductInput, "slug"> & { id: number; slug: string };

@@ -6,10 +6,14 @@ import {
   extractedPriceToast,
   extractFailedToast,
   emptyProductFields,
+  foodFactsProblems,
+  guideText,
   missingRequired,
   offerRowFrom,
+  parseGuideText,
   priceInputDisabled,
   priceNote,
+  productFieldsFrom,
   productInput,
   slugFromName,
   slugToSave,
@@ -110,6 +114,8 @@ describe("productInput", () => {
         { retailerId: 2, affiliateUrl: "https://b.test/y", price: 0, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false, repeatPrice: null, repeatTerms: null },
       ],
       familyKey: null,
+      kcalPerKg: null,
+      feedingGuide: null,
     });
   });
 
@@ -119,6 +125,46 @@ describe("productInput", () => {
     expect(productInput({ ...fields, familyField: "royal-canin-maxi-adult" }).familyKey).toBe("royal-canin-maxi-adult");
     expect(productInput({ ...fields, familyField: "  " }).familyKey).toBeNull();
     expect(productInput({ ...fields, familyField: "!!" }).familyKey).toBeNull();
+  });
+});
+
+describe("food facts: energy and feeding guide", () => {
+  const guide = { rows: [{ weightKg: 5, gramsPerDay: 95 }, { weightKg: 7.5, gramsPerDay: 130 }, { weightKg: 10, gramsPerDay: 160 }] };
+
+  it("reads a guide a row per line, in the ways a pack writes it, skipping blank lines", () => {
+    expect(parseGuideText("5 kg: 95 g\n7.5 kg: 130 g\n10 kg: 160 g")).toEqual(guide);
+    expect(parseGuideText(" 5kg 95g \n\n7,5 = 130\n10, 160")).toEqual(guide);
+    expect(parseGuideText("")).toBeNull();
+    expect(parseGuideText(" \n ")).toBeNull();
+  });
+
+  it("names the first line that is not a weight and grams", () => {
+    expect(parseGuideText("5 kg: 95 g\n10 kg")).toEqual({ error: "Line 2: write a body weight and daily grams, e.g. 5 kg: 95 g" });
+    expect(parseGuideText("five kg: 95 g")).toEqual({ error: "Line 1: write a body weight and daily grams, e.g. 5 kg: 95 g" });
+    expect(parseGuideText("5 kg: 95 g: 3 cups")).toEqual({ error: "Line 1: write a body weight and daily grams, e.g. 5 kg: 95 g" });
+  });
+
+  it("shows a stored guide as the lines it reads back", () => {
+    expect(guideText(guide)).toBe("5 kg: 95 g\n7.5 kg: 130 g\n10 kg: 160 g");
+    expect(parseGuideText(guideText(guide))).toEqual(guide);
+    expect(guideText(null)).toBe("");
+  });
+
+  it("takes kcal per kg as whole numbers from 100 to 9,000, or none", () => {
+    const problem = (kcalField: string) => foodFactsProblems({ kcalField, guideField: "" }).kcal;
+    for (const ok of ["", " ", "100", "3800", "9000", " 3800 "]) expect(problem(ok), ok).toBeNull();
+    for (const bad of ["99", "9001", "3800.5", "3,800", "abc", "-3800"]) {
+      expect(problem(bad), bad).toBe("Energy must be a whole number of kcal per kg from 100 to 9,000");
+    }
+    expect(foodFactsProblems({ kcalField: "", guideField: "5 kg" }).guide).toBe("Line 1: write a body weight and daily grams, e.g. 5 kg: 95 g");
+  });
+
+  it("loads a product's food facts into the form and sends them back; empty fields send none", () => {
+    const product = { ...productInput({ ...emptyProductFields(), name: "Kibble 2kg", categoryId: "1" }), id: 7, kcalPerKg: 3800, feedingGuide: guide };
+    const fields = productFieldsFrom(product);
+    expect([fields.kcalField, fields.guideField]).toEqual(["3800", "5 kg: 95 g\n7.5 kg: 130 g\n10 kg: 160 g"]);
+    expect(productInput(fields)).toMatchObject({ kcalPerKg: 3800, feedingGuide: guide });
+    expect(productInput({ ...fields, kcalField: " ", guideField: "" })).toMatchObject({ kcalPerKg: null, feedingGuide: null });
   });
 });
 

@@ -4,7 +4,7 @@
 import { formatPrice } from "../../../data/domain/display.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { toast } from "../toast/toast.store.ts";
-import type { AdminProduct, ExtractedPrice, ProductInput, RetailerLink } from "./admin-api.ts";
+import type { AdminProduct, ExtractedPrice, FeedingGuideRows, ProductInput, RetailerLink } from "./admin-api.ts";
 
 /**
  * A slug from a name: lowercase, spaces become hyphens, anything other than a-z, 0-9 and
@@ -201,10 +201,77 @@ export interface ProductFields {
   offers: OfferRow[];
   /** The family its sizes share, as typed (cleaned like a slug when saved); "" for none. */
   familyField: string;
+  /** A food's kcal per kg as typed; "" for none. */
+  kcalField: string;
+  /** A food's feeding guide as typed, a row per line ("5 kg: 95 g"); "" for none. */
+  guideField: string;
 }
 
 export function emptyProductFields(): ProductFields {
-  return { name: "", slugField: "", description: "", image: "", brand: "", categoryId: "", rating: "4.5", reviewCount: "0", isFeatured: false, offers: [], familyField: "" };
+  return {
+    name: "",
+    slugField: "",
+    description: "",
+    image: "",
+    brand: "",
+    categoryId: "",
+    rating: "4.5",
+    reviewCount: "0",
+    isFeatured: false,
+    offers: [],
+    familyField: "",
+    kcalField: "",
+    guideField: "",
+  };
+}
+
+/** kcal per kg the server accepts: whole numbers from 100 to 9,000. */
+const kcalBounds = { min: 100, max: 9000 };
+
+/**
+ * A feeding guide as the form shows it: a row per line, "5 kg: 95 g".
+ * @example guideText({ rows: [{ weightKg: 5, gramsPerDay: 95 }, { weightKg: 7.5, gramsPerDay: 130 }] }) // "5 kg: 95 g\n7.5 kg: 130 g"
+ */
+export function guideText(guide: FeedingGuideRows | null): string {
+  return guide === null ? "" : guide.rows.map((row) => `${row.weightKg} kg: ${row.gramsPerDay} g`).join("\n");
+}
+
+/** A guide line: a body weight (kg optional) and grams a day (g optional), separated by a colon, comma, "=" or spaces. */
+const guideLine = /^(\d+(?:[.,]\d+)?)\s*(?:kg)?\s*(?:[:=,;]|\s)\s*(\d+(?:[.,]\d+)?)\s*(?:g)?$/i;
+const decimal = (text: string) => Number(text.replace(",", "."));
+
+/**
+ * The feeding guide typed in the form: its rows, null when the field is empty, or what is wrong
+ * with the first line that is not a row. Blank lines are skipped; a decimal comma is a point.
+ * Whether the weights rise and the grams do not fall is the server's check.
+ * @example parseGuideText("5 kg: 95 g\n10kg 160") // { rows: [{ weightKg: 5, gramsPerDay: 95 }, { weightKg: 10, gramsPerDay: 160 }] }
+ * @example parseGuideText("5 kg") // { error: "Line 1: write a body weight and daily grams, e.g. 5 kg: 95 g" }
+ */
+export function parseGuideText(text: string): FeedingGuideRows | null | { error: string } {
+  const lines = text.split("\n").map((line) => line.trim());
+  const rows: FeedingGuideRows["rows"] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line === "") continue;
+    const match = guideLine.exec(line);
+    if (!match) return { error: `Line ${index + 1}: write a body weight and daily grams, e.g. 5 kg: 95 g` };
+    rows.push({ weightKg: decimal(match[1]!), gramsPerDay: decimal(match[2]!) });
+  }
+  return rows.length === 0 ? null : { rows };
+}
+
+/**
+ * What is wrong with the food facts as typed, before anything is sent: kcal per kg must be a
+ * whole number from 100 to 9,000 (or empty), and every guide line a weight and grams.
+ */
+export function foodFactsProblems(fields: Pick<ProductFields, "kcalField" | "guideField">): { kcal: string | null; guide: string | null } {
+  const kcalText = fields.kcalField.trim();
+  const kcal = Number(kcalText);
+  const kcalOk = kcalText === "" || (/^\d+$/.test(kcalText) && kcal >= kcalBounds.min && kcal <= kcalBounds.max);
+  const guide = parseGuideText(fields.guideField);
+  return {
+    kcal: kcalOk ? null : "Energy must be a whole number of kcal per kg from 100 to 9,000",
+    guide: guide !== null && "error" in guide ? guide.error : null,
+  };
 }
 
 export function productFieldsFrom(product: AdminProduct): ProductFields {
@@ -220,6 +287,8 @@ export function productFieldsFrom(product: AdminProduct): ProductFields {
     isFeatured: product.isFeatured,
     offers: product.retailerLinks.map(offerRowFrom),
     familyField: product.familyKey ?? "",
+    kcalField: product.kcalPerKg === null ? "" : String(product.kcalPerKg),
+    guideField: guideText(product.feedingGuide),
   };
 }
 
@@ -260,5 +329,10 @@ export function productInput(fields: ProductFields): ProductInput {
         repeatTerms: row.repeatTerms.trim() === "" ? null : row.repeatTerms.trim(),
       })),
     familyKey: slugFromName(fields.familyField.trim()) || null,
+    kcalPerKg: fields.kcalField.trim() === "" ? null : Number(fields.kcalField.trim()),
+    feedingGuide: guideOrNull(parseGuideText(fields.guideField)),
   };
 }
+
+/** A parsed guide to send: a line that is not a row is caught by `foodFactsProblems` first. */
+const guideOrNull = (parsed: ReturnType<typeof parseGuideText>): FeedingGuideRows | null => (parsed === null || "error" in parsed ? null : parsed);

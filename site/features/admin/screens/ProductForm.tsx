@@ -27,6 +27,7 @@ import {
   extractedPriceToast,
   extractFailedToast,
   emptyProductFields,
+  foodFactsProblems,
   missingRequired,
   priceInputDisabled,
   priceNote,
@@ -87,6 +88,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
   const [fields, setFields] = useState<ProductFields>(data.fields);
   const [saving, setSaving] = useState(false);
   const [showRequired, setShowRequired] = useState(false);
+  const [showFoodProblems, setShowFoodProblems] = useState(false);
   const brandListId = useId();
   const set = <K extends keyof ProductFields>(key: K, value: ProductFields[K]) => setFields((previous) => ({ ...previous, [key]: value }));
   const setRow = (key: number, change: (row: OfferRow) => OfferRow) =>
@@ -101,6 +103,13 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
       setShowRequired(true);
       toast({ title: "Missing Fields", description: "Please fill in product name and category.", variant: "destructive" });
       document.getElementById(fields.name.trim() === "" ? "product-name" : "product-category")?.focus();
+      return;
+    }
+    const problems = foodFactsProblems(fields);
+    if (problems.kcal !== null || problems.guide !== null) {
+      setShowFoodProblems(true);
+      toast({ title: "Check the food facts", description: (problems.kcal ?? problems.guide)!, variant: "destructive" });
+      document.getElementById(problems.kcal !== null ? "product-kcal" : "product-guide")?.focus();
       return;
     }
     setSaving(true);
@@ -124,6 +133,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
   const derivedSlug = slugFromName(fields.name);
   const nameMissing = showRequired && fields.name.trim() === "";
   const categoryMissing = showRequired && fields.categoryId === "";
+  const foodProblems = showFoodProblems ? foodFactsProblems(fields) : { kcal: null, guide: null };
 
   return (
     <form onSubmit={submit} noValidate={false} aria-labelledby="product-form-title" data-testid="product-form">
@@ -226,6 +236,48 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               />
             )}
           </Field>
+          <div className="grid gap-4 sm:grid-cols-[12rem_1fr]">
+            <Field
+              label="Energy (kcal per kg)"
+              id="product-kcal"
+              hint="Foods only, as fed (from the pack's analysis). Feeding costs are estimated from it when there is no guide."
+              error={foodProblems.kcal}
+            >
+              {({ id: inputId, describedBy, invalid }) => (
+                <input
+                  id={inputId}
+                  type="text"
+                  inputMode="numeric"
+                  value={fields.kcalField}
+                  onChange={(event) => set("kcalField", event.target.value)}
+                  className={inputClass}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  autoComplete="off"
+                  placeholder="e.g. 3800"
+                />
+              )}
+            </Field>
+            <Field
+              label="Feeding guide"
+              id="product-guide"
+              hint="Foods only: a row per line, the body weight and the grams a day from the pack, e.g. 5 kg: 95 g. Weights rising, at least two rows. Leave empty for none."
+              error={foodProblems.guide}
+            >
+              {({ id: inputId, describedBy, invalid }) => (
+                <textarea
+                  id={inputId}
+                  rows={4}
+                  value={fields.guideField}
+                  onChange={(event) => set("guideField", event.target.value)}
+                  className={inputClass}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  placeholder={"5 kg: 95 g\n10 kg: 160 g"}
+                />
+              )}
+            </Field>
+          </div>
           <Field label="Image URL" hint="An https address, or a path on this site.">
             {({ id: inputId, describedBy }) => (
               <div className="flex items-start gap-3">
