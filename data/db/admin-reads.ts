@@ -1,5 +1,6 @@
 /** Reads for the admin screens: the product table, the edit form, subscribers, vouchers, analytics. */
 import type { Db } from "./client.ts";
+import { productRow } from "./product-rows.ts";
 import { listAffiliateLinks } from "./products.ts";
 import { statement } from "./statements.ts";
 import { toPounds } from "../domain/money.ts";
@@ -113,27 +114,7 @@ export interface AdminProduct {
 
 /** A product as the edit form loads it: the same shape the form saves. */
 export function getAdminProduct(db: Db, id: number): AdminProduct | null {
-  const row = statement(
-    db,
-    `SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide
-     FROM products WHERE id = ?`,
-  ).get(id) as
-    | {
-        id: number;
-        name: string;
-        slug: string;
-        description: string;
-        image: string;
-        brand: string | null;
-        category_id: number;
-        rating: number;
-        review_count: number;
-        is_featured: number;
-        family_key: string | null;
-        kcal_per_kg: number | null;
-        feeding_guide: string | null;
-      }
-    | undefined;
+  const row = productRow(db, id);
   if (!row) return null;
   return {
     id: row.id,

@@ -17,6 +17,7 @@ import type { Db } from "./client.ts";
 import { changedFields, recordAudit } from "./audit.ts";
 import { bumpCatalogueRevision } from "./catalogue-revision.ts";
 import { recomputeBestPrices } from "./offers.ts";
+import { productRow, type ProductOwnRow } from "./product-rows.ts";
 import { statement } from "./statements.ts";
 import { affiliateKeys, type AffiliateIds } from "../domain/catalogue.ts";
 import type { CategoryInput, OfferInput, ProductInput, RetailerInput, VoucherInput } from "../domain/catalogue-input.ts";
@@ -116,22 +117,6 @@ interface StoredOffer {
   repeat_terms: string | null;
 }
 
-interface StoredProduct {
-  id: number;
-  name: string;
-  slug: string;
-  description: string;
-  image: string;
-  brand: string | null;
-  category_id: number;
-  rating: number;
-  review_count: number;
-  is_featured: number;
-  family_key: string | null;
-  kcal_per_kg: number | null;
-  feeding_guide: string | null;
-}
-
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
   effectivePence({ retailerId: 0, originalPricePence: null, inStock: true, ...offer });
 
@@ -170,14 +155,6 @@ function assertProductSlugFree(db: Db, slug: string, exceptId: number | null): v
   if (row && row.id !== exceptId) throw new WriteRefused(409, `A product with the slug "${slug}" already exists`);
 }
 
-function storedProduct(db: Db, id: number): StoredProduct | undefined {
-  return statement(
-    db,
-    `SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide
-     FROM products WHERE id = ?`,
-  ).get(id) as StoredProduct | undefined;
-}
-
 function storedOffers(db: Db, productId: number): StoredOffer[] {
   return statement(
     db,
@@ -193,7 +170,7 @@ function retailerNames(db: Db): Map<number, string> {
 }
 
 /** The product as the audit log compares it: its fields, and each offer keyed by retailer name. */
-function auditView(product: StoredProduct | ProductInput, offers: readonly StoredOffer[] | readonly OfferInput[], names: Map<number, string>) {
+function auditView(product: ProductOwnRow | ProductInput, offers: readonly StoredOffer[] | readonly OfferInput[], names: Map<number, string>) {
   const fields =
     "category_id" in product
       ? {
@@ -416,7 +393,7 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
 
 export function updateProduct(db: Db, id: number, given: ProductInput, now = new Date()): Written<{ id: number; slug: string }> {
   return catalogueTransaction(db, () => {
-    const before = storedProduct(db, id);
+    const before = productRow(db, id);
     if (!before) throw new WriteRefused(404, "Product not found");
     // A family, energy or feeding guide left out is kept.
     const input = {
@@ -482,7 +459,7 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
 
 export function deleteProduct(db: Db, id: number, now = new Date()): Written<null> {
   return catalogueTransaction(db, () => {
-    const before = storedProduct(db, id);
+    const before = productRow(db, id);
     if (!before) throw new WriteRefused(404, "Product not found");
     // Offers, history, favourites, alerts and views go with it (ON DELETE CASCADE).
     statement(db, "DELETE FROM products WHERE id = ?").run(id);

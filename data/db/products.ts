@@ -17,19 +17,12 @@ import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
+import type { ProductOwnRow } from "./product-rows.ts";
 
-interface ProductRow {
-  id: number;
-  name: string;
-  slug: string;
-  description: string;
-  image: string;
-  brand: string | null;
-  category_id: number;
+/** A product's own columns (its family apart) with its category and best-price facts. */
+interface ProductRow extends Omit<ProductOwnRow, "family_key"> {
   category_name: string;
   category_slug: string;
-  rating: number;
-  review_count: number;
   best_price_pence: number | null;
   original_price_pence: number | null;
   best_delivery_pence: number | null;
@@ -37,12 +30,9 @@ interface ProductRow {
   best_retailer_key: string | null;
   best_retailer_name: string | null;
   best_retailer_logo: string | null;
-  is_featured: number;
   rank: number;
   created_at: string;
   last_edited_at: string | null;
-  kcal_per_kg: number | null;
-  feeding_guide: string | null;
 }
 
 interface OfferRow {
