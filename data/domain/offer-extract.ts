@@ -9,6 +9,7 @@ import { isTag, isText, type AnyNode, type Document, type Element } from "domhan
 import { parseDocument } from "htmlparser2";
 import type { Pence } from "./money.ts";
 import { parseCurrency, parsePriceText, parseSchemaPrice } from "./price-text.ts";
+import { extractionHintsFor, type ExtractionHints } from "./retailers.ts";
 
 export type OfferSource = "json-ld" | "microdata" | "rdfa" | "meta" | `retailer:${string}`;
 
@@ -454,7 +455,7 @@ interface SelectorStep {
 }
 type Selector = SelectorStep[];
 
-/** Parses selectors once, when the module loads, so a malformed one fails every test at once. */
+/** Parses selectors; a malformed one throws (the registry test parses every entry's). */
 function selectors(...list: string[]): Selector[] {
   return list.map((selector) =>
     selector.split(" ").map((step) => {
@@ -474,61 +475,24 @@ interface RetailerPage {
   stock: Selector[];
 }
 
-const zooplus: RetailerPage = {
-  price: selectors('[data-zta="productStandardPriceAmount"]', '[data-zta="product-detail"] .z-price__amount'),
-  stock: selectors('[data-zta="availability"]'),
-};
+/** Parsed selectors of each registry entry's hints, parsed once per hints object. */
+const parsedHints = new WeakMap<ExtractionHints, RetailerPage>();
 
 /**
- * Where each retailer prints the product's price and stock, keyed by host ("www." and other
- * subdomains of a key match it), scoped to the product panel so carousel tiles ("from £3.49")
- * never match. A crossed-out match (isCrossedOut) is skipped and crossed-out text inside a match
- * is not read, so RRPs and was-prices never win.
+ * Where the retailer at `host` prints the product's price and stock (from the retailer registry),
+ * scoped to the product panel so carousel tiles ("from £3.49") never match. A crossed-out match
+ * (isCrossedOut) is skipped and crossed-out text inside a match is not read, so RRPs and
+ * was-prices never win.
  */
-const retailerPages: Readonly<Record<string, RetailerPage>> = {
-  "amazon.co.uk": {
-    price: selectors(
-      "#corePrice_feature_div .a-price .a-offscreen",
-      "#corePriceDisplay_desktop_feature_div .priceToPay .a-offscreen",
-      "#corePriceDisplay_desktop_feature_div .a-price .a-offscreen",
-      "#priceblock_dealprice",
-      "#priceblock_ourprice",
-    ),
-    stock: selectors("#availability"),
-  },
-  "petsathome.com": {
-    price: selectors('[data-testid="product-details"] [data-testid="product-price"]'),
-    stock: selectors('[data-testid="product-details"] [data-testid="stock-message"]'),
-  },
-  "jollyes.co.uk": {
-    price: selectors('.product-info-main [data-price-type="finalPrice"]', ".product-info-main .special-price .price"),
-    stock: selectors(".product-info-main .stock"),
-  },
-  "zooplus.co.uk": zooplus,
-  "zooplus.de": zooplus,
-  "ebay.co.uk": {
-    price: selectors(".x-price-primary", "#prcIsum", "#mm-saleDscPrc"),
-    stock: selectors(".d-quantity__availability", ".d-statusmessage"),
-  },
-  "viovet.co.uk": {
-    price: selectors("#product-purchase .product-price"),
-    stock: selectors("#product-purchase .stock-status"),
-  },
-  "fetch.co.uk": {
-    price: selectors(".product-detail .price--current"),
-    stock: selectors(".product-detail .stock-level"),
-  },
-  "petplanet.co.uk": {
-    price: selectors("#product-price"),
-    stock: selectors("#product-stock"),
-  },
-};
-
 function retailerFor(host: string): { host: string; page: RetailerPage } | null {
-  for (const [key, page] of Object.entries(retailerPages)) {
-    if (host === key || host.endsWith(`.${key}`)) return { host: key, page };
+  const found = extractionHintsFor(host);
+  if (found === null) return null;
+  let page = parsedHints.get(found.hints);
+  if (page === undefined) {
+    page = { price: selectors(...found.hints.price), stock: selectors(...found.hints.stock) };
+    parsedHints.set(found.hints, page);
   }
-  return null;
+  return { host: found.host, page };
 }
 
 function retailerOffer(document: Document, retailer: RetailerPage): FoundOffer | null {
