@@ -35,7 +35,7 @@ beforeAll(async () => {
   const retailerIds: number[] = [];
   for (const key of ["one", "two", "three"]) {
     retailerIds.push(
-      (temp.db.$client.prepare("INSERT INTO retailers (key, name, logo, website, compares_prices) VALUES (?, ?, '', 'https://example.com', 1) RETURNING id").get(key, `Shop ${key}`) as { id: number }).id,
+      (temp.db.$client.prepare(`INSERT INTO retailers (key, name, logo, website, compares_prices, hosts) VALUES (?, ?, '', 'https://example.com', 1, '["127.0.0.1"]') RETURNING id`).get(key, `Shop ${key}`) as { id: number }).id,
     );
     const site: Site = { server: createServer(), origin: "", arrivals: [] };
     let here = 0;

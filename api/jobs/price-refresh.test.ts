@@ -13,7 +13,7 @@ import { createProduct } from "../../data/db/catalogue-writer.ts";
 import { migrateDb, openDb } from "../../data/db/client.ts";
 import { latestRefreshRun, pendingHolds } from "../../data/db/price-review.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
-import { withoutDelivery } from "../../data/db/fixtures/temp-db.ts";
+import { withoutDelivery, allowLoopbackOffers } from "../../data/db/fixtures/temp-db.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
 import { allowLoopbackForTests } from "../lib/guarded-fetch.ts";
@@ -75,6 +75,8 @@ beforeAll(async () => {
   seedCatalogue(db, { ...catalogue, products: [] });
   // The prices read from pages and feeds are checked as best prices: no retailer delivery rules on top (a feed's own delivery still counts).
   withoutDelivery(db);
+  // The fixture shops are served on loopback.
+  allowLoopbackOffers(db);
   db.$client.close();
 
   sites = { amazon: await startSite("ok"), zooplus: await startSite("ok"), jollyes: await startSite("error"), ebay: await startSite("hang") };

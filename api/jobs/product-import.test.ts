@@ -13,6 +13,7 @@ import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { pendingHolds } from "../../data/db/price-review.ts";
 import { FeedRefused, readFeed } from "../../data/feeds/awin-feed.ts";
 import { sampleFeedFile } from "../product-sources.ts";
+import { registryEntryByName } from "../../data/domain/retailers.ts";
 
 let temp: TempDb;
 let dir: string;
@@ -47,13 +48,16 @@ interface Row {
   /** merchant_image_url (default a shop's https image) and aw_image_url (default none). */
   image?: string;
   awImage?: string;
+  /** merchant_deep_link (default a page on the merchant's own site). */
+  link?: string;
 }
 
 const csvField = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 function feedRow(row: Row): string {
   const id = row.id ?? String(Math.abs(hash(row.name + (row.merchant ?? ""))));
-  const page = `https://www.example-shop.co.uk/p/${id}`;
+  // The merchant's own page: an offer's URL must be on its retailer's hosts.
+  const page = row.link ?? `${registryEntryByName(row.merchant ?? "Zooplus UK")?.website ?? "https://www.example-shop.co.uk"}/p/${id}`;
   return [
     `https://www.awin1.com/pclick.php?p=${id}&a=1&m=2`,
     row.name,
@@ -225,7 +229,7 @@ describe("matching by MPN and brand, and page addresses that are taken", () => {
   it("matches a row without a barcode by MPN + brand; a same-named product of another brand gets its own address", async () => {
     const file = path.join(dir, "mpn.csv");
     const line = (name: string, brand: string, mpn: string, ean: string, merchant: string, id: string) =>
-      [`https://www.awin1.com/pclick.php?p=${id}&a=1&m=2`, name, id, `M-${id}`, "https://images.example-shop.co.uk/p.jpg", "Tasty", "Pets", "8.49", merchant, "2", "Dog Treats", "1", "", "GBP", "8.49", "0", `https://www.example-shop.co.uk/p/${id}`, "en", "", "GBP8.49", "1", brand, ean, "", mpn].join(",");
+      [`https://www.awin1.com/pclick.php?p=${id}&a=1&m=2`, name, id, `M-${id}`, "https://images.example-shop.co.uk/p.jpg", "Tasty", "Pets", "8.49", merchant, "2", "Dog Treats", "1", "", "GBP", "8.49", "0", `${registryEntryByName(merchant)?.website ?? "https://www.example-shop.co.uk"}/p/${id}`, "en", "", "GBP8.49", "1", brand, ean, "", mpn].join(",");
     fs.writeFileSync(
       file,
       [
@@ -292,5 +296,63 @@ describe("feed images", () => {
     // Again: nothing left to take.
     const again = await importFeed(temp.db, readFeed(file), { source: { name: "awin", createProducts: true }, now: () => at });
     expect(again.change.productIds).toEqual([]);
+  });
+});
+
+describe("offer URLs and new offers from a feed", () => {
+  it("refuses a row whose link is not on its merchant's hosts, naming the host, for new and for matched products; nothing stored", async () => {
+    const existing = temp.db.$client.prepare("SELECT p.id, p.name, p.brand FROM products p WHERE NOT EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id AND pp.retailer_id = ?) ORDER BY p.id LIMIT 1").get(retailerId("jollyes")) as { id: number; name: string; brand: string };
+    const file = writeFeed("foreign-hosts.csv", [
+      { name: "Hostcheck Salmon Kibble 2kg", price: "9.99", brand: "Hostcheck", merchant: "Amazon UK", link: "http://169.254.169.254/latest/meta-data" },
+      { name: existing.name, brand: existing.brand, price: "9.99", merchant: "Jollyes - The Pet People", link: "https://www.jollyes.co.uk.evil.example/p/1" },
+    ]);
+    const revision = catalogueRevision(temp.db);
+    const summary = await importFeed(temp.db, readFeed(file), { source: { name: "hosts", createProducts: true }, now: () => at });
+    expect(summary.created).toBe(0);
+    expect(summary.offersAdded).toBe(0);
+    expect(summary.errors).toContainEqual(expect.stringMatching(/^line 2: "Hostcheck Salmon Kibble 2kg" not imported: retailerLinks\.0\.affiliateUrl: the URL's host 169\.254\.169\.254 is not Amazon's \(amazon\.co\.uk\)$/));
+    expect(summary.errors).toContainEqual(expect.stringContaining("the URL's host www.jollyes.co.uk.evil.example is not Jollyes's (jollyes.co.uk)"));
+    expect(count("SELECT count(*) AS n FROM products WHERE name = 'Hostcheck Salmon Kibble 2kg'")).toBe(0);
+    expect(count("SELECT count(*) AS n FROM product_prices WHERE product_id = ? AND retailer_id = ?", existing.id, retailerId("jollyes"))).toBe(0);
+    expect(catalogueRevision(temp.db)).toBe(revision);
+  });
+
+  it("finds a retailer the site owner added by a feed name stored for it, and takes links on the hosts stored for it", async () => {
+    const { createRetailer } = await import("../../data/db/catalogue-writer.ts");
+    const { retailerInput } = await import("../../data/domain/catalogue-input.ts");
+    const paws = createRetailer(
+      temp.db,
+      retailerInput.parse({ name: "Paws Direct", logo: "/retailers/paws.svg", website: "https://www.pawsdirect.example", comparesPrices: true, hosts: ["shop.pawsdirect.co.uk"], feedNames: ["PD Pet Supplies Ltd"] }),
+      at,
+    ).value;
+    const file = writeFeed("added-retailer.csv", [
+      { name: "Feedname Duck Kibble 2kg", price: "11.49", brand: "Feedname", merchant: "PD Pet Supplies Ltd", link: "https://shop.pawsdirect.co.uk/duck-2kg" },
+      { name: "Feedname Lamb Kibble 2kg", price: "11.49", brand: "Feedname", merchant: "PD Pet Supplies Ltd", link: "https://www.pawsdirect.example/lamb-2kg" },
+      { name: "Feedname Beef Kibble 2kg", price: "11.49", brand: "Feedname", merchant: "PD Pet Supplies Ltd", link: "https://pawsdirect.evil.example/beef-2kg" },
+    ]);
+    const summary = await importFeed(temp.db, readFeed(file), { source: { name: "paws", createProducts: true }, now: () => at });
+    expect(summary).toMatchObject({ created: 2, rejected: 1 });
+    const urls = temp.db.$client.prepare("SELECT url FROM product_prices WHERE retailer_id = ? ORDER BY url").all(paws.id);
+    expect(urls).toEqual([{ url: "https://shop.pawsdirect.co.uk/duck-2kg" }, { url: "https://www.pawsdirect.example/lamb-2kg" }]);
+    expect(summary.errors).toContainEqual(expect.stringContaining("the URL's host pawsdirect.evil.example is not Paws Direct's (pawsdirect.example, shop.pawsdirect.co.uk)"));
+  });
+
+  it("holds a matched product's new offer priced far below its best price, like a price check; the second run changes nothing", async () => {
+    const target = temp.db.$client
+      .prepare(
+        `SELECT p.id, p.name, p.brand, pp.price_pence AS best FROM products p JOIN product_prices pp ON pp.product_id = p.id AND pp.retailer_id = p.best_retailer_id
+         WHERE NOT EXISTS (SELECT 1 FROM product_prices x WHERE x.product_id = p.id AND x.retailer_id = ?) AND pp.price_pence > 500 ORDER BY p.id LIMIT 1`,
+      )
+      .get(retailerId("jollyes")) as { id: number; name: string; brand: string; best: number };
+    const file = writeFeed("cheap-new-offer.csv", [{ name: target.name, brand: target.brand, price: "0.50", merchant: "Jollyes - The Pet People", delivery: "0" }]);
+    const summary = await importFeed(temp.db, readFeed(file), { source: { name: "cheap", createProducts: false }, now: () => at });
+    expect(summary).toMatchObject({ held: 1, offersAdded: 0 });
+    expect(count("SELECT count(*) AS n FROM product_prices WHERE product_id = ? AND retailer_id = ?", target.id, retailerId("jollyes"))).toBe(0);
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === target.id)!;
+    expect(hold).toMatchObject({ heldPricePence: 50, publishedPricePence: target.best, newOffer: true, source: "feed:cheap" });
+    const revision = catalogueRevision(temp.db);
+    const again = await importFeed(temp.db, readFeed(file), { source: { name: "cheap", createProducts: false }, now: () => new Date(at.getTime() + 60_000) });
+    expect(again).toMatchObject({ held: 1, offersAdded: 0 });
+    expect(catalogueRevision(temp.db)).toBe(revision);
   });
 });

@@ -2,12 +2,13 @@
  * Imports a product source's offers into the catalogue, through the catalogue writer only.
  *
  * Rules:
- * - A row's merchant must be a retailer whose prices the site compares (matched by retailer key);
- *   other rows are reported and skipped.
+ * - A row's merchant must be a retailer whose prices the site compares (matched by retailer key,
+ *   else by its name or a feed name stored for it); other rows are reported and skipped.
  * - A row matches an existing product by GTIN, then by MPN + brand, then by normalised brand +
  *   name + pack size. A matched product is "skipped (already exists)"; its offer at that retailer
  *   takes the row's price as a price check (published, confirmed or held for review), or is
- *   added when the product has none there.
+ *   added when the product has none there: held for review too when its price is beyond the hold
+ *   factor of the product's best price. An offer's URL must be on its retailer's hosts.
  * - An unmatched row creates a product only when the source is configured to; it goes into the
  *   category its feed category maps to (no mapping: reported, not imported). The first 6
  *   products created by a run are featured; the row's merchant (for the best-seller source, the
@@ -23,6 +24,8 @@ import { productInput } from "../../data/domain/catalogue-input.ts";
 import { slugify } from "../../data/domain/catalogue-input.ts";
 import { matchKey, type FeedOffer } from "../../data/domain/feed-row.ts";
 import { categoryForFeed, type CategoryRef } from "../../data/domain/import-category.ts";
+import { compactName } from "../../data/domain/retailers.ts";
+import { storedTextList } from "../../data/db/catalogue.ts";
 import type { FeedItem } from "../../data/feeds/awin-feed.ts";
 
 export interface ImportSource {
@@ -150,10 +153,17 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     if (summary.errors.length < maxMessages) summary.errors.push(message);
   };
 
-  const retailers = new Map(
-    (db.$client.prepare("SELECT id, key, name, compares_prices FROM retailers").all() as { id: number; key: string; name: string; compares_prices: number }[]).map(
-      (row) => [row.key, row],
-    ),
+  const retailerRows = db.$client.prepare("SELECT id, key, name, compares_prices, feed_names FROM retailers").all() as {
+    id: number;
+    key: string;
+    name: string;
+    compares_prices: number;
+    feed_names: string;
+  }[];
+  const retailers = new Map(retailerRows.map((row) => [row.key, row]));
+  // A merchant the registry does not know is found by its name or a feed name the site owner stored.
+  const retailersByName = new Map(
+    retailerRows.flatMap((row) => [row.name, ...storedTextList(row.feed_names)].map((name) => [compactName(name), row] as const)),
   );
   const categories = db.$client.prepare("SELECT id, name, slug FROM categories ORDER BY id").all() as CategoryRef[];
   const index = loadIndex(db);
@@ -178,7 +188,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       continue;
     }
     const offer = item.offer;
-    const retailer = retailers.get(offer.merchantKey);
+    const retailer = retailers.get(offer.merchantKey) ?? retailersByName.get(compactName(offer.merchantName));
     if (!retailer || retailer.compares_prices !== 1) {
       summary.rejected += 1;
       report(`line ${offer.line}: "${offer.name}" is sold by ${offer.merchantName || "an unknown merchant"}, a retailer whose prices we do not compare (not imported)`);
@@ -187,9 +197,13 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     const productId = findProduct(index, offer);
     if (productId !== undefined) {
       summary.existing += 1;
-      if (offer.image && !feedImages.has(productId)) feedImages.set(productId, offer.image);
       report(`Skipped "${offer.name}": it already exists`);
+      // A refused row gives nothing, not even its image.
+      const takeImage = () => {
+        if (offer.image && !feedImages.has(productId)) feedImages.set(productId, offer.image);
+      };
       if (index.offers.has(`${productId}:${retailer.id}`)) {
+        takeImage();
         pending.push({
           productId,
           retailerId: retailer.id,
@@ -204,7 +218,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
         if (pending.length >= checkBatch) flush();
       } else {
         try {
-          const { change } = addOffer(
+          const { value, change } = addOffer(
             db,
             {
               productId,
@@ -219,9 +233,15 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
               repeatTerms: offer.repeatTerms,
             },
             now(),
+            policy,
           );
-          index.offers.add(`${productId}:${retailer.id}`);
-          summary.offersAdded += 1;
+          takeImage();
+          if (value.held) {
+            summary.held += 1;
+          } else {
+            index.offers.add(`${productId}:${retailer.id}`);
+            summary.offersAdded += 1;
+          }
           changes.push(change);
         } catch (error) {
           if (!(error instanceof WriteRefused)) throw error;

@@ -28,7 +28,7 @@ const productBody = (name: string) => ({
   rating: 4,
   reviewCount: 1,
   isFeatured: false,
-  retailerLinks: [{ retailerId, affiliateUrl: "https://www.example.com/a", price: 9.99, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: true }],
+  retailerLinks: [{ retailerId, affiliateUrl: "https://www.amazon.co.uk/dp/B000PACK01", price: 9.99, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: true }],
 });
 
 describe("GET /api/packshot/{slug}.svg", () => {

@@ -10,6 +10,7 @@ import { readFeed } from "../../data/feeds/awin-feed.ts";
 import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { productSources, type ProductSource } from "../product-sources.ts";
 import { startTestServer, type TestServer } from "./server.ts";
+import { offerUrl } from "../../data/db/fixtures/temp-db.ts";
 
 let dir: string;
 const servers: TestServer[] = [];
@@ -129,7 +130,7 @@ describe("the daily was-price check", () => {
     const day = (d: number, hour = 12) => new Date(t0 + d * 86_400_000 + (hour - 12) * 3_600_000);
     // £20.00 for 40 days, then £15.00: the was-price of £20.00 (plus delivery) holds until day 101 and lapses on day 102.
     const input = (price: number) =>
-      productInput.parse({ name: "Daily Check Kibble", categoryId, retailerLinks: [{ retailerId, affiliateUrl: "https://shop.example/d", price }] });
+      productInput.parse({ name: "Daily Check Kibble", categoryId, retailerLinks: [{ retailerId, affiliateUrl: offerUrl(api.db, retailerId, "d"), price }] });
     const id = createProduct(api.db, input(20), day(0)).value.id;
     updateProduct(api.db, id, input(15), day(40));
     const was = () => (api.db.$client.prepare("SELECT original_price_pence AS was FROM products WHERE id = ?").get(id) as { was: number | null }).was;

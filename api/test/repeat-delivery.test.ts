@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { startTestServer, type TestServer } from "./server.ts";
+import { offerUrl } from "../../data/db/fixtures/temp-db.ts";
 
 let api: TestServer;
 let amazonId: number;
@@ -24,7 +25,7 @@ type Link = Record<string, unknown>;
 
 const link = (retailerId: number, price: number, extra: Link = {}): Link => ({
   retailerId,
-  affiliateUrl: `https://shop.test/${retailerId}/repeat-kibble`,
+  affiliateUrl: offerUrl(api.db, retailerId, "repeat-kibble"),
   price,
   originalPrice: null,
   inStock: true,

@@ -22,6 +22,7 @@ import { allowLoopbackForTests } from "../lib/guarded-fetch.ts";
 import { createPageReader } from "../lib/page-price.ts";
 import { readFeed } from "../../data/feeds/awin-feed.ts";
 import { recordPriceChecks } from "../../data/db/price-writer.ts";
+import { retailerHosts } from "../../data/domain/retailers.ts";
 
 let api: TestServer;
 /** The admin's session cookie for the whole file. */
@@ -94,8 +95,12 @@ beforeAll(async () => {
     retailer: {
       ...(sqlite
         .prepare("SELECT id, key, name, logo, website, description, delivery_pence / 100.0 AS deliveryCharge, free_delivery_from_pence / 100.0 AS freeDeliveryFrom FROM retailers ORDER BY id LIMIT 1")
-        .get() as Omit<Fixture["retailer"], "comparesPrices">),
+        .get() as Omit<Fixture["retailer"], "comparesPrices" | "hosts" | "offerHosts" | "feedNames">),
       comparesPrices: true,
+      hosts: [],
+      // The first retailer is Amazon: its offers may only link to amazon.co.uk.
+      offerHosts: ["amazon.co.uk"],
+      feedNames: [],
     },
     voucherId: (sqlite.prepare("SELECT id FROM vouchers ORDER BY id LIMIT 1").get() as { id: number }).id,
     favoriteId,
@@ -169,7 +174,7 @@ const evilOrigin = { origin: "https://evil.example" };
 
 /** A product body the admin form would send: two offers at compared retailers. */
 function productBody(overrides: Record<string, unknown> = {}) {
-  const [first, second] = rows<{ id: number }>("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id LIMIT 2");
+  const [first, second] = rows<{ id: number; website: string }>("SELECT id, website FROM retailers WHERE compares_prices = 1 ORDER BY id LIMIT 2");
   return {
     name: "Test Kibble Adult 2kg",
     description: "Crunchy.",
@@ -180,8 +185,8 @@ function productBody(overrides: Record<string, unknown> = {}) {
     reviewCount: 12,
     isFeatured: false,
     retailerLinks: [
-      { retailerId: first!.id, affiliateUrl: "https://www.example.com/a", price: 12.99, originalPrice: 15, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: true },
-      { retailerId: second!.id, affiliateUrl: "https://www.example.com/b", price: 11.5, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
+      { retailerId: first!.id, affiliateUrl: `${first!.website}/a`, price: 12.99, originalPrice: 15, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: true },
+      { retailerId: second!.id, affiliateUrl: `${second!.website}/b`, price: 11.5, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false },
     ],
     ...overrides,
   };
@@ -244,6 +249,15 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     crossSite("POST", "/api/products", productBody(), { "sec-fetch-site": "cross-site" }),
     { method: "POST", path: "/api/products", admin: true, body: "name=x", contentType: form, status: 415, error: "Send a JSON body (Content-Type: application/json)" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ name: undefined }), status: 400, error: "name is required" },
+    // An offer's URL must be on its retailer's hosts: the first retailer is Amazon.
+    ...["http://169.254.169.254/latest/meta-data", "https://www.amazon.co.uk.evil.example/dp/B0"].map((url) => ({
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ retailerLinks: [{ ...(productBody().retailerLinks[0] as object), affiliateUrl: url }] }),
+      status: 400,
+      error: `retailerLinks.0.affiliateUrl: the URL's host ${new URL(url).hostname} is not Amazon's (amazon.co.uk)`,
+    })),
     { method: "POST", path: "/api/products", admin: true, body: productBody({ name: "  " }), status: 400, error: "name is required" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ categoryId: anyId }), status: 400, error: "categoryId: unknown category" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ slug: f.product.slug }), status: 409, error: `A product with the slug "${f.product.slug}" already exists` },
@@ -373,6 +387,9 @@ const adminBadInput: Record<string, () => BadCase[]> = {
   "PUT /api/retailers/:id": () => [
     anonymous("PUT", `/api/retailers/${f.retailer.id}`, retailerBody()),
     { method: "PUT", path: `/api/retailers/${anyId}`, admin: true, body: retailerBody(), status: 404, error: "Retailer not found" },
+    { method: "PUT", path: `/api/retailers/${f.retailer.id}`, admin: true, body: retailerBody({ name: f.retailer.name, hosts: ["shop.co.uk", "169.254.169.254"] }), status: 400, error: 'hosts.1: "169.254.169.254" is not a host name (like shop.co.uk)' },
+    { method: "PUT", path: `/api/retailers/${f.retailer.id}`, admin: true, body: retailerBody({ name: f.retailer.name, hosts: "shop.co.uk" }), status: 400, error: "hosts must be a list of host names" },
+    { method: "PUT", path: `/api/retailers/${f.retailer.id}`, admin: true, body: retailerBody({ name: f.retailer.name, feedNames: ["  "] }), status: 400, error: "feedNames.0: a feed name cannot be empty" },
     {
       method: "PUT",
       path: `/api/retailers/${f.retailer.id}`,
@@ -646,6 +663,19 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
       deliveryCharge: 2.5,
       freeDeliveryFrom: null,
     });
+    // Hosts typed as a person types them are stored canonical (no scheme, no www., no repeats); feed names as given.
+    const withHosts = await adminOk(
+      "PUT",
+      `/api/retailers/${id}`,
+      retailerBody({ name: "Paws Direct UK", comparesPrices: false, hosts: ["https://www.pawsdirect-shop.co.uk/p", "PAWSDIRECT-SHOP.CO.UK", "m.paws.example"], feedNames: ["Paws Direct Ltd"] }),
+    );
+    expect(withHosts).toMatchObject({ hosts: ["pawsdirect-shop.co.uk", "m.paws.example"], feedNames: ["Paws Direct Ltd"] });
+    expect(row("SELECT hosts, feed_names FROM retailers WHERE id = ?", id)).toEqual({ hosts: '["pawsdirect-shop.co.uk","m.paws.example"]', feed_names: '["Paws Direct Ltd"]' });
+    // Left out of an update: kept.
+    await adminOk("PUT", `/api/retailers/${id}`, retailerBody({ name: "Paws Direct UK", comparesPrices: false }));
+    expect(row("SELECT hosts FROM retailers WHERE id = ?", id)).toEqual({ hosts: '["pawsdirect-shop.co.uk","m.paws.example"]' });
+    const read = (await adminOk("GET", `/api/retailers/${id}`)) as { offerHosts: string[] };
+    expect(read.offerHosts).toEqual(["m.paws.example", "pawsdirect-shop.co.uk", "pawsdirect.example"]);
   },
   "DELETE /api/retailers/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM retailers WHERE key = 'paws-direct'").id;
@@ -776,6 +806,7 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
       source: "page",
       url: expect.stringMatching(/^https?:/),
       observedAt: expect.any(String),
+      newOffer: false,
     });
   },
   "POST /api/admin/price-holds/:id/accept": async () => {
@@ -1052,14 +1083,19 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("GET", `/api/categories/${f.category.id}`)).toEqual(f.category);
   },
   "GET /api/retailers": async () => {
-    const expected = rows<{ key: string; compares_prices: number; delivery_pence: number | null; free_delivery_from_pence: number | null }>(
+    const expected = rows<{ key: string; website: string; compares_prices: number; delivery_pence: number | null; free_delivery_from_pence: number | null }>(
       "SELECT id, key, name, logo, website, description, compares_prices, delivery_pence, free_delivery_from_pence FROM retailers ORDER BY name COLLATE NOCASE, id",
     ).map(({ compares_prices, delivery_pence, free_delivery_from_pence, ...retailer }) => ({
       ...retailer,
       comparesPrices: compares_prices === 1,
       deliveryCharge: delivery_pence === null ? null : delivery_pence / 100,
       freeDeliveryFrom: free_delivery_from_pence === null ? null : free_delivery_from_pence / 100,
+      hosts: [],
+      offerHosts: retailerHosts({ key: retailer.key, website: retailer.website, hosts: [] }),
+      feedNames: [],
     }));
+    // Offer hosts: the registry's and the website's (zooplus also sells from zooplus.de).
+    expect(expected.find((retailer) => retailer.key === "zooplus")?.offerHosts).toEqual(["zooplus.co.uk", "zooplus.de"]);
     expect(expected.some((retailer) => !retailer.comparesPrices)).toBe(true);
     // The seed gives the compared retailers realistic rules; eBay's sellers state their own postage.
     expect(expected.find((retailer) => retailer.key === "pets-at-home")).toMatchObject({ deliveryCharge: 3.99, freeDeliveryFrom: 39 });

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProduct, deleteCategory, updateProduct, updateRetailer, WriteRefused } from "./catalogue-writer.ts";
-import { tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
+import { offerUrl, tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { productInput, type ProductInput } from "../domain/catalogue-input.ts";
 
@@ -39,7 +39,7 @@ function input(name: string, links: Link[], extra: Record<string, unknown> = {})
     categoryId: categories[0],
     retailerLinks: links.map((link) => ({
       retailerId: retailers[link.retailer],
-      affiliateUrl: `https://shop.example/${link.retailer}`,
+      affiliateUrl: offerUrl(temp.db, retailers[link.retailer], "p"),
       price: link.price,
       originalPrice: link.original ?? null,
       inStock: link.inStock ?? true,

@@ -25,6 +25,8 @@ import { slugify } from "../domain/catalogue-input.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
 import { parseFeedingGuide, type FeedingGuide } from "../domain/feeding.ts";
 import { effectivePence } from "../domain/offers.ts";
+import { offerUrlProblem, retailerHosts } from "../domain/retailers.ts";
+import { storedTextList } from "./catalogue.ts";
 
 /** What a committed write changed, for the change signal. */
 export interface CatalogueChange {
@@ -134,19 +136,41 @@ function assertCategory(db: Db, categoryId: number): void {
   }
 }
 
-/** Every linked retailer must exist and be one whose prices the site compares. */
+/** A retailer as an offer's URL is checked against: its name and every host its offers may use. */
+export interface OfferRetailer {
+  name: string;
+  comparesPrices: boolean;
+  hosts: string[];
+}
+
+/** The retailers of these ids that exist, with their offer hosts (registry, added, website). */
+export function offerRetailers(db: Db, ids: readonly number[]): Map<number, OfferRetailer> {
+  const rows = statement(db, "SELECT id, key, name, website, hosts, compares_prices FROM retailers WHERE id IN (SELECT value FROM json_each(?))").all(
+    JSON.stringify(ids),
+  ) as { id: number; key: string; name: string; website: string; hosts: string; compares_prices: number }[];
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { name: row.name, comparesPrices: row.compares_prices === 1, hosts: retailerHosts({ key: row.key, website: row.website, hosts: storedTextList(row.hosts) }) },
+    ]),
+  );
+}
+
+/**
+ * Every linked retailer must exist and be one whose prices the site compares, and each offer's URL
+ * must be on one of its retailer's hosts (a link naming Amazon must lead to Amazon).
+ */
 function assertRetailers(db: Db, links: readonly OfferInput[]): void {
   if (links.length === 0) return;
-  const rows = statement(db, "SELECT id, name, compares_prices FROM retailers WHERE id IN (SELECT value FROM json_each(?))").all(
-    JSON.stringify(links.map((link) => link.retailerId)),
-  ) as { id: number; name: string; compares_prices: number }[];
-  const known = new Map(rows.map((row) => [row.id, row]));
+  const known = offerRetailers(db, links.map((link) => link.retailerId));
   for (const [index, link] of links.entries()) {
     const retailer = known.get(link.retailerId);
     if (!retailer) throw new WriteRefused(400, `retailerLinks.${index}.retailerId: unknown retailer`);
-    if (retailer.compares_prices !== 1) {
+    if (!retailer.comparesPrices) {
       throw new WriteRefused(400, `retailerLinks.${index}.retailerId: prices are not compared at ${retailer.name}; turn on price comparison for it first`);
     }
+    const problem = offerUrlProblem(link.affiliateUrl, retailer);
+    if (problem !== null) throw new WriteRefused(400, `retailerLinks.${index}.affiliateUrl: ${problem}`);
   }
 }
 
@@ -580,25 +604,28 @@ interface StoredRetailer {
   /** The standard delivery rule, in pence. */
   deliveryPence: Pence | null;
   freeDeliveryFromPence: Pence | null;
+  /** Hosts the site owner added for its offer URLs. */
+  hosts: string[];
+  feedNames: string[];
 }
 
 function storedRetailer(db: Db, id: number): StoredRetailer | undefined {
   const row = statement(
     db,
     `SELECT id, key, name, logo, website, description, compares_prices, delivery_pence AS deliveryPence,
-       free_delivery_from_pence AS freeDeliveryFromPence
+       free_delivery_from_pence AS freeDeliveryFromPence, hosts, feed_names
      FROM retailers WHERE id = ?`,
-  ).get(id) as (Omit<StoredRetailer, "comparesPrices"> & { compares_prices: number }) | undefined;
+  ).get(id) as (Omit<StoredRetailer, "comparesPrices" | "hosts" | "feedNames"> & { compares_prices: number; hosts: string; feed_names: string }) | undefined;
   if (!row) return undefined;
-  const { compares_prices, ...rest } = row;
-  return { ...rest, comparesPrices: compares_prices === 1 };
+  const { compares_prices, hosts, feed_names, ...rest } = row;
+  return { ...rest, comparesPrices: compares_prices === 1, hosts: storedTextList(hosts), feedNames: storedTextList(feed_names) };
 }
 
 /**
- * The retailer as stored after a write of `input`; a delivery part the input leaves out is taken
- * from `kept` (a client that does not know the rule cannot wipe it).
+ * The retailer as stored after a write of `input`; a delivery part, host list or feed names the
+ * input leaves out are taken from `kept` (a client that does not know them cannot wipe them).
  */
-function retailerAfter(id: number, key: string, input: RetailerInput, kept: Pick<StoredRetailer, "deliveryPence" | "freeDeliveryFromPence">): StoredRetailer {
+function retailerAfter(id: number, key: string, input: RetailerInput, kept: Pick<StoredRetailer, "deliveryPence" | "freeDeliveryFromPence" | "hosts" | "feedNames">): StoredRetailer {
   return {
     id,
     key,
@@ -609,6 +636,8 @@ function retailerAfter(id: number, key: string, input: RetailerInput, kept: Pick
     comparesPrices: input.comparesPrices,
     deliveryPence: input.deliveryCharge === undefined ? kept.deliveryPence : input.deliveryCharge,
     freeDeliveryFromPence: input.freeDeliveryFrom === undefined ? kept.freeDeliveryFromPence : input.freeDeliveryFrom,
+    hosts: input.hosts ?? kept.hosts,
+    feedNames: input.feedNames ?? kept.feedNames,
   };
 }
 
@@ -637,14 +666,27 @@ export function createRetailer(db: Db, input: RetailerInput, now = new Date()): 
     assertRetailerFree(db, key, input.name, null);
     const deliveryPence = input.deliveryCharge ?? null;
     const freeDeliveryFromPence = input.freeDeliveryFrom ?? null;
+    const hosts = input.hosts ?? [];
+    const feedNames = input.feedNames ?? [];
     const { id } = statement(
       db,
-      `INSERT INTO retailers (key, name, logo, website, description, compares_prices, delivery_pence, free_delivery_from_pence)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-    ).get(key, input.name, input.logo, input.website, input.description, input.comparesPrices ? 1 : 0, deliveryPence, freeDeliveryFromPence) as {
+      `INSERT INTO retailers (key, name, logo, website, description, compares_prices, delivery_pence, free_delivery_from_pence, hosts, feed_names)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
+      key,
+      input.name,
+      input.logo,
+      input.website,
+      input.description,
+      input.comparesPrices ? 1 : 0,
+      deliveryPence,
+      freeDeliveryFromPence,
+      JSON.stringify(hosts),
+      JSON.stringify(feedNames),
+    ) as {
       id: number;
     };
-    const value = retailerAfter(id, key, input, { deliveryPence, freeDeliveryFromPence });
+    const value = retailerAfter(id, key, input, { deliveryPence, freeDeliveryFromPence, hosts, feedNames });
     recordAudit(db, { action: "create", entity: "retailer", entityId: id, summary: `Created retailer "${input.name}"`, after: { ...value } }, now);
     return { value, change: siteWideChange };
   });
@@ -669,8 +711,20 @@ export function updateRetailer(db: Db, id: number, input: RetailerInput, now = n
     statement(
       db,
       `UPDATE retailers SET key = ?, name = ?, logo = ?, website = ?, description = ?, compares_prices = ?, delivery_pence = ?,
-         free_delivery_from_pence = ? WHERE id = ?`,
-    ).run(key, input.name, input.logo, input.website, input.description, input.comparesPrices ? 1 : 0, after.deliveryPence, after.freeDeliveryFromPence, id);
+         free_delivery_from_pence = ?, hosts = ?, feed_names = ? WHERE id = ?`,
+    ).run(
+      key,
+      input.name,
+      input.logo,
+      input.website,
+      input.description,
+      input.comparesPrices ? 1 : 0,
+      after.deliveryPence,
+      after.freeDeliveryFromPence,
+      JSON.stringify(after.hosts),
+      JSON.stringify(after.feedNames),
+      id,
+    );
     // A new delivery rule moves the totals to the door, and so the best prices, of everything sold here.
     const ruleChanged = before.deliveryPence !== after.deliveryPence || before.freeDeliveryFromPence !== after.freeDeliveryFromPence;
     const repriced = ruleChanged ? productsSoldAt(db, id) : [];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAffiliateIds, listComparisonRetailers, listVouchers, type VoucherFilter } from "./catalogue.ts";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
+import { retailerHosts } from "../domain/retailers.ts";
 
 let temp: TempDb;
 beforeAll(async () => {
@@ -32,7 +33,10 @@ describe("listComparisonRetailers", () => {
            FROM retailers WHERE id IN (SELECT retailer_id FROM product_prices) ORDER BY name COLLATE NOCASE`,
         )
         .all() as object[]
-    ).map((row) => ({ ...row, comparesPrices: true }));
+    ).map((row) => {
+      const { key, website } = row as { key: string; website: string };
+      return { ...row, comparesPrices: true, hosts: [], feedNames: [], offerHosts: retailerHosts({ key, website, hosts: [] }) };
+    });
     const all = temp.db.$client.prepare("SELECT count(*) AS n FROM retailers").get() as { n: number };
     const listed = listComparisonRetailers(temp.db);
     expect(listed).toEqual(expected);

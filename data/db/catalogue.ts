@@ -4,6 +4,7 @@ import { statement } from "./statements.ts";
 import { affiliateKeys, type AffiliateIds, type Category, type Retailer, type Voucher } from "../domain/catalogue.ts";
 import { ukToday } from "../domain/dates.ts";
 import { toPounds } from "../domain/money.ts";
+import { retailerHosts } from "../domain/retailers.ts";
 
 export function listCategories(db: Db): Category[] {
   return statement(db, "SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id").all() as Category[];
@@ -18,23 +19,39 @@ export function getCategoryBySlug(db: Db, slug: string): Category | null {
 }
 
 const retailerColumns =
-  "id, key, name, logo, website, description, compares_prices = 1 AS comparesPrices, delivery_pence, free_delivery_from_pence";
+  "id, key, name, logo, website, description, compares_prices = 1 AS comparesPrices, delivery_pence, free_delivery_from_pence, hosts, feed_names";
 
-type RetailerRow = Omit<Retailer, "comparesPrices" | "deliveryCharge" | "freeDeliveryFrom"> & {
+type RetailerRow = Omit<Retailer, "comparesPrices" | "deliveryCharge" | "freeDeliveryFrom" | "hosts" | "offerHosts" | "feedNames"> & {
   comparesPrices: number;
   delivery_pence: number | null;
   free_delivery_from_pence: number | null;
+  hosts: string;
+  feed_names: string;
 };
 
 const toRetailer = (row: unknown): Retailer => {
-  const { delivery_pence, free_delivery_from_pence, ...retailer } = row as RetailerRow;
+  const { delivery_pence, free_delivery_from_pence, hosts, feed_names, ...retailer } = row as RetailerRow;
+  const added = storedTextList(hosts);
   return {
     ...retailer,
     comparesPrices: retailer.comparesPrices === 1,
     deliveryCharge: toPounds(delivery_pence),
     freeDeliveryFrom: toPounds(free_delivery_from_pence),
+    hosts: added,
+    offerHosts: retailerHosts({ key: retailer.key, website: retailer.website, hosts: added }),
+    feedNames: storedTextList(feed_names),
   };
 };
+
+/** A stored JSON list of text (retailers' hosts and feed names); anything else reads as empty. */
+export function storedTextList(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
 
 export function listRetailers(db: Db): Retailer[] {
   return statement(db, `SELECT ${retailerColumns} FROM retailers ORDER BY name COLLATE NOCASE, id`).all().map(toRetailer);

@@ -16,6 +16,8 @@ export interface HeldPrice {
   source: string;
   url: string;
   observedAt: string;
+  /** A first offer at this retailer, held against the product's best price (publishedPricePence). */
+  newOffer: boolean;
 }
 
 interface HeldRow {
@@ -31,6 +33,7 @@ interface HeldRow {
   source: string;
   url: string;
   observed_at: string;
+  new_offer: number;
 }
 
 /** Held prices waiting for a decision, oldest first (the longest-waiting is reviewed first). */
@@ -38,7 +41,7 @@ export function pendingHolds(db: Db, limit = 500): HeldPrice[] {
   const rows = statement(
     db,
     `SELECT h.id, h.product_id, p.name AS product_name, p.slug AS product_slug, h.retailer_id, r.name AS retailer_name,
-       h.published_price_pence, h.held_price_pence, h.in_stock, h.source, h.url, h.observed_at
+       h.published_price_pence, h.held_price_pence, h.in_stock, h.source, h.url, h.observed_at, h.new_offer
      FROM price_holds h JOIN products p ON p.id = h.product_id JOIN retailers r ON r.id = h.retailer_id
      WHERE h.status = 'pending' ORDER BY h.observed_at, h.id LIMIT ?`,
   ).all(limit) as HeldRow[];
@@ -52,6 +55,7 @@ export function pendingHolds(db: Db, limit = 500): HeldPrice[] {
     source: row.source,
     url: row.url,
     observedAt: row.observed_at,
+    newOffer: row.new_offer === 1,
   }));
 }
 

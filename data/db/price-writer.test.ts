@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createProduct, updateProduct, WriteRefused } from "./catalogue-writer.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
-import { tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
+import { offerUrl, tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 import {
   acceptHeldPrice,
   addOffer,
@@ -47,8 +47,8 @@ function product(name: string, override: number | null = null): number {
       name,
       categoryId: category,
       retailerLinks: [
-        { retailerId: retailers[0], affiliateUrl: "https://shop.example/a", price: 10, priceOverride: override !== null, manualPrice: override },
-        { retailerId: retailers[1], affiliateUrl: "https://shop.example/b", price: 12 },
+        { retailerId: retailers[0], affiliateUrl: offerUrl(temp.db, retailers[0], "a"), price: 10, priceOverride: override !== null, manualPrice: override },
+        { retailerId: retailers[1], affiliateUrl: offerUrl(temp.db, retailers[1], "b"), price: 12 },
       ],
     }),
     t0,
@@ -228,8 +228,8 @@ describe("the admin's own price edits", () => {
         name: "Admin Confirmed Kibble",
         categoryId: category,
         retailerLinks: [
-          { retailerId: retailers[0], affiliateUrl: "https://shop.example/a", price: 9.5 },
-          { retailerId: retailers[1], affiliateUrl: "https://shop.example/b", price: 12 },
+          { retailerId: retailers[0], affiliateUrl: offerUrl(temp.db, retailers[0], "a"), price: 9.5 },
+          { retailerId: retailers[1], affiliateUrl: offerUrl(temp.db, retailers[1], "b"), price: 12 },
         ],
       }),
       hours(101),
@@ -386,7 +386,7 @@ describe("rederiveDailyPrices", () => {
   const was = (id: number) => row<{ was: number | null }>("SELECT original_price_pence AS was FROM products WHERE id = ?", id).was;
   /** £20.00 at one retailer from t0, cut to £15.00 on day 40: 40 days at £20.00 support it as the was-price. */
   function cutOnDay40(name: string): number {
-    const links = (price: number) => [{ retailerId: retailers[0], affiliateUrl: "https://shop.example/w", price }];
+    const links = (price: number) => [{ retailerId: retailers[0], affiliateUrl: offerUrl(temp.db, retailers[0], "w"), price }];
     const id = createProduct(temp.db, productInput.parse({ name, categoryId: category, retailerLinks: links(20) }), t0).value.id;
     updateProduct(temp.db, id, productInput.parse({ name, categoryId: category, retailerLinks: links(15) }), days(40));
     return id;
@@ -429,7 +429,7 @@ describe("addOffer", () => {
   const add = (productId: number, over: Partial<NewOffer> = {}) =>
     addOffer(
       temp.db,
-      { productId, retailerId: retailers[2]!, url: "https://shop.example/c", pricePence: 1100, originalPricePence: null, inStock: true, deliveryPence: null, source: "feed:awin", ...over },
+      { productId, retailerId: retailers[2]!, url: offerUrl(temp.db, over.retailerId ?? retailers[2], "c"), pricePence: 1100, originalPricePence: null, inStock: true, deliveryPence: null, source: "feed:awin", ...over },
       hours(3),
     );
 
@@ -437,7 +437,7 @@ describe("addOffer", () => {
     const id = product("Added Offer Bites");
     const since = lastAuditId();
     const { value, change } = add(id, { pricePence: 950, originalPricePence: 950, deliveryPence: 0 });
-    expect(value).toEqual({ productId: id, retailerId: retailers[2] });
+    expect(value).toEqual({ productId: id, retailerId: retailers[2], held: false });
     expect(change).toMatchObject({ productIds: [id], categoryIds: [category], siteWide: false });
     expect(row("SELECT price_pence AS p, original_price_pence AS o, free_delivery AS f, delivery_pence AS d, source, stale FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[2])).toEqual({
       p: 950, o: null, f: 1, d: 0, source: "feed:awin", stale: 0,
@@ -458,6 +458,77 @@ describe("addOffer", () => {
     const voucherOnly = row<{ id: number }>("SELECT id FROM retailers WHERE compares_prices = 0 ORDER BY id LIMIT 1").id;
     expect(() => add(id, { retailerId: voucherOnly })).toThrow(new WriteRefused(400, "Prices are not compared at this retailer"));
     expect(() => add(id, { retailerId: retailers[0]! })).toThrow(new WriteRefused(409, `"Refused Offer Bites" already has an offer at ${retailerName(retailers[0]!)}`));
+  });
+});
+
+describe("addOffer: the URL and the review hold", () => {
+  const newOffer = (productId: number, pricePence: number, over: Partial<NewOffer> = {}): NewOffer => ({
+    productId,
+    retailerId: retailers[2]!,
+    url: offerUrl(temp.db, retailers[2], "held"),
+    pricePence,
+    originalPricePence: null,
+    inStock: true,
+    deliveryPence: null,
+    source: "feed:awin",
+    ...over,
+  });
+  const pendingNew = (id: number) =>
+    rows<{ held: number; published: number; status: string; new_offer: number }>(
+      "SELECT held_price_pence AS held, published_price_pence AS published, status, new_offer FROM price_holds WHERE product_id = ? ORDER BY id",
+      id,
+    );
+
+  it("refuses a URL that is not on the retailer's hosts, naming the host, and stores nothing", () => {
+    const id = product("Foreign Host Bites");
+    const before = lastAuditId();
+    for (const url of ["http://169.254.169.254/latest/meta-data", "https://www.amazon.co.uk.evil.example/dp/B0", "ftp://www.jollyes.co.uk/x"]) {
+      expect(() => addOffer(temp.db, newOffer(id, 1000, { url }), hours(3))).toThrow(WriteRefused);
+    }
+    expect(() => addOffer(temp.db, newOffer(id, 1000, { url: "http://169.254.169.254/latest/meta-data" }), hours(3))).toThrow(
+      /the URL's host 169\.254\.169\.254 is not /,
+    );
+    expect(row("SELECT count(*) AS n FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[2])).toEqual({ n: 0 });
+    expect(audits(before)).toEqual([]);
+  });
+
+  it("holds a new offer priced beyond the hold factor of the best listed price (not on the bounds), and only accepting adds it", () => {
+    // Best listed price: £10.00 at retailers[0]; 40% of it is £4.00.
+    const id = product("Held New Offer Bites");
+    const onBound = addOffer(temp.db, newOffer(id, 400, { retailerId: retailers[3]!, url: offerUrl(temp.db, retailers[3], "bound") }), hours(3));
+    expect(onBound.value.held).toBe(false);
+    const { value, change } = addOffer(temp.db, newOffer(id, 50), hours(3));
+    expect(value).toEqual({ productId: id, retailerId: retailers[2], held: true });
+    expect(change.productIds).toEqual([]);
+    expect(row("SELECT count(*) AS n FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[2])).toEqual({ n: 0 });
+    // The best price is the £4.00 offer on the bound, never the held £0.50.
+    expect(best(id)).toEqual({ price: 400, retailer: retailers[3] });
+    expect(pendingNew(id)).toEqual([{ held: 50, published: 400, status: "pending", new_offer: 1 }]);
+    // Seen again at the same price: nothing written.
+    const revision = catalogueRevision(temp.db);
+    expect(addOffer(temp.db, newOffer(id, 50), hours(4)).value.held).toBe(true);
+    expect(catalogueRevision(temp.db)).toBe(revision);
+    expect(pendingNew(id)).toHaveLength(1);
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === id)!;
+    const accepted = acceptHeldPrice(temp.db, hold.id, hours(5));
+    expect(accepted.change.productIds).toEqual([id]);
+    expect(row("SELECT price_pence AS p, url, source FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[2])).toEqual({
+      p: 50,
+      url: offerUrl(temp.db, retailers[2], "held"),
+      source: "feed:awin",
+    });
+    expect(best(id)).toEqual({ price: 50, retailer: retailers[2] });
+    expect(pendingNew(id).map((h) => h.status)).toEqual(["accepted"]);
+  });
+
+  it("holds one far above the best price too; rejecting leaves the product without it", () => {
+    const id = product("Dear New Offer Bites");
+    expect(addOffer(temp.db, newOffer(id, 2501), hours(3)).value.held).toBe(true);
+    const hold = pendingHolds(temp.db).find((h) => h.product.id === id)!;
+    rejectHeldPrice(temp.db, hold.id, hours(4));
+    expect(row("SELECT count(*) AS n FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[2])).toEqual({ n: 0 });
+    // Exactly 250% is on the bound: added.
+    expect(addOffer(temp.db, newOffer(id, 2500), hours(5)).value.held).toBe(false);
   });
 });
 

@@ -20,11 +20,12 @@
  */
 import type { Db } from "./client.ts";
 import { recordAudit } from "./audit.ts";
-import { catalogueTransaction, WriteRefused, type CatalogueChange, type Written } from "./catalogue-writer.ts";
+import { catalogueTransaction, offerRetailers, WriteRefused, type CatalogueChange, type Written } from "./catalogue-writer.ts";
 import { recomputeBestPrices } from "./offers.ts";
 import { statement } from "./statements.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
 import { effectivePence, staleAfterMs } from "../domain/offers.ts";
+import { offerUrlProblem } from "../domain/retailers.ts";
 
 /** One price read from a source for an existing offer (product at retailer). */
 export interface PriceCheck {
@@ -252,15 +253,17 @@ interface HoldRow {
   delivery_pence: number | null;
   in_stock: number | null;
   source: string;
+  url: string;
   observed_at: string;
   status: string;
+  new_offer: number;
 }
 
 function pendingHold(db: Db, id: number): HoldRow & { product_name: string; retailer_name: string } {
   const hold = statement(
     db,
     `SELECT h.id, h.product_id, h.retailer_id, h.published_price_pence, h.held_price_pence, h.original_price_pence, h.delivery_pence, h.in_stock,
-       h.source, h.observed_at, h.status, p.name AS product_name, r.name AS retailer_name
+       h.source, h.url, h.observed_at, h.status, h.new_offer, p.name AS product_name, r.name AS retailer_name
      FROM price_holds h JOIN products p ON p.id = h.product_id JOIN retailers r ON r.id = h.retailer_id WHERE h.id = ?`,
   ).get(id) as (HoldRow & { product_name: string; retailer_name: string }) | undefined;
   if (!hold) throw new WriteRefused(404, "Held price not found");
@@ -287,6 +290,7 @@ export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<H
          repeat_price_pence, repeat_terms
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     ).get(hold.product_id, hold.retailer_id) as OfferRow | undefined;
+    if (!offer && hold.new_offer === 1) return acceptHeldNewOffer(db, hold, now);
     if (!offer) throw new WriteRefused(404, "The offer of this held price no longer exists");
     const check: PriceCheck = {
       productId: hold.product_id,
@@ -314,6 +318,44 @@ export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<H
     );
     return { value: { id, status: "accepted" }, change: changeOf(new Set([hold.product_id]), db) };
   });
+}
+
+/**
+ * Accepting a held new offer adds it as observed (its first price point, best price, audit).
+ * Refused (409) when prices are no longer compared at the retailer or its URL no longer fits its hosts.
+ */
+function acceptHeldNewOffer(db: Db, hold: HoldRow & { product_name: string; retailer_name: string }, now: Date): Written<HoldDecision> {
+  const retailer = offerRetailers(db, [hold.retailer_id]).get(hold.retailer_id);
+  if (!retailer || !retailer.comparesPrices) throw new WriteRefused(409, `Prices are no longer compared at ${hold.retailer_name}`);
+  const problem = offerUrlProblem(hold.url, retailer);
+  if (problem !== null) throw new WriteRefused(409, `This offer cannot be added: ${problem}`);
+  insertOffer(
+    db,
+    {
+      productId: hold.product_id,
+      retailerId: hold.retailer_id,
+      url: hold.url,
+      pricePence: hold.held_price_pence,
+      originalPricePence: hold.original_price_pence,
+      inStock: hold.in_stock !== 0,
+      deliveryPence: hold.delivery_pence,
+      source: hold.source,
+    },
+    hold.observed_at,
+  );
+  statement(db, "UPDATE price_holds SET status = 'accepted', decided_at = ? WHERE id = ?").run(now.toISOString(), hold.id);
+  recomputeBestPrices(db, [hold.product_id], now);
+  recordAudit(
+    db,
+    {
+      action: "update",
+      entity: "product",
+      entityId: hold.product_id,
+      summary: `Accepted held new offer at ${hold.retailer_name} for "${hold.product_name}" at ${formatPence(hold.held_price_pence)}`,
+    },
+    now,
+  );
+  return { value: { id: hold.id, status: "accepted" }, change: changeOf(new Set([hold.product_id]), db) };
 }
 
 /** Drops a held price: the offer keeps its published price (and stays unconfirmed by that check). */
@@ -395,7 +437,7 @@ export function rederiveDailyPrices(db: Db, now = new Date()): Written<{ changed
 export interface NewOffer {
   productId: number;
   retailerId: number;
-  /** The retailer's product page. */
+  /** The retailer's product page: must be on one of the retailer's hosts. */
   url: string;
   pricePence: Pence;
   originalPricePence: Pence | null;
@@ -407,50 +449,106 @@ export interface NewOffer {
   repeatTerms?: string | null;
 }
 
+/** Inserts a new offer with its first price point; the caller re-derives the best price. */
+function insertOffer(db: Db, offer: NewOffer, at: string): void {
+  const original = offer.originalPricePence !== null && offer.originalPricePence > offer.pricePence ? offer.originalPricePence : null;
+  const repeatPrice = offer.repeatPricePence !== undefined && offer.repeatPricePence !== null && offer.repeatPricePence <= offer.pricePence ? offer.repeatPricePence : null;
+  statement(
+    db,
+    `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
+       updated_at, last_checked_at, stale, source, repeat_price_pence, repeat_terms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+  ).run(
+    offer.productId,
+    offer.retailerId,
+    offer.pricePence,
+    original,
+    offer.url,
+    offer.inStock ? 1 : 0,
+    offer.deliveryPence === 0 ? 1 : 0,
+    offer.deliveryPence,
+    at,
+    at,
+    offer.source,
+    repeatPrice,
+    repeatPrice === null ? null : (offer.repeatTerms ?? null),
+  );
+  statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(
+    offer.productId,
+    offer.retailerId,
+    offer.pricePence,
+    at,
+  );
+}
+
 /**
- * Adds an offer from a source to an existing product (its first price point, best price, audit).
- * Refused (409) when the product already has an offer at that retailer, 404 when it is gone.
+ * The listed price a new offer is held against: that of the product's best offer (its lowest
+ * in-stock total), as a price check is held against its offer's published price; null when the
+ * product has no best offer, so there is nothing to compare with.
  */
-export function addOffer(db: Db, offer: NewOffer, now = new Date()): Written<{ productId: number; retailerId: number }> {
-  return catalogueTransaction(db, () => {
+function bestListedPence(db: Db, productId: number): Pence | null {
+  const row = statement(
+    db,
+    `SELECT pp.price_pence, pp.price_override, pp.manual_price_pence FROM products p
+     JOIN product_prices pp ON pp.product_id = p.id AND pp.retailer_id = p.best_retailer_id WHERE p.id = ?`,
+  ).get(productId) as { price_pence: number; price_override: number; manual_price_pence: number | null } | undefined;
+  if (!row) return null;
+  return row.price_override === 1 && row.manual_price_pence !== null ? row.manual_price_pence : row.price_pence;
+}
+
+/**
+ * Adds an offer from a source to an existing product (its first price point, best price, audit),
+ * or holds it for review like a price check: when its price is beyond the hold factor of the
+ * product's best listed price, it waits in the review list (held: true) and only accepting it
+ * adds the offer. The same held offer seen again (same price) writes nothing.
+ * Refused when the URL is not on one of the retailer's hosts (400), when prices are not compared
+ * there (400), when the product already has an offer at that retailer (409), 404 when it is gone.
+ */
+export function addOffer(
+  db: Db,
+  offer: NewOffer,
+  now = new Date(),
+  policy: HoldPolicy = defaultHoldPolicy,
+): Written<{ productId: number; retailerId: number; held: boolean }> {
+  return catalogueTransaction<{ productId: number; retailerId: number; held: boolean }>(db, () => {
     const product = statement(db, "SELECT name FROM products WHERE id = ?").get(offer.productId) as { name: string } | undefined;
     if (!product) throw new WriteRefused(404, "Product not found");
-    const retailer = statement(db, "SELECT name, compares_prices FROM retailers WHERE id = ?").get(offer.retailerId) as
-      | { name: string; compares_prices: number }
-      | undefined;
-    if (!retailer || retailer.compares_prices !== 1) throw new WriteRefused(400, "Prices are not compared at this retailer");
+    const retailer = offerRetailers(db, [offer.retailerId]).get(offer.retailerId);
+    if (!retailer || !retailer.comparesPrices) throw new WriteRefused(400, "Prices are not compared at this retailer");
+    const problem = offerUrlProblem(offer.url, retailer);
+    if (problem !== null) throw new WriteRefused(400, `"${product.name}" at ${retailer.name} not added: ${problem}`);
     if (statement(db, "SELECT 1 FROM product_prices WHERE product_id = ? AND retailer_id = ?").get(offer.productId, offer.retailerId) !== undefined) {
       throw new WriteRefused(409, `"${product.name}" already has an offer at ${retailer.name}`);
     }
     const at = now.toISOString();
-    const original = offer.originalPricePence !== null && offer.originalPricePence > offer.pricePence ? offer.originalPricePence : null;
-    const repeatPrice = offer.repeatPricePence !== undefined && offer.repeatPricePence !== null && offer.repeatPricePence <= offer.pricePence ? offer.repeatPricePence : null;
-    statement(
-      db,
-      `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
-         updated_at, last_checked_at, stale, source, repeat_price_pence, repeat_terms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-    ).run(
-      offer.productId,
-      offer.retailerId,
-      offer.pricePence,
-      original,
-      offer.url,
-      offer.inStock ? 1 : 0,
-      offer.deliveryPence === 0 ? 1 : 0,
-      offer.deliveryPence,
-      at,
-      at,
-      offer.source,
-      repeatPrice,
-      repeatPrice === null ? null : (offer.repeatTerms ?? null),
-    );
-    statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(
-      offer.productId,
-      offer.retailerId,
-      offer.pricePence,
-      at,
-    );
+    const value = { productId: offer.productId, retailerId: offer.retailerId };
+    const best = bestListedPence(db, offer.productId);
+    if (best !== null && isPriceJump(best, offer.pricePence, policy)) {
+      const pending = statement(
+        db,
+        "SELECT held_price_pence FROM price_holds WHERE product_id = ? AND retailer_id = ? AND status = 'pending' AND new_offer = 1",
+      ).get(offer.productId, offer.retailerId) as { held_price_pence: number } | undefined;
+      if (pending?.held_price_pence === offer.pricePence) return { value: { ...value, held: true }, change: changeOf(new Set(), db) };
+      statement(db, "DELETE FROM price_holds WHERE product_id = ? AND retailer_id = ? AND status = 'pending'").run(offer.productId, offer.retailerId);
+      statement(
+        db,
+        `INSERT INTO price_holds (product_id, retailer_id, published_price_pence, held_price_pence, original_price_pence, delivery_pence, in_stock,
+           source, url, observed_at, status, new_offer)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 1)`,
+      ).run(offer.productId, offer.retailerId, best, offer.pricePence, offer.originalPricePence, offer.deliveryPence, offer.inStock ? 1 : 0, offer.source, offer.url, at);
+      recordAudit(
+        db,
+        {
+          action: "update",
+          entity: "product",
+          entityId: offer.productId,
+          summary: `Held a new offer at ${retailer.name} for "${product.name}" at ${formatPence(offer.pricePence)} for review (best price ${formatPence(best)}; from ${offer.source})`,
+        },
+        now,
+      );
+      return { value: { ...value, held: true }, change: changeOf(new Set(), db) };
+    }
+    insertOffer(db, offer, at);
     recomputeBestPrices(db, [offer.productId], now);
     recordAudit(
       db,
@@ -462,6 +560,6 @@ export function addOffer(db: Db, offer: NewOffer, now = new Date()): Written<{ p
       },
       now,
     );
-    return { value: { productId: offer.productId, retailerId: offer.retailerId }, change: changeOf(new Set([offer.productId]), db) };
+    return { value: { ...value, held: false }, change: changeOf(new Set([offer.productId]), db) };
   });
 }

@@ -46,6 +46,13 @@ export const retailers = sqliteTable("retailers", {
   deliveryPence: integer("delivery_pence"),
   /** Delivery is free for an order worth at least this much (null: never free by value). */
   freeDeliveryFromPence: integer("free_delivery_from_pence"),
+  /**
+   * Hosts its offer URLs may use besides its registry hosts and its website's (JSON array of
+   * lower-case host names, "shop.co.uk"): what the site owner sets for a retailer the code does not know.
+   */
+  hosts: text("hosts").notNull().default("[]"),
+  /** Merchant names affiliate feeds give it besides its name (JSON array of text). */
+  feedNames: text("feed_names").notNull().default("[]"),
 });
 
 export const products = sqliteTable(
@@ -489,6 +496,11 @@ export const priceHolds = sqliteTable(
     source: text("source").notNull(),
     url: text("url").notNull(),
     observedAt: text("observed_at").notNull(),
+    /**
+     * A source's first offer for the product at this retailer, held before it exists (its price
+     * was beyond the hold factor of the product's best price): accepting it adds the offer.
+     */
+    newOffer: integer("new_offer", { mode: "boolean" }).notNull().default(false),
     /** pending, accepted, rejected. */
     status: text("status").notNull().default("pending"),
     decidedAt: text("decided_at"),

@@ -1,47 +1,20 @@
 /**
- * The affiliate link builder (SPEC.md section 7, "Affiliate link rules"). One pure function
- * serves the static build and the islands, so every outbound link is tagged the same way.
+ * The affiliate link builder. One pure function serves the static build and the islands, so every
+ * outbound link is tagged the same way; each retailer's programme (its parameters, whether its
+ * redirector links are unwrapped) is in the retailer registry.
  */
-import type { AffiliateIds, AffiliateKey } from "./catalogue.ts";
+import type { AffiliateIds } from "./catalogue.ts";
+import { isOnHost, registryEntry, registryEntryByName, type RetailerEntry, type TrackingParams } from "./retailers.ts";
 
-type TrackingParams = ReadonlyArray<readonly [name: string, value: string]>;
-
-interface AffiliateRetailer {
-  /** The retailer's stable key in the database (`pets-at-home`), which the admin cannot rename. */
-  key: string;
-  /** The retailer's name reduced to lowercase letters (see retailerToken), for references by name only. */
-  token: string;
-  idKey: AffiliateKey;
-  params: (id: string) => TrackingParams;
+/**
+ * The affiliate programme of a retailer given by its key (offers: `pets-at-home`), or by its name
+ * where only a name is stored (vouchers: "Pets at Home", "Amazon UK"); programmes come from the
+ * retailer registry.
+ */
+function affiliateRetailer(retailer: string): RetailerEntry | undefined {
+  const entry = registryEntry(retailer) ?? registryEntryByName(retailer);
+  return entry?.affiliate ? entry : undefined;
 }
-
-const affiliateRetailers: readonly AffiliateRetailer[] = [
-  { key: "amazon", token: "amazon", idKey: "AMAZON", params: (id) => [["tag", id]] },
-  { key: "pets-at-home", token: "petsathome", idKey: "PETS_AT_HOME", params: (id) => [["aff", id]] },
-  { key: "jollyes", token: "jollyes", idKey: "JOLLYES", params: (id) => [["ref", id]] },
-  { key: "zooplus", token: "zooplus", idKey: "ZOOPLUS", params: (id) => [["partner", id]] },
-  {
-    key: "ebay",
-    token: "ebay",
-    idKey: "EBAY",
-    params: (id) => [
-      ["mkevt", "1"],
-      ["mkcid", "1"],
-      ["campid", id],
-    ],
-  },
-];
-
-/** Regional suffixes admins add to a retailer's name ("Amazon UK", "ebay.co.uk"). */
-const regionSuffixes = ["", "uk", "couk", "com"];
-
-/** Sent with an unwrapped Pets at Home link so the shopper lands on the web shop, not the app. */
-const petsAtHomeWebParams: TrackingParams = [
-  ["utm_source", "website"],
-  ["utm_medium", "affiliate"],
-  ["app_redirect", "false"],
-  ["force_web", "true"],
-];
 
 /** Query parameters in which affiliate redirectors (AWIN's `ued` and others) carry the merchant URL. */
 const redirectorParams = new Set(["ued", "url", "u", "murl", "destination"]);
@@ -53,27 +26,14 @@ const maxExtraDecodes = 2;
 /** Resolves relative links only to learn their scheme; never part of a result. */
 const schemeProbeBase = "https://relative.invalid/";
 
-const retailerToken = (name: string) => name.toLowerCase().replace(/[^a-z]/g, "");
-
-/**
- * The affiliate programme of a retailer given by its key (offers: `pets-at-home`), or by its name
- * where only a name is stored (vouchers: "Pets at Home", "Amazon UK").
- */
-function affiliateRetailer(retailer: string): AffiliateRetailer | undefined {
-  const byKey = affiliateRetailers.find((candidate) => candidate.key === retailer);
-  if (byKey) return byKey;
-  const token = retailerToken(retailer);
-  return affiliateRetailers.find((candidate) => regionSuffixes.some((suffix) => token === candidate.token + suffix));
-}
-
 /** The parameters a retailer's links get; none when its affiliate ID (or the site name) is empty. */
-function trackingParams(retailer: AffiliateRetailer | undefined, ids: AffiliateIds, siteName: string): TrackingParams {
-  if (retailer === undefined) {
+function trackingParams(retailer: RetailerEntry | undefined, ids: AffiliateIds, siteName: string): TrackingParams {
+  if (retailer?.affiliate == null) {
     const site = siteName.trim();
     return site ? [["ref", site]] : [];
   }
-  const id = ids[retailer.idKey].trim();
-  return id ? retailer.params(id) : [];
+  const id = ids[retailer.affiliate.idKey].trim();
+  return id ? retailer.affiliate.params(id) : [];
 }
 
 const isHttp = (url: URL) => url.protocol === "http:" || url.protocol === "https:";
@@ -116,12 +76,16 @@ function appendParams(link: string, params: TrackingParams): string {
   return base + separator + query + fragment;
 }
 
-const isPetsAtHomeHost = (url: URL) => url.hostname === "petsathome.com" || url.hostname.endsWith(".petsathome.com");
+const onRetailerHost = (url: URL, retailer: RetailerEntry) => retailer.hosts.some((base) => isOnHost(url.hostname, base));
 
-/** The value of a redirector parameter that points at Pets at Home, if the link has one. */
-function wrappedMerchantValue(url: URL): string | null {
+/**
+ * The value of a redirector parameter that names the retailer (its host's first label, as
+ * "petsathome"), if the link has one; whether it really leads there is checked once parsed.
+ */
+function wrappedMerchantValue(url: URL, retailer: RetailerEntry): string | null {
+  const labels = retailer.hosts.map((host) => host.split(".")[0]!);
   for (const [name, value] of url.searchParams) {
-    if (redirectorParams.has(name.toLowerCase()) && value.toLowerCase().includes("petsathome")) return value;
+    if (redirectorParams.has(name.toLowerCase()) && labels.some((label) => value.toLowerCase().includes(label))) return value;
   }
   return null;
 }
@@ -143,30 +107,30 @@ function parseWrappedUrl(value: string): URL | null {
 
 type Unwrapped = { kind: "not-wrapped" } | { kind: "merchant"; url: URL } | { kind: "unparsable"; value: string };
 
-/** Follows redirector parameters until the Pets at Home merchant URL itself is reached. */
-function unwrapPetsAtHome(link: URL): Unwrapped {
+/** Follows redirector parameters until the retailer's own URL is reached. */
+function unwrapRedirector(link: URL, retailer: RetailerEntry): Unwrapped {
   let current = link;
-  for (let depth = 0; depth < maxRedirectorDepth && !isPetsAtHomeHost(current); depth++) {
-    const value = wrappedMerchantValue(current);
+  for (let depth = 0; depth < maxRedirectorDepth && !onRetailerHost(current, retailer); depth++) {
+    const value = wrappedMerchantValue(current, retailer);
     if (value === null) break;
     const inner = parseWrappedUrl(value);
     if (inner === null) return { kind: "unparsable", value };
     current = inner;
   }
   if (current === link) return { kind: "not-wrapped" };
-  // Only a real petsathome.com address is trusted as the unwrapped destination.
-  return isPetsAtHomeHost(current) ? { kind: "merchant", url: current } : { kind: "unparsable", value: current.href };
+  // Only an address on the retailer's own hosts is trusted as the unwrapped destination.
+  return onRetailerHost(current, retailer) ? { kind: "merchant", url: current } : { kind: "unparsable", value: current.href };
 }
 
-function petsAtHomeLink(link: string, url: URL, params: TrackingParams): string {
-  const unwrapped = unwrapPetsAtHome(url);
+function unwrappedLink(link: string, url: URL, retailer: RetailerEntry, unwrappedParams: TrackingParams, params: TrackingParams): string {
+  const unwrapped = unwrapRedirector(url, retailer);
   switch (unwrapped.kind) {
     case "not-wrapped":
       return setParams(url, params).href;
     case "merchant":
-      return setParams(unwrapped.url, [...petsAtHomeWebParams, ...params]).href;
+      return setParams(unwrapped.url, [...unwrappedParams, ...params]).href;
     case "unparsable":
-      console.warn(`Affiliate link: could not unwrap the Pets at Home redirector link ${link} (inner value ${unwrapped.value})`);
+      console.warn(`Affiliate link: could not unwrap the ${retailer.name} redirector link ${link} (inner value ${unwrapped.value})`);
       return appendParams(link, params);
   }
 }
@@ -192,6 +156,7 @@ export function buildAffiliateUrl(retailer: string, url: string, ids: AffiliateI
   if (params.length === 0) return link;
   const absolute = parseAbsoluteHttp(link);
   if (absolute === null) return appendParams(link, params);
-  if (programme?.idKey === "PETS_AT_HOME") return petsAtHomeLink(link, absolute, params);
+  const unwrappedParams = programme?.affiliate?.unwrappedParams;
+  if (programme && unwrappedParams) return unwrappedLink(link, absolute, programme, unwrappedParams, params);
   return setParams(absolute, params).href;
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { affiliateKeys, type AffiliateIds } from "./catalogue.ts";
+import { affiliateProgramme, parseHostList } from "./retailers.ts";
 import { formatPence, toPence, type Pence } from "./money.ts";
 import { feedingGuideSchema } from "./feeding.ts";
 import { effectivePence } from "./offers.ts";
@@ -219,6 +220,29 @@ export const retailerInput = z.object({
   deliveryCharge: pounds("deliveryCharge").nullable().optional(),
   /** Delivery is free from this order value on; null: never free by value; left out of an update: kept. */
   freeDeliveryFrom: pounds("freeDeliveryFrom").nullable().optional(),
+  /** Hosts its offer URLs may use besides its registry's and its website's; left out of an update: kept. */
+  hosts: z
+    .array(z.string({ error: "hosts must be a list of host names" }).max(253, "a host name is at most 253 characters"), { error: "hosts must be a list of host names" })
+    .max(20, "at most 20 hosts")
+    .transform((list, ctx) => {
+      const hosts: string[] = [];
+      for (const [index, item] of list.entries()) {
+        const parsed = parseHostList(item);
+        const host = parsed.hosts[0];
+        if (parsed.invalid.length > 0 || parsed.hosts.length !== 1 || host === undefined) {
+          ctx.addIssue({ code: "custom", path: [index], message: `"${item}" is not a host name (like shop.co.uk)` });
+        } else if (!hosts.includes(host)) hosts.push(host);
+      }
+      return hosts;
+    })
+    .optional(),
+  /** Merchant names feeds give it besides its name; left out of an update: kept. */
+  feedNames: z
+    .array(z.string({ error: "feedNames must be a list of names" }).trim().min(1, "a feed name cannot be empty").max(100, "a feed name is at most 100 characters"), {
+      error: "feedNames must be a list of names",
+    })
+    .max(20, "at most 20 feed names")
+    .optional(),
 });
 export type RetailerInput = z.infer<typeof retailerInput>;
 
@@ -238,19 +262,11 @@ export const voucherInput = z.object({
 });
 export type VoucherInput = z.infer<typeof voucherInput>;
 
-const affiliateIdMessages: Record<keyof AffiliateIds, string> = {
-  AMAZON: "Amazon affiliate ID is required",
-  PETS_AT_HOME: "Pets at Home affiliate ID is required",
-  JOLLYES: "Jollyes affiliate ID is required",
-  ZOOPLUS: "Zooplus affiliate ID is required",
-  EBAY: "eBay affiliate ID is required",
-};
-
 const affiliateId = (key: keyof AffiliateIds) =>
   z
-    .string({ error: affiliateIdMessages[key] })
+    .string({ error: affiliateProgramme(key).required })
     .trim()
-    .min(1, affiliateIdMessages[key])
+    .min(1, affiliateProgramme(key).required)
     .max(100, `${key} must be at most 100 characters`)
     .regex(/^[A-Za-z0-9._~-]+$/, `${key} may use only letters, digits and . _ ~ -`);
 

@@ -27,6 +27,12 @@ export interface Retailer {
   deliveryCharge: number | null;
   /** Delivery is free for an order worth at least this (pounds); null when never free by value. */
   freeDeliveryFrom: number | null;
+  /** Hosts the site owner added for its offer URLs ("shop.co.uk"), besides the registry's and its website's. */
+  hosts: string[];
+  /** Every host its offer URLs may use: the registry's, the added ones and its website's (retailerHosts). */
+  offerHosts: string[];
+  /** Merchant names affiliate feeds give it besides its name. */
+  feedNames: string[];
 }
 
 export interface RetailerRef {

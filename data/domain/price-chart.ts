@@ -4,6 +4,7 @@
  * it as inline SVG with no JavaScript and a test can check every coordinate.
  */
 import { formatPence, type Pence } from "./money.ts";
+import { registryEntryByName, retailerRegistry } from "./retailers.ts";
 
 /** One recorded price of one offer (a row of price_history with its retailer's name). */
 export interface HistoryPoint {
@@ -72,35 +73,24 @@ export const fluidChartPadding: ChartPadding = { top: 8, right: 0, bottom: 8, le
 const dayMs = 24 * 60 * 60 * 1000;
 
 interface RetailerStyle {
-  /** The retailer's name reduced to lowercase letters, as in affiliate.ts. */
-  token: string;
   color: string;
   dash: string;
 }
 
-/**
- * The five compared retailers get fixed colours from the Okabe-Ito colour-blind-safe palette,
- * darkened until each has at least 4.5:1 contrast on white; orange and green, the pair most
- * alike to some colour-blind eyes, also differ in dash pattern.
- */
-export const retailerStyles: readonly RetailerStyle[] = [
-  { token: "amazon", color: "#b45309", dash: "" }, // orange, 5.0:1
-  { token: "petsathome", color: "#0072b2", dash: "" }, // blue, 5.2:1
-  { token: "jollyes", color: "#00785a", dash: "7 4" }, // bluish green, 5.5:1
-  { token: "zooplus", color: "#a8327a", dash: "2 3" }, // reddish purple, 6.2:1
-  { token: "ebay", color: "#1f2937", dash: "9 3 2 3" }, // near black, 14.7:1
-];
+/** The registry's retailers with a chart style of their own (the compared ones), in legend order. */
+const styledRetailers = retailerRegistry.filter((entry) => entry.style !== null);
+
+/** Those retailers' styles, in legend order. */
+export const retailerStyles: readonly RetailerStyle[] = styledRetailers.map((entry) => entry.style!);
 
 /** Any other retailer: a stable pick from further AA colours (at least 5:1 on white). */
-const otherStyles: readonly Omit<RetailerStyle, "token">[] = [
+const otherStyles: readonly RetailerStyle[] = [
   { color: "#6d28d9", dash: "5 3" },
   { color: "#be123c", dash: "1 3" },
   { color: "#0e7490", dash: "8 3 1 3" },
   { color: "#4b5563", dash: "4 4" },
 ];
 
-const retailerToken = (name: string) => name.toLowerCase().replace(/[^a-z]/g, "");
-const regionSuffixes = ["", "uk", "couk", "com"];
 
 /**
  * The line colour and dash pattern of a retailer, the same on every page.
@@ -108,9 +98,9 @@ const regionSuffixes = ["", "uk", "couk", "com"];
  * @example retailerStyle("Amazon UK").color // "#b45309"
  */
 export function retailerStyle(retailerName: string): { color: string; dash: string } {
-  const token = retailerToken(retailerName);
-  const known = retailerStyles.find((style) => regionSuffixes.some((suffix) => token === style.token + suffix));
+  const known = registryEntryByName(retailerName)?.style;
   if (known) return { color: known.color, dash: known.dash };
+  const token = retailerName.toLowerCase().replace(/[^a-z]/g, "");
   let hash = 0;
   for (const char of token) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   const other = otherStyles[hash % otherStyles.length]!;
@@ -119,9 +109,9 @@ export function retailerStyle(retailerName: string): { color: string; dash: stri
 
 /** Legend order: the five compared retailers first, in a fixed order, then others by name. */
 function styleOrder(retailerName: string): number {
-  const token = retailerToken(retailerName);
-  const index = retailerStyles.findIndex((style) => regionSuffixes.some((suffix) => token === style.token + suffix));
-  return index === -1 ? retailerStyles.length : index;
+  const entry = registryEntryByName(retailerName);
+  const index = entry === undefined ? -1 : styledRetailers.indexOf(entry);
+  return index === -1 ? styledRetailers.length : index;
 }
 
 /** Step between price ticks: 1, 2 or 5 times a power of ten pence, giving at most `maxSteps` steps. */

@@ -6,7 +6,8 @@
  * Prices are integer pence (base prices around which retailer offers are spread).
  */
 import type { AffiliateIds } from "../domain/catalogue.ts";
-import { noDeliveryRule, type DeliveryRule } from "../domain/delivery.ts";
+import type { DeliveryRule } from "../domain/delivery.ts";
+import { retailerLogo, retailerRegistry } from "../domain/retailers.ts";
 
 export interface CategorySeed {
   name: string;
@@ -147,36 +148,15 @@ export const categoryIcons = [
   "bed",
 ] as const;
 
-const retailer = (name: string, slug: string, website: string, comparesPrices: boolean, delivery: DeliveryRule = noDeliveryRule): RetailerSeed => ({
-  name,
-  slug,
-  logo: `/retailers/${slug}.svg`,
-  website,
-  comparesPrices,
-  delivery,
-});
-
-const delivery = (standardPence: number | null, freeFromPence: number | null): DeliveryRule => ({ standardPence, freeFromPence });
-
-/**
- * Retailers in id order: the five whose prices are compared come first (SPEC.md section 1),
- * then the ones that only appear on vouchers.
- */
-export const retailerSeeds: readonly RetailerSeed[] = [
-  // Typical UK standard delivery: a charge per order, free from a basket value. eBay sellers each
-  // set their own postage, so eBay has no rule; its offers state their postage one by one.
-  retailer("Amazon", "amazon", "https://www.amazon.co.uk", true, delivery(299, 3500)),
-  retailer("Pets at Home", "pets-at-home", "https://www.petsathome.com", true, delivery(399, 3900)),
-  retailer("Jollyes", "jollyes", "https://www.jollyes.co.uk", true, delivery(499, 4900)),
-  retailer("Zooplus", "zooplus", "https://www.zooplus.co.uk", true, delivery(399, 3900)),
-  retailer("eBay", "ebay", "https://www.ebay.co.uk", true),
-  retailer("Viovet", "viovet", "https://www.viovet.co.uk", false),
-  retailer("Fetch", "fetch", "https://www.fetch.co.uk", false),
-  retailer("Pet Planet", "pet-planet", "https://www.pet-planet.co.uk", false),
-  retailer("VetUK", "vetuk", "https://www.vetuk.co.uk", false),
-  retailer("Grooming Gang", "grooming-gang", "https://www.groominggang.co.uk", false),
-  retailer("Birdfood Direct", "birdfood-direct", "https://www.birdfooddirect.co.uk", false),
-];
+/** Retailers in id order: the registry's, whose prices the site compares first (see retailers.ts). */
+export const retailerSeeds: readonly RetailerSeed[] = retailerRegistry.map((entry) => ({
+  name: entry.name,
+  slug: entry.key,
+  logo: retailerLogo(entry.key),
+  website: entry.website,
+  comparesPrices: entry.comparesPrices,
+  delivery: entry.delivery,
+}));
 
 /** Retailers that carry product offers, in id order. */
 export const comparisonRetailerNames = ["Amazon", "Pets at Home", "Jollyes", "Zooplus", "eBay"] as const;

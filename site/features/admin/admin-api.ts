@@ -193,7 +193,7 @@ export type AdminCategory = Category & { description: string };
 export type CategoryInput = Omit<AdminCategory, "id">;
 export type AdminRetailer = Retailer & { description: string };
 /** Delivery amounts go as typed (pounds; the API validates them); null: not known / never free by value. */
-export type RetailerInput = Pick<AdminRetailer, "name" | "logo" | "website" | "description" | "comparesPrices"> & {
+export type RetailerInput = Pick<AdminRetailer, "name" | "logo" | "website" | "description" | "comparesPrices" | "hosts" | "feedNames"> & {
   deliveryCharge: string | null;
   freeDeliveryFrom: string | null;
 };
@@ -316,6 +316,8 @@ export interface PriceHold {
   source: string;
   url: string;
   observedAt: string;
+  /** A first offer at this retailer: publishedPrice is then the product's best price, and accepting adds the offer. */
+  newOffer: boolean;
 }
 
 /** The hold rule: a new price below `below` or above `above` times the published price is held. */

@@ -15,6 +15,7 @@ export default defineAdminRoute((_event, { db, admin }) => ({
     source: hold.source,
     url: hold.url,
     observedAt: hold.observedAt,
+    newOffer: hold.newOffer,
   })),
   factor: admin.pipeline.holdPolicy,
 }));

@@ -5,18 +5,14 @@
 import { ArrowUpRight } from "../icons.tsx";
 import { useRef, useState, type FormEvent } from "react";
 import { affiliateKeys, type AffiliateIds, type AffiliateKey } from "../../../../data/domain/catalogue.ts";
+import { affiliateProgramme, type AffiliateProgramme } from "../../../../data/domain/retailers.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { errorMessage, fetchAffiliateIds, saveAffiliateIds } from "../admin-api.ts";
 import { adminPaths } from "../routes.ts";
 import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
-const fieldsByKey: Record<AffiliateKey, { label: string; required: string; placeholder: string }> = {
-  AMAZON: { label: "Amazon Affiliate ID", required: "Amazon affiliate ID is required", placeholder: "yourtag-21" },
-  PETS_AT_HOME: { label: "Pets at Home Affiliate ID", required: "Pets at Home affiliate ID is required", placeholder: "AWIN publisher ID" },
-  JOLLYES: { label: "Jollyes Affiliate ID", required: "Jollyes affiliate ID is required", placeholder: "Jollyes referral ID" },
-  ZOOPLUS: { label: "Zooplus Affiliate ID", required: "Zooplus affiliate ID is required", placeholder: "Zooplus partner ID" },
-  EBAY: { label: "eBay Campaign ID", required: "eBay affiliate ID is required", placeholder: "5338xxxxxx" },
-};
+/** Each ID's field label, required message and placeholder, from its retailer's programme. */
+const fieldsByKey = Object.fromEntries(affiliateKeys.map((key) => [key, affiliateProgramme(key)])) as Record<AffiliateKey, AffiliateProgramme>;
 
 const programmes = [
   { name: "Amazon Associates UK", href: "https://affiliate-program.amazon.co.uk/", text: "Earn on Amazon.co.uk purchases; your tracking ID ends in -21." },

@@ -94,6 +94,12 @@ interface HoldListProps {
   onDecide: (hold: PriceHold, decision: HoldDecision) => void;
 }
 
+/** A held first offer at a retailer: compared with the product's best price, and accepting adds it. */
+function NewOfferNote({ hold }: { hold: PriceHold }) {
+  if (!hold.newOffer) return null;
+  return <span className="block text-xs font-medium text-amber-800">New offer, against the best price</span>;
+}
+
 /** What the decision buttons act on, read out after their names. */
 function holdSummary(hold: PriceHold): string {
   const published = hold.publishedPrice === null ? "no published price" : formatPrice(hold.publishedPrice);
@@ -172,7 +178,10 @@ function HoldCards({ holds, pending, onDecide }: HoldListProps) {
             <AdminLink href={adminPaths.editProduct(hold.product.id)} className="font-medium break-words text-slate-900 hover:underline">
               {hold.product.name}
             </AdminLink>
-            <p className="text-sm text-slate-600">{hold.retailer.name}</p>
+            <p className="text-sm text-slate-600">
+              {hold.retailer.name}
+              <NewOfferNote hold={hold} />
+            </p>
           </div>
           <dl className="grid grid-cols-3 gap-2 text-sm">
             <div>
@@ -232,6 +241,7 @@ function HoldTable({ holds, pending, onDecide }: HoldListProps) {
             </th>
             <Td className="min-w-32">
               {hold.retailer.name}
+              <NewOfferNote hold={hold} />
               <span className="block text-xs">
                 <PageLink hold={hold} />
               </span>

@@ -1,6 +1,7 @@
 /**
  * /admin/retailers/new and /admin/retailers/edit/{id}: name, website and logo (required), an
- * optional description (saved) and whether the site compares prices at this retailer.
+ * optional description (saved), whether the site compares prices at this retailer, its delivery
+ * rule, the other hosts its offer links may use and the names product feeds give it.
  */
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
@@ -11,7 +12,27 @@ import { navigate } from "../router.ts";
 import { AdminLink, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 const back = { href: adminPaths.retailers, label: "Back to Retailers" };
-const blank: Omit<AdminRetailer, "id" | "key"> = { name: "", website: "", logo: "", description: "", comparesPrices: true, deliveryCharge: null, freeDeliveryFrom: null };
+const blank: Omit<AdminRetailer, "id" | "key"> = {
+  name: "",
+  website: "",
+  logo: "",
+  description: "",
+  comparesPrices: true,
+  deliveryCharge: null,
+  freeDeliveryFrom: null,
+  hosts: [],
+  offerHosts: [],
+  feedNames: [],
+};
+
+/** The form's fields: lists are edited as text, one entry per line. */
+type RetailerFields = Omit<RetailerInput, "hosts" | "feedNames"> & { hosts: string; feedNames: string };
+/** A list typed one per line (commas too, for hosts) as the API takes it. */
+const lines = (text: string, separators: RegExp) =>
+  text
+    .split(separators)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
 /** A stored amount in pounds as the field shows it ("3.99"); empty when not set. */
 const amountText = (pounds: number | null | undefined) => (pounds === null || pounds === undefined ? null : pounds.toFixed(2));
 
@@ -34,11 +55,14 @@ export default function RetailerForm({ id }: { id: number | null }) {
         />
       </div>
     );
-  const { name, website, logo, description, comparesPrices, deliveryCharge, freeDeliveryFrom } = state.data;
+  const { name, website, logo, description, comparesPrices, deliveryCharge, freeDeliveryFrom, hosts, feedNames, offerHosts } = state.data;
   return (
     <RetailerEditor
       id={id}
+      offerHosts={offerHosts}
       initial={{
+        hosts: hosts.join("\n"),
+        feedNames: feedNames.join("\n"),
         name,
         website,
         logo,
@@ -51,10 +75,10 @@ export default function RetailerForm({ id }: { id: number | null }) {
   );
 }
 
-function RetailerEditor({ id, initial }: { id: number | null; initial: RetailerInput }) {
+function RetailerEditor({ id, initial, offerHosts }: { id: number | null; initial: RetailerFields; offerHosts: string[] }) {
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
-  const set = <K extends keyof RetailerInput>(key: K, value: RetailerInput[K]) => setFields((previous) => ({ ...previous, [key]: value }));
+  const set = <K extends keyof RetailerFields>(key: K, value: RetailerFields[K]) => setFields((previous) => ({ ...previous, [key]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,6 +92,8 @@ function RetailerEditor({ id, initial }: { id: number | null; initial: RetailerI
       // An empty field means not known (charge) or never free by value (threshold).
       deliveryCharge: fields.deliveryCharge?.trim() || null,
       freeDeliveryFrom: fields.freeDeliveryFrom?.trim() || null,
+      hosts: lines(fields.hosts, /[\s,]+/),
+      feedNames: lines(fields.feedNames, /\n/),
     };
     try {
       if (id === null) await createRetailer(input);
@@ -119,6 +145,21 @@ function RetailerEditor({ id, initial }: { id: number | null; initial: RetailerI
               )}
             </Field>
           </fieldset>
+          <Field
+            label="Other web addresses"
+            hint={`Hosts its offer links may use besides its website, one per line (such as shop.co.uk). ${
+              offerHosts.length > 0 ? `Offer links must now be on: ${offerHosts.join(", ")}.` : "Offer links must be on its website's host."
+            }`}
+          >
+            {({ id: inputId, describedBy }) => (
+              <textarea id={inputId} rows={2} placeholder="shop.co.uk" value={fields.hosts} onChange={(event) => set("hosts", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+            )}
+          </Field>
+          <Field label="Names in product feeds" hint="How affiliate feeds name this merchant besides its name, one per line (such as Shop UK Ltd).">
+            {({ id: inputId, describedBy }) => (
+              <textarea id={inputId} rows={2} value={fields.feedNames} onChange={(event) => set("feedNames", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+            )}
+          </Field>
           <div className="flex flex-wrap gap-2">
             <button type="submit" className="btn-primary" disabled={saving}>
               {saving ? "Saving..." : id === null ? "Create Retailer" : "Update Retailer"}
