@@ -53,6 +53,9 @@ describe("parsePrice", () => {
     [".99", 99, null],
     ["0.00", 0, null],
     ["-5.00", -500, null],
+    ["0.00 GBP", 0, "GBP"],
+    ["£0", 0, "GBP"],
+    ["0 EUR", 0, "EUR"],
   ])("%j is %i pence in %s", (text, pence, currency) => {
     expect(parsePrice(text)).toEqual({ pence, currency });
   });
@@ -71,6 +74,8 @@ describe("parsePrice", () => {
     ["£5.29 - £9.56", "is a range, not one price"],
     ["12.99 + VAT", "is not a price"],
     ["12.99*", "is not a price"],
+    ["59.00 INR", "is in INR, not GBP (not imported)"],
+    ["ZAR 59", "is in ZAR, not GBP (not imported)"],
   ])("%j is refused: %s", (text, problem) => {
     expect(parsePrice(text)).toBeNull();
     expect(priceProblem(text)).toBe(problem);

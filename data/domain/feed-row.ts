@@ -236,6 +236,9 @@ export interface ParsedPrice {
  */
 const pricePattern = /^(?:[£€$]|[A-Za-z]{3})?\s?-?\s?(?:[£€$]\s?)?[\d.,'’ \u00a0]*\d[\d.,'’ \u00a0]*\s?(?:[£€$]|[A-Za-z]{3}|p)?$/;
 
+/** Zero with a currency mark before or after it ("£0", "0.00 GBP"); a bare zero is read as a plain number. */
+const zeroPattern = /^(?:([£€$]|[A-Za-z]{3})\s?)?0+(?:[.,]0+)?(?:\s?([£€$]|[A-Za-z]{3}))?$/;
+
 /**
  * Why a price cell is not a price, in words for the row's error: an accounting negative "(5.00)"
  * or "5.00-",
@@ -248,6 +251,8 @@ export function priceProblem(raw: string): string {
   if (/\d\s?-$/.test(text)) return "is an accounting negative (a trailing minus), not a price";
   if (/\d\s*\/\s*\d/.test(text)) return "is a fraction, not a price";
   if (/\bfrom\b/i.test(text)) return "is a starting price (\"from\"), not one price";
+  const code = /^([A-Z]{3})\s?[\d.,]+$|^[\d.,]+\s?([A-Z]{3})$/.exec(text);
+  if (code && (code[1] ?? code[2]) !== "GBP") return `is in ${code[1] ?? code[2]}, not GBP (not imported)`;
   if (/\d\s*(?:-|–|to)\s*\D{0,4}\d/i.test(text)) return "is a range, not one price";
   return "is not a price";
 }
@@ -266,6 +271,13 @@ export function priceProblem(raw: string): string {
 export function parsePrice(raw: string): ParsedPrice | null {
   const text = raw.trim();
   if (!pricePattern.test(text)) return null;
+  const zero = zeroPattern.exec(text);
+  if (zero) {
+    // "0.00 GBP": the shared parser reads no zero amounts, a delivery cost can be one.
+    const mark = (zero[1] ?? zero[2])?.toUpperCase();
+    const currency = mark === undefined ? null : (currencySymbols[mark] ?? mark);
+    return currency === null || currencyCodes.has(currency) ? { pence: 0, currency } : null;
+  }
   const plain = /^(-?)(\d*)(?:\.(\d+))?$/.exec(text);
   if (plain) {
     const [, sign, whole = "", decimals = ""] = plain;
