@@ -46,12 +46,12 @@ describe("readFeed: Google Merchant Center", () => {
     const items = await collect(fixture("google-rss-gbp.xml"), { retailerKey: "zooplus" });
     expect(summarise(items)).toEqual([
       [8, "zooplus", "Barkwell Salmon & Rice Kibble 2kg", 1999, 2499, 399, true, "5012345670010", "2kg", "BW-1001"],
-      [37, "zooplus", "Barkwell Salmon & Rice Kibble 2kg", 1999, 2499, null, true, "5012345670010", "2kg", "BW-1001"],
-      ["line 49: no price (price empty)"],
-      ["line 56: priced in EUR, not GBP (not imported)"],
+      [37, "zooplus", "Barkwell Salmon & Rice Kibble 2kg", 1999, 2499, 399, true, "5012345670010", "2kg", "BW-1001"],
+      ["line 50: no price (price empty)"],
+      ["line 57: priced in EUR, not GBP (not imported)"],
       // The sale ended in October; the US-only shipping says nothing of UK delivery; the measure gives the pack.
-      [63, "zooplus", "Barkwell Turkey & Veg Senior Food", 3250, null, null, false, "5012345670027", "1.5kg", "BW-1004"],
-      ['line 81: condition "refurbished": only new items are compared (not imported)'],
+      [64, "zooplus", "Barkwell Turkey & Veg Senior Food", 3250, null, null, false, "5012345670027", "1.5kg", "BW-1004"],
+      ['line 82: condition "refurbished": only new items are compared (not imported)'],
     ]);
     const first = items[0]!.kind === "offer" ? items[0]!.offer : null;
     expect(first).toMatchObject({
