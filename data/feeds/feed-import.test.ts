@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importFeed } from "../../api/jobs/product-import.ts";
 import { catalogueRevision } from "../db/catalogue-revision.ts";
 import { tempDb, type TempDb } from "../db/fixtures/temp-db.ts";
+import { cjStyleMapping } from "./fixtures/cj-style-mapping.ts";
 import { readFeed, type FeedReadOptions } from "./read-feed.ts";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -35,20 +36,6 @@ async function importTwice(file: string, source: string, options: FeedReadOption
   return { first, second, state };
 }
 
-const cjMapping = {
-  merchantName: "PROGRAMNAME",
-  name: "NAME",
-  externalId: "SKU",
-  brand: "MANUFACTURER",
-  gtin: "UPC",
-  currency: "CURRENCY",
-  price: "PRICE",
-  salePrice: "SALEPRICE",
-  link: "BUYURL",
-  image: "IMAGEURL",
-  category: "ADVERTISERCATEGORY",
-  inStock: "INSTOCK",
-};
 
 /** A stored offer as [name, retailer, price, original, delivery, in stock, gtin]. */
 const offer = (name: string, retailer: string, price: number, original: number | null, delivery: number | null, inStock: 0 | 1, gtin: string | null) => ({
@@ -106,7 +93,7 @@ describe("every layout through the importer, twice", () => {
     [
       "cj-style.csv",
       "cj",
-      { layout: "mapped", mapping: cjMapping },
+      { layout: "mapped", mapping: cjStyleMapping },
       { rows: 2, created: 1, existing: 0, rejected: 1 },
       ['line 3: "Tailwag Grain Free Turkey 2kg" is sold by Random Pet Shop, a retailer whose prices we do not compare (not imported)'],
       [offer("Tailwag Grain Free Turkey 12kg", "zooplus", 4999, 5499, null, 1, "5012345670096")],

@@ -8,6 +8,7 @@ import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { createGzip, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { cjStyleMapping } from "./fixtures/cj-style-mapping.ts";
 import { FeedRefused, FeedTooLarge, readFeed, sniffFeed, type FeedItem, type FeedReadOptions } from "./read-feed.ts";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -138,33 +139,19 @@ describe("readFeed: Awin merchant upload and mapped CSVs", () => {
     ]);
   });
 
-  const cjMapping = {
-    merchantName: "PROGRAMNAME",
-    name: "NAME",
-    externalId: "SKU",
-    brand: "MANUFACTURER",
-    gtin: "UPC",
-    currency: "CURRENCY",
-    price: "PRICE",
-    salePrice: "SALEPRICE",
-    link: "BUYURL",
-    image: "IMAGEURL",
-    category: "ADVERTISERCATEGORY",
-    inStock: "INSTOCK",
-  };
 
   it("reads any CSV through the owner's column mapping; a named merchant is kept over the source's retailer", async () => {
-    const items = await collect(fixture("cj-style.csv"), { layout: "mapped", mapping: cjMapping, retailerKey: "amazon" });
+    const items = await collect(fixture("cj-style.csv"), { layout: "mapped", mapping: cjStyleMapping, retailerKey: "amazon" });
     expect(summarise(items)).toEqual([
       [2, "zooplus", "Tailwag Grain Free Turkey 12kg", 4999, 5499, null, true, "5012345670096", "12kg", "TW-1"],
       [3, "random-pet-shop", "Tailwag Grain Free Turkey 2kg", 1299, null, null, true, null, "2kg", "TW-2"],
     ]);
     // With layout auto, a mapping is used when no built-in layout fits.
-    expect(summarise(await collect(fixture("cj-style.csv"), { mapping: cjMapping }))).toEqual(summarise(items));
+    expect(summarise(await collect(fixture("cj-style.csv"), { mapping: cjStyleMapping }))).toEqual(summarise(items));
   });
 
   it.each([
-    [{ ...cjMapping, price: "COST" }, 'The column mapping reads price from "COST", but the feed has no such column (its columns are PROGRAMNAME, NAME, SKU, DESCRIPTION, MANUFACTURER, UPC, CURRENCY, PRICE, SALEPRICE, BUYURL, IMAGEURL, ADVERTISERCATEGORY, ... (13 columns))'],
+    [{ ...cjStyleMapping, price: "COST" }, 'The column mapping reads price from "COST", but the feed has no such column (its columns are PROGRAMNAME, NAME, SKU, DESCRIPTION, MANUFACTURER, UPC, CURRENCY, PRICE, SALEPRICE, BUYURL, IMAGEURL, ADVERTISERCATEGORY, ... (13 columns))'],
     [{ name: "NAME", price: "PRICE" }, "The column mapping sets no column for link (required)"],
     [{ name: "NAME", price: "PRICE", link: "BUYURL" }, "This feed (a feed read through its column mapping) names no merchant: set the retailer its source belongs to"],
   ])("refuses a mapping that cannot be read: %j", async (mapping, message) => {
