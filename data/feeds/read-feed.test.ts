@@ -191,6 +191,31 @@ describe("readFeed: files that are not feeds", () => {
   });
 });
 
+describe("readFeed: other encodings and layouts", () => {
+  it("decodes an XML feed in the encoding its declaration names", async () => {
+    const feed = Buffer.from(
+      '<?xml version="1.0" encoding="ISO-8859-1"?>\n<rss xmlns:g="http://base.google.com/ns/1.0"><channel>\n<item><g:title>P\u00e2t\u00e9 for Cats 400g</g:title><g:link>https://a.co.uk/1</g:link><g:price>\u00a33.49</g:price></item>\n</channel></rss>',
+      "latin1",
+    );
+    expect(summarise(await collect(streamOf(feed), { retailerKey: "zooplus" }))).toEqual([[3, "zooplus", "Pâté for Cats 400g", 349, null, null, null, null, "400g", ""]]);
+  });
+
+  it("reads an XML feed's items through a column mapping of element names", async () => {
+    const feed = '<rss><channel>\n<item><title>Kong Classic Large</title><cost>12.99</cost><url>https://a.co.uk/k</url><shop>Zooplus UK</shop></item>\n</channel></rss>';
+    expect(summarise(await collect(streamOf(feed), { layout: "mapped", mapping: { name: "title", price: "cost", link: "url", merchantName: "shop" } }))).toEqual([
+      [2, "zooplus", "Kong Classic Large", 1299, null, null, null, null, null, ""],
+    ]);
+  });
+
+  it("gives the rows of an Awin publisher feed that name no merchant the source's retailer", async () => {
+    const feed = "product_name,search_price,merchant_deep_link,merchant_name\nKong Classic Large,12.99,https://a.co.uk/k,\nKong Wubba,8.99,https://a.co.uk/w,Amazon UK\n";
+    expect(summarise(await collect(streamOf(feed), { retailerKey: "jollyes" })).map((row) => row.slice(0, 3))).toEqual([
+      [2, "jollyes", "Kong Classic Large"],
+      [3, "amazon", "Kong Wubba"],
+    ]);
+  });
+});
+
 describe("readFeed: XML is read safely", () => {
   it("never expands a DTD's entities (billion laughs, external entities): they stay as written", async () => {
     const items = await collect(fixture("billion-laughs.xml"), { retailerKey: "zooplus" });
