@@ -9,6 +9,7 @@ import {
   packSizeOf,
   parseFeedRow,
   parsePrice,
+  priceProblem,
   repairMojibake,
   standardFeedColumns,
   stockOf,
@@ -52,12 +53,32 @@ describe("parsePrice", () => {
     [".99", 99, null],
     ["0.00", 0, null],
     ["-5.00", -500, null],
+    ["0.00 GBP", 0, "GBP"],
+    ["£0", 0, "GBP"],
+    ["0 EUR", 0, "EUR"],
   ])("%j is %i pence in %s", (text, pence, currency) => {
     expect(parsePrice(text)).toEqual({ pence, currency });
   });
 
   it.each(["abc", "", "12.995", "1.299", "12.99 ABC", "£12.99 EUR", "12..99", "1,2,3", "twelve pounds", "12.99.99"])("%j is not a price", (text) => {
     expect(parsePrice(text)).toBeNull();
+  });
+
+  it.each([
+    ["(5.00)", "is an accounting negative (in brackets), not a price"],
+    ["£(5.00)", "is not a price"],
+    ["5.00-", "is an accounting negative (a trailing minus), not a price"],
+    ["1/2", "is a fraction, not a price"],
+    ["1 / 2", "is a fraction, not a price"],
+    ["from £3.49", 'is a starting price ("from"), not one price'],
+    ["£5.29 - £9.56", "is a range, not one price"],
+    ["12.99 + VAT", "is not a price"],
+    ["12.99*", "is not a price"],
+    ["59.00 INR", "is in INR, not GBP (not imported)"],
+    ["ZAR 59", "is in ZAR, not GBP (not imported)"],
+  ])("%j is refused: %s", (text, problem) => {
+    expect(parsePrice(text)).toBeNull();
+    expect(priceProblem(text)).toBe(problem);
   });
 });
 
@@ -285,6 +306,10 @@ describe("headerProblem", () => {
   ])("%j: %s", (header, message) => {
     expect(headerProblem(header)).toBe(message);
   });
+  it("needs no merchant column when the feed's source names its retailer", () => {
+    expect(headerProblem(["product_name", "search_price", "merchant_deep_link"], { retailerKey: "zooplus" })).toBeNull();
+    expect(headerProblem(["product_name", "search_price", "merchant_deep_link"], { retailerKey: null })).toBe("The feed has no merchant_name or merchant_id column");
+  });
   it("says a line of unrelated names is not a feed", () => {
     expect(headerProblem(["id", "title", "price"])).toMatch(/^This file is not a product feed/);
   });
@@ -375,8 +400,20 @@ describe("parseFeedRow", () => {
     [{ merchant_deep_link: "", aw_deep_link: "" }, "line 12: no link to the product (merchant_deep_link and aw_deep_link are empty)"],
     [{ merchant_deep_link: "www.amazon.co.uk/dp/B07" }, 'line 12: link "www.amazon.co.uk/dp/B07" is not an http(s) address'],
     [{ aw_deep_link: "javascript:alert(1)" }, 'line 12: link "javascript:alert(1)" is not an http(s) address'],
+    [{ search_price: "(5.00)", store_price: "" }, 'line 12: price "(5.00)" is an accounting negative (in brackets), not a price'],
+    [{ search_price: "1/2" }, 'line 12: price "1/2" is a fraction, not a price'],
+    [{ condition: "used" }, 'line 12: condition "used": only new items are compared (not imported)'],
+    [{ condition: "Refurbished" }, 'line 12: condition "refurbished": only new items are compared (not imported)'],
   ])("refuses %j: %s", (over, message) => {
     expect(parseFeedRow(row(over), 12)).toEqual({ kind: "error", line: 12, error: message });
+  });
+
+  it("gives a row that names no merchant the source's retailer, and keeps a named merchant", () => {
+    const unnamed = offerOf(parseFeedRow(row({ merchant_name: "", merchant_id: "" }), 4, { retailerKey: "pets-at-home" }));
+    expect([unnamed.merchantKey, unnamed.merchantName, unnamed.merchantId]).toEqual(["pets-at-home", "", ""]);
+    const named = offerOf(parseFeedRow(row({}), 4, { retailerKey: "pets-at-home" }));
+    expect([named.merchantKey, named.merchantName]).toEqual(["amazon", "Amazon UK"]);
+    expect(offerOf(parseFeedRow(row({ condition: " New " }), 4)).name).toBe("Royal Canin Mini Adult Dry Dog Food 2kg");
   });
 
   it.each([

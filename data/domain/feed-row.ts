@@ -59,6 +59,7 @@ export const optionalFeedColumns = [
   "base_price_amount",
   "base_price_text",
   "parent_product_id",
+  "condition",
   ...repeatPriceColumns,
   ...repeatTermsColumns,
 ] as const;
@@ -120,6 +121,15 @@ export interface FeedOffer {
 /** What one record of a feed becomes. An error's text starts with "line N: ". */
 export type FeedItem = { kind: "offer"; offer: FeedOffer } | { kind: "error"; line: number; error: string };
 
+/** What a row is read with besides its cells. */
+export interface FeedRowContext {
+  /**
+   * The retailer the feed's source belongs to: a row that names no merchant (empty merchant_name
+   * and merchant_id, or no such columns) is that retailer's offer. A row that names one keeps it.
+   */
+  retailerKey?: string | null;
+}
+
 /** A header cell as matched: trimmed and lower case ("Product_GTIN " -> "product_gtin"). */
 export function normaliseHeaderName(name: string): string {
   return name
@@ -138,14 +148,14 @@ export function isKnownColumn(name: string): boolean {
  * name, a price, a merchant and a link to the product; a first line with none of the feed's
  * column names is not a feed at all.
  */
-export function headerProblem(header: readonly string[]): string | null {
+export function headerProblem(header: readonly string[], context: FeedRowContext = {}): string | null {
   const names = new Set(header.map(normaliseHeaderName));
   if (![...names].some((name) => knownColumns.has(name))) {
     return "This file is not a product feed: its first line has none of the feed's column names (product_name, search_price, merchant_name, ...)";
   }
   if (!names.has("product_name")) return "The feed has no product_name column";
   if (!priceColumns.some((name) => names.has(name))) return "The feed has no price column (search_price, store_price or display_price)";
-  if (!names.has("merchant_name") && !names.has("merchant_id")) return "The feed has no merchant_name or merchant_id column";
+  if (!names.has("merchant_name") && !names.has("merchant_id") && !context.retailerKey) return "The feed has no merchant_name or merchant_id column";
   if (!names.has("merchant_deep_link") && !names.has("aw_deep_link")) return "The feed has no link column (merchant_deep_link or aw_deep_link)";
   return null;
 }
@@ -219,6 +229,35 @@ export interface ParsedPrice {
 }
 
 /**
+ * The shape of a feed price: an optional currency mark, an amount (digits with "." "," space or
+ * apostrophe separators, an optional leading minus), an optional currency mark or "p". Anything
+ * else is refused before the amount is read: "(5.00)" (an accounting negative), "1/2" (a
+ * fraction), "5.00-", "from £3", "£5 - £9", "12.99 + VAT".
+ */
+const pricePattern = /^(?:[£€$]|[A-Za-z]{3})?\s?-?\s?(?:[£€$]\s?)?[\d.,'’ \u00a0]*\d[\d.,'’ \u00a0]*\s?(?:[£€$]|[A-Za-z]{3}|p)?$/;
+
+/** Zero with a currency mark before or after it ("£0", "0.00 GBP"); a bare zero is read as a plain number. */
+const zeroPattern = /^(?:([£€$]|[A-Za-z]{3})\s?)?0+(?:[.,]0+)?(?:\s?([£€$]|[A-Za-z]{3}))?$/;
+
+/**
+ * Why a price cell is not a price, in words for the row's error: an accounting negative "(5.00)"
+ * or "5.00-",
+ * a fraction "1/2", a "from" price or a range, else "is not a price".
+ * @example priceProblem("(5.00)") // "is an accounting negative (in brackets), not a price"
+ */
+export function priceProblem(raw: string): string {
+  const text = raw.trim();
+  if (/^\(.*\d.*\)$/.test(text)) return "is an accounting negative (in brackets), not a price";
+  if (/\d\s?-$/.test(text)) return "is an accounting negative (a trailing minus), not a price";
+  if (/\d\s*\/\s*\d/.test(text)) return "is a fraction, not a price";
+  if (/\bfrom\b/i.test(text)) return "is a starting price (\"from\"), not one price";
+  const code = /^([A-Z]{3})\s?[\d.,]+$|^[\d.,]+\s?([A-Z]{3})$/.exec(text);
+  if (code && (code[1] ?? code[2]) !== "GBP") return `is in ${code[1] ?? code[2]}, not GBP (not imported)`;
+  if (/\d\s*(?:-|–|to)\s*\D{0,4}\d/i.test(text)) return "is a range, not one price";
+  return "is not a price";
+}
+
+/**
  * A feed's price cell, read by the site's one price parser (price-text.ts), with the feed
  * layout's rules on top: a plain number uses "." as the decimal point ("12.99", "12.990"), and
  * one with more than two decimals that are not zeros ("1.299", "12.995") is ambiguous, so
@@ -231,6 +270,14 @@ export interface ParsedPrice {
  */
 export function parsePrice(raw: string): ParsedPrice | null {
   const text = raw.trim();
+  if (!pricePattern.test(text)) return null;
+  const zero = zeroPattern.exec(text);
+  if (zero) {
+    // "0.00 GBP": the shared parser reads no zero amounts, a delivery cost can be one.
+    const mark = (zero[1] ?? zero[2])?.toUpperCase();
+    const currency = mark === undefined ? null : (currencySymbols[mark] ?? mark);
+    return currency === null || currencyCodes.has(currency) ? { pence: 0, currency } : null;
+  }
   const plain = /^(-?)(\d*)(?:\.(\d+))?$/.exec(text);
   if (plain) {
     const [, sign, whole = "", decimals = ""] = plain;
@@ -628,15 +675,15 @@ function normaliseRecord(record: Readonly<Record<string, string | undefined>>): 
  * FeedOffer says: a barcode Excel mangled, an unknown stock word, an unreadable delivery text),
  * never an error.
  */
-export function parseFeedRow(record: Readonly<Record<string, string | undefined>>, line: number): FeedItem {
-  return parseFeedCells(normaliseRecord(record), line);
+export function parseFeedRow(record: Readonly<Record<string, string | undefined>>, line: number, context: FeedRowContext = {}): FeedItem {
+  return parseFeedCells(normaliseRecord(record), line, context);
 }
 
 /**
  * parseFeedRow for a record whose header names are already normalised by normaliseHeaderName,
  * as a streaming reader has them once per file (saves normalising them on every row).
  */
-export function parseFeedCells(record: Readonly<Record<string, string | undefined>>, line: number): FeedItem {
+export function parseFeedCells(record: Readonly<Record<string, string | undefined>>, line: number, context: FeedRowContext = {}): FeedItem {
   const error = (problem: string): FeedItem => ({ kind: "error", line, error: `line ${line}: ${problem}` });
 
   const name = cleanText(cell(record, "product_name"));
@@ -646,7 +693,7 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
   if (priceColumn === undefined) return error("no price (search_price, store_price and display_price are empty)");
   const priceText = cell(record, priceColumn)!;
   const price = parsePrice(priceText);
-  if (price === null) return error(`price ${JSON.stringify(priceText)} is not a price`);
+  if (price === null) return error(`price ${JSON.stringify(priceText)} ${priceProblem(priceText)}`);
   const currencyCell = cell(record, "currency")?.toUpperCase();
   const columnCurrency = currencyCell === undefined ? null : (currencySymbols[currencyCell] ?? currencyCell);
   for (const currency of [price.currency, columnCurrency]) {
@@ -656,7 +703,11 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
 
   const merchantName = cleanText(cell(record, "merchant_name")) ?? "";
   const merchantId = cell(record, "merchant_id") ?? "";
-  if (merchantName === "" && merchantId === "") return error("no merchant (merchant_name and merchant_id are empty)");
+  const retailerKey = merchantName === "" && merchantId === "" ? (context.retailerKey ?? "") : "";
+  if (merchantName === "" && merchantId === "" && retailerKey === "") return error("no merchant (merchant_name and merchant_id are empty)");
+
+  const condition = cell(record, "condition")?.toLowerCase();
+  if (condition !== undefined && condition !== "new") return error(`condition ${JSON.stringify(condition)}: only new items are compared (not imported)`);
 
   const merchantLink = cell(record, "merchant_deep_link");
   const affiliateLink = cell(record, "aw_deep_link");
@@ -688,7 +739,7 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
       line,
       merchantName,
       merchantId,
-      merchantKey: merchantKeyOf(merchantName) || `awin-${slugify(merchantId) || "unknown"}`,
+      merchantKey: retailerKey || merchantKeyOf(merchantName) || `awin-${slugify(merchantId) || "unknown"}`,
       externalId: cell(record, "aw_product_id") ?? cell(record, "merchant_product_id") ?? "",
       name,
       brand: cleanText(cell(record, "brand_name")),

@@ -248,9 +248,12 @@ describe("readFeed: files that are not feeds", () => {
       /^This file is not a product feed: it looks like an HTML page/,
     ],
     ["an HTML page after blank lines", "\n\n  <html>\n<body>Sign in</body></html>", /it looks like an HTML page/],
-    ["an XML document", '<?xml version="1.0"?><products></products>', /it looks like an XML document/],
-    ["a JSON error body", '{"error":"Invalid API key","code":401}', /^This file is not a product feed: it looks like JSON \(\{"error":"Invalid API key"/],
-    ["a JSON array", "[]", /it looks like JSON/],
+    ["an XML document", '<?xml version="1.0"?><products></products>', /^This file is not a product feed this site can read: it is an XML document whose root is <products> /],
+    ["an HTML page after an XML declaration", '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html>\n<html><body>Login</body></html>', /^This file is not a product feed: it looks like an HTML page/],
+    ["an XHTML page after a comment", '<!-- generated -->\n<html xmlns="http://www.w3.org/1999/xhtml"><body>Error</body></html>', /^This file is not a product feed: it looks like an HTML page/],
+    ["an HTML fragment without <html>", "<head><title>Error 500</title></head><body></body>", /^This file is not a product feed: it looks like an HTML page/],
+    ["a JSON error body", '{"error":"Invalid API key","code":401}', /^This file is not a product feed: it looks like a JSON document \(\{"error":"Invalid API key"/],
+    ["a JSON array", "[]", /it looks like a JSON document/],
     ["an empty file", "", /^The feed is empty$/],
     ["a file of blank lines", "\n\n  \r\n", /^The feed is empty$/],
     ["a byte-order mark alone", Buffer.from([0xef, 0xbb, 0xbf]), /^The feed is empty$/],
@@ -259,7 +262,12 @@ describe("readFeed: files that are not feeds", () => {
     ["a binary file", "\x00\x01\x02product_name", /binary file/],
     ["a header without product_name", "search_price,merchant_name,merchant_deep_link\n1.99,A,https://a.co.uk\n", /^The feed has no product_name column$/],
     ["a header without a price", "product_name,merchant_name,merchant_deep_link\n", /^The feed has no price column/],
-    ["a line of unrelated columns", "id,title,price\n1,Dog food,1.99\n", /^This file is not a product feed: its first line has none/],
+    ["a Google-like table without a link", "id,title,price\n1,Dog food,1.99\n", /^This file looks like a Google Merchant Center feed but it lacks a link column \(link\); its columns are id, title, price$/],
+    [
+      "a line of unrelated columns",
+      "sku,label,cost\n1,Dog food,1.99\n",
+      /^This file is not a product feed this site can read: it is a CSV whose columns are sku, label, cost: it lacks a name column \(title, product_name, name\), a price column \(price, search_price, store_price, display_price\) and a link column \(link, product_url, deep_link, purl, merchant_deep_link, aw_deep_link\)\. If it is a product feed, set a column mapping for it\.$/,
+    ],
   ])("refuses %s before yielding anything", async (_, content, message) => {
     const yielded: FeedItem[] = [];
     const reading = (async () => {

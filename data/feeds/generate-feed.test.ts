@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFeed, type FeedOffer } from "./awin-feed.ts";
+import { readFeed, type FeedOffer } from "./read-feed.ts";
 import { writeGeneratedFeed } from "./generate-feed.ts";
 
 let dir: string;
@@ -38,6 +38,29 @@ describe("writeGeneratedFeed", () => {
     const withBarcode = offers.filter((offer) => offer.gtin !== null);
     expect(withBarcode.length / offers.length).toBeGreaterThan(0.95);
     for (const gtins of gtinByName.values()) expect([...gtins].filter((gtin) => gtin !== null).length).toBeLessThanOrEqual(1);
+  });
+
+  it("writes a Google Merchant Center XML feed that readFeed parses, with the refused items it says", async () => {
+    const file = path.join(dir, "feed.xml");
+    const stats = await writeGeneratedFeed(file, { bytes: 400_000, format: "google-xml" });
+    expect(stats.bytes).toBe(fs.statSync(file).size);
+    expect(stats.bytes).toBeGreaterThanOrEqual(400_000);
+    let offers = 0;
+    let onSale = 0;
+    let errors = 0;
+    for await (const item of readFeed(file, { retailerKey: "zooplus", now: new Date("2026-11-20T03:00:00Z") })) {
+      if (item.kind === "error") errors++;
+      else {
+        offers++;
+        expect(item.offer).toMatchObject({ merchantKey: "zooplus", currency: "GBP" });
+        expect(item.offer.gtin).toMatch(/^\d{13}$/);
+        expect(item.offer.deliveryPence === 0 || item.offer.deliveryPence === 399).toBe(true);
+        if (item.offer.originalPricePence !== null) onSale++;
+      }
+    }
+    expect(errors).toBe(stats.refusedRows);
+    expect(offers + errors).toBe(stats.rows);
+    expect(onSale / offers).toBeGreaterThan(0.1);
   });
 
   it("gzips when asked, and is the same feed for the same seed", async () => {

@@ -1,5 +1,6 @@
 /**
- * A synthetic Awin product feed of about a given size, for benchmarks and streaming tests:
+ * A synthetic product feed of about a given size (Awin's CSV layout, or a Google Merchant Center
+ * XML feed: see GeneratedFeedOptions.format), for benchmarks and streaming tests:
  * the seed catalogue's real UK brands and product lines sold by many merchants, the same product
  * carrying the same valid GTIN at every merchant, and a few percent of the messy rows real feeds
  * have (quoted commas, quotes and line breaks, decimal commas, prices with "£" or its mojibake
@@ -17,6 +18,12 @@ import { categorySeeds, productLineSeeds } from "../seed/catalogue-data.ts";
 export interface GeneratedFeedOptions {
   /** Uncompressed size to reach; the feed stops at the first row that reaches it. */
   bytes: number;
+  /**
+   * awin-csv (default): Awin's publisher layout, many merchants. google-xml: one shop's Google
+   * Merchant Center RSS 2.0 feed (g: namespace, CDATA and entities, sale prices with dates, GB
+   * shipping), its merchant given by the reader's retailerKey.
+   */
+  format?: "awin-csv" | "google-xml";
   /** Gzip the file (the name is not changed; readers detect gzip by its bytes). */
   gzip?: boolean;
   seed?: number;
@@ -197,6 +204,78 @@ function* feedChunks(options: GeneratedFeedOptions, stats: GeneratedFeedStats): 
   if (chunk !== "") yield chunk;
 }
 
+function xmlText(value: string): string {
+  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
+/**
+ * A Google Merchant Center RSS 2.0 feed's text, in chunks of about 64 KB, and the stats once done.
+ * It is one shop's catalogue, as a real shop's feed is: every product of the seed catalogue once,
+ * at a price of its own that is the same in every feed generated, then the shop's other products
+ * (the catalogue's lines under other names and barcodes), which the site does not list.
+ */
+function* googleXmlChunks(options: GeneratedFeedOptions, stats: GeneratedFeedStats): Generator<string> {
+  const random = createRandom(options.seed ?? 20_240_601);
+  const catalogue = products();
+  const listed = (row: number): Product => {
+    const product = catalogue[row % catalogue.length]!;
+    if (row < catalogue.length) return product;
+    const edition = Math.floor(row / catalogue.length);
+    const body = `51${String(row * 7919 + 2_000_003).padStart(10, "0")}`;
+    return { ...product, name: `${product.name} Shop Edition ${edition}`, gtin: body + gtinCheckDigit(body), mpn: `${product.mpn}-E${edition}` };
+  };
+  const close = "  </channel>\n</rss>\n";
+  let chunk = '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0">\n  <channel>\n    <title>Generated pet shop</title>\n    <link>https://www.zooplus.co.uk</link>\n    <description>Pet food &amp; supplies</description>\n';
+  stats.bytes = Buffer.byteLength(chunk) + close.length;
+
+  for (let row = 0; stats.bytes < options.bytes; row++) {
+    const product = listed(row);
+    // The shop's own price: below the catalogue's on every third product, the same otherwise.
+    const pricePence = row % 3 === 0 ? Math.max(99, product.pricePence - 50) : product.pricePence;
+    const slug = product.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+    let price = `<g:price>${pounds(pricePence)} GBP</g:price>`;
+    let refused = false;
+    const mess = random();
+    if (mess < 0.003) [price, refused] = [`<g:price>${pounds(pricePence)} EUR</g:price>`, true];
+    else if (mess < 0.006) [price, refused] = ["", true];
+    else if (mess < 0.2) {
+      const sale = Math.max(99, pricePence - 100 - Math.floor(random() * 4) * 50);
+      price += `\n      <g:sale_price>${pounds(sale)} GBP</g:sale_price>\n      <g:sale_price_effective_date>2026-01-01T00:00+0000/2030-12-31T23:59+0000</g:sale_price_effective_date>`;
+    }
+    const description = random() < 0.5 ? `<![CDATA[<p>${product.description}</p>]]>` : xmlText(product.description);
+    const item = `    <item>
+      <g:id>ZP-${row}</g:id>
+      <g:title>${xmlText(product.name)}</g:title>
+      <g:description>${description}</g:description>
+      <g:link>https://www.zooplus.co.uk/shop/p/${slug}?id=${row}&amp;ref=feed</g:link>
+      <g:image_link>https://media.zooplus.example/bilder/${slug}.jpg</g:image_link>
+      <g:availability>${random() < 0.93 ? "in stock" : "out of stock"}</g:availability>
+      ${price}
+      <g:brand>${xmlText(product.brand)}</g:brand>
+      <g:gtin>${product.gtin}</g:gtin>
+      <g:mpn>${product.mpn}</g:mpn>
+      <g:condition>new</g:condition>
+      <g:google_product_category>Animals &amp; Pet Supplies &gt; Pet Supplies</g:google_product_category>
+      <g:product_type>Pet Supplies &gt; ${xmlText(product.category)}</g:product_type>
+      <g:shipping>
+        <g:country>GB</g:country>
+        <g:service>Standard</g:service>
+        <g:price>${pricePence >= 2900 ? "0.00" : "3.99"} GBP</g:price>
+      </g:shipping>
+    </item>
+`;
+    chunk += item;
+    stats.bytes += Buffer.byteLength(item);
+    stats.rows += 1;
+    if (refused) stats.refusedRows += 1;
+    if (chunk.length >= 65_536) {
+      yield chunk;
+      chunk = "";
+    }
+  }
+  yield chunk + close;
+}
+
 /**
  * Writes a generated feed to `path`, streaming, and resolves with what it wrote once the file
  * is complete.
@@ -204,7 +283,7 @@ function* feedChunks(options: GeneratedFeedOptions, stats: GeneratedFeedStats): 
  */
 export async function writeGeneratedFeed(path: string, options: GeneratedFeedOptions): Promise<GeneratedFeedStats> {
   const stats: GeneratedFeedStats = { rows: 0, refusedRows: 0, bytes: 0 };
-  const source = Readable.from(feedChunks(options, stats));
+  const source = Readable.from(options.format === "google-xml" ? googleXmlChunks(options, stats) : feedChunks(options, stats));
   const target = createWriteStream(path);
   if (options.gzip === true) await pipeline(source, createGzip(), target);
   else await pipeline(source, target);
