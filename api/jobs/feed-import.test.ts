@@ -7,18 +7,22 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { importFeed } from "../../api/jobs/product-import.ts";
-import { catalogueRevision } from "../db/catalogue-revision.ts";
-import { tempDb, type TempDb } from "../db/fixtures/temp-db.ts";
-import { cjStyleMapping } from "./fixtures/cj-style-mapping.ts";
-import { readFeed, type FeedReadOptions } from "./read-feed.ts";
+import { importFeed } from "./product-import.ts";
+import { catalogueRevision } from "../../data/db/catalogue-revision.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
+import { cjStyleMapping } from "../../data/feeds/fixtures/cj-style-mapping.ts";
+import { readFeed, type FeedReadOptions } from "../../data/feeds/read-feed.ts";
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../data/feeds/fixtures");
 const at = new Date("2026-11-20T03:00:00.000Z");
 let temp: TempDb;
 
 beforeAll(async () => {
   temp = await tempDb(40, at);
+  // The fixture feeds link to their shops' example hosts; the retailers they are imported as are
+  // given those hosts, as the site owner would (offer URLs must be on their retailer's hosts).
+  temp.db.$client.prepare("UPDATE retailers SET hosts = ? WHERE key = 'zooplus'").run(JSON.stringify(["barkwell.example.co.uk"]));
+  temp.db.$client.prepare("UPDATE retailers SET hosts = ? WHERE key = 'pets-at-home'").run(JSON.stringify(["pawprint.example.co.uk"]));
 });
 afterAll(() => temp.remove());
 
