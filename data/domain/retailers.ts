@@ -48,8 +48,9 @@ export const retailerRegistry: readonly RetailerEntry[] = [
     name: "Pets at Home",
     hosts: ["petsathome.com"],
     extraction: {
-      price: ['[data-testid="product-details"] [data-testid="product-price"]'],
-      stock: ['[data-testid="product-details"] [data-testid="stock-message"]'],
+      // From a saved product page (Next.js, CSS-module class names with a build hash after "__").
+      price: ['[class*="overview_prices__"] [class*="product-price_price__"]'],
+      stock: [],
     },
   },
   {
