@@ -5,8 +5,10 @@
  *    existing offer becomes a price check. The retailers a feed covers are not read page by page.
  * 2. Pages for the rest: every other offer's retailer page is read (guarded fetch + extractor),
  *    a few sites at a time (concurrency), one request at a time per site with a delay between.
- *    A page with no price, a non-GBP price or a failed fetch counts as failed for that offer; one
- *    failing retailer never stops the others.
+ *    A page with no price, several prices it does not choose between, a price in another or no
+ *    named currency, or a failed fetch counts as failed for that offer; one failing retailer never
+ *    stops the others. A low-confidence price (read from visible text alone) is held for review
+ *    with its rule as the reason, never published unseen.
  * 3. Checks go through the catalogue writer in batches (history, best prices, review hold);
  *    offers unconfirmed for 72 hours are then marked stale.
  * 4. The run is recorded (checked, changed, held, failed, duration) for Platform Health, and
@@ -17,7 +19,7 @@ import { isChange, mergeChanges, type CatalogueChange } from "../../data/db/cata
 import { defaultHoldPolicy, markStaleOffers, recordPriceChecks, type HoldPolicy, type PriceCheck } from "../../data/db/price-writer.ts";
 import { recordRefreshFinish, recordRefreshStart, type RefreshResult } from "../../data/db/price-review.ts";
 import { matchKey } from "../../data/domain/feed-row.ts";
-import type { ExtractedOffer } from "../../data/domain/offer-extract.ts";
+import type { OfferReading } from "../../data/domain/offer-extract.ts";
 import type { FeedItem } from "../../data/feeds/awin-feed.ts";
 
 export interface RefreshFeed {
@@ -29,7 +31,7 @@ export interface RefreshOptions {
   db: Db;
   feeds?: readonly RefreshFeed[];
   /** Reads a retailer page's offer (null: the page shows no price); throws when the page cannot be read. */
-  readPage(url: string): Promise<ExtractedOffer | null>;
+  readPage(url: string): Promise<OfferReading | null>;
   concurrency?: number;
   hostDelayMs?: number;
   policy?: HoldPolicy;
@@ -179,10 +181,17 @@ export async function refreshPrices(options: RefreshOptions): Promise<RefreshSum
       for (const [position, offer] of queue.entries()) {
         if (position > 0 && hostDelayMs > 0) await sleep(hostDelayMs);
         try {
-          const read = await options.readPage(offer.url);
-          if (read === null) fail(`${offer.retailerName}: ${offer.url}: no price found on the page`);
+          const reading = await options.readPage(offer.url);
+          const read = reading?.status === "found" ? reading.offer : null;
+          if (reading === null || reading.status === "none") fail(`${offer.retailerName}: ${offer.url}: no price found on the page`);
+          else if (reading.status === "undecided") fail(`${offer.retailerName}: ${offer.url}: ${reading.reason}`);
+          else if (read === null) fail(`${offer.retailerName}: ${offer.url}: no price found on the page`);
+          else if (read.currency === null) fail(`${offer.retailerName}: ${offer.url}: the page names no currency`);
           else if (read.currency !== "GBP") fail(`${offer.retailerName}: ${offer.url}: priced in ${read.currency}, not pounds`);
-          else check({ productId: offer.productId, retailerId: offer.retailerId, pricePence: read.price, inStock: read.inStock, source: "page" });
+          else {
+            const holdReason = read.confidence === "low" ? `low confidence: ${read.evidence.rule}` : undefined;
+            check({ productId: offer.productId, retailerId: offer.retailerId, pricePence: read.price, inStock: read.inStock, source: "page", ...(holdReason ? { holdReason } : {}) });
+          }
         } catch (error) {
           fail(`${offer.retailerName}: ${offer.url}: ${error instanceof Error ? error.message : String(error)}`);
         }

@@ -4,10 +4,13 @@
  */
 import { guardedFetch, type TestAllowance } from "./guarded-fetch.ts";
 import { siteConfig } from "../../data/config.ts";
-import { extractOffer, type ExtractedOffer } from "../../data/domain/offer-extract.ts";
+import { readOffer, type OfferReading } from "../../data/domain/offer-extract.ts";
 
-/** Reads a page's offer; null when the page shows no price. Throws FetchRefused / FetchFailed. */
-export type PageReader = (url: string) => Promise<ExtractedOffer | null>;
+/**
+ * Reads a page's offer: found (with its evidence and confidence), undecided (the candidates) or
+ * none (why); null stands for none where a stub reads no page. Throws FetchRefused / FetchFailed.
+ */
+export type PageReader = (url: string) => Promise<OfferReading | null>;
 
 /** An honest User-Agent: who is asking, and where to read about it. */
 export const priceCheckUserAgent = `${siteConfig.siteName}Bot/1.0 (+${siteConfig.baseUrl}/how-we-compare; price checks for ${new URL(siteConfig.baseUrl).host})`;
@@ -16,6 +19,6 @@ export const priceCheckUserAgent = `${siteConfig.siteName}Bot/1.0 (+${siteConfig
 export function createPageReader(options: { allowance?: TestAllowance | undefined; timeoutMs?: number } = {}): PageReader {
   return async (url) => {
     const page = await guardedFetch(url, { allowance: options.allowance, userAgent: priceCheckUserAgent, timeoutMs: options.timeoutMs });
-    return extractOffer(page.body, page.url);
+    return readOffer(page.body, page.url);
   };
 }

@@ -43,7 +43,11 @@ interface Fixture {
   subscriberId: number;
 }
 let f: Fixture;
-/** A retailer site on loopback for the extract-price route: /page has a price, /euro is priced in euros, /none has none. */
+/**
+ * A retailer site on loopback for the extract-price route: /page has a price, /euro is priced in
+ * euros, /none has none, /sizes lists three pack sizes nothing picks, and /nested, /deep and
+ * /offers are hostile (20,000 nested arrays in JSON-LD, 1.9 MB of unclosed divs, 100,000 offers).
+ */
 let shop: Server;
 let shopOrigin: string;
 
@@ -56,7 +60,16 @@ beforeAll(async () => {
   shop = createServer((request, response) => {
     const ld = (price: string, currency: string) =>
       `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Test","offers":{"@type":"Offer","price":"${price}","priceCurrency":"${currency}","availability":"https://schema.org/OutOfStock"}}</script>`;
-    const pages: Record<string, string> = { "/page": ld("12.49", "GBP"), "/euro": ld("12.49", "EUR"), "/none": "<p>Sorry, this page has moved.</p>" };
+    const sizes = (["14", "27.5", "53"] as const).map((price) => ({ "@type": "Offer", price, priceCurrency: "GBP" }));
+    const pages: Record<string, string> = {
+      "/page": ld("12.49", "GBP"),
+      "/euro": ld("12.49", "EUR"),
+      "/none": "<p>Sorry, this page has moved.</p>",
+      "/sizes": `<script type="application/ld+json">${JSON.stringify({ "@type": "Product", offers: sizes })}</script>`,
+      "/nested": `<script type="application/ld+json">${"[".repeat(20_000)}</script>`,
+      "/deep": "<div>".repeat(380_000),
+      "/offers": `<script type="application/ld+json">{"@type":"Product","offers":[${Array.from({ length: 100_000 }, () => '{"price":"1"}').join(",")}]}</script>`,
+    };
     const page = pages[request.url ?? ""];
     if (page === undefined) response.writeHead(404).end("not found");
     else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><html><head>${page}</head><body></body></html>`);
@@ -774,10 +787,27 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     expect(await adminOk("GET", "/api/admin/build-status")).toEqual({ state: "idle", lastBuild: null });
   },
   "POST /api/extract-price": async () => {
-    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/page` })).toEqual({ price: 12.49, currency: "GBP", inStock: false, source: "json-ld" });
+    const evidence = { source: "json-ld", rule: "Product json-ld[0]", snippet: "json-ld[0] offers" };
+    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/page` })).toEqual({ price: 12.49, currency: "GBP", inStock: false, source: "json-ld", evidence, confidence: "high" });
     // Priced in euros: reported, never as pounds.
-    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/euro` })).toEqual({ price: null, currency: "EUR", inStock: false, source: "json-ld" });
-    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/none` })).toEqual({ price: null, currency: null, inStock: null, source: null });
+    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/euro` })).toEqual({ price: null, currency: "EUR", inStock: false, source: "json-ld", evidence, confidence: "high" });
+    const nothing = { price: null, currency: null, inStock: null, source: null, evidence: null, confidence: null };
+    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/none` })).toEqual({ ...nothing, reason: "no price found on the page" });
+    // Three pack sizes and nothing on the page picks one: the candidates, no guess.
+    expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}/sizes` })).toEqual({
+      ...nothing,
+      source: "json-ld",
+      reason: expect.stringContaining("3 offers at 3 different prices"),
+      candidates: [
+        { price: 14, currency: "GBP", inStock: null, label: "json-ld[0] offers[0]" },
+        { price: 27.5, currency: "GBP", inStock: null, label: "json-ld[0] offers[1]" },
+        { price: 53, currency: "GBP", inStock: null, label: "json-ld[0] offers[2]" },
+      ],
+    });
+    // Hostile pages answer 200 with no price, never a 500.
+    for (const hostile of ["/nested", "/deep", "/offers"]) {
+      expect(await adminOk("POST", "/api/extract-price", { url: `${shopOrigin}${hostile}` })).toMatchObject({ ...nothing, reason: expect.stringContaining("no price found") });
+    }
   },
   "POST /api/admin/import-amazon-products": async () => {
     builds.length = 0;

@@ -11,7 +11,8 @@
  *   re-running an import or a refresh at once changes nothing.
  * - A price that moves beyond the hold factor (default: below 40% or above 250% of the published
  *   listed price) is held for review, not published, and does not confirm the offer. One pending
- *   hold per offer: a newer one replaces it.
+ *   hold per offer: a newer one replaces it. A check its source marks for review (`holdReason`:
+ *   a page price read with low confidence) is held the same way whatever its price.
  * - A source's repeat-delivery price and terms replace the stored ones (null: none); a check that
  *   gives none (a retailer page) keeps them. A repeat price above the one-off price the shopper
  *   then pays is dropped with its terms: it is no repeat discount.
@@ -45,6 +46,8 @@ export interface PriceCheck {
   repeatPricePence?: Pence | null;
   /** The repeat-delivery terms, set with repeatPricePence (null: none); undefined: keep the stored ones. */
   repeatTerms?: string | null;
+  /** Set: hold this check for review whatever its price, for this reason (a page price read with low confidence). */
+  holdReason?: string;
 }
 
 /** When a price is held instead of published: below `below` or above `above` times the published price. */
@@ -129,7 +132,7 @@ export function recordPriceChecks(
         continue;
       }
       counts.checked += 1;
-      if (isPriceJump(offer.price_pence, check.pricePence, policy)) {
+      if (check.holdReason !== undefined || isPriceJump(offer.price_pence, check.pricePence, policy)) {
         holdPrice(db, check, offer, at);
         counts.held += 1;
         continue;
@@ -147,13 +150,19 @@ export function recordPriceChecks(
           action: "update",
           entity: "product",
           entityId: checks.length === 1 ? (checks[0]?.productId ?? null) : null,
-          summary: `Price check (${source}): ${counts.checked} checked, ${counts.changed} changed, ${counts.held} held for review`,
+          summary: `Price check (${source}): ${counts.checked} checked, ${counts.changed} changed, ${counts.held} held for review${holdReasons(checks)}`,
         },
         now,
       );
     }
     return { value: counts, change: changeOf(productIds, db) };
   });
+}
+
+/** The reasons checks were held by their source (not by a price jump), for the audit line. */
+function holdReasons(checks: readonly PriceCheck[]): string {
+  const reasons = [...new Set(checks.flatMap((check) => (check.holdReason === undefined ? [] : [check.holdReason])))];
+  return reasons.length === 0 ? "" : ` (${reasons.slice(0, 3).join("; ")}${reasons.length > 3 ? "; …" : ""})`;
 }
 
 interface CheckOutcome {

@@ -1,84 +1,169 @@
 /**
  * Reads the offer (price, currency, stock) of the product a retailer's page is about, from the
  * page's HTML alone: no fetching here. Sources in order of trust: schema.org JSON-LD, microdata,
- * RDFa, product meta tags, then where each known retailer prints its price. The first source
- * that yields a price wins. Currency is reported as the page gives it, never converted.
+ * RDFa, product meta tags, `itemprop` without a scope, framework state (Next.js, Nuxt, Shopify),
+ * platform price markup (Magento, Salesforce Commerce Cloud), the retailer registry's hints, and
+ * last the price printed beside the buy button. The first source that decides wins; a source
+ * with several offers at different prices decides only by the page's own signals, else the
+ * reading is undecided and lists the candidates. Currency is reported as the page gives it,
+ * never converted. Every result says which rule found it (evidence) and how sure it is.
  */
-import { hasAttrib, filter, findAll, getElementById, textContent } from "domutils";
-import { isTag, isText, type AnyNode, type Document, type Element } from "domhandler";
-import { parseDocument } from "htmlparser2";
+import type { Document } from "domhandler";
 import type { Pence } from "./money.ts";
+import { packSizeOf, type PackSize } from "./product-quantity.ts";
 import { parseCurrency, parsePriceText, parseSchemaPrice } from "./price-text.ts";
 import { extractionHintsFor, type ExtractionHints } from "./retailers.ts";
+import { findElements, isCrossedOut, parsePage, parseSelectors, select, showsPoundSign, visibleText, type Selector } from "./offer-extract-html.ts";
+import { firstText, isType, itemTexts, itemValues, jsonLdItems, MAX_VALUES, microdata, rdfa, scopedItems, unscopedOffer, type Item } from "./offer-extract-items.ts";
+import {
+  buyBoxPrices,
+  frameworkStates,
+  magentoPrices,
+  sfccPrices,
+  shopifyCurrency,
+  shopifyVariants,
+  stateCandidates,
+  type BuyBoxPrice,
+  type Candidate,
+} from "./offer-extract-state.ts";
 
-export type OfferSource = "json-ld" | "microdata" | "rdfa" | "meta" | `retailer:${string}`;
+export type OfferSource =
+  | "json-ld"
+  | "microdata"
+  | "rdfa"
+  | "meta"
+  | "itemprop"
+  | "next-data"
+  | "nuxt"
+  | "shopify"
+  | "magento"
+  | "sfcc"
+  | "buy-box"
+  | `retailer:${string}`;
 
-export interface ExtractedOffer {
-  price: Pence;
-  /** ISO 4217 code as the page gives it; a non-GBP offer is reported, for the caller to refuse. */
-  currency: string;
-  /** Whether a shopper can buy it for delivery now; null when the page does not say. */
-  inStock: boolean | null;
+/**
+ * high: structured data naming one price for the page's product. medium: a price chosen by the
+ * page's signals (pack size, the buy button's price, a "from" price), product meta tags,
+ * platform markup or a retailer's known price element. low: a price read from visible text
+ * alone, or in a currency the page does not name: held for review, never published unseen.
+ */
+export type OfferConfidence = "high" | "medium" | "low";
+
+export interface OfferEvidence {
   source: OfferSource;
+  /** The rule that found the price, in words: "json-ld Product offers[2] matched by pack size 4kg in h1". */
+  rule: string;
+  /** Where it stands: a JSON path or the printed text ("£53.00"). */
+  snippet: string | null;
 }
 
-/** What one source found, before the page's default currency applies. */
-interface FoundOffer {
+/** One offer the page gives when it names several and none was chosen. */
+export interface OfferCandidate {
   price: Pence;
   currency: string | null;
   inStock: boolean | null;
+  /** What the page calls it, or where it stands when it names it nothing. */
+  label: string;
 }
 
-/**
- * A schema.org item read from JSON-LD, microdata or RDFa into one shape, so one reader serves all
- * three. Type names are local ("Product"); property names are local and lower-cased ("offers").
- */
-interface Item {
-  types: string[];
-  /** `@id`, `itemid` or RDFa `resource`: often the page's own URL. */
-  id: string | null;
-  props: Map<string, Value[]>;
+export interface ExtractedOffer {
+  /** Integer hundredths of `currency` (pence for GBP). */
+  price: Pence;
+  /** ISO 4217 code as the page gives it; null when the page names none (callers refuse or hold it). */
+  currency: string | null;
+  /** Whether a shopper can buy it for delivery now; null when the page does not say. */
+  inStock: boolean | null;
+  source: OfferSource;
+  evidence: OfferEvidence;
+  confidence: OfferConfidence;
+  /** The other offers the source listed, when it listed several. */
+  candidates: OfferCandidate[];
 }
-type Value = string | Item;
 
-interface Page {
+export type OfferReading =
+  | { status: "found"; offer: ExtractedOffer }
+  /** Several offers at different prices and nothing on the page picks one. */
+  | { status: "undecided"; source: OfferSource; reason: string; candidates: OfferCandidate[] }
+  | { status: "none"; reason: string };
+
+interface PageContext {
   /** Null when the page's address is not a URL: then no product or variant matches it. */
   url: URL | null;
   host: string;
+  document: Document;
+  /** The page's h1 texts, then og:title and title: where its pack size is named. */
+  headings: { where: string; text: string }[];
+  buyBox: () => BuyBoxPrice | null;
+  meta: () => Map<string, string>;
 }
 
+/** What one source found: one offer decided by a rule, or several nothing decides. */
+type SourceResult =
+  | { kind: "decided"; chosen: Candidate; rule: string; confidence: OfferConfidence; others: Candidate[] }
+  | { kind: "undecided"; candidates: Candidate[]; reason: string };
+
 /**
- * Reads the offer of the product the page is about, or null when the page shows none (a 404, a
- * category page) or names no currency it can be read in.
+ * Reads the offer of the product the page is about, with the rule that found it; "undecided"
+ * with the candidates when the page lists several prices and nothing on it picks one; "none"
+ * with the reason when it shows no price (a 404, a category page).
  *
  * Currency: what the page says; only when it says nothing is GBP assumed, and only for a .uk host
- * or a page that shows a "£" sign.
+ * or a page that shows a "£" sign; otherwise the price is reported with currency null.
  * Stock: InStock, LimitedAvailability and OnlineOnly are in stock. OutOfStock, SoldOut,
  * Discontinued and InStoreOnly (an online shopper cannot buy) are not; neither are PreOrder,
- * PreSale and BackOrder: they can be ordered but will not arrive now, so they must not be
- * compared with goods that will.
- * @example extractOffer('<meta property="product:price:amount" content="12.99">', "https://shop.co.uk/p/1")
- * // { price: 1299, currency: "GBP", inStock: null, source: "meta" }
+ * PreSale and BackOrder: they can be ordered but will not arrive now.
+ * @example readOffer('<meta property="product:price:amount" content="12.99">', "https://shop.co.uk/p/1")
+ * // { status: "found", offer: { price: 1299, currency: "GBP", source: "meta", confidence: "medium", … } }
  */
-export function extractOffer(html: string, pageUrl: string): ExtractedOffer | null {
-  const document = parseDocument(html);
-  const page = readPage(pageUrl);
-  const readers: { source: OfferSource; read: () => FoundOffer | null }[] = [
+export function readOffer(html: string, pageUrl: string): OfferReading {
+  const { document, cut } = parsePage(typeof html === "string" ? html : "");
+  const page = readPage(pageUrl, document);
+  const readers: { source: OfferSource; read: () => SourceResult | null }[] = [
     { source: "json-ld", read: () => pageProductOffer(jsonLdItems(document), page) },
-    { source: "microdata", read: () => pageProductOffer(scopedItems(document, microdata), page) },
-    { source: "rdfa", read: () => pageProductOffer(scopedItems(document, rdfa), page) },
-    { source: "meta", read: () => metaOffer(document) },
+    { source: "microdata", read: () => pageProductOffer(scopedItems(document, microdata, productTypes), page) },
+    { source: "rdfa", read: () => pageProductOffer(scopedItems(document, rdfa, productTypes), page) },
+    { source: "meta", read: () => metaOffer(page) },
+    { source: "itemprop", read: () => unscopedItemprop(document) },
+    ...frameworkStates(document).map((state) => ({ source: state.framework, read: () => stateOffer(stateCandidates(state.data, state.framework), page) })),
+    { source: "shopify", read: () => shopifyOffer(document, page) },
+    { source: "magento", read: () => decide(magentoPrices(document), page, "Magento final price (data-price-amount)", "medium") },
+    { source: "sfcc", read: () => decide(sfccPrices(document), page, "sales price (.prices .sales .value content)", "medium") },
   ];
   const retailer = retailerFor(page.host);
   if (retailer) readers.push({ source: `retailer:${retailer.host}`, read: () => retailerOffer(document, retailer.page) });
+  readers.push({ source: "buy-box", read: () => buyBoxOffer(page) });
 
+  // Undecided offers wait for a later source (framework state, platform markup, the buy button)
+  // whose price is one of them; a later price that is none of them decides nothing.
+  let undecided: { source: OfferSource; result: Extract<SourceResult, { kind: "undecided" }> } | null = null;
   for (const { source, read } of readers) {
-    const found = read();
-    if (found === null) continue;
-    const currency = found.currency ?? (page.host.endsWith(".uk") || showsPoundSign(document) ? "GBP" : null);
-    if (currency !== null) return { price: found.price, currency, inStock: found.inStock, source };
+    const result = read();
+    if (result === null) continue;
+    if (undecided === null) {
+      if (result.kind === "undecided") undecided = { source, result };
+      else return { status: "found", offer: finalOffer(source, shownPrice(onSale(result, page), page), page) };
+      continue;
+    }
+    if (result.kind !== "decided") continue;
+    const agreed = undecided.result.candidates.filter((candidate) => candidate.price === result.chosen.price && currencyAgrees(candidate, result.chosen.currency));
+    if (agreed.length === 0) continue;
+    const chosen = preferBuyable(agreed);
+    const rule = `${undecided.result.reason.split(":")[0]} ${chosen.path} matched by ${source}: ${result.rule}`;
+    return { status: "found", offer: finalOffer(undecided.source, { kind: "decided", chosen, rule, confidence: "medium", others: undecided.result.candidates }, page) };
   }
-  return null;
+  if (undecided) return { status: "undecided", source: undecided.source, reason: undecided.result.reason, candidates: undecided.result.candidates.map(candidateOf) };
+  return { status: "none", reason: cut ? `no price found (${cut})` : "no price found on the page" };
+}
+
+/**
+ * The offer of the page's product, or null when the page shows none, names several prices and
+ * nothing on it picks one (see readOffer for the reason and the candidates), or cannot be read.
+ * @example extractOffer('<meta property="product:price:amount" content="12.99">', "https://shop.co.uk/p/1")
+ * // { price: 1299, currency: "GBP", inStock: null, source: "meta", confidence: "medium", … }
+ */
+export function extractOffer(html: string, pageUrl: string): ExtractedOffer | null {
+  const reading = readOffer(html, pageUrl);
+  return reading.status === "found" ? reading.offer : null;
 }
 
 /**
@@ -91,73 +176,319 @@ export function extractOffer(html: string, pageUrl: string): ExtractedOffer | nu
  */
 export function readAvailability(value: string): boolean | null {
   // Letters only, so "In_Stock", "in stock" and "https://schema.org/InStock" read alike.
-  const words = value.toLowerCase().replace(/[^a-z]/g, "");
+  const words = value.slice(0, 300).toLowerCase().replace(/[^a-z]/g, "");
   if (words === "oos") return false;
   if (/outofstock|soldout|unavailable|notavailable|discontinued|notinstock|nostock|preorder|presale|backorder|instoreonly|madetoorder|reserved|availablefororder|hasended|listingended/.test(words)) return false;
   if (/instock|limitedavailability|onlineonly|available|lastone/.test(words)) return true;
   return null;
 }
 
-function readPage(pageUrl: string): Page {
+function readPage(pageUrl: string, document: Document): PageContext {
+  let url: URL | null = null;
   try {
-    const url = new URL(pageUrl);
-    return { url, host: url.hostname };
+    url = new URL(pageUrl);
   } catch {
-    return { url: null, host: "" };
+    url = null;
+  }
+  const headings: { where: string; text: string }[] = [];
+  for (const h1 of findElements(document.children, (element) => element.name === "h1", 5)) headings.push({ where: "h1", text: visibleText(h1, 300) });
+  let metaTags: Map<string, string> | null = null;
+  const meta = () => (metaTags ??= readMetaTags(document));
+  const ogTitle = meta().get("og:title");
+  if (ogTitle) headings.push({ where: "og:title", text: ogTitle.slice(0, 300) });
+  const [title] = findElements(document.children, (element) => element.name === "title", 1);
+  if (title) headings.push({ where: "title", text: visibleText(title, 300) });
+  let buyBox: BuyBoxPrice | null | undefined;
+  return { url, host: url?.hostname ?? "", document, headings, meta, buyBox: () => (buyBox === undefined ? (buyBox = buyBoxPrices(document)) : buyBox) };
+}
+
+/** The reading's offer: the page's currency when the source named none, and the evidence. */
+function finalOffer(source: OfferSource, result: Extract<SourceResult, { kind: "decided" }>, page: PageContext): ExtractedOffer {
+  const { chosen } = result;
+  let confidence = result.confidence;
+  let rule = result.rule;
+  let currency = chosen.currency;
+  if (currency === null) {
+    if (page.host.endsWith(".uk") || showsPoundSign(page.document)) {
+      currency = "GBP";
+      rule += "; currency not named, pounds assumed (a .uk shop or a page showing £)";
+    } else {
+      confidence = "low";
+      rule += "; the page names no currency";
+    }
+  }
+  return {
+    price: chosen.price,
+    currency,
+    inStock: chosen.inStock,
+    source,
+    evidence: { source, rule, snippet: chosen.label ? `${chosen.path}: ${chosen.label}` : chosen.path },
+    confidence,
+    candidates: result.others.length > 1 ? result.others.map(candidateOf) : [],
+  };
+}
+
+/**
+ * A structured price the page's meta tags call its standard price (`og:price:standard_amount`,
+ * `product:original_price:amount`) while they give a lower current price in the same currency:
+ * the item is on sale and the meta price is the one to pay.
+ */
+function onSale(result: Extract<SourceResult, { kind: "decided" }>, page: PageContext): Extract<SourceResult, { kind: "decided" }> {
+  const tags = page.meta();
+  const standard = parseSchemaPrice(tags.get("og:price:standard_amount") ?? tags.get("product:original_price:amount"), result.chosen.currency);
+  if (standard === null || standard !== result.chosen.price) return result;
+  const sale = metaOffer(page);
+  if (sale?.kind !== "decided" || sale.chosen.price >= standard || !currencyAgrees(result.chosen, sale.chosen.currency)) return result;
+  return {
+    ...sale,
+    chosen: { ...sale.chosen, inStock: sale.chosen.inStock ?? result.chosen.inStock, currency: sale.chosen.currency ?? result.chosen.currency },
+    rule: `${result.rule} is the page's standard price; ${sale.rule} gives the sale price`,
+  };
+}
+
+/**
+ * An AggregateOffer's low price is a summary of offers, not an offer: when every buy button on
+ * the page stands by one price in the same currency, not a "from" price, and it differs, that
+ * price is what the page sells, read from visible text (low confidence: held for review).
+ */
+function shownPrice(result: Extract<SourceResult, { kind: "decided" }>, page: PageContext): Extract<SourceResult, { kind: "decided" }> {
+  if (!result.chosen.from) return result;
+  const buyBox = page.buyBox();
+  const printed = buyBox?.agreed ? buyBox.printed[0] : undefined;
+  if (!printed || printed.price.from || printed.price.range || printed.price.pence === result.chosen.price) return result;
+  if (printed.price.currency === null || printed.price.currency !== result.chosen.currency) return result;
+  return {
+    ...result,
+    chosen: { ...result.chosen, price: printed.price.pence, path: "buy box", label: printed.text, from: false },
+    rule: `${result.rule} gives a summary low price; the price beside the buy button differs and is taken`,
+    confidence: "low",
+  };
+}
+
+function candidateOf(candidate: Candidate): OfferCandidate {
+  return { price: candidate.price, currency: candidate.currency, inStock: candidate.inStock, label: candidate.label ?? candidate.path };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Deciding among a source's offers by the page's own signals
+
+/**
+ * One offer of several, chosen by the page: all give one price; one's URL, SKU or GTIN is the
+ * page's (its variant parameter included); one's pack size is the one the h1 (or title) names;
+ * one's price is the price printed beside the buy button; the page gives a "from" price equal
+ * to the lowest. Offers in pounds are preferred to others. Nothing decides: undecided.
+ */
+function decide(found: readonly Candidate[], page: PageContext, what: string, confidence: OfferConfidence): SourceResult | null {
+  if (found.length === 0) return null;
+  const sterling = found.filter((candidate) => candidate.currency === "GBP");
+  const pool = sterling.length > 0 && sterling.length < found.length ? sterling : [...found];
+  const poolNote = pool.length < found.length ? " (offers in pounds)" : "";
+  const decided = (chosen: Candidate, rule: string, level: OfferConfidence): SourceResult => ({ kind: "decided", chosen, rule: `${what}${poolNote}${rule}`, confidence: level, others: pool });
+  const oneOf = (matches: Candidate[]) => (matches.length > 0 && new Set(matches.map((candidate) => candidate.price)).size === 1 ? preferBuyable(matches) : null);
+
+  if (pool.length === 1) return decided(pool[0]!, "", confidence);
+  const same = oneOf(pool);
+  if (same) return decided(same, `, all ${pool.length} offers at one price`, confidence);
+
+  const byAddress = oneOf(pool.filter((candidate) => matchesPageAddress(candidate, page, false)));
+  if (byAddress) return decided(byAddress, ` ${byAddress.path} matched by the page URL`, confidence);
+
+  for (const heading of page.headings) {
+    const size = packSizeOf(heading.text);
+    if (size === null) continue;
+    const bySize = oneOf(pool.filter((candidate) => candidateSizes(candidate).some((candidateSize) => sameSize(candidateSize, size))));
+    if (bySize) return decided(bySize, ` ${bySize.path} matched by pack size ${size.label} in ${heading.where}`, lower(confidence));
+  }
+
+  const buyBox = page.buyBox();
+  const printed = !buyBox?.agreed ? undefined : buyBox.printed.find((found) => !found.price.from && !found.price.range && !isCrossedOut(found.element));
+  if (printed) {
+    const byButton = oneOf(pool.filter((candidate) => candidate.price === printed.price.pence && currencyAgrees(candidate, printed.price.currency)));
+    if (byButton) return decided(byButton, ` ${byButton.path} matched by the price beside the buy button (${printed.text})`, lower(confidence));
+  }
+
+  const lowest = pool.reduce((low, candidate) => (candidate.price < low.price ? candidate : low));
+  const fromSignal = fromPriceSignal(pool, page, lowest);
+  if (fromSignal) return decided(preferBuyable(pool.filter((candidate) => candidate.price === lowest.price)), `, the lowest: ${fromSignal}`, lower(confidence));
+
+  const prices = [...new Set(pool.map((candidate) => candidate.price))].length;
+  return {
+    kind: "undecided",
+    candidates: pool,
+    reason: `${what}: ${pool.length} offers at ${prices} different prices and nothing on the page picks one (no URL, SKU or pack-size match, no price beside the buy button)`,
+  };
+}
+
+function lower(confidence: OfferConfidence): OfferConfidence {
+  return confidence === "high" ? "medium" : confidence;
+}
+
+function preferBuyable(candidates: Candidate[]): Candidate {
+  return candidates.find((candidate) => candidate.inStock !== false) ?? candidates[0]!;
+}
+
+function currencyAgrees(candidate: Candidate, currency: string | null): boolean {
+  return candidate.currency === null || currency === null || candidate.currency === currency;
+}
+
+/** Where the page says its price is a starting price equal to the lowest offer, or null. */
+function fromPriceSignal(pool: Candidate[], page: PageContext, lowest: Candidate): string | null {
+  if (pool.some((candidate) => candidate.from && candidate.price === lowest.price)) return "the page's AggregateOffer lowPrice";
+  const printed = page.buyBox()?.printed[0];
+  if (printed && (printed.price.from || printed.price.range) && printed.price.pence === lowest.price) return `the buy box says "${printed.text}"`;
+  for (const heading of page.headings) {
+    const read = parsePriceText(heading.text);
+    if (read && read.from && read.pence === lowest.price) return `the ${heading.where} says "${heading.text.trim().slice(0, 80)}"`;
+  }
+  return null;
+}
+
+function candidateSizes(candidate: Candidate): PackSize[] {
+  return [...candidate.names, ...candidate.codes].flatMap((text) => {
+    const size = packSizeOf(text.replace(/[-_]/g, " "));
+    return size ? [size] : [];
+  });
+}
+
+function sameSize(a: PackSize, b: PackSize): boolean {
+  return a.unit === b.unit && a.amount === b.amount;
+}
+
+/**
+ * A candidate is the page's when one of its addresses is the page's (query included) or one of
+ * its codes is a term of the URL. `withSuffix` also lets a code match a URL term that extends it
+ * ("7128260" in ".../7128260P", a base product's id in framework state); offers of one product
+ * never match so, as their SKUs often extend one another.
+ */
+function matchesPageAddress(candidate: Candidate, page: PageContext, withSuffix: boolean): boolean {
+  if (page.url === null) return false;
+  if (candidate.codes.some((code) => /[/.]/.test(code) && sameAddress(code, page, true))) return true;
+  const terms = [...page.url.searchParams.values(), ...decodeURIComponent(page.url.pathname).split(/[/]/)].filter((term) => term.length >= 3);
+  return candidate.codes.some((code) => {
+    const value = code.trim();
+    if (value.length < 3 || /[/\s]/.test(value)) return false;
+    return terms.some((term) => term === value || (value.length >= 5 && (term.endsWith(`-${value}`) || term.endsWith(`-${value}.html`) || (withSuffix && /^[A-Za-z]{1,2}$/.test(term.slice(value.length)) && term.startsWith(value)))));
+  });
+}
+
+/** Whether a link (relative to the page) names the page, ignoring the fragment and a trailing slash. */
+function sameAddress(link: string, page: PageContext, withQuery: boolean): boolean {
+  if (page.url === null) return false;
+  const address = (url: URL) => `${url.origin}${url.pathname.replace(/\/$/, "")}${withQuery ? url.search : ""}`;
+  try {
+    return address(new URL(link, page.url)) === address(page.url);
+  } catch {
+    return false;
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// The product and its offer, whichever markup the items came from
+// schema.org items: the product and its offers
 
-const productTypes = ["Product", "ProductGroup", "IndividualProduct", "ProductModel", "SomeProducts"];
+const productTypes = ["product", "productgroup", "individualproduct", "productmodel", "someproducts", "vehicle", "car"];
 
 /**
  * The page's product: of the products whose URL is the page's (when any is), the first that
  * carries a price; review widgets add Products with ratings and no offers, and one product can
  * appear twice (in a @graph and as a page's mainEntity). Products nested in another item (related
- * products, ItemList entries) are never candidates. With no product, a lone Offer counts.
+ * products, ItemList entries) are never candidates. With no product, an item of another type
+ * that carries offers (a Book, an Event) is read the same way; then lone Offers, and Offers an
+ * item makes (`makesOffer`).
  */
-function pageProductOffer(items: Item[], page: Page): FoundOffer | null {
-  const candidates = items.flatMap((item) => [item, ...itemValues(item, "mainentity")]);
-  const products = candidates.filter((item) => isType(item, ...productTypes));
-  if (products.length > 0) {
-    const own = products.filter((product) => describesPage(product, page));
-    for (const product of own.length > 0 ? own : products) {
-      const found = productOffer(product, page);
-      if (found) return found;
-    }
-    return null;
+function pageProductOffer(items: Item[], page: PageContext): SourceResult | null {
+  const tops = items.flatMap((item) => [item, ...itemValues(item, "mainentity", "mainentityofpage", "about")]).slice(0, 2_000);
+  const products = tops.filter((item) => isType(item, ...productTypes));
+  const offered = products.length > 0 ? products : tops.filter((item) => !isType(item, "offer", "aggregateoffer") && (item.props.has("offers") || item.props.has("hasvariant")));
+  const own = offered.filter((product) => describesPage(product, page));
+  for (const product of own.length > 0 ? own : offered) {
+    const result = decide(productCandidates(product), page, `${typeName(product)} ${product.path}`, "high");
+    if (result) return result;
   }
-  return lowestOffer(candidates.filter((item) => isType(item, "Offer", "AggregateOffer")).map(offerOf));
+  if (products.length > 0) return null;
+  const loneOffers = [...tops.filter((item) => isType(item, "offer", "aggregateoffer")), ...tops.flatMap((item) => itemValues(item, "makesoffer"))];
+  return decide(loneOffers.flatMap((offer) => offerCandidates(offer, identityOf(offer))), page, "lone Offer", "medium");
 }
 
-/** A product group's variant named by the page URL, else its lowest; else the product's own offer. */
-function productOffer(product: Item, page: Page): FoundOffer | null {
-  const variants = itemValues(product, "hasvariant");
-  const chosen = variants.find((variant) => isPageVariant(variant, page));
-  const variantOffer = chosen ? productOffer(chosen, page) : lowestOffer(variants.map((variant) => productOffer(variant, page)));
-  return variantOffer ?? offerOf(product);
+function typeName(item: Item): string {
+  const type = item.types[0] ?? "item";
+  return type.charAt(0).toUpperCase() + type.slice(1);
+}
+
+/** What ties an item to the page: its addresses, ids, SKUs and barcodes; its names and sizes. */
+function identityOf(item: Item): { codes: string[]; names: string[] } {
+  const codes = [...(item.id === null ? [] : [item.id]), ...["url", "sku", "gtin", "gtin8", "gtin12", "gtin13", "gtin14", "mpn", "productid"].flatMap((name) => itemTexts(item, name))];
+  const names = ["name", "size", "weight", "description"].flatMap((name) => itemTexts(item, name).map((text) => text.slice(0, 200)));
+  for (const offered of itemValues(item, "itemoffered")) {
+    const inner = identityOf(offered);
+    codes.push(...inner.codes);
+    names.push(...inner.names);
+  }
+  return { codes, names };
+}
+
+/** A product's priced offers: its own offers, and each variant's (`hasVariant`) with the variant's identity. */
+function productCandidates(product: Item): Candidate[] {
+  const own = identityOf(product);
+  const offers = itemValues(product, "offers").flatMap((offer) => offerCandidates(offer, { codes: [], names: [] }));
+  const variants = itemValues(product, "hasvariant").slice(0, MAX_VALUES).flatMap((variant) => {
+    const identity = identityOf(variant);
+    return itemValues(variant, "offers").flatMap((offer) => offerCandidates(offer, identity));
+  });
+  // A product that carries price properties itself, with no offers, is its own offer.
+  if (offers.length === 0 && variants.length === 0 && (product.props.has("price") || product.props.has("lowprice"))) {
+    return offerCandidates({ ...product, types: ["offer"] }, own);
+  }
+  // The product's own name applies to its offers only when it has one price to give.
+  return [...offers.map((offer) => (offers.length === 1 ? { ...offer, codes: [...offer.codes, ...own.codes], names: [...offer.names, ...own.names] } : offer)), ...variants];
 }
 
 /**
- * An Offer's price: `price`, or `lowPrice` of an AggregateOffer, else the sale price in its
- * `priceSpecification`, else the lowest of its `offers` (those of a Product or AggregateOffer).
+ * An offer's candidates: `price`, else the sale price in its `priceSpecification`; an
+ * AggregateOffer gives its nested offers when it lists them, else its `lowPrice` as a "from"
+ * price. Only MAX_VALUES offers of one item are read.
  */
-function offerOf(offer: Item): FoundOffer | null {
-  const written = (isType(offer, "AggregateOffer") ? firstText(offer, "lowprice") : null) ?? firstText(offer, "price");
-  let price = parseSchemaPrice(written);
-  let currency = parseCurrency(firstText(offer, "pricecurrency")) ?? (written === null ? null : (parsePriceText(written)?.currency ?? null));
-  if (price === null) {
-    const specification = salePriceSpecification(offer);
-    if (specification) {
-      price = parseSchemaPrice(firstText(specification, "price"));
-      currency ??= parseCurrency(firstText(specification, "pricecurrency"));
-    }
-  }
-  if (price === null) return lowestOffer(itemValues(offer, "offers").map(offerOf));
+function offerCandidates(offer: Item, identity: { codes: string[]; names: string[] }): Candidate[] {
+  const own = identityOf(offer);
+  const codes = [...identity.codes, ...own.codes];
+  const names = [...identity.names, ...own.names];
+  const label = names[0] ?? null;
   const availability = firstText(offer, "availability");
-  return { price, currency, inStock: availability === null ? null : readAvailability(availability) };
+  const inStock = availability === null ? null : readAvailability(availability);
+  if (isType(offer, "aggregateoffer")) {
+    const nested = itemValues(offer, "offers").slice(0, MAX_VALUES).flatMap((inner) => offerCandidates(inner, { codes, names }));
+    if (nested.length > 0) {
+      // An AggregateOffer is a summary: its low price (given, or the lowest it lists) is a "from" price.
+      const lowest = nested.reduce((low, candidate) => (candidate.price < low.price ? candidate : low));
+      const low = pricedValue(offer, "lowprice") ?? { price: lowest.price, currency: lowest.currency };
+      return [...nested, { ...low, inStock, path: `${offer.path} lowPrice`, label, codes, names, from: true }];
+    }
+    const low = pricedValue(offer, "lowprice") ?? pricedValue(offer, "price");
+    return low ? [{ ...low, inStock, path: `${offer.path} lowPrice`, label, codes, names, from: true }] : [];
+  }
+  const priced = pricedValue(offer, "price") ?? specificationPrice(offer);
+  if (priced === null) {
+    // An Offer with no price of its own may wrap the priced products it offers (itemOffered).
+    const offered = itemValues(offer, "itemoffered").filter((item) => isType(item, ...productTypes)).flatMap(productCandidates);
+    return offered.length > 0 ? offered : itemValues(offer, "offers").slice(0, MAX_VALUES).flatMap((inner) => offerCandidates(inner, { codes, names }));
+  }
+  return [{ ...priced, inStock, path: offer.path, label, codes, names, from: false }];
+}
+
+function pricedValue(item: Item, name: string): { price: Pence; currency: string | null } | null {
+  const written = firstText(item, name);
+  if (written === null) return null;
+  const named = parseCurrency(firstText(item, "pricecurrency"));
+  const text = parsePriceText(written);
+  const currency = named ?? text?.currency ?? null;
+  const price = parseSchemaPrice(written, currency);
+  return price === null ? null : { price, currency };
+}
+
+function specificationPrice(item: Item): { price: Pence; currency: string | null } | null {
+  const specification = salePriceSpecification(item, 0);
+  if (specification === null) return null;
+  const found = pricedValue(specification, "price");
+  return found ? { price: found.price, currency: found.currency ?? parseCurrency(firstText(item, "pricecurrency")) } : null;
 }
 
 /** `priceType` values of a crossed-out or recommended price, not the price to pay. */
@@ -168,255 +499,27 @@ const listPriceTypes = /listprice|strikethroughprice|msrp|srp|invoiceprice|minim
  * price (one with a `referenceQuantity`, such as per kg), not a delivery or payment charge; a
  * compound specification without its own price gives its first such component.
  */
-function salePriceSpecification(item: Item): Item | null {
-  for (const specification of itemValues(item, "pricespecification", "pricecomponent")) {
-    if (isType(specification, "DeliveryChargeSpecification", "PaymentChargeSpecification")) continue;
+function salePriceSpecification(item: Item, depth: number): Item | null {
+  if (depth > 4) return null;
+  for (const specification of itemValues(item, "pricespecification", "pricecomponent").slice(0, 50)) {
+    if (isType(specification, "deliverychargespecification", "paymentchargespecification")) continue;
     if (listPriceTypes.test(firstText(specification, "pricetype") ?? "")) continue;
     if (specification.props.has("referencequantity")) continue;
     if (firstText(specification, "price") !== null) return specification;
-    const component = salePriceSpecification(specification);
+    const component = salePriceSpecification(specification, depth + 1);
     if (component) return component;
   }
   return null;
 }
 
-/**
- * The lowest offer a UK shopper can buy: in stock (or not said otherwise) and in pounds (or no
- * currency named); failing that the lowest in pounds, then the lowest in stock, then the lowest.
- */
-function lowestOffer(offers: readonly (FoundOffer | null)[]): FoundOffer | null {
-  const priced = offers.filter((offer) => offer !== null);
-  const buyable = (offer: FoundOffer) => offer.inStock !== false;
-  const sterling = (offer: FoundOffer) => offer.currency === null || offer.currency === "GBP";
-  const preferences = [(offer: FoundOffer) => buyable(offer) && sterling(offer), sterling, buyable, () => true];
-  for (const preferred of preferences) {
-    const pool = priced.filter(preferred);
-    if (pool.length > 0) return pool.reduce((lowest, offer) => (offer.price < lowest.price ? offer : lowest));
-  }
-  return null;
-}
-
 /** An item describes the page when its `@id` or `url` is the page's address, query aside. */
-function describesPage(item: Item, page: Page): boolean {
-  return itemLinks(item).some((link) => sameAddress(link, page, false));
-}
-
-/** A variant is the page's when its address is the page's, query included, or its SKU is in the URL. */
-function isPageVariant(variant: Item, page: Page): boolean {
-  if (itemLinks(variant).some((link) => sameAddress(link, page, true))) return true;
-  const pageTerms = page.url ? [...page.url.searchParams.values(), ...page.url.pathname.split("/")].filter((term) => term !== "") : [];
-  return itemTexts(variant, "sku").some((sku) => pageTerms.includes(sku));
-}
-
-function itemLinks(item: Item): string[] {
-  return item.id === null ? itemTexts(item, "url") : [item.id, ...itemTexts(item, "url")];
-}
-
-/** Whether a link (relative to the page) names the page, ignoring the fragment and a trailing slash. */
-function sameAddress(link: string, page: Page, withQuery: boolean): boolean {
-  if (page.url === null) return false;
-  const address = (url: URL) => `${url.origin}${url.pathname.replace(/\/$/, "")}${withQuery ? url.search : ""}`;
-  try {
-    return address(new URL(link, page.url)) === address(page.url);
-  } catch {
-    return false;
-  }
-}
-
-function isType(item: Item, ...types: readonly string[]): boolean {
-  return item.types.some((type) => types.includes(type));
-}
-
-function itemValues(item: Item, ...names: string[]): Item[] {
-  return names.flatMap((name) => item.props.get(name) ?? []).filter((value) => typeof value !== "string");
-}
-
-function itemTexts(item: Item, name: string): string[] {
-  return (item.props.get(name) ?? []).filter((value) => typeof value === "string");
-}
-
-function firstText(item: Item, name: string): string | null {
-  return itemTexts(item, name)[0] ?? null;
-}
-
-/** "https://schema.org/Product", "schema:Product" and "Product" all name "Product". */
-function localName(term: string): string {
-  const slash = Math.max(term.lastIndexOf("/"), term.lastIndexOf("#"));
-  if (slash >= 0) return term.slice(slash + 1);
-  return term.slice(term.indexOf(":") + 1);
-}
-
-/** Property names compare lower-cased, so "Offers" and "offers" match; "offer" is a common slip. */
-function propertyName(term: string): string {
-  const name = localName(term).toLowerCase();
-  return name === "offer" ? "offers" : name;
-}
-
-function addValue(props: Map<string, Value[]>, name: string, value: Value): void {
-  const values = props.get(name);
-  if (values) values.push(value);
-  else props.set(name, [value]);
+function describesPage(item: Item, page: PageContext): boolean {
+  const links = item.id === null ? itemTexts(item, "url") : [item.id, ...itemTexts(item, "url")];
+  return links.some((link) => sameAddress(link, page, false));
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON-LD
-
-/** The top-level nodes of every JSON-LD block (arrays and `@graph` opened up), as items. */
-function jsonLdItems(document: Document): Item[] {
-  const scripts = findAll((element) => element.name === "script" && isJsonLdType(element.attribs.type), document.children);
-  const nodes = scripts.flatMap((script) => topLevelNodes(parseJsonLd(textContent(script))));
-  const byId = new Map<string, JsonObject>();
-  for (const node of nodes) {
-    if (typeof node["@id"] === "string" && Object.keys(node).length > 1) byId.set(node["@id"], node);
-  }
-  return nodes.map((node) => jsonLdItem(node, byId, true));
-}
-
-function isJsonLdType(type: string | undefined): boolean {
-  return (type ?? "").split(";")[0]!.trim().toLowerCase() === "application/ld+json";
-}
-
-/** Parses a JSON-LD block; a broken one is repaired where that is safe, else skipped. */
-function parseJsonLd(text: string): unknown {
-  // Wrappers some templates put around the JSON (HTML comments, CDATA), trailing commas, and raw
-  // line breaks inside strings.
-  const repaired = text
-    .replace(/\/\*\s*<!\[CDATA\[\s*\*\/|\/\*\s*\]\]>\s*\*\/|\/\/\s*<!\[CDATA\[|\/\/\s*\]\]>|<!\[CDATA\[|\]\]>|<!--|-->/g, "")
-    .replace(/,(\s*[}\]])/g, "$1")
-    .replace(/[\u0000-\u001f]+/g, " ");
-  for (const candidate of [text, repaired]) {
-    try {
-      return JSON.parse(candidate);
-    } catch {
-      // Try the repaired text, then give up on this block.
-    }
-  }
-  return undefined;
-}
-
-type JsonObject = Record<string, unknown>;
-
-function topLevelNodes(data: unknown): JsonObject[] {
-  if (Array.isArray(data)) return data.flatMap(topLevelNodes);
-  return isObject(data) ? [data, ...topLevelNodes(data["@graph"])] : [];
-}
-
-/**
- * A JSON-LD node as an item. A bare `{"@id": …}` reference to another top-level node of the page
- * is followed one level only (from a top-level node), so reference cycles cannot recur; any other
- * bare reference is an address, read as text (`"availability": {"@id": "…/InStock"}`).
- */
-function jsonLdItem(node: JsonObject, byId: Map<string, JsonObject>, followReferences: boolean): Item {
-  const props = new Map<string, Value[]>();
-  for (const [key, raw] of Object.entries(node)) {
-    if (key.startsWith("@")) continue;
-    for (const value of [raw].flat()) {
-      const read = jsonLdValue(value, byId, followReferences);
-      if (read !== null) addValue(props, propertyName(key), read);
-    }
-  }
-  const types = [node["@type"]].flat().filter((type) => typeof type === "string");
-  return { types: types.map(localName), id: typeof node["@id"] === "string" ? node["@id"] : null, props };
-}
-
-function jsonLdValue(value: unknown, byId: Map<string, JsonObject>, followReferences: boolean): Value | null {
-  if (typeof value === "string" || typeof value === "number") return String(value);
-  if (!isObject(value)) return null;
-  if ("@value" in value) return String(value["@value"]);
-  const id = value["@id"];
-  if (typeof id !== "string" || Object.keys(value).length > 1) return jsonLdItem(value, byId, followReferences);
-  const referenced = followReferences ? byId.get(id) : undefined;
-  return referenced ? jsonLdItem(referenced, byId, false) : id;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Microdata and RDFa: items scoped by elements
-
-interface Vocabulary {
-  isItem: (element: Element) => boolean;
-  types: (element: Element) => string[];
-  id: (element: Element) => string | null;
-  propertyNames: (element: Element) => string[];
-  /** Ids of elements outside the item that hold more of its properties (microdata `itemref`). */
-  references: (element: Element) => string[];
-}
-
-const words = (value: string | undefined): string[] => value?.match(/\S+/g) ?? [];
-
-const microdata: Vocabulary = {
-  isItem: (element) => hasAttrib(element, "itemscope"),
-  types: (element) => words(element.attribs.itemtype).map(localName),
-  id: (element) => element.attribs.itemid ?? null,
-  propertyNames: (element) => words(element.attribs.itemprop),
-  references: (element) => words(element.attribs.itemref),
-};
-
-const rdfa: Vocabulary = {
-  isItem: (element) => hasAttrib(element, "typeof"),
-  types: (element) => words(element.attribs.typeof).map(localName),
-  id: (element) => element.attribs.resource ?? element.attribs.about ?? null,
-  propertyNames: (element) => words(element.attribs.property),
-  references: () => [],
-};
-
-/**
- * Top-level items: scopes inside no other item, and scopes that are no property of the item they
- * sit in (a Product inside a WebPage scope). Nothing inside a product's scope is top-level: a
- * tile in its related-products block is not the page's product.
- */
-function scopedItems(document: Document, vocabulary: Vocabulary): Item[] {
-  const topLevel = findAll(vocabulary.isItem, document.children).filter((scope) => {
-    const enclosing = enclosingItems(scope, vocabulary);
-    if (enclosing.length === 0) return true;
-    return vocabulary.propertyNames(scope).length === 0 && !enclosing.some((item) => vocabulary.types(item).some((type) => productTypes.includes(type)));
-  });
-  return topLevel.map((scope) => scopedItem(scope, vocabulary, document, new Set()));
-}
-
-function enclosingItems(element: Element, vocabulary: Vocabulary): Element[] {
-  const items: Element[] = [];
-  for (let node = element.parent; node !== null && isTag(node); node = node.parent) {
-    if (vocabulary.isItem(node)) items.push(node);
-  }
-  return items;
-}
-
-/** An item's properties: elements below its scope (not inside a nested item) and its `itemref`s. */
-function scopedItem(scope: Element, vocabulary: Vocabulary, document: Document, ancestors: Set<Element>): Item {
-  const inside = new Set(ancestors).add(scope);
-  const props = new Map<string, Value[]>();
-  const visit = (element: Element): void => {
-    const names = vocabulary.propertyNames(element);
-    if (names.length > 0 && !inside.has(element)) {
-      const value = vocabulary.isItem(element) ? scopedItem(element, vocabulary, document, inside) : elementValue(element);
-      for (const name of names) addValue(props, propertyName(name), value);
-    }
-    if (!vocabulary.isItem(element)) for (const child of element.children) if (isTag(child)) visit(child);
-  };
-  for (const child of scope.children) if (isTag(child)) visit(child);
-  for (const id of vocabulary.references(scope)) {
-    const referenced = getElementById(id, document.children);
-    if (referenced) visit(referenced);
-  }
-  return { types: vocabulary.types(scope), id: vocabulary.id(scope), props };
-}
-
-/** A property element's value, by the microdata rules (RDFa's `content` and `resource` alike). */
-function elementValue(element: Element): string {
-  const { attribs } = element;
-  if (attribs.content !== undefined) return attribs.content;
-  if ((element.name === "a" || element.name === "link") && attribs.href !== undefined) return attribs.href;
-  if (attribs.resource !== undefined) return attribs.resource;
-  if (element.name === "data" && attribs.value !== undefined) return attribs.value;
-  return visibleText(element);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Product meta tags (Open Graph and Facebook product tags)
+// Product meta tags (Open Graph and Facebook product tags) and itemprop without a scope
 
 /** Amount and currency tag pairs, the sale price first (Facebook's `product:price` is the regular price). */
 const metaPrices = [
@@ -425,53 +528,84 @@ const metaPrices = [
   ["og:price:amount", "og:price:currency"],
 ] as const;
 
-function metaOffer(document: Document): FoundOffer | null {
+function readMetaTags(document: Document): Map<string, string> {
   const tags = new Map<string, string>();
-  for (const meta of findAll((element) => element.name === "meta", document.children)) {
+  for (const meta of findElements(document.children, (element) => element.name === "meta", 2_000)) {
     const key = (meta.attribs.property ?? meta.attribs.name)?.trim().toLowerCase();
     if (key !== undefined && meta.attribs.content !== undefined && !tags.has(key)) tags.set(key, meta.attribs.content);
   }
+  return tags;
+}
+
+function metaOffer(page: PageContext): SourceResult | null {
+  const tags = page.meta();
   for (const [amountTag, currencyTag] of metaPrices) {
-    const price = parseSchemaPrice(tags.get(amountTag));
-    if (price === null) continue;
+    const written = tags.get(amountTag);
+    if (written === undefined) continue;
     const currency = parseCurrency(tags.get(currencyTag) ?? tags.get("product:price:currency") ?? tags.get("og:price:currency"));
+    const price = parseSchemaPrice(written, currency);
+    if (price === null) continue;
     const availability = tags.get("product:availability") ?? tags.get("og:availability");
-    return { price, currency, inStock: availability === undefined ? null : readAvailability(availability) };
+    const chosen: Candidate = { price, currency, inStock: availability === undefined ? null : readAvailability(availability), path: `meta ${amountTag}`, label: written, codes: [], names: [], from: false };
+    return { kind: "decided", chosen, rule: `product meta tag ${amountTag}`, confidence: "medium", others: [] };
   }
   return null;
 }
 
+function unscopedItemprop(document: Document): SourceResult | null {
+  const offer = unscopedOffer(document);
+  if (offer === null) return null;
+  const [chosen] = offerCandidates(offer, { codes: [], names: [] });
+  if (chosen === undefined) return null;
+  return { kind: "decided", chosen: { ...chosen, label: firstText(offer, "price") ?? firstText(offer, "lowprice") }, rule: "itemprop price without an itemscope", confidence: "medium", others: [] };
+}
+
 // ---------------------------------------------------------------------------------------------
-// Retailers' own price elements, for pages without structured data
+// Framework state and Shopify
 
 /**
- * One step of a descendant chain: `#id`, `.class` or `[attribute="value"]`, all a retailer table
- * needs. `word` steps match one word of a space-separated attribute (class).
+ * The page's product in framework state: of the objects with a price, those whose id, SKU or
+ * address is in the page URL, else whose name is the page's h1; no guess among unmatched ones.
  */
-interface SelectorStep {
-  attribute: string;
-  value: string;
-  word: boolean;
+function stateOffer(candidates: Candidate[], page: PageContext): SourceResult | null {
+  const byAddress = candidates.filter((candidate) => matchesPageAddress(candidate, page, true));
+  const h1 = page.headings.filter((heading) => heading.where === "h1").map((heading) => normaliseName(heading.text));
+  const byName = candidates.filter((candidate) => candidate.names.some((name) => h1.includes(normaliseName(name))));
+  const own = byAddress.length > 0 ? byAddress : byName;
+  if (own.length === 0) return null;
+  const rule = byAddress.length > 0 ? "product in the page's state whose id is in the page URL" : "product in the page's state named as the h1";
+  return decide(own, page, rule, "medium");
 }
-type Selector = SelectorStep[];
 
-/** Parses selectors; a malformed one throws (the registry test parses every entry's). */
-function selectors(...list: string[]): Selector[] {
-  return list.map((selector) =>
-    selector.split(" ").map((step) => {
-      if (step.startsWith("#")) return { attribute: "id", value: step.slice(1), word: false };
-      if (step.startsWith(".")) return { attribute: "class", value: step.slice(1), word: true };
-      const [, attribute, value] = /^\[([\w-]+)="([^"]*)"\]$/.exec(step) ?? [];
-      if (attribute === undefined || value === undefined) throw new Error(`Unsupported selector step "${step}" in "${selector}"`);
-      return { attribute, value, word: false };
-    }),
-  );
+function normaliseName(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, " ").trim();
 }
+
+/**
+ * Shopify's variant: the one the page's `?variant=` names, else (no variant named) the first
+ * available, which is the one Shopify shows selected.
+ */
+function shopifyOffer(document: Document, page: PageContext): SourceResult | null {
+  const variants = shopifyVariants(document);
+  if (variants.length === 0) return null;
+  const currency = shopifyCurrency(document) ?? parseCurrency(page.meta().get("og:price:currency") ?? page.meta().get("product:price:currency"));
+  const priced = variants.map((variant) => ({ ...variant, currency }));
+  const named = page.url?.searchParams.get("variant");
+  if (named) {
+    const chosen = priced.find((variant) => variant.codes.includes(named));
+    if (chosen) return { kind: "decided", chosen, rule: `Shopify product JSON ${chosen.path} named by ?variant=${named}`, confidence: "high", others: priced };
+  }
+  const decided = decide(priced, page, "Shopify product JSON", "medium");
+  if (decided?.kind === "decided" || named) return decided;
+  const chosen = priced.find((variant) => variant.inStock !== false) ?? priced[0]!;
+  return { kind: "decided", chosen, rule: `Shopify product JSON ${chosen.path}: no ?variant=, the first available variant is the one the page shows`, confidence: "medium", others: priced };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retailers' own price elements and the buy button
 
 interface RetailerPage {
-  /** Where the price stands, most specific first. */
   price: Selector[];
-  /** Where the stock message stands. */
   stock: Selector[];
 }
 
@@ -480,96 +614,57 @@ const parsedHints = new WeakMap<ExtractionHints, RetailerPage>();
 
 /**
  * Where the retailer at `host` prints the product's price and stock (from the retailer registry),
- * scoped to the product panel so carousel tiles ("from £3.49") never match. A crossed-out match
- * (isCrossedOut) is skipped and crossed-out text inside a match is not read, so RRPs and
- * was-prices never win.
+ * scoped to the product panel so carousel tiles ("from £3.49") never match.
  */
 function retailerFor(host: string): { host: string; page: RetailerPage } | null {
   const found = extractionHintsFor(host);
   if (found === null) return null;
   let page = parsedHints.get(found.hints);
   if (page === undefined) {
-    page = { price: selectors(...found.hints.price), stock: selectors(...found.hints.stock) };
+    page = { price: parseSelectors(found.hints.price), stock: parseSelectors(found.hints.stock) };
     parsedHints.set(found.hints, page);
   }
   return { host: found.host, page };
 }
 
-function retailerOffer(document: Document, retailer: RetailerPage): FoundOffer | null {
+/**
+ * The first match of the retailer's price selectors that reads as a price; a crossed-out match
+ * is skipped and crossed-out text inside a match is not read, so RRPs and was-prices never win.
+ */
+function retailerOffer(document: Document, retailer: RetailerPage): SourceResult | null {
   for (const selector of retailer.price) {
     for (const element of select(document, selector)) {
       if (isCrossedOut(element)) continue;
       // Magento prints the amount as a number in data-price-amount; otherwise read the shop's text.
       const amount = element.attribs["data-price-amount"];
-      const read = amount === undefined ? parsePriceText(visibleText(element)) : { pence: parseSchemaPrice(amount), currency: null };
+      const text = visibleText(element, 200).replace(/\s+/g, " ").trim();
+      const read = amount === undefined ? parsePriceText(text) : { pence: parseSchemaPrice(amount), currency: null };
       if (read === null || read.pence === null) continue;
-      const stock = retailer.stock.flatMap((stockSelector) => select(document, stockSelector))[0];
-      return { price: read.pence, currency: read.currency, inStock: stock ? readAvailability(visibleText(stock)) : null };
+      const stock = retailer.stock.flatMap((stockSelector) => select(document, stockSelector, 1))[0];
+      const chosen: Candidate = {
+        price: read.pence,
+        currency: read.currency,
+        inStock: stock ? readAvailability(visibleText(stock, 300)) : null,
+        path: selector.map((step) => `${step.attribute}=${step.value}`).join(" "),
+        label: amount ?? text,
+        codes: [],
+        names: [],
+        from: false,
+      };
+      return { kind: "decided", chosen, rule: "the retailer's price element (registry hint)", confidence: "medium", others: [] };
     }
   }
   return null;
 }
 
-function matchesStep(element: Element, step: SelectorStep): boolean {
-  const value = element.attribs[step.attribute];
-  return step.word ? words(value).includes(step.value) : value === step.value;
-}
-
-/** Elements matching a descendant chain ("#core .a-price .a-offscreen"), in document order. */
-function select(document: Document, selector: Selector): Element[] {
-  const target = selector.at(-1)!;
-  const ancestors = selector.slice(0, -1);
-  return findAll((element) => {
-    if (!matchesStep(element, target)) return false;
-    let pending = ancestors.length - 1;
-    for (let node = element.parent; node !== null && isTag(node) && pending >= 0; node = node.parent) {
-      if (matchesStep(node, ancestors[pending]!)) pending--;
-    }
-    return pending < 0;
-  }, document.children);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Page text
-
-/** Class-name words that mark a price as old or recommended: "was-price", "rrp", "price--strike". */
-const crossedOutClassWords = new Set(["was", "rrp", "msrp", "strike", "strikethrough", "old", "crossed"]);
-const crossedOutTags = new Set(["del", "s", "strike"]);
-
 /**
- * A price element crossed out by its own markup or by one of its three nearest ancestors:
- * <del>, <s>, <strike>, a class word such as "was" or "rrp", or Amazon's data-a-strike="true".
- * Ancestors further out are layout, whose class names say nothing about the price.
+ * The first price printed beside the buy button, when every buy button on the page stands by the
+ * same price (a listing's buttons do not): a visible-text reading, held for review.
  */
-function isCrossedOut(element: Element): boolean {
-  let node: AnyNode | null = element;
-  for (let depth = 0; depth <= 3 && node !== null && isTag(node); depth++, node = node.parent) {
-    if (crossedOutElement(node)) return true;
-  }
-  return false;
-}
-
-function crossedOutElement(element: Element): boolean {
-  if (crossedOutTags.has(element.name) || element.attribs["data-a-strike"] === "true") return true;
-  return words(element.attribs.class).some((name) => name.toLowerCase().split(/[-_]/).some((word) => crossedOutClassWords.has(word)));
-}
-
-const hiddenTags = new Set(["script", "style", "template", "noscript"]);
-
-/** An element's text without scripts and without crossed-out prices inside it. */
-function visibleText(element: Element): string {
-  const textOf = (node: AnyNode): string => {
-    if (isText(node)) return node.data;
-    if (!isTag(node) || hiddenTags.has(node.name) || crossedOutElement(node)) return "";
-    return node.children.map(textOf).join("");
-  };
-  return element.children.map(textOf).join("");
-}
-
-function showsPoundSign(document: Document): boolean {
-  const inHiddenTag = (node: AnyNode) => {
-    for (let parent = node.parent; parent !== null; parent = parent.parent) if (isTag(parent) && hiddenTags.has(parent.name)) return true;
-    return false;
-  };
-  return filter((node) => isText(node) && node.data.includes("£") && !inHiddenTag(node), document.children, true, 1).length > 0;
+function buyBoxOffer(page: PageContext): SourceResult | null {
+  const buyBox = page.buyBox();
+  const printed = buyBox?.agreed ? buyBox.printed[0] : undefined;
+  if (!printed) return null;
+  const chosen: Candidate = { price: printed.price.pence, currency: printed.price.currency, inStock: null, path: "buy box", label: printed.text, codes: [], names: [], from: printed.price.from };
+  return { kind: "decided", chosen, rule: "the price printed beside the buy button", confidence: "low", others: [] };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCurrency, parsePriceText, parseSchemaPrice, type PriceText } from "./price-text.ts";
+import { parseCurrency, parsePriceText, parseSchemaPrice, readPriceText, type PriceText } from "./price-text.ts";
 
 function price(pence: number, currency: string | null, flags: { from?: boolean; range?: boolean } = {}): PriceText {
   return { pence, currency, from: flags.from ?? false, range: flags.range ?? false };
@@ -260,5 +260,38 @@ describe("parseCurrency", () => {
   ];
   it.each(values)("%j", (value, expected) => {
     expect(parseCurrency(value)).toBe(expected);
+  });
+});
+
+describe("non-prices are refused with a reason", () => {
+  it.each([
+    ["(5.00)", "accounting negative"],
+    ["(£5.00)", "accounting negative"],
+    ["1/2", "fraction"],
+    ["12/05/2024", "fraction"],
+    ["-£5", "negative amount"],
+    ["£5.00-", "negative amount"],
+    ["£3.50/kg", "no price among the amounts"],
+    ["Free", "no amount"],
+    ["x".repeat(2000), "text too long"],
+  ] as const)("%s", (text, reason) => {
+    expect(readPriceText(text)).toEqual({ ok: false, reason });
+    expect(parsePriceText(text)).toBeNull();
+  });
+
+  it("reads a price beside a fraction of a pack", () => {
+    expect(parsePriceText("1 1/2 kg £5")).toMatchObject({ pence: 500, currency: "GBP" });
+  });
+});
+
+describe("the £100,000 cap is about pounds", () => {
+  it("reports a large amount in another currency", () => {
+    expect(parseSchemaPrice("450000.00", "COP")).toBe(45_000_000);
+    expect(parsePriceText("COP 450.000,00")).toMatchObject({ pence: 45_000_000, currency: "COP" });
+  });
+  it("refuses the same number in pounds or with no currency", () => {
+    expect(parseSchemaPrice("450000.00", "GBP")).toBeNull();
+    expect(parseSchemaPrice("450000.00")).toBeNull();
+    expect(parsePriceText("£450,000.00")).toBeNull();
   });
 });

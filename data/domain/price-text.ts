@@ -19,10 +19,15 @@ export interface PriceText {
 }
 
 /**
- * The largest amount read as a price: £100,000. A bigger number next to a price is a product
- * code, a barcode or a phone number, not what a pet product costs.
+ * The largest amount in pounds read as a price: £100,000. A bigger number next to a price is a
+ * product code, a barcode or a phone number, not what a pet product costs. The cap is about
+ * pounds: an amount in another currency (450,000 Colombian pesos) is only held to what an
+ * integer count of hundredths can carry exactly, and is reported with its currency.
  */
 const MAX_PENCE = 10_000_000;
+const MAX_MINOR_UNITS = Number.MAX_SAFE_INTEGER;
+/** Longer text is a paragraph, not a printed price; reading it would only cost time. */
+const MAX_TEXT = 400;
 
 /** Currency symbols, longest first so "US$" wins over "$". A bare "$" is read as US dollars. */
 const currencySymbols: Readonly<Record<string, string>> = {
@@ -38,7 +43,7 @@ const currencySymbols: Readonly<Record<string, string>> = {
 };
 
 /** Codes recognised inside free text ("GBP 5", "5,95 EUR"); a structured currency field takes any. */
-const currencyCodes = ["GBP", "EUR", "USD", "AUD", "CAD", "NZD", "CHF", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF"];
+const currencyCodes = ["GBP", "EUR", "USD", "AUD", "CAD", "NZD", "CHF", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "JPY", "INR", "BRL", "MXN", "COP", "ZAR"];
 
 const symbolPattern = Object.keys(currencySymbols)
   .map((symbol) => symbol.replace(/\$/g, "\\$"))
@@ -79,6 +84,59 @@ interface Amount {
   end: number;
 }
 
+/** Why a piece of text gave no price, for the admin to read. */
+export type PriceRefusal =
+  | "no amount"
+  | "accounting negative"
+  | "negative amount"
+  | "fraction"
+  | "text too long"
+  /** Amounts there, but each is zero, above the cap, a quantity, a unit price, a saving or an old price. */
+  | "no price among the amounts";
+
+export type PriceTextReading = { ok: true; price: PriceText } | { ok: false; reason: PriceRefusal };
+
+/**
+ * Reads the price in a piece of shop text, or says why it holds none (see parsePriceText for
+ * the rules).
+ * @example readPriceText("(5.00)") // { ok: false, reason: "accounting negative" }
+ * @example readPriceText("1/2") // { ok: false, reason: "fraction" }
+ */
+export function readPriceText(text: string): PriceTextReading {
+  if (text.length > MAX_TEXT * 4) return { ok: false, reason: "text too long" };
+  const normalised = normaliseSpaces(text);
+  if (normalised.length > MAX_TEXT) return { ok: false, reason: "text too long" };
+  const refusal = nonPrice(normalised);
+  if (refusal !== null) return { ok: false, reason: refusal };
+  const amounts = readAmounts(normalised);
+  const priced = amounts.some((amount) => amount.currency !== null) ? amounts.filter((amount) => amount.currency !== null) : amounts;
+  const [first, second] = priced;
+  if (first === undefined) return { ok: false, reason: /\d/.test(normalised) ? "no price among the amounts" : "no amount" };
+  const range = second !== undefined && RANGE_BETWEEN.test(normalised.slice(first.end, second.start));
+  return {
+    ok: true,
+    price: {
+      pence: range ? Math.min(first.pence, second.pence) : first.pence,
+      currency: first.currency,
+      from: FROM.test(normalised.slice(0, first.start)),
+      range,
+    },
+  };
+}
+
+/**
+ * Text that shows an amount but is no price: an accounting negative "(5.00)" or "(£5.00)", a
+ * fraction "1/2", a negative "-£5" or "£5.00-".
+ */
+function nonPrice(text: string): PriceRefusal | null {
+  if (/\(\s*(?:[^\d\s()]{1,3}\s?)?\d[\d.,'\s]*(?:\s?[^\d\s()]{1,3})?\s*\)/.test(text) && !/\d/.test(text.replace(/\([^)]*\)/g, ""))) {
+    return "accounting negative";
+  }
+  if (/(?:^|[^\d.,])\d+\s?\/\s?\d+(?![\d.,]*\s?(?:kg|g|ml|l)\b)/i.test(text) && !/[£$€]|\b(?:GBP|EUR|USD)\b/i.test(text)) return "fraction";
+  if (/^[-−]\s?(?:[£$€]|GBP|EUR|USD)?\s?\d/i.test(text) || /^(?:[£$€]|GBP|EUR|USD)\s?[-−]\s?\d/i.test(text) || /\d[-−]$/.test(text)) return "negative amount";
+  return null;
+}
+
 /**
  * Reads the price in a piece of shop text. Rules:
  * - A currency mark (symbol or ISO code, before or after) makes an amount a price; when any
@@ -90,8 +148,9 @@ interface Amount {
  * - Old prices ("Was", "RRP"), savings, delivery, percentages and unit prices ("/kg") are not
  *   the price. Of two prices joined by a dash or "to", the lower is taken and `range` is set;
  *   otherwise the first price wins.
- * - No amount, a zero, a negative amount or one above £100,000 gives null; so do "Free" and
- *   "N/A", which name no amount.
+ * - No amount, a zero, a negative amount ("-£5", "£5-", the accounting "(5.00)"), a fraction
+ *   ("1/2"), text longer than 400 characters or an amount above £100,000 gives null; so do
+ *   "Free" and "N/A", which name no amount.
  * @example parsePriceText("£1,299.00") // { pence: 129900, currency: "GBP", from: false, range: false }
  * @example parsePriceText("12,99 €") // { pence: 1299, currency: "EUR", from: false, range: false }
  * @example parsePriceText("from £3.49") // { pence: 349, currency: "GBP", from: true, range: false }
@@ -99,27 +158,19 @@ interface Amount {
  * @example parsePriceText("99p") // { pence: 99, currency: "GBP", from: false, range: false }
  * @example parsePriceText("1.299,00") // { pence: 129900, currency: null, from: false, range: false }
  * @example parsePriceText("Price: N/A") // null
+ * @example parsePriceText("(5.00)") // null
  */
 export function parsePriceText(text: string): PriceText | null {
-  const normalised = normaliseSpaces(text);
-  const amounts = readAmounts(normalised);
-  const priced = amounts.some((amount) => amount.currency !== null) ? amounts.filter((amount) => amount.currency !== null) : amounts;
-  const [first, second] = priced;
-  if (first === undefined) return null;
-  const range = second !== undefined && RANGE_BETWEEN.test(normalised.slice(first.end, second.start));
-  return {
-    pence: range ? Math.min(first.pence, second.pence) : first.pence,
-    currency: first.currency,
-    from: FROM.test(normalised.slice(0, first.start)),
-    range,
-  };
+  const reading = readPriceText(text);
+  return reading.ok ? reading.price : null;
 }
 
 /**
  * Reads a schema.org `price` value (JSON-LD, microdata `content`, product meta tags), where "."
  * is always the decimal point: "12.990" is 12.99 and a third decimal rounds half up ("1.005" is
  * 101 pence). Other text ("12,99", "£12.99", "1,299.00") is read as shop text. Zero, negative
- * and absurd amounts give null.
+ * and absurd amounts give null; above £100,000 is absurd for pounds and for an unnamed currency,
+ * while a `currency` other than GBP is held only to what integer hundredths carry exactly.
  * @example parseSchemaPrice("12.99") // 1299
  * @example parseSchemaPrice(12.99) // 1299
  * @example parseSchemaPrice("12.990") // 1299
@@ -127,12 +178,17 @@ export function parsePriceText(text: string): PriceText | null {
  * @example parseSchemaPrice("12,99") // 1299
  * @example parseSchemaPrice("1.005") // 101
  * @example parseSchemaPrice("0") // null
+ * @example parseSchemaPrice("450000.00", "COP") // 45000000
  */
-export function parseSchemaPrice(value: unknown): Pence | null {
+export function parseSchemaPrice(value: unknown, currency: string | null = null): Pence | null {
   if (typeof value !== "number" && typeof value !== "string") return null;
+  if (typeof value === "string" && value.length > MAX_TEXT) return null;
   const text = typeof value === "number" ? String(value) : normaliseSpaces(value);
   const decimal = /^(\d*)(?:\.(\d+))?$/.exec(text);
-  if (decimal) return withinBounds(minorUnits(decimal[1]!, decimal[2] ?? ""));
+  if (decimal) {
+    const minor = minorUnits(decimal[1]!, decimal[2] ?? "");
+    return currency !== null && currency !== "GBP" ? withinMinorUnits(minor) : withinBounds(minor);
+  }
   // A number that String() writes with an exponent (1e-7, 1e+21) is no price.
   return typeof value === "string" ? (parsePriceText(text)?.pence ?? null) : null;
 }
@@ -179,7 +235,8 @@ function readAmounts(text: string): Amount[] {
     // A bare number glued to letters ("X200", "2kg") or followed by a unit is a code or a quantity.
     if (currency === null && (/[A-Za-z]$/.test(textBefore) || /^[A-Za-z]/.test(textAfter) || QUANTITY_AFTER.test(textAfter))) continue;
 
-    const pence = inPence ? wholePence(match[0]) : readAmount(match[0]);
+    const minor = inPence ? wholePence(match[0]) : readAmount(match[0]);
+    const pence = minor === null ? null : currency !== null && currency !== "GBP" ? withinMinorUnits(minor) : withinBounds(minor);
     if (pence === null) continue;
     amounts.push({ pence, currency, start, end });
   }
@@ -187,8 +244,8 @@ function readAmounts(text: string): Amount[] {
 }
 
 /** "99" of "99p": whole pence only. */
-function wholePence(token: string): Pence | null {
-  return /^\d+$/.test(token) ? withinBounds(Number(token)) : null;
+function wholePence(token: string): number | null {
+  return /^\d+$/.test(token) ? Number(token) : null;
 }
 
 /**
@@ -196,14 +253,14 @@ function wholePence(token: string): Pence | null {
  * when it occurs once and either follows another separator ("1,299.00", "1 299,00") or is not
  * followed by exactly three digits ("12,99", "12.9900"); otherwise it groups thousands ("1,299").
  */
-function readAmount(token: string): Pence | null {
+function readAmount(token: string): number | null {
   const [, before = "", mark = "", after = ""] = /^(.*)([.,])(\d+)$/.exec(token) ?? [];
   const isDecimal = mark !== "" && !before.includes(mark) && (/\D/.test(before) || after.length !== 3);
   const whole = isDecimal ? before : token;
   // Thousands come in groups of three after the first one to three digits; a printed price never
   // starts with a zero before another digit ("0800", "007").
   if (!/^(?:\d+|\d{1,3}(?:\D\d{3})+)$/.test(whole) || /^0\d/.test(whole)) return null;
-  return withinBounds(minorUnits(whole.replace(/\D/g, ""), isDecimal ? after : ""));
+  return minorUnits(whole.replace(/\D/g, ""), isDecimal ? after : "");
 }
 
 /** Whole and fraction digits to hundredths, a third decimal rounding half up. */
@@ -214,4 +271,8 @@ function minorUnits(whole: string, fraction: string): number {
 
 function withinBounds(pence: number): Pence | null {
   return pence > 0 && pence <= MAX_PENCE ? pence : null;
+}
+
+function withinMinorUnits(units: number): number | null {
+  return units > 0 && units <= MAX_MINOR_UNITS ? units : null;
 }

@@ -112,8 +112,9 @@ export const retailerRegistry: readonly RetailerEntry[] = [
       ],
     },
     extraction: {
-      price: ['[data-testid="product-details"] [data-testid="product-price"]'],
-      stock: ['[data-testid="product-details"] [data-testid="stock-message"]'],
+      // From a saved product page (Next.js, CSS-module class names with a build hash after "__").
+      price: ['[class*="overview_prices__"] [class*="product-price_price__"]'],
+      stock: [],
     },
     style: { color: "#0072b2", dash: "" }, // blue, 5.2:1
   },

@@ -278,12 +278,27 @@ export const fetchAnalytics = () => json<Analytics>("GET", "/api/admin/analytics
 // The price pipeline: extraction, import and held prices
 
 /** What the server read from a retailer page; every field null when it found nothing. */
+/** One price a page lists when nothing on it picks one; price in pounds when it is in pounds. */
+export interface ExtractedCandidate {
+  price: number | null;
+  currency: string | null;
+  inStock: boolean | null;
+  label: string;
+}
+
 export interface ExtractedPrice {
   /** Pounds, e.g. 12.99. */
   price: number | null;
   currency: string | null;
   inStock: boolean | null;
   source: string | null;
+  /** The rule that found the price ("json-ld Product offers[2] matched by pack size 4kg in h1"). */
+  evidence?: { source: string; rule: string; snippet: string | null } | null;
+  confidence?: "high" | "medium" | "low" | null;
+  /** The prices the page lists when nothing on it picks one (price is then null). */
+  candidates?: ExtractedCandidate[];
+  /** Why there is no price. */
+  reason?: string;
 }
 
 export const extractPrice = (url: string) => json<ExtractedPrice>("POST", "/api/extract-price", { url });

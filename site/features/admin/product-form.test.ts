@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../lib/api.ts";
+import type { ExtractedPrice } from "./admin-api.ts";
 import {
   canExtractPrice,
   emptyOfferRow,
@@ -17,8 +18,10 @@ import {
   productInput,
   slugFromName,
   slugToSave,
+  pickableCandidates,
   usablePrice,
   withExtractedPrice,
+  withPickedCandidate,
   withOverride,
 } from "./product-form.ts";
 
@@ -195,8 +198,8 @@ describe("repeat delivery fields", () => {
 describe("extract price", () => {
   const url = "https://shop.test/dog-bed";
   const row = { ...emptyOfferRow(), retailerId: "2", affiliateUrl: url, price: "20", inStock: false };
-  const found = { price: 12.5, currency: "GBP", inStock: true, source: "json-ld" };
-  const nothing = { price: null, currency: null, inStock: null, source: null };
+  const found: ExtractedPrice = { price: 12.5, currency: "GBP", inStock: true, source: "json-ld" };
+  const nothing: ExtractedPrice = { price: null, currency: null, inStock: null, source: null };
 
   it("needs a URL", () => {
     expect(canExtractPrice(emptyOfferRow())).toBe(false);
@@ -225,7 +228,9 @@ describe("extract price", () => {
     expect(withExtractedPrice(row, url, { ...found, currency: "EUR" })).toBe(row);
     expect(withExtractedPrice(row, url, { ...found, price: 0 })).toBe(row);
     expect(withExtractedPrice({ ...row, affiliateUrl: "https://shop.test/other" }, url, found).price).toBe("20");
-    expect(usablePrice({ ...found, currency: null })).toBe(12.5);
+    // A price with no currency named is not taken as pounds.
+    expect(usablePrice({ ...found, currency: null })).toBeNull();
+    expect(extractedPriceToast({ ...found, currency: null })).toEqual({ title: "No Price Found", description: "This page names no currency", variant: "destructive" });
     expect(usablePrice({ ...found, currency: "gbp" })).toBe(12.5);
   });
 
@@ -235,6 +240,36 @@ describe("extract price", () => {
     expect(extractedPriceToast(nothing)).toEqual({ title: "No Price Found", description: "Could not extract price from this URL", variant: "destructive" });
     expect(extractedPriceToast({ ...nothing, currency: "GBP" }).description).toBe("Could not extract price from this URL");
     expect(extractedPriceToast({ ...found, currency: "EUR" })).toEqual({ title: "No Price Found", description: "This page is priced in EUR, not pounds", variant: "destructive" });
+  });
+
+  it("toasts the rule that found the price, and a warning when it is of low confidence", () => {
+    const evidence = { source: "json-ld", rule: "json-ld Product offers[2] matched by pack size 4kg in h1", snippet: null };
+    expect(extractedPriceToast({ ...found, price: 53, evidence, confidence: "medium" })).toEqual({
+      title: "Price Extracted",
+      description: "Found price: £53.00\nFound by: json-ld Product offers[2] matched by pack size 4kg in h1",
+    });
+    expect(extractedPriceToast({ ...found, price: 5, evidence: { ...evidence, rule: "the price printed beside the buy button" }, confidence: "low" }).description).toBe(
+      "Found price: £5.00\nFound by: the price printed beside the buy button\nLow confidence: check it on the page",
+    );
+  });
+
+  it("offers the listed prices in pounds to pick from when the page lists several", () => {
+    const undecided = {
+      ...nothing,
+      reason: "3 offers at 3 different prices",
+      candidates: [
+        { price: 14, currency: "GBP", inStock: true, label: "800g" },
+        { price: null, currency: "EUR", inStock: true, label: "EU pack" },
+        { price: 53, currency: "GBP", inStock: null, label: "4kg" },
+      ],
+    };
+    expect(pickableCandidates(undecided)).toEqual([
+      { price: 14, label: "800g", inStock: true },
+      { price: 53, label: "4kg", inStock: null },
+    ]);
+    expect(extractedPriceToast(undecided)).toEqual({ title: "Several Prices Found", description: "This page lists 2 prices and nothing on it picks one: choose one below the URL" });
+    expect(withPickedCandidate(row, url, { price: 53, inStock: null })).toMatchObject({ price: "53.00" });
+    expect(withPickedCandidate({ ...row, affiliateUrl: "https://shop.test/other" }, url, { price: 53, inStock: null })).toMatchObject({ price: "20" });
   });
 
   it("toasts a failure, with the server's reason on a second line", () => {

@@ -120,7 +120,8 @@ export function canExtractPrice(row: Pick<OfferRow, "affiliateUrl">): boolean {
 
 /**
  * The price the form can use from an extraction: a positive amount in pounds. A page priced in
- * another currency gives none, even if the server sent an amount: it must not become a £ price.
+ * another currency, or naming none, gives none, even if the server sent an amount: it must not
+ * become a £ price.
  * @example usablePrice({ price: 12.99, currency: "GBP", inStock: true, source: "json-ld" }) // 12.99
  * @example usablePrice({ price: 14, currency: "EUR", inStock: null, source: "meta" }) // null
  */
@@ -130,10 +131,25 @@ export function usablePrice(result: ExtractedPrice): number | null {
   return typeof price === "number" && Number.isFinite(price) && price > 0 ? price : null;
 }
 
-/** The page's currency when it is known and not pounds. */
-function foreignCurrency(result: ExtractedPrice): string | null {
+/** The page's currency when it is not pounds ("unknown" when the page names none but gave a price). */
+function foreignCurrency(result: Pick<ExtractedPrice, "currency" | "price">): string | null {
   const currency = result.currency?.trim().toUpperCase();
-  return currency && currency !== "GBP" ? currency : null;
+  if (!currency) return result.price !== null ? "unknown" : null;
+  return currency !== "GBP" ? currency : null;
+}
+
+/** The offers a page listed that the admin can pick from: those in pounds. */
+export function pickableCandidates(result: ExtractedPrice): { price: number; label: string; inStock: boolean | null }[] {
+  if (usablePrice(result) !== null) return [];
+  return (result.candidates ?? []).flatMap((candidate) =>
+    candidate.price !== null && candidate.price > 0 && foreignCurrency(candidate) === null ? [{ price: candidate.price, label: candidate.label, inStock: candidate.inStock }] : [],
+  );
+}
+
+/** The row after the admin picked one of the page's listed prices (the URL still the one read). */
+export function withPickedCandidate(row: OfferRow, url: string, candidate: { price: number; inStock: boolean | null }): OfferRow {
+  if (row.affiliateUrl.trim() !== url.trim()) return row;
+  return { ...row, price: candidate.price.toFixed(2), inStock: candidate.inStock ?? row.inStock };
 }
 
 /**
@@ -154,11 +170,20 @@ export function withExtractedPrice(row: OfferRow, url: string, result: Extracted
  */
 export function extractedPriceToast(result: ExtractedPrice): ToastInput {
   const price = usablePrice(result);
-  if (price !== null) return { title: "Price Extracted", description: `Found price: ${formatPrice(price)}` };
+  const found = result.evidence ? `\nFound by: ${result.evidence.rule}` : "";
+  if (price !== null) {
+    const check = result.confidence === "low" ? "\nLow confidence: check it on the page" : "";
+    return { title: "Price Extracted", description: `Found price: ${formatPrice(price)}${found}${check}` };
+  }
+  const candidates = pickableCandidates(result);
+  if (candidates.length > 0) {
+    return { title: "Several Prices Found", description: `This page lists ${candidates.length} prices and nothing on it picks one: choose one below the URL` };
+  }
   const currency = foreignCurrency(result);
   return {
     title: "No Price Found",
-    description: currency ? `This page is priced in ${currency}, not pounds` : "Could not extract price from this URL",
+    description:
+      currency === "unknown" ? "This page names no currency" : currency ? `This page is priced in ${currency}, not pounds` : "Could not extract price from this URL",
     variant: "destructive",
   };
 }

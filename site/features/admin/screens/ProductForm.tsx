@@ -8,6 +8,7 @@ import { CirclePlus, LoaderCircle, ScanSearch, Trash, TriangleAlert } from "../i
 import { useId, useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
 import { cn } from "../../../lib/cn.ts";
+import { formatPrice } from "../../../../data/domain/display.ts";
 import { toast } from "../../toast/toast.store.ts";
 import {
   createProduct,
@@ -25,6 +26,7 @@ import {
   canExtractPrice,
   emptyOfferRow,
   extractedPriceToast,
+  pickableCandidates,
   extractFailedToast,
   emptyProductFields,
   foodFactsProblems,
@@ -35,6 +37,7 @@ import {
   productInput,
   slugFromName,
   withExtractedPrice,
+  withPickedCandidate,
   withOverride,
   type OfferRow,
   type ProductFields,
@@ -381,6 +384,25 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
   );
 }
 
+/** The prices a page listed when nothing on it picked one: the admin picks this product's. */
+function PriceChoices(props: { choices: { rule: string; prices: ReturnType<typeof pickableCandidates> }; onPick: (choice: ReturnType<typeof pickableCandidates>[number]) => void }) {
+  return (
+    <div className="sm:col-span-2 lg:col-span-6" role="group" aria-label="Prices listed on the page">
+      <p className="text-sm text-slate-700">The page lists several prices and nothing on it picks one. Which is this product's?</p>
+      {props.choices.rule && <p className="text-xs text-slate-500">{props.choices.rule}</p>}
+      <ul className="mt-2 flex flex-wrap gap-2">
+        {props.choices.prices.map((choice, index) => (
+          <li key={index}>
+            <button type="button" className="btn-outline" onClick={() => props.onPick(choice)}>
+              {formatPrice(choice.price)} <span className="text-slate-500">{choice.label}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function OfferRowEditor(props: {
   row: OfferRow;
   number: number;
@@ -395,13 +417,18 @@ function OfferRowEditor(props: {
   const legend = `Offer ${props.number}${retailerName ? `: ${retailerName}` : ""}`;
   const priceDisabled = priceInputDisabled(row);
   const [extracting, setExtracting] = useState(false);
+  /** The prices the page listed when nothing on it picked one, for the admin to choose from. */
+  const [choices, setChoices] = useState<{ url: string; rule: string; prices: ReturnType<typeof pickableCandidates> } | null>(null);
 
   async function extract() {
     const url = row.affiliateUrl.trim();
     setExtracting(true);
+    setChoices(null);
     try {
       const result = await extractPrice(url);
       onChange((current) => withExtractedPrice(current, url, result));
+      const prices = pickableCandidates(result);
+      if (prices.length > 0) setChoices({ url, rule: result.reason ?? "", prices });
       toast(extractedPriceToast(result));
     } catch (error) {
       toast(extractFailedToast(error));
@@ -449,6 +476,7 @@ function OfferRowEditor(props: {
                 </button>
               </div>
             )}
+
           </Field>
           <Field label="Price (£)" className="lg:col-span-2" hint={priceDisabled ? "Enter the product URL first." : undefined}>
             {({ id, describedBy }) => (
