@@ -24,7 +24,7 @@ const pages: Record<string, string> = {
 beforeAll(async () => {
   temp = await tempDb();
   const category = (temp.db.$client.prepare("INSERT INTO categories (name, slug, icon) VALUES ('Dog Food', 'dog-food', 'bone') RETURNING id").get() as { id: number }).id;
-  retailerId = (temp.db.$client.prepare("INSERT INTO retailers (key, name, logo, website, compares_prices) VALUES ('shop', 'Shop', '', 'https://shop.example.co.uk', 1) RETURNING id").get() as { id: number }).id;
+  retailerId = (temp.db.$client.prepare(`INSERT INTO retailers (key, name, logo, website, compares_prices, hosts) VALUES ('shop', 'Shop', '', 'https://shop.example.co.uk', 1, '["shop.example.com"]') RETURNING id`).get() as { id: number }).id;
   for (const [index, url] of Object.keys(pages).entries()) {
     createProduct(temp.db, productInput.parse({ name: `Checked Kibble ${index + 1}`, categoryId: category, retailerLinks: [{ retailerId, affiliateUrl: url, price: 10 }] }));
   }
