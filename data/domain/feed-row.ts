@@ -10,6 +10,7 @@ import { slugify } from "./catalogue-input.ts";
 import { toPence, type Pence } from "./money.ts";
 import { parsePriceText, parseSchemaPrice } from "./price-text.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
+import { registryEntryByName } from "./retailers.ts";
 
 /** Awin's standard columns, in their usual order. */
 export const standardFeedColumns = [
@@ -583,35 +584,12 @@ export function matchKey(brand: string | null | undefined, name: string): string
 // ---------------------------------------------------------------------------------------------
 // Merchants
 
-/** Merchant names as feeds spell them, compacted by compactMerchant, to the retailer key. */
-const merchantAliases: Readonly<Record<string, string>> = {
-  amazon: "amazon",
-  amazonuk: "amazon",
-  amazoncouk: "amazon",
-  petsathome: "pets-at-home",
-  petsathomeuk: "pets-at-home",
-  petsathomecom: "pets-at-home",
-  jollyes: "jollyes",
-  jollyesthepetpeople: "jollyes",
-  jollyescouk: "jollyes",
-  zooplus: "zooplus",
-  zooplusuk: "zooplus",
-  zoopluscouk: "zooplus",
-  ebay: "ebay",
-  ebayuk: "ebay",
-  ebaycouk: "ebay",
-};
-
-function compactMerchant(name: string): string {
-  return fold(name).replace(/[^a-z0-9]/g, "");
-}
-
 /**
- * The retailer key for a merchant name: the compared retailers by their usual spellings
- * ("Amazon UK", "Amazon.co.uk" -> "amazon"; "Pets at Home" -> "pets-at-home"; "Zooplus UK",
- * "zooplus.co.uk" -> "zooplus"; "Jollyes - The Pet People" -> "jollyes"; "eBay UK" -> "ebay"),
- * any other merchant by the slug of its name without a web address's ending ("Pet Planet" ->
- * "pet-planet", "Viovet.co.uk" -> "viovet"). Empty when the name has no letters or digits.
+ * The retailer key for a merchant name: a registry retailer by its name or the names feeds give it
+ * ("Amazon UK", "Amazon.co.uk" -> "amazon"; "Jollyes - The Pet People" -> "jollyes"; "eBay UK"
+ * -> "ebay"), any other merchant by the slug of its name without a web address's ending
+ * ("Purely Pets" -> "purely-pets", "Bitiba.co.uk" -> "bitiba"). Empty when the name has no
+ * letters or digits.
  */
 export function merchantKeyOf(name: string): string {
   let key = merchantKeys.get(name);
@@ -628,7 +606,7 @@ const merchantKeys = new Map<string, string>();
 
 function computeMerchantKey(name: string): string {
   const withoutDomain = fold(name).replace(/\.(?:co\.uk|org\.uk|com|uk|net|org)\b/g, "");
-  return merchantAliases[compactMerchant(name)] ?? slugify(withoutDomain.replace(/\.(?=[a-z])/g, "-"));
+  return registryEntryByName(fold(name))?.key ?? slugify(withoutDomain.replace(/\.(?=[a-z])/g, "-"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { gtinCheckDigit, standardFeedColumns } from "../domain/feed-row.ts";
 import { categorySeeds, productLineSeeds } from "../seed/catalogue-data.ts";
+import { registryEntryByName } from "../domain/retailers.ts";
 
 export interface GeneratedFeedOptions {
   /** Uncompressed size to reach; the feed stops at the first row that reaches it. */
@@ -58,13 +59,6 @@ const namedMerchants = [
   "Animed Direct",
   "Medicanimal",
 ];
-const websites: Readonly<Record<string, string>> = {
-  "Amazon UK": "www.amazon.co.uk",
-  "Pets at Home": "www.petsathome.com",
-  "Jollyes - The Pet People": "www.jollyes.co.uk",
-  "Zooplus UK": "www.zooplus.co.uk",
-  "eBay UK": "www.ebay.co.uk",
-};
 const merchantWords = ["Paws", "Whiskers", "Tails", "Barking", "Purrfect", "Country", "Valley", "Northern", "Coastal", "Happy"];
 const merchantKinds = ["Pet Supplies", "Pet Store", "Pets", "Pet Shop", "Feeds", "Aquatics & Pets"];
 const merchants = [
@@ -156,7 +150,8 @@ function* feedChunks(options: GeneratedFeedOptions, stats: GeneratedFeedStats): 
       currency: "GBP",
       store_price: pounds(pricePence),
       delivery_cost: pricePence >= 2900 ? "0.00" : "3.99",
-      merchant_deep_link: `https://${websites[merchant.name] ?? `www.${merchant.name.toLowerCase().replace(/[^a-z0-9]+/g, "")}.co.uk`}/p/${slug}`,
+      // A registry retailer's rows link to its own website, so they pass the offer URL check.
+      merchant_deep_link: `${registryEntryByName(merchant.name)?.website ?? `https://www.${merchant.name.toLowerCase().replace(/[^a-z0-9]+/g, "")}.co.uk`}/p/${slug}`,
       language: "en",
       last_updated: "2025-06-01 04:12:09",
       display_price: `GBP${pounds(pricePence)}`,
