@@ -17,6 +17,7 @@ let retailerId: number;
 const pages: Record<string, string> = {
   "https://shop.example.co.uk/structured": `<script type="application/ld+json">{"@type":"Product","offers":{"@type":"Offer","price":"11.00","priceCurrency":"GBP"}}</script>`,
   "https://shop.example.co.uk/visible": `<div class="buy"><span>£12.00</span><button>Add to basket</button></div>`,
+  "https://shop.example.co.uk/visible-same": `<div class="buy"><span>£10.00</span><button>Add to basket</button></div>`,
   "https://shop.example.co.uk/sizes": `<script type="application/ld+json">{"@type":"Product","offers":[{"price":"5","priceCurrency":"GBP"},{"price":"9","priceCurrency":"GBP"}]}</script>`,
   "https://shop.example.com/no-currency": `<meta property="product:price:amount" content="10.50">`,
 };
@@ -35,7 +36,8 @@ afterAll(() => temp.remove());
 describe("page prices by confidence", () => {
   it("publishes the structured price, holds the visible one, and fails the undecided and currency-less pages", async () => {
     const summary = await refreshPrices({ db: temp.db, readPage: async (url) => readOffer(pages[url] ?? "", url), hostDelayMs: 0 });
-    expect(summary).toMatchObject({ checked: 2, changed: 1, held: 1, failed: 2 });
+    // The visible price that repeats the published £10.00 confirms it; the new £12.00 is held.
+    expect(summary).toMatchObject({ checked: 3, changed: 1, held: 1, failed: 2 });
     expect([...summary.failures].sort()).toEqual([
       expect.stringMatching(/^Shop: https:\/\/shop\.example\.co\.uk\/sizes: Product json-ld\[0\]: 2 offers at 2 different prices/),
       "Shop: https://shop.example.com/no-currency: the page names no currency",
@@ -45,10 +47,13 @@ describe("page prices by confidence", () => {
       { url: "https://shop.example.co.uk/sizes", price: 1000 },
       { url: "https://shop.example.co.uk/structured", price: 1100 },
       { url: "https://shop.example.co.uk/visible", price: 1000 },
+      { url: "https://shop.example.co.uk/visible-same", price: 1000 },
       { url: "https://shop.example.com/no-currency", price: 1000 },
     ]);
-    const holds = temp.db.$client.prepare("SELECT url, held_price_pence AS held, status FROM price_holds").all();
-    expect(holds).toEqual([{ url: "https://shop.example.co.uk/visible", held: 1200, status: "pending" }]);
+    const holds = temp.db.$client.prepare("SELECT url, held_price_pence AS held, status, reason FROM price_holds").all();
+    expect(holds).toEqual([{ url: "https://shop.example.co.uk/visible", held: 1200, status: "pending", reason: expect.stringMatching(/^low confidence: the price printed beside the buy button/) }]);
+    const confirmed = temp.db.$client.prepare("SELECT last_checked_at AS checked, source FROM product_prices WHERE url = ?").get("https://shop.example.co.uk/visible-same");
+    expect(confirmed).toEqual({ checked: expect.any(String), source: "page" });
     const audit = temp.db.$client.prepare("SELECT summary FROM audit_log WHERE summary LIKE 'Price check%' ORDER BY id DESC LIMIT 1").get() as { summary: string };
     expect(audit.summary).toContain("low confidence: the price printed beside the buy button");
   });

@@ -837,6 +837,7 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
       url: expect.stringMatching(/^https?:/),
       observedAt: expect.any(String),
       newOffer: false,
+      reason: null,
     });
   },
   "POST /api/admin/price-holds/:id/accept": async () => {

@@ -18,6 +18,8 @@ export interface HeldPrice {
   observedAt: string;
   /** A first offer at this retailer, held against the product's best price (publishedPricePence). */
   newOffer: boolean;
+  /** Why it was held besides a jump beyond the hold factor (a price read with low confidence); null: the jump. */
+  reason: string | null;
 }
 
 interface HeldRow {
@@ -34,6 +36,7 @@ interface HeldRow {
   url: string;
   observed_at: string;
   new_offer: number;
+  reason: string | null;
 }
 
 /** Held prices waiting for a decision, oldest first (the longest-waiting is reviewed first). */
@@ -41,7 +44,7 @@ export function pendingHolds(db: Db, limit = 500): HeldPrice[] {
   const rows = statement(
     db,
     `SELECT h.id, h.product_id, p.name AS product_name, p.slug AS product_slug, h.retailer_id, r.name AS retailer_name,
-       h.published_price_pence, h.held_price_pence, h.in_stock, h.source, h.url, h.observed_at, h.new_offer
+       h.published_price_pence, h.held_price_pence, h.in_stock, h.source, h.url, h.observed_at, h.new_offer, h.reason
      FROM price_holds h JOIN products p ON p.id = h.product_id JOIN retailers r ON r.id = h.retailer_id
      WHERE h.status = 'pending' ORDER BY h.observed_at, h.id LIMIT ?`,
   ).all(limit) as HeldRow[];
@@ -56,6 +59,7 @@ export function pendingHolds(db: Db, limit = 500): HeldPrice[] {
     url: row.url,
     observedAt: row.observed_at,
     newOffer: row.new_offer === 1,
+    reason: row.reason,
   }));
 }
 

@@ -132,7 +132,8 @@ export function recordPriceChecks(
         continue;
       }
       counts.checked += 1;
-      if (check.holdReason !== undefined || isPriceJump(offer.price_pence, check.pricePence, policy)) {
+      // A check marked for review holds a new price; one that repeats the published price confirms it.
+      if ((check.holdReason !== undefined && check.pricePence !== offer.price_pence) || isPriceJump(offer.price_pence, check.pricePence, policy)) {
         holdPrice(db, check, offer, at);
         counts.held += 1;
         continue;
@@ -236,8 +237,8 @@ function holdPrice(db: Db, check: PriceCheck, offer: OfferRow, at: string): void
   statement(
     db,
     `INSERT INTO price_holds (product_id, retailer_id, published_price_pence, held_price_pence, original_price_pence, delivery_pence, in_stock,
-       source, url, observed_at, status)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending')`,
+       source, url, observed_at, status, reason)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)`,
   ).run(
     check.productId,
     check.retailerId,
@@ -249,6 +250,7 @@ function holdPrice(db: Db, check: PriceCheck, offer: OfferRow, at: string): void
     check.source,
     offer.url,
     at,
+    check.holdReason ?? null,
   );
 }
 

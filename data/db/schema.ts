@@ -501,6 +501,8 @@ export const priceHolds = sqliteTable(
      * was beyond the hold factor of the product's best price): accepting it adds the offer.
      */
     newOffer: integer("new_offer", { mode: "boolean" }).notNull().default(false),
+    /** Why a check was held besides a jump beyond the hold factor ("low confidence: ..."); null: the jump. */
+    reason: text("reason"),
     /** pending, accepted, rejected. */
     status: text("status").notNull().default("pending"),
     decidedAt: text("decided_at"),

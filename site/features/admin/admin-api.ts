@@ -333,6 +333,8 @@ export interface PriceHold {
   observedAt: string;
   /** A first offer at this retailer: publishedPrice is then the product's best price, and accepting adds the offer. */
   newOffer: boolean;
+  /** Why it was held besides a jump beyond the hold factor (a price read with low confidence); null: the jump. */
+  reason: string | null;
 }
 
 /** The hold rule: a new price below `below` or above `above` times the published price is held. */

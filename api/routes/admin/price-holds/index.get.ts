@@ -16,6 +16,7 @@ export default defineAdminRoute((_event, { db, admin }) => ({
     url: hold.url,
     observedAt: hold.observedAt,
     newOffer: hold.newOffer,
+    reason: hold.reason,
   })),
   factor: admin.pipeline.holdPolicy,
 }));

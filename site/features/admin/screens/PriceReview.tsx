@@ -96,8 +96,12 @@ interface HoldListProps {
 
 /** A held first offer at a retailer: compared with the product's best price, and accepting adds it. */
 function NewOfferNote({ hold }: { hold: PriceHold }) {
-  if (!hold.newOffer) return null;
-  return <span className="block text-xs font-medium text-amber-800">New offer, against the best price</span>;
+  return (
+    <>
+      {hold.newOffer && <span className="block text-xs font-medium text-amber-800">New offer, against the best price</span>}
+      {hold.reason !== null && <span className="block text-xs text-amber-800">Held: {hold.reason}</span>}
+    </>
+  );
 }
 
 /** What the decision buttons act on, read out after their names. */

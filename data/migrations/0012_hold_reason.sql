@@ -1,0 +1,1 @@
+ALTER TABLE `price_holds` ADD `reason` text;
