@@ -142,7 +142,9 @@ export function createFeedImports(options: FeedImportsOptions): FeedImports {
           signal: stopping.signal,
           log,
         });
-        log(`Import of ${target.label} ${finished.status}: ${finished.rowsRead} rows, ${finished.created} created, ${finished.matched} matched, ${finished.pricesChanged} prices changed`);
+        log(
+          `Import of ${target.label} ${finished.status}: ${finished.rowsRead} rows, ${finished.created} created, ${finished.matched} matched, ${finished.pricesChanged} prices changed`,
+        );
       } catch (error) {
         log(`Import of ${target.label} could not be recorded: ${String(error)}`);
       } finally {

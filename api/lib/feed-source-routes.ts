@@ -9,14 +9,17 @@ import { SourceUnavailable } from "../product-sources.ts";
 import { FetchFailed, FetchRefused } from "./guarded-fetch.ts";
 import { notFound, parseWith, routeParam } from "./http.ts";
 
-const sourceRef = z.union([
-  z.literal(configuredFeedId),
-  z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/, `id must be a feed source's number or "${configuredFeedId}"`)
-    .transform(Number)
-    .refine(Number.isSafeInteger, "id is too large"),
-], { error: `id must be a feed source's number or "${configuredFeedId}"` });
+const sourceRef = z.union(
+  [
+    z.literal(configuredFeedId),
+    z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, `id must be a feed source's number or "${configuredFeedId}"`)
+      .transform(Number)
+      .refine(Number.isSafeInteger, "id is too large"),
+  ],
+  { error: `id must be a feed source's number or "${configuredFeedId}"` },
+);
 
 /** The source the path names: an admin source's id, or "awin" for the configured feed. */
 export function sourceParam(event: H3Event): number | typeof configuredFeedId {

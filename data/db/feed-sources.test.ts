@@ -35,7 +35,11 @@ const at = (ms: number) => new Date(t0.getTime() + ms);
 describe("feed sources", () => {
   it("are created, read back as domain types, listed by name, changed field by field and deleted with their runs", () => {
     const db = temp.db;
-    const url = createFeedSource(db, { name: "Zooplus feed", kind: "url", url: "https://feeds.example.com/z?key=s3cret", retailerKey, createProducts: true, schedule: "15 3 * * *" }, t0);
+    const url = createFeedSource(
+      db,
+      { name: "Zooplus feed", kind: "url", url: "https://feeds.example.com/z?key=s3cret", retailerKey, createProducts: true, schedule: "15 3 * * *" },
+      t0,
+    );
     expect(url).toEqual({
       id: url.id,
       name: "Zooplus feed",
@@ -57,13 +61,25 @@ describe("feed sources", () => {
     expect(listFeedSources(db).map((source) => source.name)).toEqual(["a file feed", "Zooplus feed"]);
 
     const changed = updateFeedSource(db, url.id, { schedule: null, enabled: false, retailerKey: null }, at(1000))!;
-    expect(changed).toMatchObject({ url: "https://feeds.example.com/z?key=s3cret", schedule: null, enabled: false, retailerKey: null, createProducts: true, updatedAt: at(1000).toISOString() });
+    expect(changed).toMatchObject({
+      url: "https://feeds.example.com/z?key=s3cret",
+      schedule: null,
+      enabled: false,
+      retailerKey: null,
+      createProducts: true,
+      updatedAt: at(1000).toISOString(),
+    });
     expect(updateFeedSource(db, 999_999, { name: "x" }, t0)).toBeNull();
 
     const uploaded = setFeedSourceFile(db, file.id, { fileName: "feed.csv", storedFile: "source-1-a.feed", fileBytes: 123 }, at(2000))!;
     expect(uploaded.replaced).toBeNull();
     expect(setFeedSourceFile(db, file.id, { fileName: "feed2.csv", storedFile: "source-1-b.feed", fileBytes: 456 }, at(3000))!.replaced).toBe("source-1-a.feed");
-    expect(getFeedSource(db, file.id)).toMatchObject({ fileName: "feed2.csv", storedFile: "source-1-b.feed", fileBytes: 456, mapping: { name: "Title", price: "Cost", link: "URL" } });
+    expect(getFeedSource(db, file.id)).toMatchObject({
+      fileName: "feed2.csv",
+      storedFile: "source-1-b.feed",
+      fileBytes: 456,
+      mapping: { name: "Title", price: "Cost", link: "URL" },
+    });
 
     const run = claimRun(db, { sourceId: file.id, sourceKey: feedSourceKey(file.id), sourceLabel: file.name, trigger: "admin" }, t0);
     finishRun(db, run.id, { status: "succeeded", counters: emptyCounters(), messages: [], totalMessages: 0, error: null }, at(1));
@@ -80,7 +96,9 @@ describe("feed sources", () => {
     const before = count();
     expect(() => createFeedSource(db, { name: "UNIQUE FEED", kind: "file" }, t0)).toThrow(new WriteRefused(409, 'A feed source called "UNIQUE FEED" exists already'));
     expect(() => createFeedSource(db, { name: "Other", kind: "file", retailerKey: "no-such-shop" }, t0)).toThrow('retailerKey "no-such-shop" is not a known retailer');
-    const voucherOnly = db.$client.prepare("INSERT INTO retailers (key, name, logo, website, compares_prices) VALUES ('voucher-shop', 'Voucher Shop', '/x.svg', 'https://v.example', 0) RETURNING key").get() as { key: string };
+    const voucherOnly = db.$client
+      .prepare("INSERT INTO retailers (key, name, logo, website, compares_prices) VALUES ('voucher-shop', 'Voucher Shop', '/x.svg', 'https://v.example', 0) RETURNING key")
+      .get() as { key: string };
     expect(() => createFeedSource(db, { name: "Other", kind: "file", retailerKey: voucherOnly.key }, t0)).toThrow("is a retailer whose prices we do not compare");
     expect(count()).toBe(before);
     const other = createFeedSource(db, { name: "Second", kind: "file" }, t0);
@@ -108,7 +126,12 @@ describe("import runs", () => {
     const other = claimRun(db, { ...claim, sourceKey: "amazon", sourceLabel: "Amazon" }, at(3000));
     recordRunProgress(db, first.id, { ...emptyCounters(), rowsRead: 500, matched: 20, refused: { malformed: 2 } }, at(4000));
     expect(getRun(db, first.id)).toMatchObject({ status: "running", rowsRead: 500, matched: 20, refused: { malformed: 2 }, startedAt: at(2000).toISOString() });
-    const finished = finishRun(db, first.id, { status: "succeeded", counters: { ...emptyCounters(), rowsRead: 900, created: 3 }, messages: ["line 4: bad"], totalMessages: 7, error: null }, at(5000));
+    const finished = finishRun(
+      db,
+      first.id,
+      { status: "succeeded", counters: { ...emptyCounters(), rowsRead: 900, created: 3 }, messages: ["line 4: bad"], totalMessages: 7, error: null },
+      at(5000),
+    );
     expect(finished).toMatchObject({ status: "succeeded", rowsRead: 900, created: 3, messages: ["line 4: bad"], totalMessages: 7, finishedAt: at(5000).toISOString() });
     const second = claimRun(db, claim, at(6000));
     expect(listRuns(db, "sample").map((run) => run.id)).toEqual([second.id, first.id]);

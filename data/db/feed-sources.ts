@@ -164,7 +164,12 @@ export function updateFeedSource(db: Db, id: number, changes: FeedSourceChanges,
 }
 
 /** Records a file source's new upload; the file the source had before, if any, is returned for deleting. */
-export function setFeedSourceFile(db: Db, id: number, file: { fileName: string; storedFile: string; fileBytes: number }, now: Date): { source: FeedSource; replaced: string | null } | null {
+export function setFeedSourceFile(
+  db: Db,
+  id: number,
+  file: { fileName: string; storedFile: string; fileBytes: number },
+  now: Date,
+): { source: FeedSource; replaced: string | null } | null {
   return db.$client
     .transaction(() => {
       const current = getFeedSource(db, id);
@@ -273,8 +278,7 @@ export function claimRun(db: Db, claim: RunClaim, now: Date, staleAfterMs = defa
         )
         .run(at, claim.sourceKey, staleBefore);
       const active = db.$client.prepare("SELECT * FROM feed_import_runs WHERE source_key = ? AND status IN ('queued', 'running') ORDER BY id LIMIT 1").get(claim.sourceKey) as
-        | RunRow
-        | undefined;
+        RunRow | undefined;
       if (active) throw new RunConflict(toRun(active));
       const row = db.$client
         .prepare(
@@ -298,7 +302,18 @@ export function recordRunProgress(db: Db, id: number, counters: RunCounters, now
       `UPDATE feed_import_runs SET rows_read = ?, matched = ?, created = ?, offers_added = ?, prices_changed = ?, held = ?, unmatched = ?, refused = ?, updated_at = ?
        WHERE id = ?`,
     )
-    .run(counters.rowsRead, counters.matched, counters.created, counters.offersAdded, counters.pricesChanged, counters.held, counters.unmatched, JSON.stringify(counters.refused), now.toISOString(), id);
+    .run(
+      counters.rowsRead,
+      counters.matched,
+      counters.created,
+      counters.offersAdded,
+      counters.pricesChanged,
+      counters.held,
+      counters.unmatched,
+      JSON.stringify(counters.refused),
+      now.toISOString(),
+      id,
+    );
 }
 
 /** Says the runs are alive (queued runs waiting their turn, a run waiting on a slow download). */

@@ -20,7 +20,11 @@ describe("scheduleProblem", () => {
 
 describe("feedSourceInput", () => {
   it("needs a URL for a url source and none for a file source; defaults stay unset", () => {
-    expect(feedSourceInput.parse({ name: " Zooplus ", kind: "url", url: "https://feeds.example.com/x.csv" })).toEqual({ name: "Zooplus", kind: "url", url: "https://feeds.example.com/x.csv" });
+    expect(feedSourceInput.parse({ name: " Zooplus ", kind: "url", url: "https://feeds.example.com/x.csv" })).toEqual({
+      name: "Zooplus",
+      kind: "url",
+      url: "https://feeds.example.com/x.csv",
+    });
     expect(issue(feedSourceInput.safeParse({ name: "Z", kind: "url" }))).toBe("url is required for a url source");
     expect(issue(feedSourceInput.safeParse({ name: "Z", kind: "file", url: "https://x.example/f" }))).toBe("url must be left out for a file source (upload its file instead)");
     expect(issue(feedSourceInput.safeParse({ name: "Z", kind: "url", url: "file:///etc/passwd" }))).toMatch(/http or https/);

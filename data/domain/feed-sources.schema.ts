@@ -88,7 +88,8 @@ export const feedSourceInput = feedSourceChanges
   .strict()
   .superRefine((value, ctx) => {
     if (value.kind === "url" && value.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "url is required for a url source" });
-    if (value.kind === "file" && value.url !== undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "url must be left out for a file source (upload its file instead)" });
+    if (value.kind === "file" && value.url !== undefined)
+      ctx.addIssue({ code: "custom", path: ["url"], message: "url must be left out for a file source (upload its file instead)" });
   });
 export type FeedSourceInput = z.infer<typeof feedSourceInput>;
 

@@ -64,7 +64,12 @@ describe("a run in words", () => {
 
 describe("suggestMapping", () => {
   it("takes the columns feeds usually use, keeps what the admin chose, and leaves the rest out", () => {
-    expect(suggestMapping(["product_name", "search_price", "merchant_deep_link", "EAN"], null)).toEqual({ name: "product_name", price: "search_price", link: "merchant_deep_link", gtin: "EAN" });
+    expect(suggestMapping(["product_name", "search_price", "merchant_deep_link", "EAN"], null)).toEqual({
+      name: "product_name",
+      price: "search_price",
+      link: "merchant_deep_link",
+      gtin: "EAN",
+    });
     expect(suggestMapping(["Title", "Cost", "URL"], { price: "Cost" })).toEqual({ name: "Title", price: "Cost", link: "URL" });
     // A chosen column the feed no longer has is not kept.
     expect(suggestMapping(["title"], { name: "gone" })).toEqual({ name: "title" });

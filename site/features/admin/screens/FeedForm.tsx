@@ -56,7 +56,10 @@ export default function FeedForm({ id }: { id: number | null }) {
     return (
       <div>
         <PageHeader title="Edit feed" back={back} />
-        <LoadFailed message={state.error instanceof ApiError && state.error.status === 404 ? "This feed does not exist." : errorMessage(state.error, "Could not load the feed.")} onRetry={reload} />
+        <LoadFailed
+          message={state.error instanceof ApiError && state.error.status === 404 ? "This feed does not exist." : errorMessage(state.error, "Could not load the feed.")}
+          onRetry={reload}
+        />
       </div>
     );
   return <FeedEditor id={id} source={state.data.source} retailers={state.data.retailers} />;
@@ -98,7 +101,11 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
   const runsState = useLoad(() => (id === null ? Promise.resolve([] as FeedRun[]) : fetchFeedRuns(id)), [id]);
   const [started, setStarted] = useState<FeedRun | null>(null);
   const { run } = useRun(started, (finished) => {
-    toast(finished.status === "succeeded" ? { title: "Import finished", description: runSummary(finished) } : { title: "Import failed", description: finished.error ?? "", variant: "destructive" });
+    toast(
+      finished.status === "succeeded"
+        ? { title: "Import finished", description: runSummary(finished) }
+        : { title: "Import failed", description: finished.error ?? "", variant: "destructive" },
+    );
     runsState.reload();
   });
 
@@ -181,7 +188,11 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
       set("url", "");
       toast({ title: "Feed saved" });
     } catch (error) {
-      toast({ title: "Failed to save the feed", description: error instanceof ApiError ? errorMessage(error, "Please try again.") : (error as Error).message, variant: "destructive" });
+      toast({
+        title: "Failed to save the feed",
+        description: error instanceof ApiError ? errorMessage(error, "Please try again.") : (error as Error).message,
+        variant: "destructive",
+      });
     } finally {
       setBusy(null);
     }
@@ -222,18 +233,18 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
           </h2>
           <form onSubmit={submit} className="grid gap-4" data-testid="feed-form">
             <Field label="Name" required>
-              {({ id: inputId }) => <input id={inputId} required maxLength={100} value={fields.name} onChange={(event) => set("name", event.target.value)} className={inputClass} />}
+              {({ id: inputId }) => (
+                <input id={inputId} required maxLength={100} value={fields.name} onChange={(event) => set("name", event.target.value)} className={inputClass} />
+              )}
             </Field>
             {id === null && (
               <fieldset className="grid gap-2">
                 <legend className="mb-1 text-sm font-medium text-slate-800">Read the feed from</legend>
                 <label className="inline-flex items-center gap-2 text-sm text-slate-800">
-                  <input type="radio" name="feed-kind" className="accent-brand-700" checked={fields.kind === "url"} onChange={() => set("kind", "url")} />
-                  A download URL
+                  <input type="radio" name="feed-kind" className="accent-brand-700" checked={fields.kind === "url"} onChange={() => set("kind", "url")} />A download URL
                 </label>
                 <label className="inline-flex items-center gap-2 text-sm text-slate-800">
-                  <input type="radio" name="feed-kind" className="accent-brand-700" checked={fields.kind === "file"} onChange={() => set("kind", "file")} />
-                  A file I upload
+                  <input type="radio" name="feed-kind" className="accent-brand-700" checked={fields.kind === "file"} onChange={() => set("kind", "file")} />A file I upload
                 </label>
               </fieldset>
             )}
@@ -265,7 +276,11 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
               <Field
                 label="Feed file"
                 required={id === null}
-                hint={source?.fileName ? `Current: ${source.fileName}${source.fileBytes !== null ? ` (${formatBytes(source.fileBytes)})` : ""}. Choose a file to replace it.` : "CSV, TSV or XML, plain or gzip."}
+                hint={
+                  source?.fileName
+                    ? `Current: ${source.fileName}${source.fileBytes !== null ? ` (${formatBytes(source.fileBytes)})` : ""}. Choose a file to replace it.`
+                    : "CSV, TSV or XML, plain or gzip."
+                }
               >
                 {({ id: inputId, describedBy }) => (
                   <input
@@ -282,7 +297,13 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
             )}
             <Field label="Layout" hint={detected ? `Detected: ${detected.description}` : "How the feed's columns are read; detected from the file unless you choose."}>
               {({ id: inputId, describedBy }) => (
-                <select id={inputId} value={fields.layout} onChange={(event) => set("layout", event.target.value as FeedLayoutChoice)} aria-describedby={describedBy} className={inputClass}>
+                <select
+                  id={inputId}
+                  value={fields.layout}
+                  onChange={(event) => set("layout", event.target.value as FeedLayoutChoice)}
+                  aria-describedby={describedBy}
+                  className={inputClass}
+                >
                   {feedLayoutChoices.map((choice) => (
                     <option key={choice} value={choice}>
                       {feedLayoutLabels[choice]}
@@ -304,9 +325,7 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
                   </div>
                 ) : (
                   <>
-                    <p className="text-sm text-slate-600">
-                      Choose the feed's column for each field; name, price and link are required. The sample is the feed's first row.
-                    </p>
+                    <p className="text-sm text-slate-600">Choose the feed's column for each field; name, price and link are required. The sample is the feed's first row.</p>
                     {mappableFields.map((field) => {
                       const { label, required } = feedFieldLabels[field];
                       const column = mapping[field] ?? "";
@@ -350,7 +369,15 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
             <Checkbox label="Create products for rows that match none" checked={fields.createProducts} onChange={(event) => set("createProducts", event.target.checked)} />
             <Field label="Schedule" hint="A cron pattern in UK time (minute hour day month weekday), e.g. 15 3 * * * for 03:15 every day. Empty: only when run by hand.">
               {({ id: inputId, describedBy }) => (
-                <input id={inputId} maxLength={100} placeholder="15 3 * * *" value={fields.schedule} onChange={(event) => set("schedule", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+                <input
+                  id={inputId}
+                  maxLength={100}
+                  placeholder="15 3 * * *"
+                  value={fields.schedule}
+                  onChange={(event) => set("schedule", event.target.value)}
+                  aria-describedby={describedBy}
+                  className={inputClass}
+                />
               )}
             </Field>
             <Checkbox label="Scheduled runs on" checked={fields.enabled} onChange={(event) => set("enabled", event.target.checked)} />

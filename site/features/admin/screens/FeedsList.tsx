@@ -25,7 +25,11 @@ export default function FeedsList() {
   const [started, setStarted] = useState<FeedRun | null>(null);
   const [starting, setStarting] = useState<FeedSourceView["id"] | null>(null);
   const { run } = useRun(started, (finished) => {
-    toast(finished.status === "succeeded" ? { title: `Import of ${finished.sourceLabel} finished`, description: runSummary(finished) } : { title: "Import failed", description: finished.error ?? "", variant: "destructive" });
+    toast(
+      finished.status === "succeeded"
+        ? { title: `Import of ${finished.sourceLabel} finished`, description: runSummary(finished) }
+        : { title: "Import failed", description: finished.error ?? "", variant: "destructive" },
+    );
     reload();
   });
 
