@@ -12,7 +12,7 @@ export const feedLayoutLabels = {
   "awin-publisher": "Awin publisher feed",
   "awin-merchant": "Awin merchant feed",
   "google-merchant": "Google Merchant Center feed",
-  mapped: "Mapped columns (choose below)",
+  mapped: "Mapped columns",
 } as const satisfies Record<FeedLayout | "auto", string>;
 export type FeedLayoutChoice = keyof typeof feedLayoutLabels;
 export const feedLayoutChoices = Object.keys(feedLayoutLabels) as FeedLayoutChoice[];

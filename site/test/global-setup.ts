@@ -72,6 +72,8 @@ export async function setup(project: TestProject): Promise<void> {
       MAIL_OUTBOX: outboxDir,
       SECRETS_DIR: path.join(dir, "secrets"),
       SMTP_URL: "",
+      // Feed uploads go to the temporary folder too, never into the project.
+      FEED_UPLOADS_DIR: path.join(dir, "uploads"),
       ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
     },
     stdio: ["ignore", "pipe", "inherit"],

@@ -248,8 +248,10 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
                 </label>
               </fieldset>
             )}
+            {/* Keyed: the URL's text box and the file picker are different controls, not one that changes. */}
             {fields.kind === "url" ? (
               <Field
+                key="url"
                 label="Download URL"
                 required={id === null}
                 hint={
@@ -274,6 +276,7 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
               </Field>
             ) : (
               <Field
+                key="file"
                 label="Feed file"
                 required={id === null}
                 hint={
@@ -295,7 +298,14 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
                 )}
               </Field>
             )}
-            <Field label="Layout" hint={detected ? `Detected: ${detected.description}` : "How the feed's columns are read; detected from the file unless you choose."}>
+            <Field
+              label="Layout"
+              hint={
+                detected
+                  ? `Detected: ${detected.description}`
+                  : "How the feed's columns are read: detected from the file, or chosen. Mapped columns: you say which column holds each field."
+              }
+            >
               {({ id: inputId, describedBy }) => (
                 <select
                   id={inputId}

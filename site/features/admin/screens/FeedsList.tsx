@@ -84,73 +84,125 @@ export default function FeedsList() {
         <div className="card p-8 text-center text-slate-600">No feeds yet. Add one with its download link or a file.</div>
       )}
       {state.kind === "ready" && state.data.sources.length > 0 && (
-        <Table
-          caption="Feed sources"
-          minWidth="64rem"
-          head={
-            <tr>
-              <Th>Feed</Th>
-              <Th>Layout</Th>
-              <Th>Retailer</Th>
-              <Th>Creates products</Th>
-              <Th>Schedule</Th>
-              <Th>Last run</Th>
-              <Th className="text-right">Actions</Th>
-            </tr>
-          }
-        >
+        // Phones get one card per feed; wider screens the table.
+        <ul className="card divide-y divide-slate-100 md:hidden" aria-label="Feed sources">
           {state.data.sources.map((source) => (
-            <tr key={source.id} className="align-top hover:bg-slate-50" data-testid="feed-row">
-              <Td>
+            <li key={source.id} className="grid gap-2 p-4 text-sm" data-testid="feed-card">
+              <div>
                 <span className="block font-semibold text-slate-900">{source.name}</span>
-                <span className="mt-0.5 block max-w-72 text-xs break-all text-slate-600">{sourceLocation(source)}</span>
+                <span className="mt-0.5 block text-xs break-all text-slate-600">{sourceLocation(source)}</span>
                 {source.readOnly && (
                   <span className="mt-1 inline-block">
                     <Badge tone="slate">Read-only: set in the server's environment</Badge>
                   </span>
                 )}
-              </Td>
-              <Td>{feedLayoutLabels[source.layout]}</Td>
-              <Td>{source.retailerKey ? (state.data.retailerNames.get(source.retailerKey) ?? source.retailerKey) : "By merchant column"}</Td>
-              <Td>{source.createProducts ? "Yes" : "No"}</Td>
-              <Td>
-                {source.schedule ? <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{source.schedule}</code> : "By hand"}
-                {source.schedule && !source.enabled && <span className="mt-1 block text-xs text-slate-600">Paused</span>}
-                {source.nextRunAt && <span className="mt-1 block text-xs text-slate-600">Next {formatDateTime(source.nextRunAt)}</span>}
-              </Td>
-              <Td data-testid="feed-last-run">
-                {source.lastRun ? (
-                  <>
-                    <RunStatusBadge status={source.lastRun.status} />
-                    <span className="mt-1 block text-xs text-slate-600">{formatDateTime(source.lastRun.finishedAt ?? source.lastRun.queuedAt)}</span>
-                    <span className="mt-0.5 block max-w-60 text-xs break-words text-slate-700">{runSummary(source.lastRun)}</span>
-                  </>
-                ) : (
-                  "Never"
-                )}
-              </Td>
-              <Td className="text-right whitespace-nowrap">
-                <button type="button" className="btn-ghost px-2" disabled={starting !== null} onClick={() => void runNow(source)} aria-label={`Run ${source.name} now`}>
-                  <Play className="size-4" aria-hidden="true" />
-                  Run now
-                </button>
-                {typeof source.id === "number" && (
-                  <>
-                    <AdminLink href={adminPaths.editFeed(source.id)} className="btn-ghost px-2" aria-label={`Edit ${source.name}`}>
-                      <SquarePen className="size-4" aria-hidden="true" />
-                      Edit
-                    </AdminLink>
-                    <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(source)} aria-label={`Delete ${source.name}`}>
-                      <Trash className="size-4" aria-hidden="true" />
-                      Delete
-                    </button>
-                  </>
-                )}
-              </Td>
-            </tr>
+              </div>
+              <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
+                <dt className="text-slate-600">Layout</dt>
+                <dd className="text-slate-900">{feedLayoutLabels[source.layout]}</dd>
+                <dt className="text-slate-600">Retailer</dt>
+                <dd className="text-slate-900">{retailerText(source, state.data.retailerNames)}</dd>
+                <dt className="text-slate-600">Creates products</dt>
+                <dd className="text-slate-900">{source.createProducts ? "Yes" : "No"}</dd>
+                <dt className="text-slate-600">Schedule</dt>
+                <dd className="text-slate-900">{source.schedule ? `${source.schedule}${source.enabled ? "" : " (paused)"}` : "By hand"}</dd>
+              </dl>
+              <div data-testid="feed-last-run">
+                <LastRun source={source} />
+              </div>
+              <div className="-ml-2 flex flex-wrap">
+                <FeedActions source={source} disabled={starting !== null} onRun={runNow} onDelete={remove} />
+              </div>
+            </li>
           ))}
-        </Table>
+        </ul>
+      )}
+      {state.kind === "ready" && state.data.sources.length > 0 && (
+        <div className="hidden md:block">
+          <Table
+            caption="Feed sources"
+            minWidth="64rem"
+            head={
+              <tr>
+                <Th>Feed</Th>
+                <Th>Layout</Th>
+                <Th>Retailer</Th>
+                <Th>Creates products</Th>
+                <Th>Schedule</Th>
+                <Th>Last run</Th>
+                <Th className="text-right">Actions</Th>
+              </tr>
+            }
+          >
+            {state.data.sources.map((source) => (
+              <tr key={source.id} className="align-top hover:bg-slate-50" data-testid="feed-row">
+                <Td>
+                  <span className="block font-semibold text-slate-900">{source.name}</span>
+                  <span className="mt-0.5 block max-w-72 text-xs break-all text-slate-600">{sourceLocation(source)}</span>
+                  {source.readOnly && (
+                    <span className="mt-1 inline-block">
+                      <Badge tone="slate">Read-only: set in the server's environment</Badge>
+                    </span>
+                  )}
+                </Td>
+                <Td>{feedLayoutLabels[source.layout]}</Td>
+                <Td>{retailerText(source, state.data.retailerNames)}</Td>
+                <Td>{source.createProducts ? "Yes" : "No"}</Td>
+                <Td>
+                  {source.schedule ? <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{source.schedule}</code> : "By hand"}
+                  {source.schedule && !source.enabled && <span className="mt-1 block text-xs text-slate-600">Paused</span>}
+                  {source.nextRunAt && <span className="mt-1 block text-xs text-slate-600">Next {formatDateTime(source.nextRunAt)}</span>}
+                </Td>
+                <Td data-testid="feed-last-run">
+                  <LastRun source={source} />
+                </Td>
+                <Td className="text-right whitespace-nowrap">
+                  <FeedActions source={source} disabled={starting !== null} onRun={runNow} onDelete={remove} />
+                </Td>
+              </tr>
+            ))}
+          </Table>
+        </div>
       )}
     </div>
+  );
+}
+
+function retailerText(source: FeedSourceView, names: Map<string, string>): string {
+  return source.retailerKey ? (names.get(source.retailerKey) ?? source.retailerKey) : "By merchant column";
+}
+
+function LastRun({ source }: { source: FeedSourceView }) {
+  if (!source.lastRun) return <>Never run</>;
+  return (
+    <>
+      <RunStatusBadge status={source.lastRun.status} />
+      <span className="mt-1 block text-xs text-slate-600">{formatDateTime(source.lastRun.finishedAt ?? source.lastRun.queuedAt)}</span>
+      <span className="mt-0.5 block max-w-60 text-xs break-words text-slate-700">{runSummary(source.lastRun)}</span>
+    </>
+  );
+}
+
+function FeedActions(props: { source: FeedSourceView; disabled: boolean; onRun: (source: FeedSourceView) => void; onDelete: (source: FeedSourceView) => void }) {
+  const { source } = props;
+  return (
+    <>
+      <button type="button" className="btn-ghost px-2" disabled={props.disabled} onClick={() => props.onRun(source)} aria-label={`Run now: ${source.name}`}>
+        <Play className="size-4" aria-hidden="true" />
+        Run now
+      </button>
+      {typeof source.id === "number" && (
+        <>
+          <AdminLink href={adminPaths.editFeed(source.id)} className="btn-ghost px-2" aria-label={`Edit ${source.name}`}>
+            <SquarePen className="size-4" aria-hidden="true" />
+            Edit
+          </AdminLink>
+          <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => props.onDelete(source)} aria-label={`Delete ${source.name}`}>
+            <Trash className="size-4" aria-hidden="true" />
+            Delete
+          </button>
+        </>
+      )}
+    </>
   );
 }
