@@ -292,3 +292,54 @@ describe("schedules", () => {
     expect(api.services.feedImports.nextRun(source.id)).toBeNull();
   });
 });
+
+describe("the feed configured by AWIN_FEED_URL / AWIN_FEED_FILE", () => {
+  it("is listed first as a read-only source, masked, and runs like the others", async () => {
+    const { productSources } = await import("../product-sources.ts");
+    const file = path.join(api.dir, "awin-feed.csv");
+    fs.writeFileSync(file, [header, line("Awinfeed Goose Kibble 2kg", "14.99", "5099999000042")].join("\n") + "\n");
+    const fromFile = await startTestServer({ products: 5, sources: productSources({ AWIN_FEED_FILE: file, AWIN_CREATE_PRODUCTS: "true" }) });
+    try {
+      const cookie = await fromFile.login();
+      const list = (await (await fromFile.admin("GET", "/api/admin/feed-sources", undefined, cookie)).json()) as { sources: Record<string, unknown>[] };
+      expect(list.sources[0]).toMatchObject({
+        id: "awin",
+        name: "Awin product feed (from AWIN_FEED_FILE)",
+        kind: "file",
+        fileName: "awin-feed.csv",
+        readOnly: true,
+        createProducts: true,
+        lastRun: null,
+      });
+      const edit = await fromFile.admin("PUT", "/api/admin/feed-sources/awin", { name: "Mine now" }, cookie);
+      expect(edit.status).toBe(409);
+      const started = await fromFile.admin("POST", "/api/admin/feed-sources/awin/runs", {}, cookie);
+      expect(started.status).toBe(202);
+      const { runId } = (await started.json()) as { runId: number };
+      await expect.poll(async () => ((await (await fromFile.admin("GET", `/api/admin/feed-runs/${runId}`, undefined, cookie)).json()) as FeedRun).status).toBe("succeeded");
+      const runs = (await (await fromFile.admin("GET", "/api/admin/feed-sources/awin/runs", undefined, cookie)).json()) as { runs: FeedRun[] };
+      expect(runs.runs[0]).toMatchObject({ id: runId, sourceKey: "awin", sourceId: null, created: 1 });
+    } finally {
+      await fromFile.close();
+    }
+
+    const fromUrl = await startTestServer({
+      products: 5,
+      sources: productSources({ AWIN_FEED_URL: `https://productdata.awin.com/datafeed/download/apikey/${secret}/fid/1/format/csv` }),
+    });
+    try {
+      const cookie = await fromUrl.login();
+      const text = await (await fromUrl.admin("GET", "/api/admin/feed-sources", undefined, cookie)).text();
+      expect(JSON.parse(text).sources[0]).toMatchObject({
+        id: "awin",
+        name: "Awin product feed (from AWIN_FEED_URL)",
+        kind: "url",
+        maskedUrl: "https://productdata.awin.com/••••••/csv",
+        readOnly: true,
+      });
+      expect(text).not.toContain(secret);
+    } finally {
+      await fromUrl.close();
+    }
+  });
+});
