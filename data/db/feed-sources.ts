@@ -295,25 +295,13 @@ export function markRunStarted(db: Db, id: number, now: Date): void {
   db.$client.prepare("UPDATE feed_import_runs SET status = 'running', started_at = ?, updated_at = ? WHERE id = ?").run(now.toISOString(), now.toISOString(), id);
 }
 
+/** The counter columns, in the order `counterValues` gives their values. */
+const counterColumns = "rows_read = ?, matched = ?, created = ?, offers_added = ?, prices_changed = ?, held = ?, unmatched = ?, refused = ?";
+const counterValues = (c: RunCounters) => [c.rowsRead, c.matched, c.created, c.offersAdded, c.pricesChanged, c.held, c.unmatched, JSON.stringify(c.refused)];
+
 /** Stores the live counters (and says the run is alive). */
 export function recordRunProgress(db: Db, id: number, counters: RunCounters, now: Date): void {
-  db.$client
-    .prepare(
-      `UPDATE feed_import_runs SET rows_read = ?, matched = ?, created = ?, offers_added = ?, prices_changed = ?, held = ?, unmatched = ?, refused = ?, updated_at = ?
-       WHERE id = ?`,
-    )
-    .run(
-      counters.rowsRead,
-      counters.matched,
-      counters.created,
-      counters.offersAdded,
-      counters.pricesChanged,
-      counters.held,
-      counters.unmatched,
-      JSON.stringify(counters.refused),
-      now.toISOString(),
-      id,
-    );
+  db.$client.prepare(`UPDATE feed_import_runs SET ${counterColumns}, updated_at = ? WHERE id = ?`).run(...counterValues(counters), now.toISOString(), id);
 }
 
 /** Says the runs are alive (queued runs waiting their turn, a run waiting on a slow download). */
@@ -331,31 +319,13 @@ export interface RunOutcome {
 }
 
 export function finishRun(db: Db, id: number, outcome: RunOutcome, now: Date): FeedRun {
-  const { counters } = outcome;
+  const at = now.toISOString();
   const row = db.$client
     .prepare(
-      `UPDATE feed_import_runs SET status = ?, finished_at = ?, updated_at = ?, started_at = coalesce(started_at, ?), rows_read = ?, matched = ?, created = ?, offers_added = ?,
-         prices_changed = ?, held = ?, unmatched = ?, refused = ?, messages = ?, total_messages = ?, error = ?
+      `UPDATE feed_import_runs SET status = ?, finished_at = ?, updated_at = ?, started_at = coalesce(started_at, ?), ${counterColumns}, messages = ?, total_messages = ?, error = ?
        WHERE id = ? RETURNING *`,
     )
-    .get(
-      outcome.status,
-      now.toISOString(),
-      now.toISOString(),
-      now.toISOString(),
-      counters.rowsRead,
-      counters.matched,
-      counters.created,
-      counters.offersAdded,
-      counters.pricesChanged,
-      counters.held,
-      counters.unmatched,
-      JSON.stringify(counters.refused),
-      JSON.stringify(outcome.messages),
-      outcome.totalMessages,
-      outcome.error,
-      id,
-    ) as RunRow;
+    .get(outcome.status, at, at, at, ...counterValues(outcome.counters), JSON.stringify(outcome.messages), outcome.totalMessages, outcome.error, id) as RunRow;
   return toRun(row);
 }
 
