@@ -4,14 +4,11 @@
  * other files must not meet (imported products, their pictures on hosts this machine cannot
  * reach) run against it.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { hashPassword } from "../../api/lib/admin-auth.ts";
-import { projectRoot } from "../../data/config.ts";
+import { spawnTestServer } from "./test-server.ts";
 
 export interface IsolatedServer {
   baseUrl: string;
@@ -21,7 +18,6 @@ export interface IsolatedServer {
   stop: () => Promise<void>;
 }
 
-/** A second server over a copy of the shared database and its current release; it does not rebuild. */
 export async function startIsolatedServer({ databaseFile, adminPassword }: { databaseFile: string; adminPassword: string }): Promise<IsolatedServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-import-server-"));
   const copy = path.join(dir, "site.db");
@@ -30,42 +26,13 @@ export async function startIsolatedServer({ databaseFile, adminPassword }: { dat
   source.close();
   const releases = path.join(dir, "releases");
   fs.cpSync(path.join(path.dirname(databaseFile), "releases"), releases, { recursive: true, verbatimSymlinks: true });
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-  });
-  const child: ChildProcess = spawn(process.execPath, [path.join(projectRoot, "site/test/server-entry.ts")], {
-    env: {
-      ...process.env,
-      DATABASE_PATH: copy,
-      SITE_RELEASES_DIR: releases,
-      SITE_BUILD: "never",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      MAIL_OUTBOX: path.join(dir, "outbox"),
-      SECRETS_DIR: path.join(dir, "secrets"),
-      SMTP_URL: "",
-      FEED_UPLOADS_DIR: path.join(dir, "uploads"),
-      ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`import test server exited with code ${code}`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("running at")) resolve();
-    });
-  });
+  const server = await spawnTestServer({ databaseFile: copy, releasesDir: releases, dir, adminPassword, env: { SITE_BUILD: "never" } });
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: server.baseUrl,
     databaseFile: copy,
     dir,
     async stop() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
+      await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
