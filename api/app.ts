@@ -73,10 +73,20 @@ import exportProducts from "./routes/admin/export-products.get.ts";
 import extractPrice from "./routes/extract-price.post.ts";
 import importProducts from "./routes/admin/import-amazon-products.post.ts";
 import priceHolds from "./routes/admin/price-holds/index.get.ts";
+import feedSources from "./routes/admin/feed-sources/index.get.ts";
+import createFeedSource from "./routes/admin/feed-sources/index.post.ts";
+import feedSource from "./routes/admin/feed-sources/[id].get.ts";
+import updateFeedSource from "./routes/admin/feed-sources/[id].put.ts";
+import deleteFeedSource from "./routes/admin/feed-sources/[id].delete.ts";
+import uploadFeedFile from "./routes/admin/feed-sources/[id]/file.put.ts";
+import detectFeed from "./routes/admin/feed-sources/[id]/detect.post.ts";
+import startFeedRun from "./routes/admin/feed-sources/[id]/runs.post.ts";
+import feedSourceRuns from "./routes/admin/feed-sources/[id]/runs.get.ts";
+import feedRun from "./routes/admin/feed-runs/[id].get.ts";
 import acceptPriceHold from "./routes/admin/price-holds/[id].accept.post.ts";
 import rejectPriceHold from "./routes/admin/price-holds/[id].reject.post.ts";
 import { hasSession } from "./lib/admin-auth.ts";
-import { assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
+import { assertBodyType, assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
 import { securityHeaders } from "./lib/security-headers.ts";
 import { noteDamage } from "../data/db/integrity.ts";
@@ -117,6 +127,11 @@ export interface RouteOptions {
    * from their own servers; the signed token in the URL is the authority, so no JSON or origin rule.
    */
   oneClick?: boolean;
+  /**
+   * A file upload: the body is the file itself, of one of these content types, instead of JSON
+   * (the same-origin checks still apply; the handler streams it and limits its size).
+   */
+  upload?: readonly string[];
 }
 
 /** Public catalogue reads: cached. */
@@ -130,6 +145,11 @@ const mailWrite: RouteOptions = { limit: "mail" };
 const clickWrite: RouteOptions = { limit: "clicks" };
 const visitorWrite: RouteOptions = { limit: "visitor" };
 const oneClick: RouteOptions = { limit: "visitor", oneClick: true };
+/** A feed file upload: CSV, TSV, XML or gzip as the raw body. */
+const feedUpload: RouteOptions = {
+  auth: "admin",
+  upload: ["application/octet-stream", "text/csv", "text/tab-separated-values", "application/xml", "text/xml", "application/gzip", "application/x-gzip"],
+};
 
 /** Every endpoint: method, path (`:name` is one path segment), handler and options. */
 export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, RouteOptions?]> = [
@@ -203,6 +223,16 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/admin/price-holds", priceHolds, admin],
   ["POST", "/api/admin/price-holds/:id/accept", acceptPriceHold, admin],
   ["POST", "/api/admin/price-holds/:id/reject", rejectPriceHold, admin],
+  ["GET", "/api/admin/feed-sources", feedSources, admin],
+  ["POST", "/api/admin/feed-sources", createFeedSource, admin],
+  ["GET", "/api/admin/feed-sources/:id", feedSource, admin],
+  ["PUT", "/api/admin/feed-sources/:id", updateFeedSource, admin],
+  ["DELETE", "/api/admin/feed-sources/:id", deleteFeedSource, admin],
+  ["PUT", "/api/admin/feed-sources/:id/file", uploadFeedFile, feedUpload],
+  ["POST", "/api/admin/feed-sources/:id/detect", detectFeed, admin],
+  ["POST", "/api/admin/feed-sources/:id/runs", startFeedRun, admin],
+  ["GET", "/api/admin/feed-sources/:id/runs", feedSourceRuns, admin],
+  ["GET", "/api/admin/feed-runs/:id", feedRun, admin],
 ];
 
 /** Each route's path as a pattern: `:name` matches one path segment. */
@@ -265,7 +295,8 @@ function withWriteGuard(handler: RouteHandler, guard: RequestGuard, options: Rou
   return (event, ctx) => {
     if (!options?.oneClick) {
       assertOwnSite(event, guard.publicOrigin);
-      assertJsonBody(event);
+      if (options?.upload) assertBodyType(event, options.upload);
+      else assertJsonBody(event);
     }
     if (limit !== undefined && limit !== "own") takeLimit(event, guard, limit);
     return handler(event, ctx);

@@ -5,6 +5,7 @@ import type { LoginLimiter } from "./lib/admin-auth.ts";
 import type { ResponseCache } from "./lib/response-cache.ts";
 import type { RequestGuard } from "./lib/request-guard.ts";
 import type { PricePipeline } from "./price-pipeline.ts";
+import type { FeedImports } from "./feed-imports.ts";
 import type { RefreshRun } from "../data/db/price-review.ts";
 
 /** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
@@ -31,6 +32,8 @@ export interface AdminContext {
   mailTransport: "smtp" | "outbox";
   /** Imports, the price refresh, reading a page's price. */
   pipeline: PricePipeline;
+  /** Product imports as background runs, feed sources' schedules. */
+  feedImports: FeedImports;
   /** The last price refresh (null: none has run). */
   lastPriceRefresh: () => RefreshRun | null;
 }

@@ -1,27 +1,25 @@
 /**
- * The price pipeline as the server runs it: product imports (the admin's Import button), the
- * price refresh (on demand and on REFRESH_CRON), and reading one page's price (the product
- * form's extract action). Every write goes through the catalogue writer; each finished run hands
+ * The price pipeline as the server runs it: the price refresh (on demand and on REFRESH_CRON),
+ * the stale sweep, and reading one page's price (the product form's extract action). Imports run
+ * as background jobs of their own (feed-imports.ts). Every write goes through the catalogue writer; each finished run hands
  * its merged change to the change signal once (drop caches, check alerts, one rebuild).
  */
 import { Cron } from "croner";
 import type { Db } from "../data/db/client.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
-import { isChange, WriteRefused, type CatalogueChange } from "../data/db/catalogue-writer.ts";
+import { isChange, type CatalogueChange } from "../data/db/catalogue-writer.ts";
 import { defaultHoldPolicy, markStaleOffers, rederiveDailyPrices, type HoldPolicy } from "../data/db/price-writer.ts";
-import { importFeed, type ImportSummary } from "./jobs/product-import.ts";
 import { refreshPrices, type RefreshSummary } from "./jobs/price-refresh.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { utcDay } from "../data/domain/deal-facts.ts";
 import type { PageReader } from "./lib/page-price.ts";
-import { defaultImportSource, openSource, productSources, SourceUnavailable, type ProductSource } from "./product-sources.ts";
+import { productSources, type ProductSource } from "./product-sources.ts";
 
 export interface PricePipelineOptions {
   db: Db;
   readPage: PageReader;
   /** Default: from the environment (see product-sources.ts). */
   sources?: Map<string, ProductSource>;
-  importSource?: string;
   holdPolicy?: HoldPolicy;
   concurrency?: number;
   hostDelayMs?: number;
@@ -36,17 +34,9 @@ export interface PricePipelineOptions {
   log?: (line: string) => void;
 }
 
-export interface ImportResult extends Omit<ImportSummary, "change"> {
-  source: { name: string; label: string };
-  /** Rows not imported as new products: already in the catalogue, unmatched, or refused. */
-  skipped: number;
-}
-
 export interface PricePipeline {
   readPage: PageReader;
   holdPolicy: HoldPolicy;
-  /** Imports from the named source (default: the configured import source). One import at a time. */
-  importProducts(sourceName?: string): Promise<ImportResult>;
   /** Runs a refresh (coalesced: a request during a run gets one more run after it). */
   refresh(): Promise<RefreshSummary>;
   /** When the scheduled refresh runs next (null: not scheduled). */
@@ -67,7 +57,6 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
   const log = options.log ?? console.error;
   const sources = options.sources ?? productSources();
   const holdPolicy = options.holdPolicy ?? defaultHoldPolicy;
-  let importing = false;
 
   const signal = (change: CatalogueChange) => {
     if (isChange(change)) options.catalogueChanged(change);
@@ -149,25 +138,6 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
     sweepStale,
     rederiveForDay,
     holdPolicy,
-    async importProducts(sourceName = options.importSource ?? defaultImportSource()) {
-      const source = sources.get(sourceName);
-      if (!source) throw new SourceUnavailable(`No product source is called "${sourceName}" (known: ${[...sources.keys()].join(", ")})`);
-      if (importing) throw new WriteRefused(409, "An import is already running; try again when it has finished");
-      importing = true;
-      try {
-        const items = await openSource(source);
-        const { change, ...summary } = await signalPartial(() =>
-          importFeed(db, items, {
-            source: { name: source.name, createProducts: source.createProducts },
-            policy: holdPolicy,
-          }),
-        );
-        signal(change);
-        return { ...summary, skipped: summary.existing + summary.unmatched + summary.rejected, source: { name: source.name, label: source.label } };
-      } finally {
-        importing = false;
-      }
-    },
     async refresh() {
       const summary = await refresher.request();
       if (summary === null) throw new Error("The server is stopping; the refresh did not run");

@@ -14,9 +14,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { projectRoot } from "../data/config.ts";
-import { readFeed, type FeedItem } from "../data/feeds/awin-feed.ts";
+import type { FeedItem } from "../data/domain/feed-row.ts";
+import { readFeed } from "../data/feeds/read-feed.ts";
+import { downloadFeed } from "./lib/feed-download.ts";
 import { amazonBestSellers } from "./lib/amazon-creators.ts";
 
 /** A source that cannot be used as configured (missing credentials, file or URL): answered 503. */
@@ -34,6 +35,8 @@ export interface FeedSource {
   createProducts: boolean;
   /** Whether the nightly refresh reads it for current prices. */
   refresh: boolean;
+  /** Where it is read from, for the admin's list (a URL is shown masked). */
+  location?: { url: string } | { file: string };
   /** Opens the feed as a stream of rows (never read whole into memory). */
   open(): Promise<AsyncIterable<FeedItem>>;
 }
@@ -61,14 +64,15 @@ function fileFeed(file: string): () => Promise<AsyncIterable<FeedItem>> {
   };
 }
 
-/** Streams a feed from its download link (an admin-configured URL, http or https only). */
+/**
+ * Streams a feed from its download link through the guarded fetch (public addresses only, checked
+ * after DNS and every redirect), with the feed download's size and time limits.
+ */
 function urlFeed(url: string): () => Promise<AsyncIterable<FeedItem>> {
   return async () => {
-    const parsed = new URL(url);
-    if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new SourceUnavailable("AWIN_FEED_URL must be an http or https URL");
-    const response = await fetch(parsed, { headers: { "user-agent": "PawPriceBot/1.0 (+feed import)" }, signal: AbortSignal.timeout(10 * 60_000) });
-    if (!response.ok || !response.body) throw new SourceUnavailable(`The feed download answered ${response.status} ${response.statusText}`);
-    return readFeed(Readable.fromWeb(response.body as import("node:stream/web").ReadableStream<Uint8Array>));
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (parsed?.protocol !== "https:" && parsed?.protocol !== "http:") throw new SourceUnavailable("AWIN_FEED_URL must be an http or https URL");
+    return downloadFeed(url, {});
   };
 }
 
@@ -81,6 +85,7 @@ export function productSources(env: NodeJS.ProcessEnv = process.env): Map<string
     createProducts: true,
     refresh: false,
     open: fileFeed(env.SAMPLE_FEED_FILE?.trim() || sampleFeedFile),
+    location: { file: env.SAMPLE_FEED_FILE?.trim() || sampleFeedFile },
   });
   const awinUrl = env.AWIN_FEED_URL?.trim();
   const awinFile = env.AWIN_FEED_FILE?.trim();
@@ -92,6 +97,7 @@ export function productSources(env: NodeJS.ProcessEnv = process.env): Map<string
       createProducts: env.AWIN_CREATE_PRODUCTS?.trim() === "true",
       refresh: true,
       open: awinUrl ? urlFeed(awinUrl) : fileFeed(path.resolve(awinFile!)),
+      location: awinUrl ? { url: awinUrl } : { file: path.resolve(awinFile!) },
     });
   }
   const amazonVariables = ["AMAZON_CREATORS_CREDENTIAL_ID", "AMAZON_CREATORS_CREDENTIAL_SECRET", "AMAZON_PARTNER_TAG"];

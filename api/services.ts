@@ -22,6 +22,9 @@ import { latestRefreshRun } from "../data/db/price-review.ts";
 import { createPageReader, type PageReader } from "./lib/page-price.ts";
 import { createPricePipeline, type PricePipeline } from "./price-pipeline.ts";
 import type { ProductSource } from "./product-sources.ts";
+import { createFeedImports, type FeedImports } from "./feed-imports.ts";
+import { feedConfig } from "../data/config.ts";
+import type { TestAllowance } from "./lib/guarded-fetch.ts";
 
 /** Another process wrote (seed, import): what changed is unknown, so everything may have. */
 const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
@@ -44,8 +47,10 @@ export interface Services {
   catalogueChanged(change: CatalogueChange): void;
   /** Looks once for other processes' catalogue writes (what the watch does every `watchMs`). */
   checkForeignWrites(): void;
-  /** Imports, the price refresh and page price reading. */
+  /** The price refresh and page price reading. */
   pipeline: PricePipeline;
+  /** Every product import: runs in the background, one source at a time, on schedules too. */
+  feedImports: FeedImports;
   /** What the route handlers get. */
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
@@ -79,6 +84,14 @@ export interface ServicesOptions {
   sources?: Map<string, ProductSource>;
   /** The price refresh's cron pattern inside the server (default REFRESH_CRON; null: none). */
   refreshCron?: string | null;
+  /** Where uploaded feed files are stored (default FEED_UPLOADS_DIR). */
+  uploadsDir?: string;
+  /** The largest feed upload, in bytes (default FEED_UPLOAD_MAX_BYTES). */
+  uploadMaxBytes?: number;
+  /** Lets admin feed sources download fixture feeds from loopback (tests only; see guarded-fetch.ts). */
+  feedAllowance?: TestAllowance;
+  /** Plan the feed sources' schedules (default on). */
+  feedSchedules?: boolean;
   /** Milliseconds between two page reads on one site (default REFRESH_HOST_DELAY_MS). */
   hostDelayMs?: number;
   log?: (line: string) => void;
@@ -157,6 +170,18 @@ export async function createServices(options: ServicesOptions): Promise<Services
     log,
   });
 
+  const feedImports = createFeedImports({
+    db,
+    sources: options.sources,
+    uploadsDir: options.uploadsDir ?? feedConfig().uploadsDir,
+    uploadMaxBytes: options.uploadMaxBytes ?? feedConfig().uploadMaxBytes,
+    policy: config.holdPolicy,
+    catalogueChanged: (change) => catalogueChanged(change),
+    allowance: options.feedAllowance,
+    schedules: options.feedSchedules,
+    log,
+  });
+
   const publicOrigin = new URL(siteConfig.baseUrl).origin;
   const requests = createRequestGuard({ publicOrigin, trustedProxies: parseTrustedProxies(trustedProxyList()), limits: options.writeLimits });
 
@@ -169,6 +194,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     site,
     mailTransport: mailer.describe,
     pipeline,
+    feedImports,
     lastPriceRefresh: () => latestRefreshRun(db),
   };
 
@@ -182,6 +208,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     catalogueChanged,
     checkForeignWrites,
     pipeline,
+    feedImports,
     context: { db, cache, onAlertsChanged: checkAlerts, admin, requests },
     attachSite(next) {
       site = next;
@@ -191,6 +218,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       if (watcher) clearInterval(watcher);
       clearInterval(sessionPruner);
       retention.stop();
+      await feedImports.stop();
       await pipeline.stop();
       await alerts.stop();
       db.$client.close();

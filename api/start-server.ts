@@ -13,7 +13,7 @@ import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort, shutdo
 import { checkIntegrity } from "../data/db/integrity.ts";
 import { checkConfiguration, checkDatabaseFolder, explainDatabaseError, explainListenError } from "./startup-check.ts";
 
-export async function startServer(options: Pick<ServicesOptions, "pageReader"> = {}): Promise<void> {
+export async function startServer(options: Pick<ServicesOptions, "pageReader" | "feedAllowance"> = {}): Promise<void> {
   // Every setting is read before the database is touched; a bad one stops the start (StartupError).
   checkConfiguration();
   const file = databasePath();

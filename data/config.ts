@@ -170,3 +170,29 @@ export function pricePipelineConfig() {
     refreshCron: process.env.REFRESH_CRON?.trim() || null,
   };
 }
+
+/** A size in bytes from the environment: a whole number of at least 1 KiB. */
+function byteSize(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1024) throw new Error(`${name} must be a whole number of bytes (at least 1024), got "${raw}"`);
+  return value;
+}
+
+/**
+ * The admin's feed sources: uploads are stored in FEED_UPLOADS_DIR (default data/feeds/uploads,
+ * git-ignored), each at most FEED_UPLOAD_MAX_BYTES (default 1 GiB); a URL source's download is
+ * cut off past FEED_DOWNLOAD_MAX_BYTES after decompression (default 2 GiB) or after
+ * FEED_DOWNLOAD_TIMEOUT_MINUTES (default 30).
+ */
+export function feedConfig() {
+  const minutes = Number(env("FEED_DOWNLOAD_TIMEOUT_MINUTES", "30"));
+  if (!Number.isInteger(minutes) || minutes < 1) throw new Error(`FEED_DOWNLOAD_TIMEOUT_MINUTES must be a whole number of minutes (at least 1)`);
+  return {
+    uploadsDir: path.resolve(projectRoot, env("FEED_UPLOADS_DIR", "data/feeds/uploads")),
+    uploadMaxBytes: byteSize("FEED_UPLOAD_MAX_BYTES", 1024 ** 3),
+    downloadMaxBytes: byteSize("FEED_DOWNLOAD_MAX_BYTES", 2 * 1024 ** 3),
+    downloadTimeoutMs: minutes * 60_000,
+  };
+}

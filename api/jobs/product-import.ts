@@ -26,7 +26,8 @@ import { matchKey, type FeedOffer } from "../../data/domain/feed-row.ts";
 import { categoryForFeed, type CategoryRef } from "../../data/domain/import-category.ts";
 import { compactName } from "../../data/domain/retailers.ts";
 import { storedTextList } from "../../data/db/catalogue.ts";
-import type { FeedItem } from "../../data/feeds/awin-feed.ts";
+import type { FeedItem } from "../../data/domain/feed-row.ts";
+import type { RefusalCounts, RefusalReason, RunCounters } from "../../data/domain/feed-sources.ts";
 
 export interface ImportSource {
   /** Short name, stored as the offers' source (feed:<name>). */
@@ -43,9 +44,11 @@ export interface ImportOptions {
   /** Messages kept for the result (the count is always exact). */
   maxMessages?: number;
   now?: () => Date;
-  /** Called every `progressEvery` rows. */
-  onProgress?: (rows: number) => void;
-  progressEvery?: number;
+  /**
+   * Called once at the start with a function that reads the counters so far, at any time, so a
+   * caller can store them on its own clock (not on every row).
+   */
+  watch?: (counters: () => RunCounters) => void;
 }
 
 export interface ImportSummary {
@@ -65,6 +68,8 @@ export interface ImportSummary {
   unmatched: number;
   /** Malformed rows, unknown merchants, unmapped categories. */
   rejected: number;
+  /** The rejected rows by reason. */
+  refused: RefusalCounts;
   change: CatalogueChange;
 }
 
@@ -145,9 +150,14 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     held: 0,
     unmatched: 0,
     rejected: 0,
+    refused: {},
     change: { productIds: [], categoryIds: [], siteWide: false },
   };
   const changes: CatalogueChange[] = [];
+  const refuse = (reason: RefusalReason) => {
+    summary.rejected += 1;
+    summary.refused[reason] = (summary.refused[reason] ?? 0) + 1;
+  };
   const report = (message: string) => {
     summary.totalErrors += 1;
     if (summary.errors.length < maxMessages) summary.errors.push(message);
@@ -179,18 +189,19 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     pending = [];
   };
 
+  options.watch?.(() => countersOf(summary));
+
   for await (const item of items) {
     summary.rows += 1;
-    if (options.onProgress && summary.rows % (options.progressEvery ?? 10_000) === 0) options.onProgress(summary.rows);
     if (item.kind === "error") {
-      summary.rejected += 1;
+      refuse("malformed");
       report(item.error.startsWith("line ") ? item.error : `line ${item.line}: ${item.error}`);
       continue;
     }
     const offer = item.offer;
     const retailer = retailers.get(offer.merchantKey) ?? retailersByName.get(compactName(offer.merchantName));
     if (!retailer || retailer.compares_prices !== 1) {
-      summary.rejected += 1;
+      refuse("retailer-not-compared");
       report(`line ${offer.line}: "${offer.name}" is sold by ${offer.merchantName || "an unknown merchant"}, a retailer whose prices we do not compare (not imported)`);
       continue;
     }
@@ -256,7 +267,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     }
     const category = categoryForFeed(offer.categoryName, categories);
     if (!category) {
-      summary.rejected += 1;
+      refuse("no-category");
       report(`line ${offer.line}: "${offer.name}" is in the feed category "${offer.categoryName}", which matches no catalogue category (not imported)`);
       continue;
     }
@@ -285,7 +296,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       ],
     });
     if (!parsed.success) {
-      summary.rejected += 1;
+      refuse("invalid");
       const issue = parsed.error.issues[0];
       report(`line ${offer.line}: "${offer.name}" not imported: ${issue ? `${issue.path.join(".")}: ${issue.message}` : "invalid"}`);
       continue;
@@ -303,7 +314,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       changes.push(change);
     } catch (error) {
       if (!(error instanceof WriteRefused)) throw error;
-      summary.rejected += 1;
+      refuse("conflict");
       report(`line ${offer.line}: "${offer.name}" not imported: ${error.message}`);
     }
   }
@@ -313,4 +324,18 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
   summary.success = summary.created;
   summary.change = mergeChanges(changes);
   return summary;
+}
+
+/** The run counters of a summary so far. */
+export function countersOf(summary: Omit<ImportSummary, "change" | "errors">): RunCounters {
+  return {
+    rowsRead: summary.rows,
+    matched: summary.existing,
+    created: summary.created,
+    offersAdded: summary.offersAdded,
+    pricesChanged: summary.pricesChanged,
+    held: summary.held,
+    unmatched: summary.unmatched,
+    refused: { ...summary.refused },
+  };
 }

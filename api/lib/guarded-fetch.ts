@@ -11,7 +11,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import { isIP, type LookupFunction } from "node:net";
-import { type Duplex, PassThrough } from "node:stream";
+import { type Duplex, PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import ipaddr from "ipaddr.js";
@@ -93,12 +93,89 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
  * went wrong reading it; the message says which in plain words.
  */
 export async function guardedFetch(url: string, options: GuardedFetchOptions = {}): Promise<FetchedPage> {
-  const { timeoutMs = 5000, maxBytes = 2 * 1024 * 1024, maxRedirects = 3, userAgent = defaultUserAgent } = options;
+  const maxBytes = options.maxBytes ?? 2 * 1024 * 1024;
+  const opened = await openGuarded(url, options);
+  try {
+    const bytes = await readBody(opened.response, maxBytes);
+    const contentType = opened.response.headers["content-type"] ?? null;
+    return { url: opened.target.href, status: opened.status, contentType, body: decodeText(bytes, contentType) };
+  } catch (error) {
+    throw opened.explain(error);
+  }
+}
+
+export interface FetchedStream {
+  /** The URL the body came from, after redirects. */
+  url: string;
+  status: number;
+  contentType: string | null;
+  /**
+   * The body as bytes (Content-Encoding undone), streamed as it arrives. It fails with
+   * FetchFailed past `maxBytes` (on the wire or decompressed) or the timeout; destroy it to stop early.
+   */
+  body: Readable;
+}
+
+/**
+ * As guardedFetch (the same address checks, after DNS and after every redirect), for a large
+ * download such as a product feed: the body is streamed, never held, and `maxBytes` and
+ * `timeoutMs` (the whole download) are the caller's to set for the file's size.
+ */
+export async function guardedFetchStream(url: string, options: GuardedFetchOptions & { maxBytes: number; timeoutMs: number }): Promise<FetchedStream> {
+  const opened = await openGuarded(url, options);
+  const { response, maxBytes } = { response: opened.response, maxBytes: options.maxBytes };
+  let decompress: Duplex;
+  try {
+    if (Number(response.headers["content-length"]) > maxBytes) throw tooLarge(maxBytes);
+    decompress = decompressor(response.headers["content-encoding"]);
+  } catch (error) {
+    response.destroy();
+    throw opened.explain(error);
+  }
+  const body = new PassThrough();
+  pipeline(response, countedBytes(maxBytes), decompress, countedBytes(maxBytes), body).catch((error: unknown) => {
+    response.destroy();
+    // The reader stopped early (destroyed the body): nothing went wrong with the download.
+    if (body.destroyed && !(error instanceof FetchFailed)) return;
+    body.destroy(opened.explain(isZlibError(error) ? new FetchFailed("The download's compressed body is damaged", { cause: error }) : error));
+  });
+  return { url: opened.target.href, status: opened.status, contentType: response.headers["content-type"] ?? null, body };
+}
+
+/** A transform that fails with FetchFailed once more than `maxBytes` have passed through it. */
+function countedBytes(maxBytes: number) {
+  return async function* (source: AsyncIterable<Buffer>) {
+    let bytes = 0;
+    for await (const chunk of source) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) throw tooLarge(maxBytes);
+      yield chunk;
+    }
+  };
+}
+
+interface OpenedResponse {
+  target: URL;
+  status: number;
+  response: http.IncomingMessage;
+  /** Turns an error met while reading the body into FetchRefused or FetchFailed with plain words. */
+  explain(error: unknown): Error;
+}
+
+/** Connects to checked addresses only, following (and checking) redirects, up to a 2xx answer. */
+async function openGuarded(url: string, options: GuardedFetchOptions): Promise<OpenedResponse> {
+  const { timeoutMs = 5000, maxRedirects = 3, userAgent = defaultUserAgent } = options;
   const terms = options.allowance === undefined ? undefined : allowanceTerms(options.allowance);
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
 
   let target = allowedUrl(url);
+  const explain = (error: unknown): Error => {
+    if (error instanceof FetchRefused || error instanceof FetchFailed) return error;
+    if (timeout.aborted) return new FetchFailed(`${target.href} did not answer within ${timeoutMs / 1000} seconds`, { cause: error });
+    if (signal.aborted) return new FetchFailed(`The fetch of ${target.href} was cancelled`, { cause: error });
+    return new FetchFailed(`Could not read ${target.href}: ${plainNetworkError(error)}`, { cause: error });
+  };
   try {
     for (let redirects = 0; ; redirects++) {
       const addresses = await allowedAddresses(target, terms, signal);
@@ -116,15 +193,10 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
         response.destroy();
         throw new FetchFailed(`${target.href} answered ${status} ${response.statusMessage ?? ""}`.trim());
       }
-      const bytes = await readBody(response, maxBytes);
-      const contentType = response.headers["content-type"] ?? null;
-      return { url: target.href, status, contentType, body: decodeText(bytes, contentType) };
+      return { target, status, response, explain };
     }
   } catch (error) {
-    if (error instanceof FetchRefused || error instanceof FetchFailed) throw error;
-    if (timeout.aborted) throw new FetchFailed(`${target.href} did not answer within ${timeoutMs / 1000} seconds`, { cause: error });
-    if (signal.aborted) throw new FetchFailed(`The fetch of ${target.href} was cancelled`, { cause: error });
-    throw new FetchFailed(`Could not read ${target.href}: ${plainNetworkError(error)}`, { cause: error });
+    throw explain(error);
   }
 }
 

@@ -4,7 +4,8 @@
  *    (Sec-Fetch-Site: cross-site or same-site) or whose Origin is neither this server's nor the
  *    public origin is refused (403), so another site cannot make a visitor's browser write here;
  *  - its body is JSON: any other content type (an HTML form's urlencoded, multipart or text/plain)
- *    is refused (415), and a body without a content type too;
+ *    is refused (415), and a body without a content type too; a file upload route names the raw
+ *    types it takes instead (never a form's);
  *  - anonymous writes are limited per client address (./rate-limit.ts): 429 with Retry-After.
  */
 import { HTTPError, type H3Event } from "h3";
@@ -47,6 +48,16 @@ export function assertJsonBody(event: H3Event): void {
   if (type === null ? hasBody : !/^application\/json\s*(?:;|$)/i.test(type)) {
     throw new HTTPError({ status: 415, message: "Send a JSON body (Content-Type: application/json)" });
   }
+}
+
+/**
+ * Refuses a body whose declared type is not one of `types` (a file upload's raw body). None of
+ * them is a type an HTML form can send, so another site still cannot make a browser post one
+ * without the same-origin checks seeing it.
+ */
+export function assertBodyType(event: H3Event, types: readonly string[]): void {
+  const type = (event.req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!types.includes(type)) throw new HTTPError({ status: 415, message: `Send the file as the body with Content-Type ${types.join(", ")}` });
 }
 
 /** Counts the request against its limit for the client it comes from. */

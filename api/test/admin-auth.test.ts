@@ -46,11 +46,13 @@ describe("the route table", () => {
 
   it.each(guarded.map(([method, path]) => `${method} ${path}`))("%s answers 401 without a session, and changes nothing", async (key) => {
     const [method, path] = key.split(" ") as [string, string];
+    const upload = routes.find(([m, p]) => m === method && p === path)?.[3]?.upload;
     const before = api.db.$client.prepare("SELECT (SELECT count(*) FROM products) || '/' || (SELECT count(*) FROM audit_log) AS n").get();
     const init: RequestInit = { method };
+    // A file upload's body is the file (a JSON body is refused before the session is looked at).
     if (method !== "GET") {
-      init.headers = { "content-type": "application/json" };
-      init.body = "{}";
+      init.headers = { "content-type": upload ? upload[0]! : "application/json" };
+      init.body = upload ? "product_name,search_price\n" : "{}";
     }
     for (const cookie of [undefined, "pawprice_admin=not-a-session", "admin_authenticated=true"]) {
       const response = await fetch(api.baseUrl + concrete(path), cookie ? { ...init, headers: { ...init.headers, cookie } } : init);

@@ -49,6 +49,49 @@ describe("npm run import", () => {
     expect(products()).toBe(before);
   });
 
+  it("runs through the one import job: the run is stored (trigger cli), progress and a summary printed, and a source already importing is refused", () => {
+    const runs = () => temp.db.$client.prepare("SELECT source_key, trigger, status, rows_read FROM feed_import_runs ORDER BY id").all() as { source_key: string; trigger: string; status: string; rows_read: number }[];
+    const first = run("import.ts", ["--source", "sample"]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^Import run \d+: Amazon Best Sellers \(sample feed\)$/m);
+    expect(runs().at(-1)).toEqual({ source_key: "sample", trigger: "cli", status: "succeeded", rows_read: 37 });
+    // A run of the source going in another process (the server): refused, nothing run.
+    temp.db.$client.prepare("INSERT INTO feed_import_runs (source_key, source_label, trigger, status) VALUES ('sample', 'Sample', 'admin', 'running')").run();
+    const busy = run("import.ts", ["--source", "sample"]);
+    expect(busy.status).toBe(1);
+    expect(busy.stderr).toMatch(/import: failed: "Sample" is importing already \(run \d+, running\); wait for it to finish/);
+    temp.db.$client.prepare("UPDATE feed_import_runs SET status = 'failed' WHERE status = 'running'").run();
+  });
+
+  it("imports an admin feed source by name or id, and a file with --retailer and --layout", () => {
+    const dir = path.dirname(temp.file);
+    const header = "aw_deep_link,product_name,search_price,merchant_name,merchant_deep_link,category_name,currency,ean,brand_name";
+    const feed = path.join(dir, "cli-feed.csv");
+    // Rows naming their merchant keep it; --retailer is for rows naming none (the reader's end-to-end tests cover that).
+    fs.writeFileSync(feed, `${header}\nhttps://a.example/1,Clifeed Rabbit Kibble 2kg,7.49,Amazon UK,https://www.amazon.co.uk/dp/B0CLI1,Dog Food,GBP,5011111000018,Clifeed\n`);
+    const retailer = (temp.db.$client.prepare("SELECT key FROM retailers WHERE compares_prices = 1 AND key <> 'amazon' ORDER BY id LIMIT 1").get() as { key: string }).key;
+    const file = run("import.ts", ["--file", feed, "--create-products", "--retailer", retailer, "--layout", "awin-publisher"]);
+    expect(file.status, file.stderr + file.stdout).toBe(0);
+    expect(file.stdout).toMatch(/Imported 1 products from file: 1 rows/);
+    expect(temp.db.$client.prepare("SELECT r.key FROM products p JOIN product_prices pp ON pp.product_id = p.id JOIN retailers r ON r.id = pp.retailer_id WHERE p.name = 'Clifeed Rabbit Kibble 2kg'").get()).toEqual({ key: "amazon" });
+
+    const uploads = path.join(dir, "uploads");
+    fs.mkdirSync(uploads, { recursive: true });
+    fs.copyFileSync(feed, path.join(uploads, "source-cli.feed"));
+    const id = (temp.db.$client.prepare("INSERT INTO feed_sources (name, kind, stored_file, file_name, retailer_key) VALUES ('CLI source', 'file', 'source-cli.feed', 'cli-feed.csv', ?) RETURNING id").get(retailer) as { id: number }).id;
+    for (const ref of ["CLI source", String(id)]) {
+      const result = run("import.ts", ["--source", ref], { FEED_UPLOADS_DIR: uploads });
+      expect(result.status, result.stderr).toBe(0);
+      expect(result.stdout).toMatch(/Imported 0 products from .*: 1 rows, 1 already existed/);
+    }
+    expect(temp.db.$client.prepare("SELECT count(*) AS n FROM feed_import_runs WHERE source_id = ? AND trigger = 'cli' AND status = 'succeeded'").get(id)).toEqual({ n: 2 });
+    expect(run("import.ts", ["--file", feed, "--layout", "excel"]).status).toBe(2);
+    expect(run("import.ts", ["--source", "sample", "--retailer", retailer]).status).toBe(2);
+    const unknownRetailer = run("import.ts", ["--file", feed, "--retailer", "no-such-shop"]);
+    expect(unknownRetailer.status).toBe(1);
+    expect(unknownRetailer.stderr).toContain('--retailer "no-such-shop" is not a known retailer');
+  });
+
   it("refuses bad arguments with the usage (exit 2)", () => {
     const unknown = run("import.ts", ["--source", "nope"]);
     expect(unknown.status).toBe(2);

@@ -1,6 +1,7 @@
 /**
- * The Import button's route when its source cannot be used: not configured (no credentials), not
- * a feed at all, or an import already running. Each answers a clear error and imports nothing.
+ * The Import button's route when its source cannot be used: not configured (no credentials) or
+ * missing (503 at once), not a feed at all (the run ends failed saying so), or an import already
+ * running (409). None imports anything it should not.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -8,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFeed } from "../../data/feeds/awin-feed.ts";
 import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import type { FeedRun } from "../../data/domain/feed-sources.ts";
 import { productSources, type ProductSource } from "../product-sources.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 import { offerUrl } from "../../data/db/fixtures/temp-db.ts";
@@ -37,6 +39,18 @@ async function unscheduledPipeline(api: TestServer, signalled: CatalogueChange[]
   return createPricePipeline({ db: api.db, readPage: async () => null, catalogueChanged: (change) => signalled.push(change), staleSweepMinutes: 0, refreshCron: null, sources });
 }
 
+/** Waits until the run has ended and returns it as the API reports it. */
+async function finishedRun(api: TestServer, runId: number, cookie: string): Promise<FeedRun> {
+  let run: FeedRun | undefined;
+  await expect
+    .poll(async () => {
+      run = (await (await api.admin("GET", `/api/admin/feed-runs/${runId}`, undefined, cookie)).json()) as FeedRun;
+      return run.status;
+    }, { timeout: 20_000 })
+    .toMatch(/^(succeeded|failed)$/);
+  return run!;
+}
+
 const productCount = (api: TestServer) => (api.db.$client.prepare("SELECT count(*) AS n FROM products").get() as { n: number }).n;
 
 describe("POST /api/admin/import-amazon-products when the source cannot be used", () => {
@@ -52,14 +66,16 @@ describe("POST /api/admin/import-amazon-products when the source cannot be used"
     expect(productCount(api)).toBe(before);
   });
 
-  it("a file that is an HTML error page: 422 saying it is not a feed, nothing imported", async () => {
+  it("a file that is an HTML error page: the run ends failed saying it is not a feed, nothing imported", async () => {
     const file = path.join(dir, "error.csv");
     fs.writeFileSync(file, "<html><head><title>Service Unavailable</title></head><body>Try later</body></html>");
     const { api, cookie } = await serverWith({ kind: "feed", name: "sample", label: "Broken", createProducts: true, refresh: false, open: async () => readFeed(file) });
     const before = productCount(api);
     const response = await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
-    expect(response.status).toBe(422);
-    expect((await response.json()).error).toMatch(/not a product feed/i);
+    expect(response.status).toBe(202);
+    const run = await finishedRun(api, ((await response.json()) as { runId: number }).runId, cookie);
+    expect(run).toMatchObject({ status: "failed", sourceLabel: "Broken", created: 0 });
+    expect(run.error).toMatch(/not a product feed/i);
     expect(productCount(api)).toBe(before);
   });
 
@@ -87,12 +103,19 @@ describe("POST /api/admin/import-amazon-products when the source cannot be used"
         return readFeed(file);
       },
     });
-    const first = api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
-    await expect.poll(async () => (await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie)).status).toBe(409);
+    // The run is answered at once, while its source is still opening.
+    const first = await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
+    expect(first.status).toBe(202);
+    const { runId } = (await first.json()) as { runId: number };
+    const second = await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie);
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as { error: string }).error).toBe(`"Slow" is importing already (run ${runId}, running); wait for it to finish`);
     release();
-    const done = await first;
-    expect(done.status).toBe(200);
-    expect((await done.json()).success).toBeGreaterThanOrEqual(20);
+    const done = await finishedRun(api, runId, cookie);
+    expect(done.status).toBe("succeeded");
+    expect(done.created).toBeGreaterThanOrEqual(20);
+    // Finished: the source may run again.
+    expect((await api.admin("POST", "/api/admin/import-amazon-products", {}, cookie)).status).toBe(202);
   });
 });
 
@@ -173,15 +196,12 @@ describe("an import that fails half-way", () => {
       }
     }
     const signalled: CatalogueChange[] = [];
-    const pipeline = await unscheduledPipeline(
-      api,
-      signalled,
-      new Map([["sample", { kind: "feed", name: "sample", label: "Breaks", createProducts: true, refresh: false, open: async () => breaksAfterTwo() }]]),
-    );
+    const { claimImport, executeImport } = await import("../jobs/feed-import.ts");
+    const target = { key: "breaks", sourceId: null, label: "Breaks", tagName: "breaks", createProducts: true, open: async () => breaksAfterTwo() };
     const before = productCount(api);
-    await expect(pipeline.importProducts()).rejects.toThrow("the feed connection dropped");
+    const run = await executeImport(api.db, claimImport(api.db, target, "cli").id, target, { catalogueChanged: (change) => signalled.push(change), log: () => {} });
+    expect(run).toMatchObject({ status: "failed", error: "the feed connection dropped", rowsRead: 2 });
     expect(productCount(api)).toBe(before + 2);
     expect(signalled).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
-    await pipeline.stop();
   });
 });

@@ -23,6 +23,8 @@ import { createPageReader } from "../lib/page-price.ts";
 import { readFeed } from "../../data/feeds/awin-feed.ts";
 import { recordPriceChecks } from "../../data/db/price-writer.ts";
 import { retailerHosts } from "../../data/domain/retailers.ts";
+import { createFeedSource } from "../../data/db/feed-sources.ts";
+import type { FeedRun } from "../../data/domain/feed-sources.ts";
 
 let api: TestServer;
 /** The admin's session cookie for the whole file. */
@@ -41,6 +43,9 @@ interface Fixture {
   favoriteId: number;
   alertId: number;
   subscriberId: number;
+  /** A URL feed source (its URL holds a secret) and a file source with no file yet. */
+  urlSourceId: number;
+  fileSourceId: number;
 }
 let f: Fixture;
 /**
@@ -55,6 +60,10 @@ const feedHeader =
   "aw_deep_link,product_name,aw_product_id,merchant_product_id,merchant_image_url,description,merchant_category,search_price,merchant_name,merchant_id,category_name,category_id,aw_image_url,currency,store_price,delivery_cost,merchant_deep_link,language,last_updated,display_price,data_feed_id,brand_name,ean";
 const feedLine = (name: string, price: string, ean: string) =>
   `https://www.awin1.com/pclick.php?p=1&a=1&m=1,${name},1,B0TEST,https://m.media-amazon.com/images/I/x.jpg,Tasty.,Pets,${price},Amazon UK,1,Dog Food,1,,GBP,${price},0.00,https://www.amazon.co.uk/dp/B0TEST${ean.slice(-4)},en,2026-11-20 03:00:00,GBP${price},1,Routefeed,${ean}`;
+
+/** A feed download link as networks issue them: the API key in its path. It must never come back whole. */
+const secretFeedUrl = "https://productdata.awin.com/datafeed/download/apikey/routes0secret0key0abcdef/fid/1/format/csv";
+const feedCsv = () => [feedHeader, feedLine("Routefeed Salmon Kibble 2kg", "8.49", "5012345000022")].join("\n") + "\n";
 
 beforeAll(async () => {
   shop = createServer((request, response) => {
@@ -119,6 +128,8 @@ beforeAll(async () => {
     favoriteId,
     alertId,
     subscriberId,
+    urlSourceId: createFeedSource(api.db, { name: "Route URL feed", kind: "url", url: secretFeedUrl }, new Date()).id,
+    fileSourceId: createFeedSource(api.db, { name: "Route file feed", kind: "file" }, new Date()).id,
   };
 });
 
@@ -484,6 +495,118 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     crossSite("POST", "/api/admin/import-amazon-products", {}, { "sec-fetch-site": "cross-site" }),
   ],
   "GET /api/admin/price-holds": () => [anonymous("GET", "/api/admin/price-holds")],
+  "GET /api/admin/feed-sources": () => [anonymous("GET", "/api/admin/feed-sources")],
+  "POST /api/admin/feed-sources": () => {
+    const post = (body: unknown, status: number, error: string | RegExp): BadCase => ({ method: "POST", path: "/api/admin/feed-sources", admin: true, body, status, error });
+    return [
+      anonymous("POST", "/api/admin/feed-sources", { name: "X", kind: "file" }),
+      post({}, 400, "name is required"),
+      post({ name: "  ", kind: "file" }, 400, "name is required"),
+      post({ name: "X", kind: "ftp" }, 400, "kind must be url or file"),
+      post({ name: "X", kind: "url" }, 400, "url is required for a url source"),
+      post({ name: "X", kind: "url", url: "ftp://example.com/feed.csv" }, 400, "url must be an http or https URL without a user name or password"),
+      post({ name: "X", kind: "url", url: "https://user:pass@example.com/feed.csv" }, 400, "url must be an http or https URL without a user name or password"),
+      post({ name: "X", kind: "file", url: "https://example.com/feed.csv" }, 400, "url must be left out for a file source (upload its file instead)"),
+      post({ name: "X", kind: "file", layout: "excel" }, 400, /^layout must be one of auto, awin-publisher/),
+      post({ name: "X", kind: "file", layout: "mapped" }, 400, "mapping must name a column for name, price, link (the mapped layout needs them)"),
+      post({ name: "X", kind: "file", layout: "mapped", mapping: { name: "title", price: "cost" } }, 400, "mapping must name a column for link (the mapped layout needs them)"),
+      post({ name: "X", kind: "file", mapping: { colour: "c" } }, 400, /mapping may only name the fields name, price, link/),
+      post({ name: "X", kind: "file", schedule: "every night" }, 400, /schedule must be a cron pattern of five fields/),
+      post({ name: "X", kind: "file", schedule: "61 3 * * *" }, 400, /schedule is not a valid cron pattern/),
+      post({ name: "X", kind: "file", schedule: "*/5 * * * *" }, 400, "schedule must not run more often than every 15 minutes"),
+      post({ name: "X", kind: "file", retailerKey: "nope" }, 400, 'retailerKey "nope" is not a known retailer'),
+      post({ name: "X", kind: "file", retailerKey: "Not A Key" }, 400, /retailerKey must be a retailer's key/),
+      post({ name: "X", kind: "file", createProducts: "yes" }, 400, "createProducts must be true or false"),
+      post({ name: "X", kind: "file", extra: 1 }, 400, /extra/),
+      post({ name: "route url feed", kind: "file" }, 409, 'A feed source called "route url feed" exists already'),
+      { method: "POST", path: "/api/admin/feed-sources", admin: true, body: "name=X&kind=file", contentType: form, status: 415, error: "Send a JSON body (Content-Type: application/json)" },
+      crossSite("POST", "/api/admin/feed-sources", { name: "X", kind: "file" }, evilOrigin),
+      crossSite("POST", "/api/admin/feed-sources", { name: "X", kind: "file" }, { "sec-fetch-site": "cross-site" }),
+    ];
+  },
+  "GET /api/admin/feed-sources/:id": () => [
+    anonymous("GET", `/api/admin/feed-sources/${f.urlSourceId}`),
+    { path: "/api/admin/feed-sources/abc", admin: true, status: 400, error: 'id must be a feed source\'s number or "awin"' },
+    { path: `/api/admin/feed-sources/${anyId}`, admin: true, status: 404, error: "Feed source not found" },
+    // No AWIN_FEED_URL in this server: there is no configured feed.
+    { path: "/api/admin/feed-sources/awin", admin: true, status: 404, error: "Feed source not found" },
+  ],
+  "PUT /api/admin/feed-sources/:id": () => {
+    const put = (id: number | string, body: unknown, status: number, error: string | RegExp): BadCase => ({ method: "PUT", path: `/api/admin/feed-sources/${id}`, admin: true, body, status, error });
+    return [
+      anonymous("PUT", `/api/admin/feed-sources/${f.urlSourceId}`, { name: "Y" }),
+      put(anyId, { name: "Y" }, 404, "Feed source not found"),
+      put("awin", { name: "Y" }, 409, "This source is configured by AWIN_FEED_URL / AWIN_FEED_FILE; change it in the server's environment"),
+      put(f.urlSourceId, { name: "Route file feed" }, 409, 'A feed source called "Route file feed" exists already'),
+      put(f.urlSourceId, { url: "javascript:alert(1)" }, 400, "url must be an http or https URL without a user name or password"),
+      put(f.fileSourceId, { url: "https://example.com/feed.csv" }, 400, "url must be left out for a file source (upload its file instead)"),
+      put(f.urlSourceId, { layout: "mapped" }, 400, "mapping must name a column for name, price, link (the mapped layout needs them)"),
+      put(f.urlSourceId, { schedule: "* * * * *" }, 400, "schedule must not run more often than every 15 minutes"),
+      put(f.urlSourceId, { kind: "file" }, 400, /kind/),
+      put(f.urlSourceId, { enabled: "no" }, 400, "enabled must be true or false"),
+      crossSite("PUT", `/api/admin/feed-sources/${f.urlSourceId}`, { name: "Y" }, evilOrigin),
+    ];
+  },
+  "DELETE /api/admin/feed-sources/:id": () => [
+    anonymous("DELETE", `/api/admin/feed-sources/${f.urlSourceId}`),
+    { method: "DELETE", path: `/api/admin/feed-sources/${anyId}`, admin: true, status: 404, error: "Feed source not found" },
+    { method: "DELETE", path: "/api/admin/feed-sources/0", admin: true, status: 400, error: /id must be/ },
+    { method: "DELETE", path: "/api/admin/feed-sources/awin", admin: true, status: 409, error: /configured by AWIN_FEED_URL/ },
+    crossSite("DELETE", `/api/admin/feed-sources/${f.urlSourceId}`, undefined, { "sec-fetch-site": "cross-site" }),
+  ],
+  "PUT /api/admin/feed-sources/:id/file": () => {
+    const upload = (path: string, body: unknown, status: number, error: string | RegExp, contentType = "text/csv", headers?: Record<string, string>): BadCase => ({
+      method: "PUT",
+      path,
+      admin: true,
+      body,
+      contentType,
+      status,
+      error,
+      headers,
+    });
+    const file = `/api/admin/feed-sources/${f.fileSourceId}/file?name=feed.csv`;
+    return [
+      { ...anonymous("PUT", file, feedCsv()), contentType: "text/csv" },
+      // A form (another site's page could send one) or JSON is not a file upload.
+      upload(file, "a=b", 415, /^Send the file as the body with Content-Type application\/octet-stream, text\/csv/, form),
+      upload(file, feedCsv(), 415, /^Send the file as the body/, "text/plain"),
+      upload(file, { a: 1 }, 415, /^Send the file as the body/, "application/json"),
+      upload(`/api/admin/feed-sources/${f.fileSourceId}/file`, feedCsv(), 400, "name (the file's name) is required"),
+      upload(`/api/admin/feed-sources/${f.fileSourceId}/file?name=..%2Fetc%2Fpasswd`, feedCsv(), 400, "name must be a file name without folders or control characters"),
+      upload(`/api/admin/feed-sources/${f.urlSourceId}/file?name=feed.csv`, feedCsv(), 409, `"Route URL feed" downloads its feed from a URL; it takes no upload`),
+      upload(`/api/admin/feed-sources/${anyId}/file?name=feed.csv`, feedCsv(), 404, "Feed source not found"),
+      upload(file, "", 400, "The file is empty"),
+      // Over the upload limit (1 MiB in the tests): refused, nothing kept.
+      upload(file, "x".repeat(1024 * 1024 + 1), 413, "The file is larger than the upload limit of 1,048,576 bytes"),
+      upload(file, "<html><body>Service unavailable</body></html>", 422, /not a product feed/i),
+      { ...crossSite("PUT", file, feedCsv(), evilOrigin), contentType: "text/csv" },
+    ];
+  },
+  "POST /api/admin/feed-sources/:id/detect": () => [
+    anonymous("POST", `/api/admin/feed-sources/${f.fileSourceId}/detect`, {}),
+    { method: "POST", path: `/api/admin/feed-sources/${f.fileSourceId}/detect`, admin: true, body: {}, status: 409, error: 'Upload a feed file for "Route file feed" first' },
+    { method: "POST", path: `/api/admin/feed-sources/${anyId}/detect`, admin: true, body: {}, status: 404, error: "Feed source not found" },
+    crossSite("POST", `/api/admin/feed-sources/${f.fileSourceId}/detect`, {}, evilOrigin),
+  ],
+  "POST /api/admin/feed-sources/:id/runs": () => [
+    anonymous("POST", `/api/admin/feed-sources/${f.fileSourceId}/runs`, {}),
+    { method: "POST", path: `/api/admin/feed-sources/${f.fileSourceId}/runs`, admin: true, body: {}, status: 409, error: 'Upload a feed file for "Route file feed" before running it' },
+    { method: "POST", path: `/api/admin/feed-sources/${anyId}/runs`, admin: true, body: {}, status: 404, error: "Feed source not found" },
+    // No AWIN_FEED_URL in this server: there is no configured feed.
+    { method: "POST", path: "/api/admin/feed-sources/awin/runs", admin: true, body: {}, status: 404, error: "Feed source not found" },
+    crossSite("POST", `/api/admin/feed-sources/${f.fileSourceId}/runs`, {}, { "sec-fetch-site": "cross-site" }),
+  ],
+  "GET /api/admin/feed-sources/:id/runs": () => [
+    anonymous("GET", `/api/admin/feed-sources/${f.fileSourceId}/runs`),
+    { path: `/api/admin/feed-sources/${anyId}/runs`, admin: true, status: 404, error: "Feed source not found" },
+    { path: "/api/admin/feed-sources/awin/runs", admin: true, status: 404, error: "Feed source not found" },
+  ],
+  "GET /api/admin/feed-runs/:id": () => [
+    anonymous("GET", "/api/admin/feed-runs/1"),
+    { path: `/api/admin/feed-runs/${anyId}`, admin: true, status: 404, error: "Import run not found" },
+    { path: "/api/admin/feed-runs/x", admin: true, status: 400, error: /id/ },
+  ],
   "POST /api/admin/price-holds/:id/accept": () => [
     anonymous("POST", "/api/admin/price-holds/1/accept", {}),
     { method: "POST", path: `/api/admin/price-holds/${anyId}/accept`, admin: true, body: {}, status: 404, error: "Held price not found" },
@@ -812,15 +935,124 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   "POST /api/admin/import-amazon-products": async () => {
     builds.length = 0;
     const products = row<{ n: number }>("SELECT count(*) AS n FROM products").n;
-    const result = await adminOk("POST", "/api/admin/import-amazon-products", {});
-    expect(result).toMatchObject({ success: 1, skipped: 1, errors: ['Skipped "Routefeed Chicken Kibble 2kg": it already exists'], totalErrors: 1, source: { name: "sample", label: "Route test feed" } });
+    // Answered at once with the queued run; the run then goes on in the background.
+    const started = (await adminOk("POST", "/api/admin/import-amazon-products", {}, 202)) as { runId: number; run: FeedRun };
+    expect(started.run).toMatchObject({ id: started.runId, status: "queued", trigger: "admin", sourceKey: "sample", sourceLabel: "Route test feed" });
+    const result = await finishedRun(started.runId);
+    expect(result).toMatchObject({
+      status: "succeeded",
+      rowsRead: 2,
+      created: 1,
+      matched: 1,
+      messages: ['Skipped "Routefeed Chicken Kibble 2kg": it already exists'],
+      totalMessages: 1,
+      error: null,
+    });
     const created = row<{ id: number; is_featured: number; gtin: string }>("SELECT id, is_featured, gtin FROM products WHERE name = 'Routefeed Chicken Kibble 2kg'");
     expect(created).toMatchObject({ is_featured: 1, gtin: "5012345000015" });
     expect(row<{ n: number }>("SELECT count(*) AS n FROM products").n).toBe(products + 1);
+    // One change signal, at the end of the run.
     expect(builds).toEqual([{ productIds: [created.id], categoryIds: [expect.any(Number)], siteWide: false }]);
     // The same import again: nothing new.
-    expect(await adminOk("POST", "/api/admin/import-amazon-products", {})).toMatchObject({ success: 0, skipped: 2, totalErrors: 2 });
+    const again = await finishedRun(((await adminOk("POST", "/api/admin/import-amazon-products", {}, 202)) as { runId: number }).runId);
+    expect(again).toMatchObject({ status: "succeeded", created: 0, matched: 2, totalMessages: 2 });
     expect(row<{ n: number }>("SELECT count(*) AS n FROM products").n).toBe(products + 1);
+  },
+  "GET /api/admin/feed-sources": async () => {
+    const { sources } = (await adminOk("GET", "/api/admin/feed-sources")) as { sources: Record<string, unknown>[] };
+    expect(sources.find((source) => source.id === f.urlSourceId)).toMatchObject({
+      name: "Route URL feed",
+      kind: "url",
+      maskedUrl: "https://productdata.awin.com/••••••/csv",
+      layout: "auto",
+      readOnly: false,
+    });
+    expect(JSON.stringify(sources)).not.toContain("routes0secret0key");
+    // The stored file's place inside the server is not sent either.
+    expect(JSON.stringify(sources)).not.toContain("storedFile");
+  },
+  "POST /api/admin/feed-sources": async () => {
+    const url = "https://feeds.example.com/export?key=post0secret0value0wxyz";
+    const created = (await adminOk("POST", "/api/admin/feed-sources", { name: "Posted feed", kind: "url", url, layout: "awin-merchant", retailerKey: f.retailer.key, createProducts: true, schedule: "15 3 * * *" }, 201)) as Record<string, unknown>;
+    expect(created).toMatchObject({ name: "Posted feed", kind: "url", maskedUrl: "https://feeds.example.com/••••••wxyz", layout: "awin-merchant", retailerKey: f.retailer.key, createProducts: true, schedule: "15 3 * * *", enabled: true, lastRun: null });
+    expect(JSON.stringify(created)).not.toContain("post0secret");
+    // Planned: the next run is at 03:15 UK time.
+    expect(new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit" }).format(new Date(created.nextRunAt as string))).toBe("03:15");
+    expect(row("SELECT url, create_products FROM feed_sources WHERE id = ?", created.id)).toEqual({ url, create_products: 1 });
+  },
+  "GET /api/admin/feed-sources/:id": async () => {
+    const source = (await adminOk("GET", `/api/admin/feed-sources/${f.urlSourceId}`)) as Record<string, unknown>;
+    expect(source).toMatchObject({ id: f.urlSourceId, name: "Route URL feed", maskedUrl: "https://productdata.awin.com/••••••/csv" });
+    expect(JSON.stringify(source)).not.toContain("secret");
+  },
+  "PUT /api/admin/feed-sources/:id": async () => {
+    const id = row<{ id: number }>("INSERT INTO feed_sources (name, kind, url) VALUES ('Put feed', 'url', 'https://feeds.example.com/put?key=put0secret0value0abcd') RETURNING id").id;
+    const changed = (await adminOk("PUT", `/api/admin/feed-sources/${id}`, { name: "Put feed renamed", schedule: "0 4 * * 1", enabled: false, layout: "mapped", mapping: { name: "title", price: "cost", link: "url" } })) as Record<string, unknown>;
+    expect(changed).toMatchObject({ name: "Put feed renamed", schedule: "0 4 * * 1", enabled: false, layout: "mapped", mapping: { name: "title", price: "cost", link: "url" }, maskedUrl: "https://feeds.example.com/••••••abcd", nextRunAt: null });
+    // The URL, left out, is kept as it was.
+    expect(row("SELECT name, url, enabled FROM feed_sources WHERE id = ?", id)).toEqual({ name: "Put feed renamed", url: "https://feeds.example.com/put?key=put0secret0value0abcd", enabled: 0 });
+    const replaced = (await adminOk("PUT", `/api/admin/feed-sources/${id}`, { url: "https://feeds.example.com/new?key=new0secret0value0efgh", schedule: null })) as Record<string, unknown>;
+    expect(replaced).toMatchObject({ maskedUrl: "https://feeds.example.com/••••••efgh", schedule: null });
+    expect(row("SELECT url FROM feed_sources WHERE id = ?", id)).toEqual({ url: "https://feeds.example.com/new?key=new0secret0value0efgh" });
+  },
+  "DELETE /api/admin/feed-sources/:id": async () => {
+    const id = row<{ id: number }>("INSERT INTO feed_sources (name, kind) VALUES ('Doomed feed', 'file') RETURNING id").id;
+    await ok("PUT", `/api/admin/feed-sources/${id}/file?name=doomed.csv`, feedCsv(), 200, "text/csv", { cookie: session });
+    const stored = row<{ stored_file: string }>("SELECT stored_file FROM feed_sources WHERE id = ?", id).stored_file;
+    expect(fs.existsSync(path.join(api.dir, "uploads", stored))).toBe(true);
+    await adminOk("DELETE", `/api/admin/feed-sources/${id}`, undefined, 204);
+    expect(rows("SELECT id FROM feed_sources WHERE id = ?", id)).toEqual([]);
+    expect(fs.existsSync(path.join(api.dir, "uploads", stored))).toBe(false);
+  },
+  "PUT /api/admin/feed-sources/:id/file": async () => {
+    const id = row<{ id: number }>("INSERT INTO feed_sources (name, kind) VALUES ('Uploaded feed', 'file') RETURNING id").id;
+    const csv = feedCsv();
+    const result = (await ok("PUT", `/api/admin/feed-sources/${id}/file?name=${encodeURIComponent("My feed (May).csv")}`, csv, 200, "text/csv", { cookie: session })) as {
+      source: Record<string, unknown>;
+      detected: { format: string; layout: string | null; columns: string[] };
+    };
+    expect(result.source).toMatchObject({ id, fileName: "My feed (May).csv", fileBytes: Buffer.byteLength(csv) });
+    expect(result.detected).toMatchObject({ format: "csv", layout: "awin-publisher" });
+    expect(result.detected.columns).toContain("product_name");
+    const stored = row<{ stored_file: string }>("SELECT stored_file FROM feed_sources WHERE id = ?", id).stored_file;
+    expect(fs.readFileSync(path.join(api.dir, "uploads", stored), "utf8")).toBe(csv);
+    // A new upload replaces the old file, which is deleted.
+    await ok("PUT", `/api/admin/feed-sources/${id}/file?name=again.csv`, csv, 200, "application/octet-stream", { cookie: session });
+    expect(fs.existsSync(path.join(api.dir, "uploads", stored))).toBe(false);
+  },
+  "POST /api/admin/feed-sources/:id/detect": async () => {
+    const id = row<{ id: number }>("INSERT INTO feed_sources (name, kind) VALUES ('Detected feed', 'file') RETURNING id").id;
+    await ok("PUT", `/api/admin/feed-sources/${id}/file?name=feed.csv`, feedCsv(), 200, "text/csv", { cookie: session });
+    const detected = (await adminOk("POST", `/api/admin/feed-sources/${id}/detect`, {})) as { layout: string; columns: string[]; sample: Record<string, string>[] };
+    expect(detected.layout).toBe("awin-publisher");
+    expect(detected.sample[0]).toMatchObject({ product_name: "Routefeed Salmon Kibble 2kg", search_price: "8.49" });
+  },
+  "POST /api/admin/feed-sources/:id/runs": async () => {
+    const id = row<{ id: number }>("INSERT INTO feed_sources (name, kind, create_products) VALUES ('Run feed', 'file', 1) RETURNING id").id;
+    await ok("PUT", `/api/admin/feed-sources/${id}/file?name=feed.csv`, feedCsv(), 200, "text/csv", { cookie: session });
+    builds.length = 0;
+    const started = (await adminOk("POST", `/api/admin/feed-sources/${id}/runs`, {}, 202)) as { runId: number; run: FeedRun };
+    expect(started.run).toMatchObject({ sourceId: id, sourceKey: `source:${id}`, status: "queued", trigger: "admin" });
+    const run = await finishedRun(started.runId);
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 1, created: 1, refused: {} });
+    const created = row<{ id: number }>("SELECT id FROM products WHERE name = 'Routefeed Salmon Kibble 2kg'");
+    expect(builds).toEqual([{ productIds: [created.id], categoryIds: [expect.any(Number)], siteWide: false }]);
+    // Its offer carries the source's name.
+    expect(row("SELECT source FROM product_prices WHERE product_id = ?", created.id)).toEqual({ source: "feed:Run feed" });
+  },
+  "GET /api/admin/feed-sources/:id/runs": async () => {
+    const id = row<{ id: number }>("INSERT INTO feed_sources (name, kind) VALUES ('Listed runs feed', 'file') RETURNING id").id;
+    for (const status of ["failed", "succeeded"]) {
+      api.db.$client.prepare("INSERT INTO feed_import_runs (source_id, source_key, source_label, trigger, status) VALUES (?, ?, 'Listed runs feed', 'cli', ?)").run(id, `source:${id}`, status);
+    }
+    const { runs } = (await adminOk("GET", `/api/admin/feed-sources/${id}/runs`)) as { runs: FeedRun[] };
+    expect(runs.map((run) => run.status)).toEqual(["succeeded", "failed"]);
+  },
+  "GET /api/admin/feed-runs/:id": async () => {
+    const id = row<{ id: number }>(
+      "INSERT INTO feed_import_runs (source_key, source_label, trigger, status, rows_read, refused, messages, total_messages) VALUES ('sample', 'Sample', 'schedule', 'running', 7, '{\"malformed\":2}', '[\"line 3: bad\"]', 1) RETURNING id",
+    ).id;
+    expect(await adminOk("GET", `/api/admin/feed-runs/${id}`)).toMatchObject({ id, status: "running", rowsRead: 7, refused: { malformed: 2 }, messages: ["line 3: bad"], totalMessages: 1, trigger: "schedule" });
   },
   "GET /api/admin/price-holds": async () => {
     const hold = holdFixture(2.6);
@@ -1309,6 +1541,18 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   ...adminGoodInput,
 };
+
+/** Waits until the import run has ended; the run as the API answers it. */
+async function finishedRun(runId: number): Promise<FeedRun> {
+  let run: FeedRun | undefined;
+  await expect
+    .poll(async () => {
+      run = (await adminOk("GET", `/api/admin/feed-runs/${runId}`)) as FeedRun;
+      return run.status;
+    }, { timeout: 20_000 })
+    .toMatch(/^(succeeded|failed)$/);
+  return run!;
+}
 
 /** Sends a request that must succeed with `status`; returns the JSON body (null for 204). */
 async function ok(method: string, pathAndQuery: string, body?: unknown, status = 200, contentType?: string, headers?: Record<string, string>): Promise<unknown> {

@@ -15,6 +15,7 @@ import type { SiteBuilds } from "../context.ts";
 import { hashPassword } from "../lib/admin-auth.ts";
 import { createServices, type Services } from "../services.ts";
 import type { PageReader } from "../lib/page-price.ts";
+import type { TestAllowance } from "../lib/guarded-fetch.ts";
 import type { ProductSource } from "../product-sources.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
@@ -76,6 +77,10 @@ export interface TestServerOptions {
   sources?: Map<string, ProductSource>;
   /** Per-client write limits (default: the production ones; every test client is 127.0.0.1). */
   writeLimits?: Partial<WriteLimits>;
+  /** The largest feed upload (default 1 MiB). Uploads go to a folder in the test's own directory. */
+  uploadMaxBytes?: number;
+  /** Lets feed sources download fixture feeds from loopback. */
+  feedAllowance?: TestAllowance;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -94,6 +99,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     sources: options.sources,
     refreshCron: null,
     writeLimits: options.writeLimits,
+    uploadsDir: path.join(dir, "uploads"),
+    uploadMaxBytes: options.uploadMaxBytes ?? 1024 * 1024,
+    feedAllowance: options.feedAllowance,
   });
   const { db } = services;
   const cache = services.cache!;

@@ -532,3 +532,78 @@ export const priceRefreshRuns = sqliteTable(
   },
   (t) => [index("price_refresh_runs_started_idx").on(t.startedAt)],
 );
+
+/**
+ * Product feeds the site owner manages in the admin (/admin/feeds). A source is a download URL
+ * (held here only: the API sends it masked) or a file uploaded into the uploads folder. Rows
+ * naming no merchant are offers of `retailer_key`; null reads the merchant from each row.
+ */
+export const feedSources = sqliteTable(
+  "feed_sources",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull().unique(),
+    /** url or file. */
+    kind: text("kind").notNull(),
+    url: text("url"),
+    /** The uploaded file's own name, as the admin chose it. */
+    fileName: text("file_name"),
+    /** Where the upload is stored, relative to the uploads folder. */
+    storedFile: text("stored_file"),
+    fileBytes: integer("file_bytes"),
+    /** auto (detected from the file) or one of the reader's layouts. */
+    layout: text("layout").notNull().default("auto"),
+    /** For the mapped layout: our field -> the feed's column, as JSON. */
+    mapping: text("mapping"),
+    retailerKey: text("retailer_key"),
+    createProducts: integer("create_products", { mode: "boolean" }).notNull().default(false),
+    /** A cron pattern in UK time; null: runs only when asked. */
+    schedule: text("schedule"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt("created_at"),
+    updatedAt: createdAt("updated_at"),
+  },
+  (t) => [check("feed_sources_kind", sql`${t.kind} IN ('url', 'file')`)],
+);
+
+/**
+ * One row per import run, of an admin feed source (`source_id`) or a configured source (sample,
+ * awin, amazon, a CLI file; `source_id` null). `source_key` names the source for the one-run-at-a-
+ * time rule; `updated_at` moves with the live counters, so a run whose process died is seen as stale.
+ */
+export const feedImportRuns = sqliteTable(
+  "feed_import_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    sourceId: integer("source_id").references(() => feedSources.id, { onDelete: "cascade" }),
+    sourceKey: text("source_key").notNull(),
+    sourceLabel: text("source_label").notNull(),
+    /** schedule, admin or cli. */
+    trigger: text("trigger").notNull(),
+    /** queued, running, succeeded, failed. */
+    status: text("status").notNull(),
+    queuedAt: createdAt("queued_at"),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+    updatedAt: createdAt("updated_at"),
+    rowsRead: integer("rows_read").notNull().default(0),
+    matched: integer("matched").notNull().default(0),
+    created: integer("created").notNull().default(0),
+    offersAdded: integer("offers_added").notNull().default(0),
+    pricesChanged: integer("prices_changed").notNull().default(0),
+    held: integer("held").notNull().default(0),
+    unmatched: integer("unmatched").notNull().default(0),
+    /** Rows refused, by reason, as JSON { reason: count }. */
+    refused: text("refused").notNull().default("{}"),
+    /** The first messages of the run, as a JSON array (capped; total_messages counts them all). */
+    messages: text("messages").notNull().default("[]"),
+    totalMessages: integer("total_messages").notNull().default(0),
+    error: text("error"),
+  },
+  (t) => [
+    index("feed_import_runs_source_idx").on(t.sourceKey, t.id),
+    index("feed_import_runs_source_id_idx").on(t.sourceId),
+    check("feed_import_runs_status", sql`${t.status} IN ('queued', 'running', 'succeeded', 'failed')`),
+    check("feed_import_runs_trigger", sql`${t.trigger} IN ('schedule', 'admin', 'cli')`),
+  ],
+);

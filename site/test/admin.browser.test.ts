@@ -363,6 +363,8 @@ describe("admin layout", () => {
       ["/admin/analytics", "Analytics"],
       ["/admin/amazon-import", "Amazon Import"],
       ["/admin/price-review", "Price Review"],
+      ["/admin/feeds", "Feeds"],
+      ["/admin/feeds/new", "Add feed"],
     ] as const;
     for (const [screenPath, heading] of others) {
       await page.goto(`${baseUrl}${screenPath}`);

@@ -4,20 +4,17 @@
  * runs, with a page reader allowed to read fixture pages on loopback) on a free port, serving that release. The tests get the URL
  * and the database path through vitest's provide/inject.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { hashPassword } from "../../api/lib/admin-auth.ts";
 import { buildRelease } from "../../api/jobs/site-rebuild.ts";
 import { createAstroBuilder } from "../../api/site-build.ts";
 import { createReleaseStore } from "../../api/site-releases.ts";
-import { projectRoot } from "../../data/config.ts";
 import { migrateDb, openDb } from "../../data/db/client.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
+import { spawnTestServer, type TestServerProcess } from "./test-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -28,18 +25,7 @@ declare module "vitest" {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
-
-let server: ChildProcess | undefined;
+let server: TestServerProcess | undefined;
 let dir: string | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
@@ -56,43 +42,18 @@ export async function setup(project: TestProject): Promise<void> {
   db.$client.close();
   if (!build.ok) throw new Error(`site build failed:\n${build.record?.logTail}`);
 
-  const port = await freePort();
   // The admin tests sign in with this password; the server knows only its hash.
   const adminPassword = "browser-test-admin-password";
   const outboxDir = path.join(dir, "outbox");
   // `npm start`'s server, allowed to read fixture retailer pages on loopback (server-entry.ts).
-  server = spawn(process.execPath, [path.join(projectRoot, "site/test/server-entry.ts")], {
-    env: {
-      ...process.env,
-      DATABASE_PATH: databaseFile,
-      SITE_RELEASES_DIR: releasesDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      // Mail goes to a temporary outbox (no SMTP_URL), secrets to a temporary folder.
-      MAIL_OUTBOX: outboxDir,
-      SECRETS_DIR: path.join(dir, "secrets"),
-      SMTP_URL: "",
-      ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    server!.once("exit", (code) => reject(new Error(`server exited with code ${code}`)));
-    server!.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("running at")) resolve();
-    });
-  });
-  project.provide("baseUrl", `http://127.0.0.1:${port}`);
+  server = await spawnTestServer({ databaseFile, releasesDir, dir, adminPassword });
+  project.provide("baseUrl", server.baseUrl);
   project.provide("databaseFile", databaseFile);
   project.provide("outboxDir", outboxDir);
   project.provide("adminPassword", adminPassword);
 }
 
 export async function teardown(): Promise<void> {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }

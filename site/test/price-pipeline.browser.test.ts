@@ -4,21 +4,17 @@
  * price accepted and one rejected on /admin/price-review, the import of the sample best-seller
  * feed, and the public product page saying how old each price is.
  *
- * The import runs on a server of its own (a copy of the shared database and release): its
- * products' pictures live on Amazon's image host, which this machine cannot reach, and the other
- * browser test files, which fail on any page error, must not meet them.
+ * The import runs in the background (the screen follows the run to its results card) on a server
+ * of its own (isolated-server.ts): its products' pictures live on Amazon's image host, which this
+ * machine cannot reach, and the other browser test files, which fail on any page error, must not
+ * meet them.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { hashPassword } from "../../api/lib/admin-auth.ts";
-import { projectRoot } from "../../data/config.ts";
 import { createServer, type Server } from "node:http";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, openPage, seriousA11yViolations, type TrackedPage } from "./browser.ts";
+import { startIsolatedServer, type IsolatedServer } from "./isolated-server.ts";
 
 const baseUrl = inject("baseUrl");
 const adminPassword = inject("adminPassword");
@@ -196,60 +192,12 @@ describe("/admin/price-review", () => {
   });
 });
 
-/** A second server over a copy of the shared database and its current release; it does not rebuild. */
-async function startIsolatedServer(): Promise<{ baseUrl: string; databaseFile: string; stop: () => Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-import-server-"));
-  const copy = path.join(dir, "site.db");
-  const source = new Database(databaseFile, { readonly: true });
-  await source.backup(copy);
-  source.close();
-  const releases = path.join(dir, "releases");
-  fs.cpSync(path.join(path.dirname(databaseFile), "releases"), releases, { recursive: true, verbatimSymlinks: true });
-  const port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port: free } = probe.address() as { port: number };
-      probe.close(() => resolve(free));
-    });
-  });
-  const child: ChildProcess = spawn(process.execPath, [path.join(projectRoot, "site/test/server-entry.ts")], {
-    env: {
-      ...process.env,
-      DATABASE_PATH: copy,
-      SITE_RELEASES_DIR: releases,
-      SITE_BUILD: "never",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      MAIL_OUTBOX: path.join(dir, "outbox"),
-      SECRETS_DIR: path.join(dir, "secrets"),
-      SMTP_URL: "",
-      ADMIN_PASSWORD_HASH: await hashPassword(adminPassword),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`import test server exited with code ${code}`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("running at")) resolve();
-    });
-  });
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    databaseFile: copy,
-    async stop() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe("/admin/amazon-import", () => {
   let tracked: TrackedPage;
   let page: Page;
-  let isolated: Awaited<ReturnType<typeof startIsolatedServer>>;
+  let isolated: IsolatedServer;
   beforeAll(async () => {
-    isolated = await startIsolatedServer();
+    isolated = await startIsolatedServer({ databaseFile, adminPassword });
     tracked = await openPage(browser);
     page = tracked.page;
     // The imported products' pictures are on a host this machine cannot reach: not this test's concern.
@@ -273,7 +221,10 @@ describe("/admin/amazon-import", () => {
     const before = withImportDb((db) => (db.prepare("SELECT max(id) AS id FROM products").get() as { id: number }).id);
     await page.goto(`${isolated.baseUrl}/admin/amazon-import`);
     const button = page.getByRole("button", { name: "Import Products" });
+    // The import runs in the background: the button's call is answered at once with the run (202).
+    const started = page.waitForResponse((response) => response.url().endsWith("/api/admin/import-amazon-products"));
     await button.click();
+    expect((await started).status()).toBe(202);
     await page.getByRole("button", { name: "Importing..." }).waitFor({ timeout: 5_000 }).catch(() => undefined);
     const results = page.getByTestId("import-results");
     await results.waitFor({ timeout: 40_000 });

@@ -26,6 +26,8 @@ import EmailSubscribers from "./screens/EmailSubscribers.tsx";
 import Analytics from "./screens/Analytics.tsx";
 import AmazonImport from "./screens/AmazonImport.tsx";
 import PriceReview from "./screens/PriceReview.tsx";
+import FeedsList from "./screens/FeedsList.tsx";
+import FeedForm from "./screens/FeedForm.tsx";
 
 function NotFound() {
   return (
@@ -68,6 +70,10 @@ function Screen({ route }: { route: AdminRoute }) {
       return <AmazonImport />;
     case "price-review":
       return <PriceReview />;
+    case "feeds":
+      return <FeedsList />;
+    case "feed-form":
+      return <FeedForm key={route.id ?? "new"} id={route.id} />;
     case "login":
     case "not-found":
       return <NotFound />;

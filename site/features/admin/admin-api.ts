@@ -7,6 +7,8 @@
 import { apiPath, type ApiParams } from "../../../data/domain/paths.ts";
 import type { AffiliateIds, Category, Retailer } from "../../../data/domain/catalogue.ts";
 import { ApiError } from "../../lib/api.ts";
+import type { ColumnMapping, FeedLayoutChoice, FeedRun, FeedSourceView } from "../../../data/domain/feed-sources.ts";
+import { uploadContentType } from "./feeds.ts";
 import { sessionExpired } from "./session.store.ts";
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -303,19 +305,82 @@ export interface ExtractedPrice {
 
 export const extractPrice = (url: string) => json<ExtractedPrice>("POST", "/api/extract-price", { url });
 
+/** What an import did, as the results card shows it (made from a finished run: feeds.ts importResultOf). */
 export interface ImportResult {
   /** Products imported. */
   success: number;
   /** Messages about skipped rows; capped by the server (see totalErrors). */
   errors: string[];
-  source: { name: string; label: string };
-  /** Rows skipped (already in the catalogue, or malformed). */
+  source: { label: string };
+  /** Rows skipped (already in the catalogue, unmatched, or refused). */
   skipped: number;
   /** The real number of error messages, of which `errors` may hold only the first ones. */
   totalErrors: number;
 }
 
-export const importProducts = () => json<ImportResult>("POST", "/api/admin/import-amazon-products", {});
+/** A run started: it goes on in the background; follow it with fetchFeedRun. */
+export interface StartedRun {
+  runId: number;
+  run: FeedRun;
+}
+
+/** Starts an import of the configured product source (the Import button): answered at once. */
+export const importProducts = () => json<StartedRun>("POST", "/api/admin/import-amazon-products", {});
+
+// Feed sources and their import runs
+
+export type { ColumnMapping, FeedLayoutChoice, FeedRun, FeedSourceView } from "../../../data/domain/feed-sources.ts";
+
+/** What the server detected from a feed's first bytes. */
+export interface FeedSniff {
+  format: "csv" | "tsv" | "xml";
+  layout: Exclude<FeedLayoutChoice, "auto"> | null;
+  columns: string[];
+  sample: Record<string, string>[];
+  description: string;
+}
+
+/** A new source's settings; left out of an update, a field keeps its value (the URL above all). */
+export interface FeedSourceInput {
+  name: string;
+  kind: "url" | "file";
+  url?: string;
+  layout: FeedLayoutChoice;
+  mapping?: ColumnMapping | null;
+  retailerKey: string | null;
+  createProducts: boolean;
+  schedule: string | null;
+  enabled: boolean;
+}
+
+export const fetchFeedSources = () => json<{ sources: FeedSourceView[] }>("GET", "/api/admin/feed-sources").then((body) => body.sources);
+export const fetchFeedSource = (id: number) => json<FeedSourceView>("GET", `/api/admin/feed-sources/${id}`);
+export const createFeedSource = (input: FeedSourceInput) => json<FeedSourceView>("POST", "/api/admin/feed-sources", input);
+export const updateFeedSource = (id: number, changes: Partial<Omit<FeedSourceInput, "kind">>) => json<FeedSourceView>("PUT", `/api/admin/feed-sources/${id}`, changes);
+export const deleteFeedSource = (id: number) => json<void>("DELETE", `/api/admin/feed-sources/${id}`);
+export const detectFeed = (id: number) => json<FeedSniff>("POST", `/api/admin/feed-sources/${id}/detect`, {});
+export const startFeedRun = (id: number | "awin") => json<StartedRun>("POST", `/api/admin/feed-sources/${id}/runs`, {});
+export const fetchFeedRuns = (id: number | "awin") => json<{ runs: FeedRun[] }>("GET", `/api/admin/feed-sources/${id}/runs`).then((body) => body.runs);
+export const fetchFeedRun = (id: number) => json<FeedRun>("GET", `/api/admin/feed-runs/${id}`);
+
+/**
+ * Uploads a file source's feed: the file itself is the body (streamed by the browser, not read
+ * into the page), with a content type the server takes for uploads.
+ */
+export async function uploadFeedFile(id: number, file: File): Promise<{ source: FeedSourceView; detected: FeedSniff }> {
+  const response = await fetch(apiPath(`/api/admin/feed-sources/${id}/file`, { name: file.name }), {
+    method: "PUT",
+    credentials: "same-origin",
+    headers: { accept: "application/json", "content-type": uploadContentType(file.name) },
+    body: file,
+  });
+  if (response.status === 401) {
+    sessionExpired();
+    return new Promise<never>(() => undefined);
+  }
+  if (!response.ok) throw new ApiError(response.status, await response.text(), response.statusText);
+  return (await response.json()) as { source: FeedSourceView; detected: FeedSniff };
+}
 
 /** A price check that moved too far from the published price, so it was held rather than published. */
 export interface PriceHold {

@@ -29,13 +29,16 @@ export {
   LogOut,
   Mails,
   Package,
+  Play,
   RefreshCw,
+  Rss,
   ScanSearch,
   Search,
   SquarePen,
   Store,
   TicketPercent,
   TriangleAlert,
+  Upload,
 } from "lucide-react";
 
 function Svg(props: ComponentProps<"svg">) {

@@ -39,6 +39,10 @@ describe("matchAdminRoute", () => {
     expect(matchAdminRoute(adminPaths.editCategory(5))).toEqual({ screen: "category-form", id: 5 });
     expect(matchAdminRoute(adminPaths.editRetailer(5))).toEqual({ screen: "retailer-form", id: 5 });
     expect(matchAdminRoute(adminPaths.editVoucher(5))).toEqual({ screen: "voucher-form", id: 5 });
+    expect(matchAdminRoute(adminPaths.feeds)).toEqual({ screen: "feeds" });
+    expect(matchAdminRoute(adminPaths.newFeed)).toEqual({ screen: "feed-form", id: null });
+    expect(matchAdminRoute(adminPaths.editFeed(5))).toEqual({ screen: "feed-form", id: 5 });
+    expect(matchAdminRoute("/admin/feeds/edit/awin")).toEqual({ screen: "not-found" });
     expect(adminPaths.priceReview).toBe("/admin/price-review");
     expect(matchAdminRoute(adminPaths.priceReview)).toEqual({ screen: "price-review" });
   });

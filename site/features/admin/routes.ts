@@ -18,6 +18,8 @@ export type AdminRoute =
   | { screen: "analytics" }
   | { screen: "amazon-import" }
   | { screen: "price-review" }
+  | { screen: "feeds" }
+  | { screen: "feed-form"; id: number | null }
   | { screen: "not-found" };
 
 export const adminPaths = {
@@ -40,6 +42,9 @@ export const adminPaths = {
   analytics: "/admin/analytics",
   amazonImport: "/admin/amazon-import",
   priceReview: "/admin/price-review",
+  feeds: "/admin/feeds",
+  newFeed: "/admin/feeds/new",
+  editFeed: (id: number) => `/admin/feeds/edit/${id}`,
 } as const;
 
 /** A positive whole-number id from a path segment, else null. */
@@ -53,6 +58,7 @@ const editable = {
   categories: { list: "categories", form: "category-form", extraNew: null, bareId: false },
   retailers: { list: "retailers", form: "retailer-form", extraNew: null, bareId: false },
   vouchers: { list: "vouchers", form: "voucher-form", extraNew: null, bareId: false },
+  feeds: { list: "feeds", form: "feed-form", extraNew: null, bareId: false },
 } as const;
 
 const single: Record<string, AdminRoute> = {

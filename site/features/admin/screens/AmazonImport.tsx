@@ -2,12 +2,16 @@
  * /admin/amazon-import: imports best-selling pet products from the configured product source
  * (the sample best-seller feed by default, an affiliate feed, or the Amazon product API), then
  * shows what the run did: how many were imported, the first skipped products, what to do next.
- * States: idle, importing, result shown (a refused or failed run shows its reason there too).
+ * The import runs in the background: the button starts it and the screen follows its counters
+ * every second until it ends. States: idle, importing (live counters), result shown (a refused or
+ * failed run shows its reason there too).
  */
 import { useState } from "react";
 import { toast } from "../../toast/toast.store.ts";
-import { importProducts, type ImportResult } from "../admin-api.ts";
+import { importProducts, type FeedRun, type ImportResult } from "../admin-api.ts";
 import { importFailedToast, importFailureMessage, importToast, skippedList } from "../amazon-import.ts";
+import { importResultOf } from "../feeds.ts";
+import { RunProgress, useRun } from "../RunProgress.tsx";
 import { Import, LoaderCircle, TriangleAlert } from "../icons.tsx";
 import { adminPaths } from "../routes.ts";
 import { AdminLink, Card, PageHeader } from "../ui.tsx";
@@ -18,20 +22,32 @@ type Outcome = { kind: "imported"; result: ImportResult } | { kind: "failed"; me
 const featuredCount = 6;
 
 export default function AmazonImport() {
-  const [importing, setImporting] = useState(false);
+  const [starting, setStarting] = useState(false);
+  const [started, setStarted] = useState<FeedRun | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-
-  async function runImport() {
-    setImporting(true);
-    try {
-      const result = await importProducts();
+  const { run } = useRun(started, (finished) => {
+    if (finished.status === "succeeded") {
+      const result = importResultOf(finished);
       setOutcome({ kind: "imported", result });
       toast(importToast(result));
+    } else {
+      const message = finished.error ?? importFailureMessage(null);
+      setOutcome({ kind: "failed", message });
+      toast({ title: "Import Failed", description: message, variant: "destructive" });
+    }
+  });
+  const importing = starting || (run !== null && outcome === null);
+
+  async function runImport() {
+    setStarting(true);
+    setOutcome(null);
+    try {
+      setStarted((await importProducts()).run);
     } catch (error) {
       setOutcome({ kind: "failed", message: importFailureMessage(error) });
       toast(importFailedToast(error));
     } finally {
-      setImporting(false);
+      setStarting(false);
     }
   }
 
@@ -60,6 +76,14 @@ export default function AmazonImport() {
           </button>
         </Card>
 
+        {importing && run && (
+          <Card aria-labelledby="import-progress-heading">
+            <h2 id="import-progress-heading" className="mb-3 text-lg font-semibold text-slate-900">
+              Importing
+            </h2>
+            <RunProgress run={run} />
+          </Card>
+        )}
         {outcome && <ImportResults outcome={outcome} />}
       </div>
     </div>

@@ -2,7 +2,7 @@
  * /admin: the catalogue's counts, shortcuts to every section, the latest 20 changes and the
  * state of the public site's build, with a button to rebuild it now.
  */
-import { BadgePoundSterling, ChartColumn, CirclePlus, FolderTree, Import, Link2, Mails, Package, RefreshCw, Store, TicketPercent } from "../icons.tsx";
+import { BadgePoundSterling, ChartColumn, CirclePlus, FolderTree, Import, Link2, Mails, Package, RefreshCw, Rss, Store, TicketPercent } from "../icons.tsx";
 import { useEffect, useState } from "react";
 import { relativeTime } from "../../../../data/domain/admin-display.ts";
 import { homePath } from "../../../../data/domain/paths.ts";
@@ -18,6 +18,7 @@ const tiles = [
   { href: adminPaths.retailers, title: "Retailers", text: "Shops, logos and websites", icon: Store },
   { href: adminPaths.vouchers, title: "Vouchers", text: "Codes, discounts and expiry dates", icon: TicketPercent },
   { href: adminPaths.amazonImport, title: "Amazon Import", text: "Import best-selling products", icon: Import },
+  { href: adminPaths.feeds, title: "Feeds", text: "Product feeds, schedules and import runs", icon: Rss },
   { href: adminPaths.priceReview, title: "Price Review", text: "Price changes held for a check", icon: BadgePoundSterling },
   { href: adminPaths.affiliateLinks, title: "Affiliate Links", text: "Your affiliate programme IDs", icon: Link2 },
   { href: adminPaths.emailSubscribers, title: "Email Subscribers", text: "Newsletter sign-ups and export", icon: Mails },
