@@ -254,6 +254,41 @@ describe("uploads", () => {
   });
 });
 
+describe("a Google Merchant Center feed for a retailer the site owner added", () => {
+  it("is uploaded, detected as Google XML, and its rows (which name no merchant) become that retailer's offers", async () => {
+    const { status: created, body: retailer } = await admin("POST", "/api/retailers", {
+      name: "Barkwell",
+      logo: "/retailers/barkwell.svg",
+      website: "https://www.barkwell.example.co.uk",
+      comparesPrices: true,
+    });
+    expect(created, JSON.stringify(retailer)).toBe(201);
+    const source = await newSource({ name: "Barkwell Google feed", kind: "file", retailerKey: retailer.key, createProducts: true });
+    // The server reads sale dates against today: the fixture's November sale is kept running.
+    const xml = fs.readFileSync(path.join(import.meta.dirname, "../../data/feeds/fixtures/google-rss-gbp.xml"), "utf8").replaceAll("2026-11-30T23:59+0000", "2099-12-31T23:59+0000");
+    const uploaded = await fetch(`${api.baseUrl}/api/admin/feed-sources/${source.id}/file?name=google.xml`, {
+      method: "PUT",
+      headers: { cookie: session, "content-type": "application/xml" },
+      body: xml,
+    });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(200);
+    const detected = await admin("POST", `/api/admin/feed-sources/${source.id}/detect`, {});
+    expect(detected.body).toMatchObject({ format: "xml", layout: "google-merchant" });
+    const run = await finished((await admin("POST", `/api/admin/feed-sources/${source.id}/runs`, {})).body.runId as number);
+    expect(run.status).toBe("succeeded");
+    const offers = api.db.$client
+      .prepare("SELECT p.name, pp.price_pence AS price, pp.url FROM product_prices pp JOIN products p ON p.id = pp.product_id WHERE pp.retailer_id = ? ORDER BY p.name")
+      .all(retailer.id) as { name: string; price: number; url: string }[];
+    // The sale price (£19.99, its dates covering now) and the regular £32.50; the duplicate, priceless, EUR and refurbished items are not offers.
+    expect(offers.map(({ name, price }) => [name, price])).toEqual([
+      ["Barkwell Salmon & Rice Kibble 2kg", 1999],
+      ["Barkwell Turkey & Veg Senior Food", 3250],
+    ]);
+    expect(run).toMatchObject({ created: 2, rowsRead: 6 });
+    for (const offer of offers) expect(offer.url).toMatch(/^https:\/\/www\.barkwell\.example\.co\.uk\/p\//);
+  });
+});
+
 describe("schedules", () => {
   it("are planned for enabled sources with a schedule and re-planned when a source changes or goes", async () => {
     const source = await newSource({
