@@ -92,6 +92,27 @@ describe("npm run import", () => {
     expect(unknownRetailer.stderr).toContain('--retailer "no-such-shop" is not a known retailer');
   });
 
+  it("imports a Google Merchant Center TSV with --retailer: its rows name no merchant and become that retailer's offers", () => {
+    const feed = path.join(path.dirname(temp.file), "cli-google.tsv");
+    fs.writeFileSync(
+      feed,
+      [
+        "id\ttitle\tdescription\tlink\tprice\tavailability\tgtin\tbrand\tcondition\tshipping\tgoogle_product_category",
+        "ZP-1\tCligoogle Turkey Kibble 2kg\tDry food\thttps://www.zooplus.co.uk/shop/dogs/p/1\t8.99 GBP\tin stock\t5011111000025\tCligoogle\tnew\tGB:::2.99 GBP\tAnimals & Pet Supplies > Pet Supplies > Dog Supplies > Dog Food",
+      ].join("\n") + "\n",
+    );
+    const result = run("import.ts", ["--file", feed, "--create-products", "--retailer", "zooplus"]);
+    expect(result.status, result.stderr + result.stdout).toBe(0);
+    const offer = temp.db.$client
+      .prepare("SELECT r.key, pp.price_pence AS price, pp.delivery_pence AS delivery FROM products p JOIN product_prices pp ON pp.product_id = p.id JOIN retailers r ON r.id = pp.retailer_id WHERE p.name = 'Cligoogle Turkey Kibble 2kg'")
+      .get();
+    expect(offer).toEqual({ key: "zooplus", price: 899, delivery: 299 });
+    // Without --retailer the rows have no merchant: refused whole, nothing imported.
+    const refused = run("import.ts", ["--file", feed, "--create-products"]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("names no merchant");
+  });
+
   it("refuses bad arguments with the usage (exit 2)", () => {
     const unknown = run("import.ts", ["--source", "nope"]);
     expect(unknown.status).toBe(2);
