@@ -32,6 +32,11 @@ beforeAll(async () => {
       response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(
         `<!doctype html><html lang="en-GB"><head><title>Kibble</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kibble","offers":{"@type":"Offer","price":"23.49","priceCurrency":"GBP","availability":"https://schema.org/InStock"}}</script></head><body><p>RRP <s>£29.99</s></p></body></html>`,
       );
+    } else if (request.url === "/dp/sizes") {
+      // One product, three pack sizes as three offers, and nothing on the page saying which this is.
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(
+        `<!doctype html><html lang="en-GB"><head><title>Kibble</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Kibble","offers":[{"@type":"Offer","name":"1kg","price":"6.99","priceCurrency":"GBP"},{"@type":"Offer","name":"4kg","price":"19.99","priceCurrency":"GBP"},{"@type":"Offer","name":"12kg","price":"44.99","priceCurrency":"GBP"}]}</script></head><body><h1>Kibble</h1></body></html>`,
+      );
     } else if (request.url === "/dp/moved") {
       response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><html><body><h1>This product is no longer available</h1></body></html>");
     } else {
@@ -92,6 +97,8 @@ describe("Extract Price in the product form", () => {
     await extract.click();
     await toastShows(page, "Price Extracted");
     await toastShows(page, "Found price: £23.49");
+    // The toast names the rule that found it.
+    await toastShows(page, "Found by: Product json-ld[0]");
     await expect.poll(() => row.getByLabel("Price (£)", { exact: true }).inputValue()).toBe("23.49");
     expect(await row.textContent()).toContain("Using extracted price: £23.49");
 
@@ -101,6 +108,17 @@ describe("Extract Price in the product form", () => {
     await toastShows(page, "Could not extract price from this URL");
     // The price read before stays.
     expect(await row.getByLabel("Price (£)", { exact: true }).inputValue()).toBe("23.49");
+
+    // Several prices and nothing deciding: no guess; the admin picks the product's own.
+    await row.getByLabel("Product URL").fill(`${shopOrigin}/dp/sizes`);
+    await row.getByRole("button", { name: "Extract Price" }).click();
+    await toastShows(page, "Several Prices Found");
+    const choices = row.getByRole("group", { name: "Prices listed on the page" });
+    await choices.waitFor();
+    expect(await choices.getByRole("button").allTextContents()).toEqual(["£6.99 1kg", "£19.99 4kg", "£44.99 12kg"]);
+    expect(await row.getByLabel("Price (£)", { exact: true }).inputValue()).toBe("23.49");
+    await choices.getByRole("button", { name: /£19\.99/ }).click();
+    await expect.poll(() => row.getByLabel("Price (£)", { exact: true }).inputValue()).toBe("19.99");
 
     // The cloud metadata address is never fetched by the server.
     await row.getByLabel("Product URL").fill("http://169.254.169.254/latest/meta-data/");

@@ -476,8 +476,16 @@ function OfferRowEditor(props: {
                 </button>
               </div>
             )}
-
           </Field>
+          {choices !== null && choices.url === row.affiliateUrl.trim() && (
+            <PriceChoices
+              choices={choices}
+              onPick={(choice) => {
+                onChange((current) => withPickedCandidate(current, choices.url, choice));
+                setChoices(null);
+              }}
+            />
+          )}
           <Field label="Price (£)" className="lg:col-span-2" hint={priceDisabled ? "Enter the product URL first." : undefined}>
             {({ id, describedBy }) => (
               <input
