@@ -330,10 +330,16 @@ describe("offer URLs and new offers from a feed", () => {
       { name: "Feedname Lamb Kibble 2kg", price: "11.49", brand: "Feedname", merchant: "PD Pet Supplies Ltd", link: "https://www.pawsdirect.example/lamb-2kg" },
       { name: "Feedname Beef Kibble 2kg", price: "11.49", brand: "Feedname", merchant: "PD Pet Supplies Ltd", link: "https://pawsdirect.evil.example/beef-2kg" },
     ]);
+    // By the network's merchant id stored as a feed name, whatever the row calls the merchant.
+    const byId = writeFeed("added-retailer-id.csv", [
+      "https://www.awin1.com/pclick.php?p=9&a=1&m=2,Feedname Goat Kibble 2kg,9,M-9,https://images.example-shop.co.uk/p.jpg,Tasty,Pets,11.49,Paws Direct Online Shop,77123,Dog Food,1,,GBP,11.49,0,https://shop.pawsdirect.co.uk/goat-2kg,en,,GBP11.49,1,Feedname,,,",
+    ]);
+    temp.db.$client.prepare("UPDATE retailers SET feed_names = ? WHERE id = ?").run(JSON.stringify(["PD Pet Supplies Ltd", "77123"]), paws.id);
+    expect(await importFeed(temp.db, readFeed(byId), { source: { name: "paws", createProducts: true }, now: () => at })).toMatchObject({ created: 1, rejected: 0 });
     const summary = await importFeed(temp.db, readFeed(file), { source: { name: "paws", createProducts: true }, now: () => at });
     expect(summary).toMatchObject({ created: 2, rejected: 1 });
     const urls = temp.db.$client.prepare("SELECT url FROM product_prices WHERE retailer_id = ? ORDER BY url").all(paws.id);
-    expect(urls).toEqual([{ url: "https://shop.pawsdirect.co.uk/duck-2kg" }, { url: "https://www.pawsdirect.example/lamb-2kg" }]);
+    expect(urls).toEqual([{ url: "https://shop.pawsdirect.co.uk/duck-2kg" }, { url: "https://shop.pawsdirect.co.uk/goat-2kg" }, { url: "https://www.pawsdirect.example/lamb-2kg" }]);
     expect(summary.errors).toContainEqual(expect.stringContaining("the URL's host pawsdirect.evil.example is not Paws Direct's (pawsdirect.example, shop.pawsdirect.co.uk)"));
   });
 

@@ -3,7 +3,8 @@
  *
  * Rules:
  * - A row's merchant must be a retailer whose prices the site compares (matched by retailer key,
- *   else by its name or a feed name stored for it); other rows are reported and skipped.
+ *   else by its name, a feed name or a network merchant id stored for it); other rows are
+ *   reported and skipped.
  * - A row matches an existing product by GTIN, then by MPN + brand, then by normalised brand +
  *   name + pack size. A matched product is "skipped (already exists)"; its offer at that retailer
  *   takes the row's price as a price check (published, confirmed or held for review), or is
@@ -171,7 +172,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     feed_names: string;
   }[];
   const retailers = new Map(retailerRows.map((row) => [row.key, row]));
-  // A merchant the registry does not know is found by its name or a feed name the site owner stored.
+  // A merchant the registry does not know is found by its name, or by a feed name or network
+  // merchant id (Awin's merchant_id) the site owner stored for it.
   const retailersByName = new Map(
     retailerRows.flatMap((row) => [row.name, ...storedTextList(row.feed_names)].map((name) => [compactName(name), row] as const)),
   );
@@ -199,7 +201,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       continue;
     }
     const offer = item.offer;
-    const retailer = retailers.get(offer.merchantKey) ?? retailersByName.get(compactName(offer.merchantName));
+    const retailer =
+      retailers.get(offer.merchantKey) ?? retailersByName.get(compactName(offer.merchantName)) ?? (offer.merchantId ? retailersByName.get(compactName(offer.merchantId)) : undefined);
     if (!retailer || retailer.compares_prices !== 1) {
       refuse("retailer-not-compared");
       report(`line ${offer.line}: "${offer.name}" is sold by ${offer.merchantName || "an unknown merchant"}, a retailer whose prices we do not compare (not imported)`);

@@ -236,7 +236,7 @@ export const retailerInput = z.object({
       return hosts;
     })
     .optional(),
-  /** Merchant names feeds give it besides its name; left out of an update: kept. */
+  /** Merchant names (or network merchant ids) feeds give it besides its name; left out of an update: kept. */
   feedNames: z
     .array(z.string({ error: "feedNames must be a list of names" }).trim().min(1, "a feed name cannot be empty").max(100, "a feed name is at most 100 characters"), {
       error: "feedNames must be a list of names",

@@ -155,7 +155,7 @@ function RetailerEditor({ id, initial, offerHosts }: { id: number | null; initia
               <textarea id={inputId} rows={2} placeholder="shop.co.uk" value={fields.hosts} onChange={(event) => set("hosts", event.target.value)} aria-describedby={describedBy} className={inputClass} />
             )}
           </Field>
-          <Field label="Names in product feeds" hint="How affiliate feeds name this merchant besides its name, one per line (such as Shop UK Ltd).">
+          <Field label="Names in product feeds" hint="How affiliate feeds name this merchant besides its name, or its merchant id on the network, one per line (such as Shop UK Ltd, or 1234 for Awin's merchant_id).">
             {({ id: inputId, describedBy }) => (
               <textarea id={inputId} rows={2} value={fields.feedNames} onChange={(event) => set("feedNames", event.target.value)} aria-describedby={describedBy} className={inputClass} />
             )}
