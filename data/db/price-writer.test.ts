@@ -571,6 +571,18 @@ describe("addOffer: repeat delivery, the best price it is held against, and acce
     const id = product("Override Best Bites", 5);
     expect(best(id)).toEqual({ price: 500, retailer: retailers[0] });
     expect(addOffer(temp.db, newOffer(id, 300), hours(3)).value.held).toBe(false);
+    // A manual price kept with the override off is not the shopper's price: held against £10.00.
+    const kept = createProduct(
+      temp.db,
+      productInput.parse({
+        name: "Kept Manual Price Bites",
+        categoryId: category,
+        retailerLinks: [{ retailerId: retailers[0], affiliateUrl: offerUrl(temp.db, retailers[0], "k"), price: 10, priceOverride: false, manualPrice: 5 }],
+      }),
+      t0,
+    ).value.id;
+    expect(best(kept)).toEqual({ price: 1000, retailer: retailers[0] });
+    expect(addOffer(temp.db, newOffer(kept, 300), hours(3)).value.held).toBe(true);
     const bare = product("No Best Offer Bites");
     // Every offer out of stock: no best offer.
     temp.db.$client.prepare("UPDATE product_prices SET in_stock = 0 WHERE product_id = ?").run(bare);
