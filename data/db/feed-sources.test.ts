@@ -16,6 +16,7 @@ import {
   recordRunProgress,
   RunConflict,
   setFeedSourceFile,
+  touchRuns,
   updateFeedSource,
 } from "./feed-sources.ts";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
@@ -58,6 +59,7 @@ describe("feed sources", () => {
       updatedAt: t0.toISOString(),
     });
     const file = createFeedSource(db, { name: "a file feed", kind: "file", layout: "mapped", mapping: { name: "Title", price: "Cost", link: "URL" } }, t0);
+    expect(file).toMatchObject({ createProducts: false, enabled: true, mapping: { name: "Title", price: "Cost", link: "URL" }, retailerKey: null });
     expect(listFeedSources(db).map((source) => source.name)).toEqual(["a file feed", "Zooplus feed"]);
 
     const changed = updateFeedSource(db, url.id, { schedule: null, enabled: false, retailerKey: null }, at(1000))!;
@@ -70,6 +72,12 @@ describe("feed sources", () => {
       updatedAt: at(1000).toISOString(),
     });
     expect(updateFeedSource(db, 999_999, { name: "x" }, t0)).toBeNull();
+    // Fields left out keep their values: the mapping, the retailer.
+    const renamed = updateFeedSource(db, file.id, { name: "A file feed", retailerKey }, at(1500))!;
+    expect(updateFeedSource(db, file.id, { enabled: false }, at(1600))).toMatchObject({ name: "A file feed", mapping: { name: "Title", price: "Cost", link: "URL" }, retailerKey, enabled: false });
+    expect(renamed.retailerKey).toBe(retailerKey);
+    expect(() => updateFeedSource(db, file.id, { retailerKey: "no-such-shop" }, at(1700))).toThrow(new WriteRefused(400, 'retailerKey "no-such-shop" is not a known retailer'));
+    expect(setFeedSourceFile(db, 999_999, { fileName: "x.csv", storedFile: "x.feed", fileBytes: 1 }, t0)).toBeNull();
 
     const uploaded = setFeedSourceFile(db, file.id, { fileName: "feed.csv", storedFile: "source-1-a.feed", fileBytes: 123 }, at(2000))!;
     expect(uploaded.replaced).toBeNull();
@@ -151,5 +159,14 @@ describe("import runs", () => {
     const next = claimRun(db, claim, at(121_000), 120_000);
     expect(getRun(db, dead.id)).toMatchObject({ status: "failed", error: "The import stopped without finishing (its process ended)" });
     expect(next.status).toBe("queued");
+  });
+
+  it("a run its process says is alive (touchRuns) is not abandoned, however long it waits", () => {
+    const db = temp.db;
+    const claim = { sourceId: null, sourceKey: "waiting", sourceLabel: "Waiting", trigger: "cli" as const };
+    const waiting = claimRun(db, claim, t0);
+    touchRuns(db, [waiting.id], at(100_000));
+    expect(() => claimRun(db, claim, at(200_000), 120_000)).toThrow(RunConflict);
+    expect(getRun(db, waiting.id)?.status).toBe("queued");
   });
 });

@@ -17,6 +17,7 @@ import {
   type NewOffer,
   type PriceCheck,
 } from "./price-writer.ts";
+import { recomputeBestPrices } from "./offers.ts";
 import { pendingHolds } from "./price-review.ts";
 import { productInput } from "../domain/catalogue-input.ts";
 
@@ -529,6 +530,143 @@ describe("addOffer: the URL and the review hold", () => {
     expect(row("SELECT count(*) AS n FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[2])).toEqual({ n: 0 });
     // Exactly 250% is on the bound: added.
     expect(addOffer(temp.db, newOffer(id, 2500), hours(5)).value.held).toBe(false);
+  });
+});
+
+describe("addOffer: repeat delivery, the best price it is held against, and accepting a held new offer", () => {
+  const newOffer = (productId: number, pricePence: number, over: Partial<NewOffer> = {}): NewOffer => ({
+    productId,
+    retailerId: retailers[2]!,
+    url: offerUrl(temp.db, retailers[2], "more"),
+    pricePence,
+    originalPricePence: null,
+    inStock: true,
+    deliveryPence: null,
+    source: "feed:awin",
+    ...over,
+  });
+  const stored = (id: number) =>
+    row<{ price: number; original: number | null; delivery: number | null; inStock: number; repeat: number | null; terms: string | null }>(
+      `SELECT price_pence AS price, original_price_pence AS original, delivery_pence AS delivery, in_stock AS inStock, repeat_price_pence AS repeat, repeat_terms AS terms
+       FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
+      id,
+      retailers[2],
+    );
+  const holdOf = (id: number) => pendingHolds(temp.db).find((h) => h.product.id === id)!;
+
+  it("keeps a repeat-delivery price at most the price, with its terms, and drops one above it with its terms", () => {
+    for (const [repeat, expected] of [
+      [1000, { repeat: 1000, terms: "Save 10%" }],
+      [1100, { repeat: 1100, terms: "Save 10%" }],
+      [1200, { repeat: null, terms: null }],
+    ] as const) {
+      const id = product(`Repeat Offer Bites ${repeat}`);
+      expect(addOffer(temp.db, newOffer(id, 1100, { repeatPricePence: repeat, repeatTerms: "Save 10%" }), hours(3)).value.held).toBe(false);
+      expect(stored(id)).toMatchObject(expected);
+    }
+  });
+
+  it("holds against the shopper's price of the best offer (the manual one under an override), and holds nothing for a product with no best offer", () => {
+    // The best offer: £10.00 listed, £5.00 by the override; 40% of £5.00 is £2.00.
+    const id = product("Override Best Bites", 5);
+    expect(best(id)).toEqual({ price: 500, retailer: retailers[0] });
+    expect(addOffer(temp.db, newOffer(id, 300), hours(3)).value.held).toBe(false);
+    // A manual price kept with the override off is not the shopper's price: held against £10.00.
+    const kept = createProduct(
+      temp.db,
+      productInput.parse({
+        name: "Kept Manual Price Bites",
+        categoryId: category,
+        retailerLinks: [{ retailerId: retailers[0], affiliateUrl: offerUrl(temp.db, retailers[0], "k"), price: 10, priceOverride: false, manualPrice: 5 }],
+      }),
+      t0,
+    ).value.id;
+    expect(best(kept)).toEqual({ price: 1000, retailer: retailers[0] });
+    expect(addOffer(temp.db, newOffer(kept, 300), hours(3)).value.held).toBe(true);
+    const bare = product("No Best Offer Bites");
+    // Every offer out of stock: no best offer.
+    temp.db.$client.prepare("UPDATE product_prices SET in_stock = 0 WHERE product_id = ?").run(bare);
+    recomputeBestPrices(temp.db, [bare], hours(3));
+    expect(best(bare)).toEqual({ price: null, retailer: null });
+    expect(addOffer(temp.db, newOffer(bare, 1), hours(3)).value.held).toBe(false);
+    expect(stored(bare)).toMatchObject({ price: 1 });
+  });
+
+  it("audits a held new offer once; the same price again writes nothing, a new price replaces the hold", () => {
+    const id = product("Replaced Hold Bites");
+    const since = lastAuditId();
+    expect(addOffer(temp.db, newOffer(id, 50), hours(3)).value.held).toBe(true);
+    const first = holdOf(id).id;
+    expect(addOffer(temp.db, newOffer(id, 50), hours(4)).value.held).toBe(true);
+    expect(holdOf(id).id).toBe(first);
+    expect(audits(since)).toEqual([
+      {
+        action: "update",
+        entity: "product",
+        entity_id: id,
+        summary: `Held a new offer at ${retailerName(retailers[2]!)} for "Replaced Hold Bites" at £0.50 for review (best price £10.00; from feed:awin)`,
+      },
+    ]);
+    expect(addOffer(temp.db, newOffer(id, 60), hours(5)).value.held).toBe(true);
+    expect(rows("SELECT held_price_pence AS held, status FROM price_holds WHERE product_id = ? ORDER BY id", id)).toEqual([{ held: 60, status: "pending" }]);
+  });
+
+  it("accepting one adds it as held (stock, was-price, delivery), audited, and answers the decision", () => {
+    const id = product("Accepted New Offer Bites");
+    addOffer(temp.db, newOffer(id, 50, { inStock: false, originalPricePence: 99, deliveryPence: 0 }), hours(3));
+    const hold = holdOf(id);
+    const since = lastAuditId();
+    expect(acceptHeldPrice(temp.db, hold.id, hours(4)).value).toEqual({ id: hold.id, status: "accepted" });
+    expect(stored(id)).toEqual({ price: 50, original: 99, delivery: 0, inStock: 0, repeat: null, terms: null });
+    expect(audits(since)).toEqual([
+      { action: "update", entity: "product", entity_id: id, summary: `Accepted held new offer at ${retailerName(retailers[2]!)} for "Accepted New Offer Bites" at £0.50` },
+    ]);
+  });
+
+  it("accepting one is refused (409) when prices are no longer compared at the retailer, or its URL no longer fits the retailer's hosts", () => {
+    const id = product("Refused New Offer Bites");
+    const name = retailerName(retailers[2]!);
+    const refusal = (holdId: number) => {
+      try {
+        acceptHeldPrice(temp.db, holdId, hours(4));
+      } catch (error) {
+        return { status: (error as WriteRefused).status, message: (error as Error).message };
+      }
+      return null;
+    };
+    addOffer(temp.db, newOffer(id, 50), hours(3));
+    temp.db.$client.prepare("UPDATE retailers SET compares_prices = 0 WHERE id = ?").run(retailers[2]);
+    try {
+      expect(refusal(holdOf(id).id)).toEqual({ status: 409, message: `Prices are no longer compared at ${name}` });
+    } finally {
+      temp.db.$client.prepare("UPDATE retailers SET compares_prices = 1 WHERE id = ?").run(retailers[2]);
+    }
+    const hosts = row<{ hosts: string }>("SELECT hosts FROM retailers WHERE id = ?", retailers[2]).hosts;
+    temp.db.$client.prepare("UPDATE retailers SET hosts = ? WHERE id = ?").run(JSON.stringify(["gone-shop.example"]), retailers[2]);
+    addOffer(temp.db, newOffer(id, 40, { url: "https://gone-shop.example/p/1" }), hours(3));
+    temp.db.$client.prepare("UPDATE retailers SET hosts = ? WHERE id = ?").run(hosts, retailers[2]);
+    expect(refusal(holdOf(id).id)).toMatchObject({ status: 409, message: expect.stringMatching(new RegExp(`^This offer cannot be added: the URL's host gone-shop\\.example is not ${name}'s \\(`)) });
+    expect(rows("SELECT held_price_pence AS held, status FROM price_holds WHERE product_id = ? ORDER BY id", id)).toEqual([{ held: 40, status: "pending" }]);
+  });
+});
+
+describe("recordPriceChecks: checks their source marks for review", () => {
+  it("holds a new price whatever its size and confirms a repeated one; the audit names at most three reasons", () => {
+    const ids = [product("Reason Bites One"), product("Reason Bites Two")];
+    const checks = ids.flatMap((id, i) => [
+      check(id, 1001, { holdReason: `reason ${2 * i + 1}` }),
+      check(id, 1201, { retailerId: retailers[1]!, holdReason: `reason ${2 * i + 2}` }),
+    ]);
+    const since = lastAuditId();
+    expect(recordPriceChecks(temp.db, checks.slice(0, 3), undefined, hours(1)).value).toEqual({ checked: 3, changed: 0, held: 3, missing: 0 });
+    expect(recordPriceChecks(temp.db, checks, undefined, hours(2)).value).toEqual({ checked: 4, changed: 0, held: 4, missing: 0 });
+    expect(audits(since).map((audit) => audit.summary)).toEqual([
+      "Price check (page): 3 checked, 0 changed, 3 held for review (reason 1; reason 2; reason 3)",
+      "Price check (page): 4 checked, 0 changed, 4 held for review (reason 1; reason 2; reason 3; …)",
+    ]);
+    expect(rows("SELECT reason FROM price_holds WHERE product_id = ? AND status = 'pending' ORDER BY retailer_id", ids[1]).map((h) => (h as { reason: string }).reason)).toEqual(["reason 3", "reason 4"]);
+    // The published price again, marked for review: it confirms the offer.
+    expect(recordPriceChecks(temp.db, [check(ids[0]!, 1000, { holdReason: "reason 1" })], undefined, hours(3)).value).toMatchObject({ held: 0 });
   });
 });
 

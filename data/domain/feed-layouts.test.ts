@@ -18,6 +18,8 @@ describe("detectLayout", () => {
     [["product_name", "store_price", "merchant_deep_link"], "awin-publisher"],
     [["product_id", "product_name", "description", "product_url", "image_url", "price", "currency", "brand", "category", "colour", "size", "ean", "mpn", "in_stock", "condition"], "awin-merchant"],
     [["product_name", "price"], "awin-merchant"],
+    [["product_url", "name"], "awin-merchant"],
+    [["product_id", "price"], "awin-merchant"],
     [["id", "title", "description", "link", "image_link", "price", "sale_price", "availability", "shipping"], "google-merchant"],
     [["g:id", "g:title", "g:link", "g:price"], "google-merchant"],
     [["ID", " Title ", "Price"], "google-merchant"],
@@ -30,6 +32,8 @@ describe("detectLayout", () => {
   it("matches header names without case, spaces or Google's g: prefix", () => {
     expect(columnKey(" G:Price ")).toBe("price");
     expect(columnKey("\uFEFFid")).toBe("id");
+    // Only a leading g: is Google's prefix.
+    expect(columnKey("tag:price")).toBe("tag:price");
   });
 });
 
@@ -41,6 +45,15 @@ describe("resolveLayout", () => {
       problem: null,
     });
     expect(resolveLayout("google-merchant", header, undefined, {}).problem).toBe("This feed (a Google Merchant Center feed) names no merchant: set the retailer its source belongs to");
+    // Fields whose columns the file lacks are left out, not set to undefined.
+    expect(resolveLayout("awin-merchant", ["product_name", "price", "product_url", "merchant_name"], undefined, {})).toStrictEqual({
+      columns: { name: "product_name", price: "price", link: "product_url", merchantName: "merchant_name" },
+      problem: null,
+    });
+  });
+
+  it("reads an Awin publisher download's own columns: nothing to resolve when its header is complete", () => {
+    expect(resolveLayout("awin-publisher", ["product_name", "search_price", "merchant_deep_link", "merchant_name"], undefined, {})).toEqual({ columns: {}, problem: null });
   });
 
   it.each([
@@ -60,6 +73,17 @@ describe("resolveLayout", () => {
     expect(resolveLayout("mapped", header, undefined, {}).problem).toBe("A mapped feed needs its column mapping (which column holds the name, the price and the link)");
     expect(resolveLayout("mapped", header, { name: "Product Title", price: "Our Price" }, {}).problem).toBe("The column mapping sets no column for link (required)");
   });
+
+  it("skips fields the mapping leaves blank, refuses a field it does not know, and takes a merchant id column as the merchant", () => {
+    const header = ["Product Title", "Our Price", "URL", "Shop ID"];
+    const mapping = { name: "Product Title", price: "Our Price", link: "URL", merchantId: "Shop ID", brand: "  ", gtin: undefined };
+    expect(resolveLayout("mapped", header, mapping, {})).toStrictEqual({
+      columns: { name: "product title", price: "our price", link: "url", merchantId: "shop id" },
+      problem: null,
+    });
+    expect(layoutColumns("mapped", mapping)).toStrictEqual({ name: ["product title"], price: ["our price"], link: ["url"], merchantId: ["shop id"] });
+    expect(resolveLayout("mapped", header, { ...mapping, colour: "Shop ID" } as never, {})).toEqual({ columns: null, problem: 'The column mapping names an unknown field "colour"' });
+  });
 });
 
 describe("noLayoutProblem", () => {
@@ -69,6 +93,14 @@ describe("noLayoutProblem", () => {
     );
     const many = Array.from({ length: 15 }, (_, i) => `c${i + 1}`);
     expect(noLayoutProblem("a CSV", many)).toContain("columns are c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, ... (15 columns): it lacks a name column");
+    // Exactly 12 columns are all listed.
+    expect(noLayoutProblem("a CSV", many.slice(0, 12))).toContain("columns are c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12: it lacks a name column");
+  });
+
+  it("says when every required column is there but no layout fits them", () => {
+    expect(noLayoutProblem("a CSV", ["name", "price", "link"])).toBe(
+      "This file is not a product feed this site can read: it is a CSV whose columns are name, price, link: its columns fit none of the layouts this site knows (Awin, Google Merchant Center). If it is a product feed, set a column mapping for it.",
+    );
   });
 });
 
@@ -86,6 +118,16 @@ describe("saleApplies", () => {
     ["2026-12-01/", false],
     ["next week", false],
     ["2026-11-01/never", false],
+    ["  ", true],
+    ["2026-11-01/ ", true],
+    ["2026-11-01T00:00Z / 2026-11-30T23:59Z", true],
+    // From exactly now.
+    ["2026-11-20T03:00Z/2026-11-30T00:00Z", true],
+    // An offset without its colon: ended at 02:00 UTC, an hour ago.
+    ["2026-11-01T00:00+0200/2026-11-20T04:00+0200", false],
+    // Fractional seconds and an expanded year are dates too.
+    ["2026-11-01T00:00Z/2026-11-30T23:59:59.9999", true],
+    ["+002026-11-01T00:00Z/", true],
   ])("%j: %s", (dates, applies) => {
     expect(saleApplies(dates, now)).toBe(applies);
   });
@@ -105,6 +147,18 @@ describe("shippingText", () => {
     ["GB::Standard:", ""],
     ["3.99", "3.99"],
     ["Free over £29", "Free over £29"],
+    ["Delivery: 3.99", "Delivery: 3.99"],
+    ["GB :::3.99 GBP, GB :::2.99 GBP", "2.99 GBP"],
+    ["GB:::3.99 GBP,GB:::2.99 GBP", "2.99 GBP"],
+    // The first of two equal prices.
+    ["GB:::3.99 GBP,GB:::£3.99", "3.99 GBP"],
+    ["GB::: 3.99 GBP", "3.99 GBP"],
+    ["GB: ::3.99 GBP", "3.99 GBP"],
+    ["GB:::3.99", "3.99"],
+    ["GB:::N/A", ""],
+    ["GB:::-1.00", ""],
+    // A colon inside the price is no price (not 399 pounds).
+    ["GB:::3:99 GBP", ""],
   ])("%j -> %j", (raw, text) => {
     expect(shippingText(raw)).toBe(text);
   });
@@ -113,6 +167,8 @@ describe("shippingText", () => {
     expect(shippingEntry({ country: "GB", service: "Royal Mail 48", price: "3.99 GBP" })).toBe("GB::Royal Mail 48:3.99 GBP");
     expect(shippingEntry({ country: "GB", postal_code: "IV1", price: "9.99 GBP" })).toBe("GB:IV1::9.99 GBP");
     expect(shippingEntry({ country: "GB", service: "Next day: 10am, signed", price: "5 GBP" })).toBe("GB::Next day  10am  signed:5 GBP");
+    expect(shippingEntry({ price: " 3 GBP " })).toBe(":::3 GBP");
+    expect(shippingEntry({ country: "GB", location_group_name: "Islands" })).toBe("GB:Islands::");
   });
 });
 
@@ -167,8 +223,16 @@ describe("awinCellsOf", () => {
     ["a sale price that is not a price", "24.99 GBP", "N/A", ["24.99 GBP", undefined]],
     ["a sale price of zero", "24.99 GBP", "0.00 GBP", ["24.99 GBP", undefined]],
     ["a sale with an unreadable regular price", "call us", "19.99 GBP", ["19.99 GBP", "call us"]],
+    ["a sale price equal to the price", "24.99 GBP", "24.99 GBP", ["24.99 GBP", undefined]],
+    ["no price at all (nothing to be on sale from)", undefined, "19.99 GBP", [undefined, undefined]],
   ])("keeps the regular price for %s", (_, price, sale, expected) => {
     const cells = awinCellsOf({ name: "A", link: "https://a.co.uk", price, salePrice: sale }, now);
     expect([cells.search_price, cells.rrp_price]).toEqual(expected);
+  });
+
+  it("takes a sale price without the spaces around it, and a field from the first column with a non-blank cell", () => {
+    const cells = awinCellsOf({ name: "A", link: "https://a.co.uk", price: "24.99 GBP", salePrice: " 19.99 GBP " }, now);
+    expect([cells.search_price, cells.rrp_price]).toEqual(["19.99 GBP", "24.99 GBP"]);
+    expect(layoutRecordOf(google, { id: "1", description: "  ", summary: "Short" })).toEqual({ externalId: "1", description: "Short" });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { feedFields } from "../feeds/read-feed.ts";
-import { feedFieldLabels, maskFeedUrl, maskUrlsIn, mappableFields, missingMappedFields, refusedTotal, requiredMappedFields } from "./feed-sources.ts";
+import { feedFieldLabels, isFinished, maskFeedUrl, maskUrlsIn, mappableFields, missingMappedFields, refusedTotal, requiredMappedFields } from "./feed-sources.ts";
 
 describe("maskFeedUrl", () => {
   it("keeps the scheme, host and last 4 characters, hiding the rest (the API key)", () => {
@@ -14,6 +14,9 @@ describe("maskFeedUrl", () => {
 
   it("gives nothing of a short path away and masks what is not a URL", () => {
     expect(maskFeedUrl("https://example.com/k=abc123")).toBe("https://example.com/••••••");
+    // From 12 characters on, the last 4 are shown.
+    expect(maskFeedUrl("https://example.com/abcdefghijk")).toBe("https://example.com/••••••");
+    expect(maskFeedUrl("https://example.com/abcdefghijkl")).toBe("https://example.com/••••••ijkl");
     expect(maskFeedUrl("https://example.com/")).toBe("https://example.com/");
     expect(maskFeedUrl("not a url with secret")).toBe("••••••");
   });
@@ -42,5 +45,11 @@ describe("refusedTotal", () => {
   it("adds the reasons up", () => {
     expect(refusedTotal({})).toBe(0);
     expect(refusedTotal({ malformed: 2, "no-category": 3 })).toBe(5);
+  });
+});
+
+describe("isFinished", () => {
+  it("is true for the two ends of a run only", () => {
+    expect((["queued", "running", "succeeded", "failed"] as const).map(isFinished)).toEqual([false, false, true, true]);
   });
 });

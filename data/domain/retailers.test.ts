@@ -41,6 +41,15 @@ describe("the retailer registry", () => {
       expect(retailerRegistry.filter((entry) => entry.affiliate?.idKey === key)).toHaveLength(1);
       expect(affiliateProgramme(key).required).toMatch(/ is required$/);
     }
+    // Each key finds its own retailer's programme, not the first one with a programme.
+    expect(affiliateProgramme("JOLLYES").label).toBe("Jollyes Affiliate ID");
+    expect(affiliateProgramme("EBAY").params("123")).toEqual([
+      ["mkevt", "1"],
+      ["mkcid", "1"],
+      ["campid", "123"],
+    ]);
+    expect(() => affiliateProgramme("NO_SUCH" as never)).toThrow(new Error("No retailer in the registry uses the affiliate ID NO_SUCH"));
+    expect(retailerLogo("pets-at-home")).toBe("/retailers/pets-at-home.svg");
     const compared = retailerRegistry.map((entry) => entry.comparesPrices);
     expect(compared.indexOf(false)).toBe(compared.lastIndexOf(true) + 1);
     expect(retailerRegistry.filter((entry) => entry.comparesPrices).map((entry) => entry.key)).toEqual(["amazon", "pets-at-home", "jollyes", "zooplus", "ebay"]);
@@ -99,6 +108,10 @@ describe("offer URLs", () => {
     expect(retailerHosts({ key: "paws", website: "not a url", hosts: [] })).toEqual([]);
     expect(httpHostOf(" https://WWW.Shop.co.uk./x ")).toBe("www.shop.co.uk");
     expect(httpHostOf("mailto:a@b.c")).toBeNull();
+    // White space the URL parser would not strip itself (a no-break space pasted with the link).
+    expect(httpHostOf("\u00a0https://www.shop.co.uk/x\u00a0")).toBe("www.shop.co.uk");
+    // Only a leading "www." is dropped from the website's host.
+    expect(retailerHosts({ key: "paws", website: "https://awww.example", hosts: [] })).toEqual(["awww.example"]);
   });
 
   it("host lists as people type them: canonical hosts, and what is no host name", () => {
@@ -107,5 +120,7 @@ describe("offer URLs", () => {
       hosts: ["ok.org"],
       invalid: ["169.254.169.254", "localhost", "shop..uk", "-shop.com"],
     });
+    // An address with a scheme other than http(s) has no host here.
+    expect(parseHostList("ftp://shop.co.uk shop.co.uk")).toEqual({ hosts: ["shop.co.uk"], invalid: ["ftp://shop.co.uk"] });
   });
 });
