@@ -691,4 +691,11 @@ export const equivalentMutants = [
     replacement: "true",
     reason: "isPriceJump(null, ...) returns false at once (null <= 0 is true), so a product with no best offer holds nothing all the same.",
   },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "ConditionalExpression",
+    original: "standard === null",
+    replacement: "false",
+    reason: "With no standard price, standard !== result.chosen.price (null !== a number) is true, so the result is returned all the same.",
+  },
 ];

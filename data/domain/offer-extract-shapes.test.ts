@@ -99,6 +99,25 @@ describe("shapes", () => {
     expect(extractOffer(html, "https://shop.example.com/p")).toMatchObject({ price: 12000, currency: "USD" });
   });
 
+  it("keeps the structured price unless the meta tags call it their standard price and give a lower sale price in its currency", () => {
+    const page = (standard: string, sale: string | null, currency = "USD") =>
+      `${ld({ "@type": "Product", offers: { ...offer("150.00"), priceCurrency: "USD" } })}${standard}${
+        sale === null ? "" : `<meta property="product:price:amount" content="${sale}"><meta property="product:price:currency" content="${currency}">`
+      }`;
+    const standard = (amount: string) => `<meta property="og:price:standard_amount" content="${amount}">`;
+    const read = (html: string) => {
+      const found = extractOffer(html, "https://shop.example.com/p");
+      return { price: found?.price, confidence: found?.confidence };
+    };
+    const structured = { price: 15000, confidence: "high" };
+    expect(read(page(`<meta property="product:original_price:amount" content="150.00">`, "120.00"))).toEqual({ price: 12000, confidence: "medium" });
+    expect(read(page(standard("160.00"), "120.00"))).toEqual(structured);
+    expect(read(page(standard("150.00"), "150.00"))).toEqual(structured);
+    expect(read(page(standard("150.00"), "180.00"))).toEqual(structured);
+    expect(read(page(standard("150.00"), "120.00", "EUR"))).toEqual(structured);
+    expect(read(page(standard("150.00"), null))).toEqual(structured);
+  });
+
   it("refuses accounting negatives and fractions in visible prices", () => {
     expect(extractOffer('<div><span>(5.00)</span><button>Add to basket</button></div>', shopUrl)).toBeNull();
     expect(extractOffer('<div><span>1/2</span><button>Add to basket</button></div>', shopUrl)).toBeNull();
