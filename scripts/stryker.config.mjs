@@ -698,4 +698,11 @@ export const equivalentMutants = [
     replacement: "false",
     reason: "With no standard price, standard !== result.chosen.price (null !== a number) is true, so the result is returned all the same.",
   },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "OptionalChaining",
+    original: "decided?.kind",
+    replacement: "decided.kind",
+    reason: "decide returns null only for no candidates, and shopifyOffer has returned before then when there are no variants.",
+  },
 ];

@@ -67,6 +67,31 @@ describe("shapes", () => {
     expect(extractOffer(html, "https://shop.example.com/products/treats?variant=22")).toMatchObject({ price: 1725, currency: "GBP", source: "shopify", confidence: "high" });
   });
 
+  it("reads Shopify's product JSON with no ?variant=: one price for all, else the first available variant; a ?variant= naming none decides nothing", () => {
+    const shopify = (variants: object[], tail = `<script>Shopify.currency = {"active":"GBP","rate":"1.0"};</script>`) =>
+      `<script type="application/json" data-product-json>${JSON.stringify({ product: { variants } })}</script>${tail}`;
+    const url = "https://shop.example.com/products/treats";
+    const small = { id: 11, price: 399, available: false, title: "100g" };
+    const large = { id: 22, price: 1725, available: true, title: "500g" };
+    expect(extractOffer(shopify([small, large]), url)).toMatchObject({
+      price: 1725,
+      currency: "GBP",
+      inStock: true,
+      source: "shopify",
+      confidence: "medium",
+      evidence: { rule: "Shopify product JSON product.variants[1]: no ?variant=, the first available variant is the one the page shows" },
+    });
+    expect(extractOffer(shopify([small, { ...large, available: false }]), url)).toMatchObject({ price: 399, inStock: false, evidence: { rule: expect.stringContaining("product.variants[0]: no ?variant=") } });
+    expect(extractOffer(shopify([large, { ...large, id: 33 }]), url)).toMatchObject({ price: 1725, confidence: "medium", evidence: { rule: "Shopify product JSON, all 2 offers at one price" } });
+    expect(readOffer(shopify([small, large]), `${url}?variant=99`)).toMatchObject({ status: "undecided", source: "shopify" });
+    // The first available variant decides between the structured offers it prices.
+    const structured = ld({ "@type": "Product", offers: [offer("3.99"), offer("17.25")] });
+    expect(extractOffer(`${structured}${shopify([small, large])}`, url)).toMatchObject({ price: 1725, source: "json-ld", evidence: { rule: expect.stringContaining("matched by shopify: Shopify product JSON product.variants[1]: no ?variant=") } });
+    // No Shopify.currency: the product meta tags' currency.
+    expect(extractOffer(shopify([large], '<meta property="og:price:currency" content="EUR">'), url)).toMatchObject({ price: 1725, currency: "EUR" });
+    expect(extractOffer(shopify([large], '<meta property="product:price:currency" content="USD">'), url)).toMatchObject({ price: 1725, currency: "USD" });
+  });
+
   it("reads Magento's finalPrice of the product the add-to-cart form sends, not a related product's", () => {
     const html = `<div class="block related"><div class="price-box" data-product-id="9"><span data-price-type="finalPrice" data-price-amount="3.49"></span></div></div>
       <div class="product-info-main"><div class="price-box" data-product-id="7"><span data-price-type="oldPrice" data-price-amount="12"></span><span data-price-type="finalPrice" data-price-amount="9.49"></span></div></div>
