@@ -115,6 +115,34 @@ describe("shapes", () => {
     expect(extractOffer(ld({ "@type": "Product", offers: offer("450000.00") }), shopUrl)).toBeNull();
   });
 
+  it("reads the pack size from og:title or the title when there is no h1", () => {
+    const sized = ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { name: "1kg" }), offer("27.5", { name: "2kg" }), offer("53", { name: "4kg" })] });
+    expect(extractOffer(`${sized}<meta property="og:title" content="Kibble 4kg">`, shopUrl)).toMatchObject({
+      price: 5300,
+      confidence: "medium",
+      evidence: { rule: "Product json-ld[0] json-ld[0] offers[2] matched by pack size 4kg in og:title" },
+    });
+    expect(extractOffer(`${sized}<title>Kibble 2kg</title>`, shopUrl)).toMatchObject({ price: 2750, evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by pack size 2kg in title" } });
+  });
+
+  it("takes the lowest of several offers when the h1 or the buy box gives it as a \"from\" price, and only then", () => {
+    const three = ld({ "@type": "Product", name: "Kibble", offers: [offer("27.5"), offer("14"), offer("53")] });
+    expect(extractOffer(`${three}<h1>Kibble from £14.00</h1>`, shopUrl)).toMatchObject({
+      price: 1400,
+      confidence: "medium",
+      evidence: { rule: 'Product json-ld[0], the lowest: the h1 says "Kibble from £14.00"' },
+    });
+    expect(extractOffer(`${three}<div class="buy"><span>From £14.00</span><button>Add to basket</button></div>`, shopUrl)).toMatchObject({
+      price: 1400,
+      evidence: { rule: 'Product json-ld[0], the lowest: the buy box says "From £14.00"' },
+    });
+    expect(readOffer(`${three}<h1>Kibble from £13.00</h1>`, shopUrl).status).toBe("undecided");
+    expect(readOffer(`${three}<div class="buy"><span>From £13.00</span><button>Add to basket</button></div>`, shopUrl).status).toBe("undecided");
+    // Buy buttons that disagree (a listing) give no "from" price, even at the lowest.
+    const listing = '<div class="buy"><span>£14.00</span><button>Add to basket</button></div><div class="buy"><span>£27.50</span><button>Add to basket</button></div>';
+    expect(readOffer(`${three}${listing}`, shopUrl).status).toBe("undecided");
+  });
+
   it("reports a meta price with no currency anywhere as an unknown currency, at low confidence", () => {
     expect(extractOffer('<meta property="product:price:amount" content="12.00">', "https://shop.example.com/p")).toMatchObject({ price: 1200, currency: null, confidence: "low" });
   });
