@@ -143,6 +143,22 @@ describe("shapes", () => {
     expect(readOffer(`${three}${listing}`, shopUrl).status).toBe("undecided");
   });
 
+  it("matches a price from elsewhere on the page to one of several offers only when their currencies agree or one is not named", () => {
+    const two = (extra: object = {}) => ld({ "@type": "Product", name: "Kibble", offers: [offer("27.5", extra), offer("14", extra)] });
+    const box = (text: string) => `<div class="buy"><span>${text}</span><button>Add to basket</button></div>`;
+    const url = "https://shop.example.com/p";
+    expect(readOffer(`${two()}${box("€14.00")}`, url).status).toBe("undecided");
+    // Offers that name no currency, a buy box in pounds.
+    expect(extractOffer(`${two({ priceCurrency: undefined })}${box("£14.00")}`, url)).toMatchObject({
+      price: 1400,
+      currency: "GBP",
+      evidence: { rule: expect.stringContaining("offers[1] matched by the price beside the buy button (£14.00)") },
+    });
+    // Offers in pounds, Magento's amount with no currency.
+    const magento = '<div class="product-info-main"><div class="price-box" data-product-id="7"><span data-price-type="finalPrice" data-price-amount="14"></span></div></div>';
+    expect(extractOffer(`${two()}${magento}`, url)).toMatchObject({ price: 1400, currency: "GBP", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by magento: Magento final price (data-price-amount)" } });
+  });
+
   it("reports a meta price with no currency anywhere as an unknown currency, at low confidence", () => {
     expect(extractOffer('<meta property="product:price:amount" content="12.00">', "https://shop.example.com/p")).toMatchObject({ price: 1200, currency: null, confidence: "low" });
   });
