@@ -705,4 +705,11 @@ export const equivalentMutants = [
     replacement: "decided.kind",
     reason: "decide returns null only for no candidates, and shopifyOffer has returned before then when there are no variants.",
   },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "BooleanLiteral",
+    original: "false",
+    line: 'chosen: { ...result.chosen, price: printed.price.pence, path: "buy box", label: printed.text, from: false },',
+    reason: "shownPrice's result only goes to finalOffer, which reads the chosen offer's price, currency, stock, path and label, never `from`.",
+  },
 ];

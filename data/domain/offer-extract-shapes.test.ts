@@ -159,6 +159,21 @@ describe("shapes", () => {
     expect(extractOffer(`${two()}${magento}`, url)).toMatchObject({ price: 1400, currency: "GBP", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by magento: Magento final price (data-price-amount)" } });
   });
 
+  it("takes the buy box's price over an AggregateOffer's summary low price only when it is a plain price in the same currency that differs", () => {
+    const aggregate = ld({ "@type": "Product", name: "Kibble", offers: { "@type": "AggregateOffer", lowPrice: "14.00", highPrice: "53.00", priceCurrency: "GBP" } });
+    const box = (text: string) => `<div class="buy"><span>${text}</span><button>Add to basket</button></div>`;
+    const url = "https://shop.example.com/p";
+    expect(extractOffer(`${aggregate}${box("£16.00")}`, url)).toMatchObject({
+      price: 1600,
+      currency: "GBP",
+      confidence: "low",
+      evidence: { rule: "Product json-ld[0] gives a summary low price; the price beside the buy button differs and is taken", snippet: "buy box: £16.00" },
+    });
+    for (const text of ["£14.00", "€16.00", "From £16.00"]) {
+      expect(extractOffer(`${aggregate}${box(text)}`, url), text).toMatchObject({ price: 1400, confidence: "high", evidence: { rule: "Product json-ld[0]", snippet: "json-ld[0] offers lowPrice" } });
+    }
+  });
+
   it("reports a meta price with no currency anywhere as an unknown currency, at low confidence", () => {
     expect(extractOffer('<meta property="product:price:amount" content="12.00">', "https://shop.example.com/p")).toMatchObject({ price: 1200, currency: null, confidence: "low" });
   });
