@@ -691,4 +691,25 @@ export const equivalentMutants = [
     replacement: "true",
     reason: "isPriceJump(null, ...) returns false at once (null <= 0 is true), so a product with no best offer holds nothing all the same.",
   },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "ConditionalExpression",
+    original: "standard === null",
+    replacement: "false",
+    reason: "With no standard price, standard !== result.chosen.price (null !== a number) is true, so the result is returned all the same.",
+  },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "OptionalChaining",
+    original: "decided?.kind",
+    replacement: "decided.kind",
+    reason: "decide returns null only for no candidates, and shopifyOffer has returned before then when there are no variants.",
+  },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "BooleanLiteral",
+    original: "false",
+    line: 'chosen: { ...result.chosen, price: printed.price.pence, path: "buy box", label: printed.text, from: false },',
+    reason: "shownPrice's result only goes to finalOffer, which reads the chosen offer's price, currency, stock, path and label, never `from`.",
+  },
 ];

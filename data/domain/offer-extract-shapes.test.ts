@@ -67,6 +67,31 @@ describe("shapes", () => {
     expect(extractOffer(html, "https://shop.example.com/products/treats?variant=22")).toMatchObject({ price: 1725, currency: "GBP", source: "shopify", confidence: "high" });
   });
 
+  it("reads Shopify's product JSON with no ?variant=: one price for all, else the first available variant; a ?variant= naming none decides nothing", () => {
+    const shopify = (variants: object[], tail = `<script>Shopify.currency = {"active":"GBP","rate":"1.0"};</script>`) =>
+      `<script type="application/json" data-product-json>${JSON.stringify({ product: { variants } })}</script>${tail}`;
+    const url = "https://shop.example.com/products/treats";
+    const small = { id: 11, price: 399, available: false, title: "100g" };
+    const large = { id: 22, price: 1725, available: true, title: "500g" };
+    expect(extractOffer(shopify([small, large]), url)).toMatchObject({
+      price: 1725,
+      currency: "GBP",
+      inStock: true,
+      source: "shopify",
+      confidence: "medium",
+      evidence: { rule: "Shopify product JSON product.variants[1]: no ?variant=, the first available variant is the one the page shows" },
+    });
+    expect(extractOffer(shopify([small, { ...large, available: false }]), url)).toMatchObject({ price: 399, inStock: false, evidence: { rule: expect.stringContaining("product.variants[0]: no ?variant=") } });
+    expect(extractOffer(shopify([large, { ...large, id: 33 }]), url)).toMatchObject({ price: 1725, confidence: "medium", evidence: { rule: "Shopify product JSON, all 2 offers at one price" } });
+    expect(readOffer(shopify([small, large]), `${url}?variant=99`)).toMatchObject({ status: "undecided", source: "shopify" });
+    // The first available variant decides between the structured offers it prices.
+    const structured = ld({ "@type": "Product", offers: [offer("3.99"), offer("17.25")] });
+    expect(extractOffer(`${structured}${shopify([small, large])}`, url)).toMatchObject({ price: 1725, source: "json-ld", evidence: { rule: expect.stringContaining("matched by shopify: Shopify product JSON product.variants[1]: no ?variant=") } });
+    // No Shopify.currency: the product meta tags' currency.
+    expect(extractOffer(shopify([large], '<meta property="og:price:currency" content="EUR">'), url)).toMatchObject({ price: 1725, currency: "EUR" });
+    expect(extractOffer(shopify([large], '<meta property="product:price:currency" content="USD">'), url)).toMatchObject({ price: 1725, currency: "USD" });
+  });
+
   it("reads Magento's finalPrice of the product the add-to-cart form sends, not a related product's", () => {
     const html = `<div class="block related"><div class="price-box" data-product-id="9"><span data-price-type="finalPrice" data-price-amount="3.49"></span></div></div>
       <div class="product-info-main"><div class="price-box" data-product-id="7"><span data-price-type="oldPrice" data-price-amount="12"></span><span data-price-type="finalPrice" data-price-amount="9.49"></span></div></div>
@@ -90,6 +115,65 @@ describe("shapes", () => {
     expect(extractOffer(ld({ "@type": "Product", offers: offer("450000.00") }), shopUrl)).toBeNull();
   });
 
+  it("reads the pack size from og:title or the title when there is no h1", () => {
+    const sized = ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { name: "1kg" }), offer("27.5", { name: "2kg" }), offer("53", { name: "4kg" })] });
+    expect(extractOffer(`${sized}<meta property="og:title" content="Kibble 4kg">`, shopUrl)).toMatchObject({
+      price: 5300,
+      confidence: "medium",
+      evidence: { rule: "Product json-ld[0] json-ld[0] offers[2] matched by pack size 4kg in og:title" },
+    });
+    expect(extractOffer(`${sized}<title>Kibble 2kg</title>`, shopUrl)).toMatchObject({ price: 2750, evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by pack size 2kg in title" } });
+  });
+
+  it("takes the lowest of several offers when the h1 or the buy box gives it as a \"from\" price, and only then", () => {
+    const three = ld({ "@type": "Product", name: "Kibble", offers: [offer("27.5"), offer("14"), offer("53")] });
+    expect(extractOffer(`${three}<h1>Kibble from £14.00</h1>`, shopUrl)).toMatchObject({
+      price: 1400,
+      confidence: "medium",
+      evidence: { rule: 'Product json-ld[0], the lowest: the h1 says "Kibble from £14.00"' },
+    });
+    expect(extractOffer(`${three}<div class="buy"><span>From £14.00</span><button>Add to basket</button></div>`, shopUrl)).toMatchObject({
+      price: 1400,
+      evidence: { rule: 'Product json-ld[0], the lowest: the buy box says "From £14.00"' },
+    });
+    expect(readOffer(`${three}<h1>Kibble from £13.00</h1>`, shopUrl).status).toBe("undecided");
+    expect(readOffer(`${three}<div class="buy"><span>From £13.00</span><button>Add to basket</button></div>`, shopUrl).status).toBe("undecided");
+    // Buy buttons that disagree (a listing) give no "from" price, even at the lowest.
+    const listing = '<div class="buy"><span>£14.00</span><button>Add to basket</button></div><div class="buy"><span>£27.50</span><button>Add to basket</button></div>';
+    expect(readOffer(`${three}${listing}`, shopUrl).status).toBe("undecided");
+  });
+
+  it("matches a price from elsewhere on the page to one of several offers only when their currencies agree or one is not named", () => {
+    const two = (extra: object = {}) => ld({ "@type": "Product", name: "Kibble", offers: [offer("27.5", extra), offer("14", extra)] });
+    const box = (text: string) => `<div class="buy"><span>${text}</span><button>Add to basket</button></div>`;
+    const url = "https://shop.example.com/p";
+    expect(readOffer(`${two()}${box("€14.00")}`, url).status).toBe("undecided");
+    // Offers that name no currency, a buy box in pounds.
+    expect(extractOffer(`${two({ priceCurrency: undefined })}${box("£14.00")}`, url)).toMatchObject({
+      price: 1400,
+      currency: "GBP",
+      evidence: { rule: expect.stringContaining("offers[1] matched by the price beside the buy button (£14.00)") },
+    });
+    // Offers in pounds, Magento's amount with no currency.
+    const magento = '<div class="product-info-main"><div class="price-box" data-product-id="7"><span data-price-type="finalPrice" data-price-amount="14"></span></div></div>';
+    expect(extractOffer(`${two()}${magento}`, url)).toMatchObject({ price: 1400, currency: "GBP", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by magento: Magento final price (data-price-amount)" } });
+  });
+
+  it("takes the buy box's price over an AggregateOffer's summary low price only when it is a plain price in the same currency that differs", () => {
+    const aggregate = ld({ "@type": "Product", name: "Kibble", offers: { "@type": "AggregateOffer", lowPrice: "14.00", highPrice: "53.00", priceCurrency: "GBP" } });
+    const box = (text: string) => `<div class="buy"><span>${text}</span><button>Add to basket</button></div>`;
+    const url = "https://shop.example.com/p";
+    expect(extractOffer(`${aggregate}${box("£16.00")}`, url)).toMatchObject({
+      price: 1600,
+      currency: "GBP",
+      confidence: "low",
+      evidence: { rule: "Product json-ld[0] gives a summary low price; the price beside the buy button differs and is taken", snippet: "buy box: £16.00" },
+    });
+    for (const text of ["£14.00", "€16.00", "From £16.00"]) {
+      expect(extractOffer(`${aggregate}${box(text)}`, url), text).toMatchObject({ price: 1400, confidence: "high", evidence: { rule: "Product json-ld[0]", snippet: "json-ld[0] offers lowPrice" } });
+    }
+  });
+
   it("reports a meta price with no currency anywhere as an unknown currency, at low confidence", () => {
     expect(extractOffer('<meta property="product:price:amount" content="12.00">', "https://shop.example.com/p")).toMatchObject({ price: 1200, currency: null, confidence: "low" });
   });
@@ -97,6 +181,25 @@ describe("shapes", () => {
   it("takes the meta sale price over a structured price the meta calls standard", () => {
     const html = `${ld({ "@type": "Product", offers: { ...offer("150.00"), priceCurrency: "USD" } })}<meta property="og:price:standard_amount" content="150.00"><meta property="product:price:amount" content="120.00"><meta property="product:price:currency" content="USD">`;
     expect(extractOffer(html, "https://shop.example.com/p")).toMatchObject({ price: 12000, currency: "USD" });
+  });
+
+  it("keeps the structured price unless the meta tags call it their standard price and give a lower sale price in its currency", () => {
+    const page = (standard: string, sale: string | null, currency = "USD") =>
+      `${ld({ "@type": "Product", offers: { ...offer("150.00"), priceCurrency: "USD" } })}${standard}${
+        sale === null ? "" : `<meta property="product:price:amount" content="${sale}"><meta property="product:price:currency" content="${currency}">`
+      }`;
+    const standard = (amount: string) => `<meta property="og:price:standard_amount" content="${amount}">`;
+    const read = (html: string) => {
+      const found = extractOffer(html, "https://shop.example.com/p");
+      return { price: found?.price, confidence: found?.confidence };
+    };
+    const structured = { price: 15000, confidence: "high" };
+    expect(read(page(`<meta property="product:original_price:amount" content="150.00">`, "120.00"))).toEqual({ price: 12000, confidence: "medium" });
+    expect(read(page(standard("160.00"), "120.00"))).toEqual(structured);
+    expect(read(page(standard("150.00"), "150.00"))).toEqual(structured);
+    expect(read(page(standard("150.00"), "180.00"))).toEqual(structured);
+    expect(read(page(standard("150.00"), "120.00", "EUR"))).toEqual(structured);
+    expect(read(page(standard("150.00"), null))).toEqual(structured);
   });
 
   it("refuses accounting negatives and fractions in visible prices", () => {
