@@ -79,6 +79,11 @@ export const products = sqliteTable(
     isFeatured: integer("is_featured", { mode: "boolean" }).notNull().default(false),
     rank: integer("rank").notNull().default(0),
     /**
+     * Part of the seeded demo catalogue (invented prices under real retailers' names). Clearing
+     * the demo removes such a product unless the owner has given it an offer of their own.
+     */
+    demo: integer("demo", { mode: "boolean" }).notNull().default(false),
+    /**
      * The best price to the door per kg, for products sold by weight (null otherwise, or when
      * nothing is in stock): derived with the best price on every write, orders "Price per kg".
      */
@@ -150,8 +155,12 @@ export const productPrices = sqliteTable(
      */
     lastCheckedAt: text("last_checked_at"),
     stale: integer("stale", { mode: "boolean" }).notNull().default(false),
-    /** Where the price came from: manual (the admin), page (read from the retailer page), feed:<source>. */
+    /** Where the price came from: manual (the admin), page (read from the retailer page), feed:<source>, demo (the seeded demo catalogue). */
     source: text("source").notNull().default("manual"),
+    /** The retailer page's ETag when its price was last read (sent back as If-None-Match). */
+    pageEtag: text("page_etag"),
+    /** The retailer page's Last-Modified when its price was last read (sent back as If-Modified-Since). */
+    pageLastModified: text("page_last_modified"),
     /**
      * The item price on the retailer's repeat-delivery scheme (Subscribe & Save, zooplus Repeat,
      * Easy Repeat), when it has one for this product; delivery is worked out as for a one-off order.
@@ -381,6 +390,8 @@ export const vouchers = sqliteTable(
     expiryDate: text("expiry_date").notNull(),
     /** How often the code was copied or followed: orders the Popular tab. */
     uses: integer("uses").notNull().default(0),
+    /** Part of the seeded demo catalogue (an invented code): cleared with it. */
+    demo: integer("demo", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt("created_at"),
   },
   (t) => [uniqueIndex("vouchers_retailer_code_uq").on(t.retailer, t.code), index("vouchers_expiry_idx").on(t.expiryDate)],
@@ -606,4 +617,69 @@ export const feedImportRuns = sqliteTable(
     check("feed_import_runs_status", sql`${t.status} IN ('queued', 'running', 'succeeded', 'failed')`),
     check("feed_import_runs_trigger", sql`${t.trigger} IN ('schedule', 'admin', 'cli')`),
   ],
+);
+
+/**
+ * What the price refresh knows about each retailer host: its robots.txt as last fetched (kept 24
+ * hours) and the back-off it asked for with 429/503 and Retry-After.
+ */
+export const crawlHosts = sqliteTable("crawl_hosts", {
+  /** scheme://host[:port], lower case. */
+  origin: text("origin").primaryKey(),
+  /** The robots.txt body (null: none to obey, as when it answered 4xx). */
+  robotsTxt: text("robots_txt"),
+  /** allow (4xx: no rules), rules (2xx: robots_txt applies), disallow (5xx or unreachable: nothing may be fetched). */
+  robotsState: text("robots_state").notNull(),
+  robotsFetchedAt: text("robots_fetched_at").notNull(),
+  /** No request to this host before this time (a 429/503's Retry-After, or the back-off). */
+  blockedUntil: text("blocked_until"),
+  /** 429/503 answers in a row (the back-off doubles with each). */
+  busyStreak: integer("busy_streak").notNull().default(0),
+});
+
+/**
+ * Tokens for machines (the nightly CI workflow): created in the admin, shown once, stored as a
+ * SHA-256 hash, limited to scopes, revocable; each use is recorded.
+ */
+export const machineTokens = sqliteTable(
+  "machine_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    /** SHA-256 of the whole token, hex. */
+    tokenHash: text("token_hash").notNull().unique(),
+    /** The token's first characters, shown in the admin to tell tokens apart. */
+    prefix: text("prefix").notNull(),
+    /** JSON array of scopes, e.g. ["nightly:run", "releases:read"]. */
+    scopes: text("scopes").notNull(),
+    createdAt: createdAt("created_at"),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+  },
+);
+
+/**
+ * Runs of the nightly job (feeds, page prices, alerts, rebuild), started by the schedule, the
+ * admin or a machine token; the workflow follows one to its end by id.
+ */
+export const nightlyRuns = sqliteTable(
+  "nightly_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** schedule, admin, or token:<token id>. */
+    trigger: text("trigger").notNull(),
+    /** queued, running, succeeded, failed. */
+    status: text("status").notNull(),
+    queuedAt: createdAt("queued_at"),
+    startedAt: text("started_at"),
+    finishedAt: text("finished_at"),
+    /** The step being run (feeds, prices, alerts, build) while running. */
+    step: text("step"),
+    /** Each step's outcome, as JSON. */
+    summary: text("summary").notNull().default("{}"),
+    error: text("error"),
+    /** The site release the run's build produced. */
+    releaseId: text("release_id"),
+  },
+  (t) => [check("nightly_runs_status", sql`${t.status} IN ('queued', 'running', 'succeeded', 'failed')`)],
 );
