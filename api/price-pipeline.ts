@@ -12,6 +12,7 @@ import { defaultHoldPolicy, markStaleOffers, rederiveDailyPrices, type HoldPolic
 import { refreshPrices, type RefreshSummary } from "./jobs/price-refresh.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { utcDay } from "../data/domain/deal-facts.ts";
+import { defaultFreshForMs, freshnessText } from "../data/domain/offers.ts";
 import type { PageReader } from "./lib/page-price.ts";
 import { productSources, type ProductSource } from "./product-sources.ts";
 
@@ -25,9 +26,11 @@ export interface PricePipelineOptions {
   hostDelayMs?: number;
   /** A cron pattern (UK time) for the refresh inside the server; null: none. */
   refreshCron?: string | null;
+  /** How long a confirmed price counts as current (default 24 hours). */
+  freshForMs?: number;
   /**
-   * Minutes between sweeps (offers unconfirmed for 72 hours lose the best price; the first sweep
-   * of each UTC day re-checks every was-price against the last 90 days); 0: none.
+   * Minutes between sweeps (offers unconfirmed within the freshness window lose the best price;
+   * the first sweep of each UTC day re-checks every was-price against the last 90 days); 0: none.
    */
   staleSweepMinutes?: number;
   catalogueChanged(change: CatalogueChange): void;
@@ -41,7 +44,9 @@ export interface PricePipeline {
   refresh(): Promise<RefreshSummary>;
   /** When the scheduled refresh runs next (null: not scheduled). */
   nextScheduledRefresh(): Date | null;
-  /** Marks offers unconfirmed for 72 hours stale now (the server also does it every 15 minutes). */
+  /** How long a confirmed price counts as current. */
+  freshForMs: number;
+  /** Marks offers unconfirmed within the freshness window stale now (the server also does it every 5 minutes). */
   sweepStale(): number;
   /**
    * Re-checks every product's was-price for `now`'s UTC day (the history moves a day on; see
@@ -57,6 +62,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
   const log = options.log ?? console.error;
   const sources = options.sources ?? productSources();
   const holdPolicy = options.holdPolicy ?? defaultHoldPolicy;
+  const freshForMs = options.freshForMs ?? defaultFreshForMs;
 
   const signal = (change: CatalogueChange) => {
     if (isChange(change)) options.catalogueChanged(change);
@@ -103,7 +109,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
     : null;
 
   const sweepStale = () => {
-    const { value, change } = markStaleOffers(db);
+    const { value, change } = markStaleOffers(db, new Date(), freshForMs);
     signal(change);
     return value.marked;
   };
@@ -117,13 +123,14 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
     signal(change);
     return value.changed;
   };
-  const sweepMinutes = options.staleSweepMinutes ?? 15;
+  // Every 5 minutes: a price stops counting as best at most 5 minutes after its window ends.
+  const sweepMinutes = options.staleSweepMinutes ?? 5;
   const sweeper =
     sweepMinutes > 0
       ? setInterval(() => {
           try {
             const marked = sweepStale();
-            if (marked > 0) log(`Marked ${marked} offers stale (not confirmed for 72 hours)`);
+            if (marked > 0) log(`Marked ${marked} offers stale (not confirmed for ${freshnessText(freshForMs)})`);
             const rederived = rederiveForDay();
             if (rederived !== null && rederived > 0) log(`Re-checked was-prices for a new day: ${rederived} products changed`);
           } catch (error) {
@@ -138,6 +145,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
     sweepStale,
     rederiveForDay,
     holdPolicy,
+    freshForMs,
     async refresh() {
       const summary = await refresher.request();
       if (summary === null) throw new Error("The server is stopping; the refresh did not run");

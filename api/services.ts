@@ -163,6 +163,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     readPage: options.pageReader ?? createPageReader(),
     sources: options.sources,
     holdPolicy: config.holdPolicy,
+    freshForMs: config.freshForMs,
     concurrency: config.concurrency,
     hostDelayMs: options.hostDelayMs ?? config.hostDelayMs,
     refreshCron: options.refreshCron === undefined ? config.refreshCron : options.refreshCron,

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { alertCheckIntervalMinutes, appSecret, mailConfig, projectRoot, siteBuildProcesses } from "./config.ts";
+import { alertCheckIntervalMinutes, appSecret, mailConfig, pricePipelineConfig, projectRoot, siteBuildProcesses } from "./config.ts";
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES"]) {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON"]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -76,5 +76,29 @@ describe("SITE_BUILD_PROCESSES", () => {
   it.each(["0", "17", "1.5", "-1", "two", "2x"])("refuses %j, naming the setting", (text) => {
     process.env.SITE_BUILD_PROCESSES = text;
     expect(() => siteBuildProcesses()).toThrow(/SITE_BUILD_PROCESSES must be a whole number from 1 to 16/);
+  });
+});
+
+describe("pricePipelineConfig", () => {
+  it("counts a price current for 24 hours unless PRICE_FRESH_HOURS says otherwise (1 to 168 whole hours)", () => {
+    delete process.env.PRICE_FRESH_HOURS;
+    expect(pricePipelineConfig().freshForMs).toBe(24 * 3_600_000);
+    process.env.PRICE_FRESH_HOURS = "168";
+    expect(pricePipelineConfig().freshForMs).toBe(168 * 3_600_000);
+    process.env.PRICE_FRESH_HOURS = "1";
+    expect(pricePipelineConfig().freshForMs).toBe(3_600_000);
+    for (const bad of ["0", "169", "12.5", "a day"]) {
+      process.env.PRICE_FRESH_HOURS = bad;
+      expect(() => pricePipelineConfig()).toThrow("PRICE_FRESH_HOURS must be a whole number of hours from 1 to 168");
+    }
+  });
+
+  it("reads retailer pages daily at 02:30 UK time by default; REFRESH_CRON=off schedules none", () => {
+    delete process.env.REFRESH_CRON;
+    expect(pricePipelineConfig().refreshCron).toBe("30 2 * * *");
+    process.env.REFRESH_CRON = "15 4 * * *";
+    expect(pricePipelineConfig().refreshCron).toBe("15 4 * * *");
+    process.env.REFRESH_CRON = "off";
+    expect(pricePipelineConfig().refreshCron).toBeNull();
   });
 });

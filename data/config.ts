@@ -148,12 +148,17 @@ function factor(name: string, fallback: string): number {
   return value;
 }
 
+/** The page refresh inside the server: daily at 02:30 UK time, after the networks' overnight feed updates. */
+export const defaultRefreshCron = "30 2 * * *";
+
 /**
  * The price pipeline's settings. A checked price below PRICE_HOLD_BELOW or above PRICE_HOLD_ABOVE
  * times the published price is held for review (defaults 0.4 and 2.5). The refresh reads
  * REFRESH_CONCURRENCY retailer sites at once (default 4), waiting REFRESH_HOST_DELAY_MS between
- * two requests to one site (default 1500). REFRESH_CRON (e.g. "15 3 * * *", UK time) schedules
- * it inside the server; unset, it runs only from `npm run refresh`.
+ * two requests to one site (default 1500). REFRESH_CRON (UK time) schedules the page refresh
+ * inside the server: daily at 02:30 by default, "off" for none (then only `npm run refresh` and
+ * the nightly job run it). PRICE_FRESH_HOURS (default 24, 1 to 168) is how long a confirmed price
+ * counts as current: after it an offer is stale and never the best price.
  */
 export function pricePipelineConfig() {
   const below = factor("PRICE_HOLD_BELOW", "0.4");
@@ -163,11 +168,15 @@ export function pricePipelineConfig() {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 32) throw new Error(`REFRESH_CONCURRENCY must be a whole number from 1 to 32`);
   const hostDelayMs = Number(env("REFRESH_HOST_DELAY_MS", "1500"));
   if (!Number.isInteger(hostDelayMs) || hostDelayMs < 0) throw new Error(`REFRESH_HOST_DELAY_MS must be a whole number of milliseconds`);
+  const freshHours = Number(env("PRICE_FRESH_HOURS", "24"));
+  if (!Number.isInteger(freshHours) || freshHours < 1 || freshHours > 168) throw new Error(`PRICE_FRESH_HOURS must be a whole number of hours from 1 to 168`);
+  const cron = env("REFRESH_CRON", defaultRefreshCron).trim();
   return {
     holdPolicy: { below, above },
     concurrency,
     hostDelayMs,
-    refreshCron: process.env.REFRESH_CRON?.trim() || null,
+    refreshCron: cron === "off" ? null : cron,
+    freshForMs: freshHours * 3_600_000,
   };
 }
 

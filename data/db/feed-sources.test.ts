@@ -59,8 +59,11 @@ describe("feed sources", () => {
       updatedAt: t0.toISOString(),
     });
     const file = createFeedSource(db, { name: "a file feed", kind: "file", layout: "mapped", mapping: { name: "Title", price: "Cost", link: "URL" } }, t0);
-    expect(file).toMatchObject({ createProducts: false, enabled: true, mapping: { name: "Title", price: "Cost", link: "URL" }, retailerKey: null });
-    expect(listFeedSources(db).map((source) => source.name)).toEqual(["a file feed", "Zooplus feed"]);
+    expect(file).toMatchObject({ createProducts: false, enabled: true, mapping: { name: "Title", price: "Cost", link: "URL" }, retailerKey: null, schedule: null });
+    // A download named without a schedule is read every 6 hours; one named with null has none.
+    expect(createFeedSource(db, { name: "six-hourly", kind: "url", url: "https://feeds.example.com/a" }, t0).schedule).toBe("0 */6 * * *");
+    expect(createFeedSource(db, { name: "by hand", kind: "url", url: "https://feeds.example.com/b", schedule: null }, t0).schedule).toBeNull();
+    expect(listFeedSources(db).map((source) => source.name)).toEqual(["a file feed", "by hand", "six-hourly", "Zooplus feed"]);
 
     const changed = updateFeedSource(db, url.id, { schedule: null, enabled: false, retailerKey: null }, at(1000))!;
     expect(changed).toMatchObject({

@@ -12,7 +12,7 @@
 import type { Db } from "./client.ts";
 import { WriteRefused } from "./catalogue-writer.ts";
 import type { FeedSourceChanges, FeedSourceInput } from "../domain/feed-sources.schema.ts";
-import type { ColumnMapping, FeedLayoutChoice, FeedRun, FeedSourceKind, RefusalCounts, RunCounters, RunStatus, RunTrigger } from "../domain/feed-sources.ts";
+import { defaultFeedSchedule, type ColumnMapping, type FeedLayoutChoice, type FeedRun, type FeedSourceKind, type RefusalCounts, type RunCounters, type RunStatus, type RunTrigger } from "../domain/feed-sources.ts";
 
 export interface FeedSource {
   id: number;
@@ -112,7 +112,8 @@ export function createFeedSource(db: Db, input: FeedSourceInput, now: Date): Fee
           input.mapping ? JSON.stringify(input.mapping) : null,
           input.retailerKey ?? null,
           input.createProducts ? 1 : 0,
-          input.schedule ?? null,
+          // A download gets the default schedule unless one (or null: none) is named; an uploaded file changes only by upload.
+          input.schedule !== undefined ? input.schedule : input.kind === "url" ? defaultFeedSchedule : null,
           input.enabled === false ? 0 : 1,
           at,
           at,

@@ -188,13 +188,13 @@ describe("held prices", () => {
 });
 
 describe("markStaleOffers", () => {
-  it("marks offers not confirmed for 72 hours (not exactly 72), drops them from the best price, and a check revives them", () => {
+  it("marks offers not confirmed within 24 hours (not exactly 24), drops them from the best price, and a check revives them", () => {
     const id = product("Stale Kibble");
     recordPriceChecks(temp.db, [check(id, 1000, { retailerId: retailers[1]!, pricePence: 1200 })], undefined, hours(10));
-    // Retailer 0 last confirmed at t0; at t0 + 72 h exactly it is not yet stale.
-    markStaleOffers(temp.db, hours(72));
+    // Retailer 0 last confirmed at t0; at t0 + 24 h exactly it is not yet stale.
+    markStaleOffers(temp.db, hours(24));
     expect(offer(id).stale).toBe(0);
-    const { value, change } = markStaleOffers(temp.db, new Date(hours(72).getTime() + 1));
+    const { value, change } = markStaleOffers(temp.db, new Date(hours(24).getTime() + 1));
     expect(value.marked).toBeGreaterThanOrEqual(1);
     expect(change.productIds).toContain(id);
     expect(offer(id).stale).toBe(1);
@@ -204,6 +204,16 @@ describe("markStaleOffers", () => {
     recordPriceChecks(temp.db, [check(id, 1000)], undefined, hours(73));
     expect(offer(id).stale).toBe(0);
     expect(best(id)).toEqual({ price: 1000, retailer: retailers[0] });
+  });
+
+  it("takes the window it is given: with 72 hours a price stays current for exactly 72 hours", () => {
+    const id = product("Window Kibble");
+    markStaleOffers(temp.db, hours(72), 72 * 3600_000);
+    expect(offer(id).stale).toBe(0);
+    const { value } = markStaleOffers(temp.db, new Date(hours(72).getTime() + 1), 72 * 3600_000);
+    expect(value.marked).toBeGreaterThanOrEqual(1);
+    expect(offer(id).stale).toBe(1);
+    expect(temp.db.$client.prepare("SELECT summary FROM audit_log ORDER BY id DESC LIMIT 1").pluck().get()).toMatch(/not confirmed for 3 days\)$/);
   });
 
   it("never marks an offer under a manual override", () => {
@@ -377,8 +387,8 @@ describe("markStaleOffers: nothing to mark", () => {
     expect(audits(since)).toEqual([]);
     const id = product("Single Stale");
     recordPriceChecks(temp.db, [check(id, 1200, { retailerId: retailers[1]! })], undefined, hours(20_000));
-    markStaleOffers(temp.db, hours(20_050));
-    expect(audits(since).at(-1)?.summary).toBe("Marked 1 offer stale (not confirmed for 72 hours)");
+    markStaleOffers(temp.db, hours(20_010));
+    expect(audits(since).at(-1)?.summary).toBe("Marked 1 offer stale (not confirmed for 24 hours)");
   });
 });
 

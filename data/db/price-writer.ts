@@ -16,7 +16,7 @@
  * - A source's repeat-delivery price and terms replace the stored ones (null: none); a check that
  *   gives none (a retailer page) keeps them. A repeat price above the one-off price the shopper
  *   then pays is dropped with its terms: it is no repeat discount.
- * - An offer not confirmed for 72 hours is marked stale (never the best price); an offer whose
+ * - An offer not confirmed within the freshness window (24 hours by default) is marked stale (never the best price); an offer whose
  *   price the admin overrides does not go stale: the admin's price is not read from a source.
  */
 import type { Db } from "./client.ts";
@@ -25,7 +25,7 @@ import { catalogueTransaction, offerRetailers, WriteRefused, type CatalogueChang
 import { recomputeBestPrices } from "./offers.ts";
 import { statement } from "./statements.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
-import { effectivePence, staleAfterMs } from "../domain/offers.ts";
+import { defaultFreshForMs, effectivePence, freshnessText } from "../domain/offers.ts";
 import { offerUrlProblem } from "../domain/retailers.ts";
 
 /** One price read from a source for an existing offer (product at retailer). */
@@ -391,12 +391,13 @@ export function rejectHeldPrice(db: Db, id: number, now = new Date()): Written<H
 }
 
 /**
- * Marks offers not confirmed for 72 hours as stale (their pages say so, and they stop counting
- * as best price). Offers under a manual override never go stale.
+ * Marks offers not confirmed within `freshForMs` as stale (their pages say so, and they stop
+ * counting as best price): an offer confirmed exactly `freshForMs` ago is still current. Offers
+ * under a manual override never go stale.
  */
-export function markStaleOffers(db: Db, now = new Date()): Written<{ marked: number }> {
+export function markStaleOffers(db: Db, now = new Date(), freshForMs = defaultFreshForMs): Written<{ marked: number }> {
   return catalogueTransaction(db, () => {
-    const cutoff = new Date(now.getTime() - staleAfterMs).toISOString();
+    const cutoff = new Date(now.getTime() - freshForMs).toISOString();
     const rows = statement(
       db,
       `UPDATE product_prices SET stale = 1
@@ -412,7 +413,7 @@ export function markStaleOffers(db: Db, now = new Date()): Written<{ marked: num
         action: "update",
         entity: "product",
         entityId: null,
-        summary: `Marked ${rows.length} ${rows.length === 1 ? "offer" : "offers"} stale (not confirmed for 72 hours)`,
+        summary: `Marked ${rows.length} ${rows.length === 1 ? "offer" : "offers"} stale (not confirmed for ${freshnessText(freshForMs)})`,
       },
       now,
     );

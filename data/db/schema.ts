@@ -151,7 +151,8 @@ export const productPrices = sqliteTable(
     deliveryPence: integer("delivery_pence"),
     /**
      * When a source (feed, page check, the admin typing it) last confirmed the price. An offer not
-     * confirmed for 72 hours is marked stale and never counts as the best price.
+     * confirmed within the freshness window (24 hours by default) is marked stale and never counts
+     * as the best price.
      */
     lastCheckedAt: text("last_checked_at"),
     stale: integer("stale", { mode: "boolean" }).notNull().default(false),

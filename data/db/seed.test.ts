@@ -31,15 +31,15 @@ function productId(slug: string): number {
 }
 
 describe("seedCatalogue", () => {
-  it("counts every seeded price as confirmed when seeded: none is stale until 72 hours later", () => {
+  it("counts every seeded price as confirmed when seeded: none is stale until 24 hours later", () => {
     const before = Date.now();
     seedCatalogue(db, generateCatalogue({ products: 30, today: new Date() }));
     const checked = db.$client.prepare("SELECT DISTINCT last_checked_at FROM product_prices").pluck().all() as string[];
     expect(checked).toHaveLength(1);
     expect(Date.parse(checked[0]!)).toBeGreaterThanOrEqual(before);
     expect(Date.parse(checked[0]!)).toBeLessThanOrEqual(Date.now());
-    expect(markStaleOffers(db, new Date(Date.parse(checked[0]!) + 72 * 3600_000)).value.marked).toBe(0);
-    expect(markStaleOffers(db, new Date(Date.parse(checked[0]!) + 72 * 3600_000 + 1)).value.marked).toBe(count("SELECT count(*) FROM product_prices"));
+    expect(markStaleOffers(db, new Date(Date.parse(checked[0]!) + 24 * 3600_000)).value.marked).toBe(0);
+    expect(markStaleOffers(db, new Date(Date.parse(checked[0]!) + 24 * 3600_000 + 1)).value.marked).toBe(count("SELECT count(*) FROM product_prices"));
   });
 
   it("refuses a catalogue that names a product slug twice, writing nothing", () => {

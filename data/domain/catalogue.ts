@@ -62,7 +62,7 @@ export interface Offer {
   updatedAt: string;
   /** When a source (feed, page check, the admin) last confirmed the price; null: never. */
   lastCheckedAt: string | null;
-  /** Not confirmed for 72 hours: shown with a warning, never the best price. */
+  /** Not confirmed within the freshness window (24 hours by default): shown with a warning, never the best price. */
   stale: boolean;
   /** The item price on the retailer's repeat-delivery scheme (Subscribe & Save, Repeat, Easy Repeat); null: none. */
   repeatPrice: number | null;

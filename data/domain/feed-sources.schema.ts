@@ -11,6 +11,7 @@ export const feedScheduleTimezone = "Europe/London";
 /** The shortest time between two scheduled runs of one source. */
 export const minScheduleGapMinutes = 15;
 
+
 /**
  * Why a cron pattern cannot be a feed schedule, or null when it can.
  * @example scheduleProblem("15 3 * * *") // null

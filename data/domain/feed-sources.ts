@@ -54,6 +54,12 @@ export const feedSourceKinds = ["url", "file"] as const;
 export type FeedSourceKind = (typeof feedSourceKinds)[number];
 
 export const runTriggers = ["schedule", "admin", "cli"] as const;
+
+/**
+ * A new download source's schedule unless the admin names one (or null for none): every 6 hours,
+ * on the hour, so its prices are confirmed several times within a day's freshness window.
+ */
+export const defaultFeedSchedule = "0 */6 * * *";
 export type RunTrigger = (typeof runTriggers)[number];
 
 /** A run's states: queued (waiting for another import to finish), running, then one of the two ends. */

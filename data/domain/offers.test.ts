@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bestOffer, effectivePence, offerListOrder, offerTotalPence, staleAfterMs, type ListedOffer, type OfferPricing } from "./offers.ts";
+import { bestOffer, defaultFreshForMs, effectivePence, freshnessText, offerListOrder, offerTotalPence, type ListedOffer, type OfferPricing } from "./offers.ts";
 
 const offer = (over: Partial<OfferPricing>): OfferPricing => ({
   retailerId: 1,
@@ -68,8 +68,14 @@ describe("bestOffer", () => {
     expect(bestOffer([offer({ stale: true })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null });
     expect(bestOffer([offer({ stale: false, retailerId: 4 })]).bestRetailerId).toBe(4);
   });
-  it("counts a price as current for exactly 72 hours", () => {
-    expect(staleAfterMs).toBe(72 * 3600 * 1000);
+  it("counts a price as current for 24 hours by default", () => {
+    expect(defaultFreshForMs).toBe(24 * 3600 * 1000);
+  });
+  it("words the window in hours, whole days past one day", () => {
+    expect(freshnessText(24 * 3600_000)).toBe("24 hours");
+    expect(freshnessText(3600_000)).toBe("1 hour");
+    expect(freshnessText(36 * 3600_000)).toBe("36 hours");
+    expect(freshnessText(72 * 3600_000)).toBe("3 days");
   });
 });
 

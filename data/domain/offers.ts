@@ -8,7 +8,7 @@ export interface OfferPricing {
   inStock: boolean;
   priceOverride: boolean;
   manualPricePence: Pence | null;
-  /** Not confirmed by any source for 72 hours: shown, but never the best price. */
+  /** Not confirmed by any source within the freshness window (24 hours by default): shown, but never the best price. */
   stale?: boolean;
   /** Delivery for this item as its source states it (null or absent: not stated). */
   deliveryPence?: Pence | null;
@@ -18,8 +18,18 @@ export interface OfferPricing {
   deliveryRule?: DeliveryRule;
 }
 
-/** How long a price counts as current without a source confirming it. */
-export const staleAfterMs = 72 * 60 * 60 * 1000;
+/**
+ * How long a price counts as current without a source confirming it: 24 hours by default
+ * (PRICE_FRESH_HOURS), so a best price is never older than a day. Pages are read daily and feeds
+ * every few hours, so a live offer is confirmed well inside it.
+ */
+export const defaultFreshForMs = 24 * 60 * 60 * 1000;
+
+/** The freshness window in words: "24 hours", "2 days". */
+export function freshnessText(freshForMs: number): string {
+  const hours = Math.round(freshForMs / 3_600_000);
+  return hours % 24 === 0 && hours > 24 ? `${hours / 24} days` : `${hours} ${hours === 1 ? "hour" : "hours"}`;
+}
 
 /** The price a shopper pays: the manual price when the admin overrides, else the listed one. */
 export function effectivePence(offer: OfferPricing): Pence {

@@ -1,6 +1,6 @@
 /**
  * How old an offer's price is, in words a shopper reads beside it. A price counts as current for
- * 72 hours after a source last confirmed it; after that it is stale.
+ * the freshness window (24 hours by default) after a source last confirmed it; after that it is stale.
  */
 
 const minute = 60_000;

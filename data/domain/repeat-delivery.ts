@@ -59,7 +59,7 @@ export function repeatSavingPence(offer: RepeatPricing): Pence | null {
 export interface RegularWayOption {
   retailerId: number;
   inStock: boolean;
-  /** Not confirmed for 72 hours: shown, never the cheapest. */
+  /** Not confirmed within the freshness window: shown, never the cheapest. */
   stale: boolean;
   /** One-off total to the door. */
   totalPence: Pence;

@@ -146,6 +146,44 @@ describe("price to the door", () => {
     await context.close();
   }, rebuildTimeout + 30_000);
 
+  it("gives the best price its own check time, the one its row shows, not another offer's", async () => {
+    // The second-lowest-ranked product with two offers in stock: its best offer was confirmed three
+    // hours ago, every other offer five minutes ago.
+    const product = (await allProducts()).sort((a, b) => b.rank - a.rank).filter((p) => p.bestPrice !== null && p.prices.filter((o) => o.inStock).length >= 2)[1]!;
+    const best = product.prices.find((offer) => offer.retailerId === product.bestRetailerId)!;
+    const bestChecked = new Date(Date.now() - 3 * 3600_000 - 60_000).toISOString();
+    const othersChecked = new Date(Date.now() - 5 * 60_000).toISOString();
+    const db = openDb(databaseFile);
+    try {
+      db.$client.transaction(() => {
+        db.$client.prepare("UPDATE product_prices SET last_checked_at = ? WHERE product_id = ?").run(othersChecked, product.id);
+        db.$client.prepare("UPDATE product_prices SET last_checked_at = ? WHERE product_id = ? AND retailer_id = ?").run(bestChecked, product.id, best.retailerId);
+        bumpCatalogueRevision(db);
+      })();
+    } finally {
+      db.$client.close();
+    }
+    const { page, context, errors } = await openPage(browser);
+    const checked = page.getByTestId("best-price-checked");
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`${baseUrl}/product/${product.slug}`);
+          return (await checked.count()) === 1 ? checked.innerText() : "";
+        },
+        { timeout: rebuildTimeout, interval: 1000 },
+      )
+      .toMatch(new RegExp(`^Checked 3 hours ago at ${best.retailer.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(\\d{1,2} \\w+ \\d{4} at \\d{2}:\\d{2}\\)\\.$`));
+    // The same time as the best offer's row; the fresher rows say their own.
+    const ages = page.locator('section[aria-labelledby="compare-heading"] table [data-price-age]');
+    await expect.poll(async () => (await ages.allInnerTexts()).sort()).toEqual(
+      product.prices.map((offer) => (offer.retailerId === best.retailerId ? "Checked 3 hours ago" : "Checked 5 minutes ago")).sort(),
+    );
+    expect(await page.locator(`table [data-price-age="${bestChecked}"]`).innerText()).toBe("Checked 3 hours ago");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, rebuildTimeout + 30_000);
+
   it("lets the site owner set a retailer's delivery rule on /admin/retailers", async () => {
     // eBay: its listings state their own postage, so a rule changes no price other tests read.
     const retailers = (await (await fetch(`${baseUrl}/api/retailers`)).json()) as { id: number; key: string; deliveryCharge: number | null }[];

@@ -7,7 +7,7 @@
  * counters, and its recent runs.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { feedFieldLabels, feedLayoutChoices, feedLayoutLabels, isFinished, mappableFields, missingMappedFields, type FeedRun } from "../../../../data/domain/feed-sources.ts";
+import { defaultFeedSchedule, feedFieldLabels, feedLayoutChoices, feedLayoutLabels, isFinished, mappableFields, missingMappedFields, type FeedRun } from "../../../../data/domain/feed-sources.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { toast } from "../../toast/toast.store.ts";
 import {
@@ -84,7 +84,8 @@ const fieldsOf = (source: FeedSourceView | null): Fields => ({
   layout: source?.layout ?? "auto",
   retailerKey: source?.retailerKey ?? "",
   createProducts: source?.createProducts ?? false,
-  schedule: source?.schedule ?? "",
+  // A new source is read every 6 hours unless the admin changes it.
+  schedule: source === null ? defaultFeedSchedule : (source.schedule ?? ""),
   enabled: source?.enabled ?? true,
 });
 
@@ -377,7 +378,7 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
               )}
             </Field>
             <Checkbox label="Create products for rows that match none" checked={fields.createProducts} onChange={(event) => set("createProducts", event.target.checked)} />
-            <Field label="Schedule" hint="A cron pattern in UK time (minute hour day month weekday), e.g. 15 3 * * * for 03:15 every day. Empty: only when run by hand.">
+            <Field label="Schedule" hint="A cron pattern in UK time (minute hour day month weekday): 0 */6 * * * reads it every 6 hours, 15 3 * * * at 03:15 every day. Empty: only when run by hand.">
               {({ id: inputId, describedBy }) => (
                 <input
                   id={inputId}
