@@ -49,6 +49,8 @@ export async function spawnTestServer(options: {
       SECRETS_DIR: path.join(options.dir, "secrets"),
       FEED_UPLOADS_DIR: path.join(options.dir, "uploads"),
       SMTP_URL: "",
+      // No scheduled page reads: a test run must never fetch retailers' real pages.
+      REFRESH_CRON: "off",
       ADMIN_PASSWORD_HASH: await hashPassword(options.adminPassword),
       ...options.env,
     },
