@@ -58,6 +58,8 @@ export interface DemoOffer {
   productId: number;
   retailerId: number;
   pricePence: Pence;
+  /** The retailer's stated was-price (null: none). */
+  originalPricePence: Pence | null;
   /** The latest recorded price other than the current one (null: none). */
   earlierPence: Pence | null;
   /** The first recorded price (the current one when none is recorded). */
@@ -70,7 +72,7 @@ export interface DemoOffer {
 export function demoOffers(db: Db): DemoOffer[] {
   return statement(
     db,
-    `SELECT pp.product_id AS productId, pp.retailer_id AS retailerId, pp.price_pence AS pricePence,
+    `SELECT pp.product_id AS productId, pp.retailer_id AS retailerId, pp.price_pence AS pricePence, pp.original_price_pence AS originalPricePence,
        (SELECT h.price_pence FROM price_history h WHERE h.product_id = pp.product_id AND h.retailer_id = pp.retailer_id AND h.price_pence <> pp.price_pence
           ORDER BY h.recorded_at DESC, h.id DESC LIMIT 1) AS earlierPence,
        coalesce((SELECT h.price_pence FROM price_history h WHERE h.product_id = pp.product_id AND h.retailer_id = pp.retailer_id
