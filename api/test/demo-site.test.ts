@@ -45,7 +45,7 @@ describe("the demo line", () => {
       const html = await page(withDemo, file);
       expect(html, file).not.toBeNull();
       expect(occurrences(html!, demoLine), file).toBe(1);
-      expect(html!, file).toMatch(/<div [^>]*role="note"[^>]*>\s*<p[^>]*>\s*<strong[^>]*>Demo catalogue: illustrative prices<\/strong> — not real offers\.\s*<\/p>/);
+      expect(html!, file).toMatch(/<div [^>]*role="note"[^>]*>\s*<p[^>]*>\s*<strong[^>]*>Demo catalogue: illustrative prices<\/strong> <span[^>]*>— not real offers\.<\/span>\s*<\/p>/);
     }
 
     clearDemoCatalogue(temp.db);
