@@ -85,6 +85,8 @@ import feedSourceRuns from "./routes/admin/feed-sources/[id]/runs.get.ts";
 import feedRun from "./routes/admin/feed-runs/[id].get.ts";
 import acceptPriceHold from "./routes/admin/price-holds/[id].accept.post.ts";
 import rejectPriceHold from "./routes/admin/price-holds/[id].reject.post.ts";
+import demoCatalogue from "./routes/admin/demo/index.get.ts";
+import clearDemo from "./routes/admin/demo/clear.post.ts";
 import { hasSession } from "./lib/admin-auth.ts";
 import { assertBodyType, assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
@@ -233,6 +235,8 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["POST", "/api/admin/feed-sources/:id/runs", startFeedRun, admin],
   ["GET", "/api/admin/feed-sources/:id/runs", feedSourceRuns, admin],
   ["GET", "/api/admin/feed-runs/:id", feedRun, admin],
+  ["GET", "/api/admin/demo", demoCatalogue, admin],
+  ["POST", "/api/admin/demo/clear", clearDemo, admin],
 ];
 
 /** Each route's path as a pattern: `:name` matches one path segment. */

@@ -6,6 +6,7 @@
 import type { AdminContext, AppContext, SiteBuilds } from "./context.ts";
 import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "./jobs/alert-check.ts";
 import { startRetentionSchedule } from "./jobs/retention.ts";
+import { startDemoRefresh } from "./jobs/demo-refresh.ts";
 import { createLoginLimiter, pruneSessions, resolvePasswordHash, type PasswordSource } from "./lib/admin-auth.ts";
 import { ResponseCache } from "./lib/response-cache.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
@@ -94,6 +95,8 @@ export interface ServicesOptions {
   feedSchedules?: boolean;
   /** Milliseconds between two page reads on one site (default REFRESH_HOST_DELAY_MS). */
   hostDelayMs?: number;
+  /** Keep the demo catalogue's offers confirmed with small daily moves (default on; off where a test needs the database to stand still). */
+  demoRefresh?: boolean;
   log?: (line: string) => void;
 }
 
@@ -156,6 +159,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
   sessionPruner.unref();
   // Visitor data past the privacy policy's periods is deleted at start and then daily.
   const retention = startRetentionSchedule({ db, log });
+  // Demo offers are kept confirmed (looked at shortly after start, then hourly), their prices moving once a UK day.
+  const demoRefresh = (options.demoRefresh ?? true) ? startDemoRefresh({ db, catalogueChanged: (change) => catalogueChanged(change), log }) : null;
 
   const config = pricePipelineConfig();
   const pipeline = createPricePipeline({
@@ -219,6 +224,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       if (watcher) clearInterval(watcher);
       clearInterval(sessionPruner);
       retention.stop();
+      demoRefresh?.stop();
       await feedImports.stop();
       await pipeline.stop();
       await alerts.stop();

@@ -617,6 +617,13 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     { method: "POST", path: `/api/admin/price-holds/${anyId}/reject`, admin: true, body: {}, status: 404, error: "Held price not found" },
     { method: "POST", path: "/api/admin/price-holds/0/reject", admin: true, body: {}, status: 400, error: /id/ },
   ],
+  "GET /api/admin/demo": () => [anonymous("GET", "/api/admin/demo"), { method: "DELETE", path: "/api/admin/demo", admin: true, status: 405, error: "DELETE is not allowed here; use GET or HEAD" }],
+  "POST /api/admin/demo/clear": () => [
+    anonymous("POST", "/api/admin/demo/clear", {}),
+    crossSite("POST", "/api/admin/demo/clear", {}, evilOrigin),
+    { method: "GET", path: "/api/admin/demo/clear", admin: true, status: 405, error: "GET is not allowed here; use POST" },
+    { method: "POST", path: "/api/admin/demo/clear", admin: true, body: "{}", contentType: "text/plain", status: 415, error: /JSON/ },
+  ],
 };
 
 const adminGoodInput: Record<string, () => Promise<void>> = {
@@ -1088,6 +1095,43 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     expect(await adminOk("POST", `/api/admin/price-holds/${hold.id}/reject`, {})).toEqual({ id: hold.id, status: "rejected" });
     expect(row<{ price_pence: number }>("SELECT price_pence FROM product_prices WHERE product_id = ? AND retailer_id = ?", f.product.id, hold.retailerId).price_pence).toBe(hold.published);
     expect(builds).toEqual([]);
+  },
+  "GET /api/admin/demo": async () => {
+    const count = (sql: string) => row<{ n: number }>(sql).n;
+    expect(await adminOk("GET", "/api/admin/demo")).toEqual({
+      demo: true,
+      products: count("SELECT count(*) AS n FROM products WHERE demo = 1"),
+      keptProducts: count("SELECT count(*) AS n FROM products p WHERE demo = 1 AND EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id AND pp.source <> 'demo')"),
+      offers: count("SELECT count(*) AS n FROM product_prices WHERE source = 'demo'"),
+      vouchers: count("SELECT count(*) AS n FROM vouchers WHERE demo = 1"),
+    });
+  },
+  "POST /api/admin/demo/clear": async () => {
+    // Clearing would empty the catalogue every other route's test reads: a server of its own.
+    const changes: CatalogueChange[] = [];
+    const own = await startTestServer({ products: 5, site: { request: (change) => changes.push(change), status: () => ({ state: "idle", lastBuild: null }) } });
+    try {
+      const offers = (own.db.$client.prepare("SELECT count(*) FROM product_prices").pluck().get() as number);
+      const points = (own.db.$client.prepare("SELECT count(*) FROM price_history").pluck().get() as number);
+      const cookie = await own.login();
+      const demo = async () => (await own.admin("GET", "/api/admin/demo", undefined, cookie)).json();
+      expect(await demo()).toEqual({ demo: true, products: 5, keptProducts: 0, offers, vouchers: 8 });
+      expect(await own.json("/api/products/count")).toMatchObject({ count: 5 });
+
+      const cleared = await own.admin("POST", "/api/admin/demo/clear", {}, cookie);
+      expect(cleared.status).toBe(200);
+      expect(await cleared.json()).toEqual({ products: 5, keptProducts: 0, offers, historyPoints: points, vouchers: 8 });
+      expect(changes).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
+      expect(await demo()).toEqual({ demo: false, products: 0, keptProducts: 0, offers: 0, vouchers: 0 });
+      // The cached answer went with the change.
+      expect(await own.json("/api/products/count")).toMatchObject({ count: 0 });
+
+      const again = await own.admin("POST", "/api/admin/demo/clear", {}, cookie);
+      expect(await again.json()).toEqual({ products: 0, keptProducts: 0, offers: 0, historyPoints: 0, vouchers: 0 });
+      expect(changes).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
   },
 };
 

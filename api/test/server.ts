@@ -102,6 +102,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     uploadsDir: path.join(dir, "uploads"),
     uploadMaxBytes: options.uploadMaxBytes ?? 1024 * 1024,
     feedAllowance: options.feedAllowance,
+    demoRefresh: false,
   });
   const { db } = services;
   const cache = services.cache!;

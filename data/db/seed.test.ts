@@ -4,8 +4,11 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closeDb, migrateDb, openDb, type Db } from "./client.ts";
 import { ensureSeeded, seedCatalogue } from "./seed.ts";
-import { markStaleOffers } from "./price-writer.ts";
+import { markStaleOffers, recordPriceChecks } from "./price-writer.ts";
 import { generateCatalogue } from "../seed/generate.ts";
+import { addOwnerCatalogue, ownerVisitor } from "./fixtures/owner-catalogue.ts";
+import { createProduct } from "./catalogue-writer.ts";
+import { productInput } from "../domain/catalogue-input.ts";
 
 const today = new Date("2025-03-14T10:30:00.000Z");
 const catalogue480 = generateCatalogue({ products: 480, today });
@@ -252,6 +255,83 @@ describe("seedCatalogue", () => {
     noHistory.products[2]!.history = noHistory.products[2]!.history.filter((point) => point.retailerName !== offer.retailerName);
     expect(() => seedCatalogue(db, noHistory)).toThrow(`Offer of "${noHistory.products[2]!.slug}" at ${offer.retailerName} has no price history`);
     expect(count("SELECT count(*) FROM products")).toBe(0);
+  });
+});
+
+describe("seedCatalogue beside the owner's data", () => {
+  const offersOf = (productId: number) =>
+    db.$client.prepare("SELECT retailer_id AS retailerId, price_pence AS price, source FROM product_prices WHERE product_id = ? ORDER BY retailer_id").all(productId);
+
+  it("marks everything it writes as demo: products, offers (source demo) and vouchers", () => {
+    seedCatalogue(db, generateCatalogue({ products: 30, today }));
+    expect(count("SELECT count(*) FROM products WHERE demo = 1")).toBe(30);
+    expect(count("SELECT count(*) FROM products WHERE demo = 0")).toBe(0);
+    expect(count("SELECT count(*) FROM product_prices WHERE source <> 'demo'")).toBe(0);
+    expect(count("SELECT count(*) FROM product_prices")).toBeGreaterThan(30);
+    expect(count("SELECT count(*) FROM vouchers WHERE demo = 1")).toBe(8);
+    expect(count("SELECT count(*) FROM vouchers WHERE demo = 0")).toBe(0);
+  });
+
+  it("re-seeds only the demo: the owner's product keeps its id, offers, history and favourite, with its category, retailer and voucher", () => {
+    seedCatalogue(db, catalogue480);
+    const leaving = catalogue480.products[400]!.slug;
+    const owner = addOwnerCatalogue(db, leaving);
+    const ownerOffers = offersOf(owner.productId);
+    const ownerHistory = db.$client.prepare("SELECT * FROM price_history WHERE product_id = ? ORDER BY id").all(owner.productId);
+    expect(ownerOffers).toHaveLength(2);
+
+    const smaller = generateCatalogue({ products: 100, today: new Date(today.getTime() + 86_400_000) });
+    const counts = seedCatalogue(db, smaller);
+
+    expect(counts.products).toBe(100);
+    expect(count("SELECT count(*) FROM products WHERE demo = 1")).toBe(100);
+    expect(offersOf(owner.productId)).toEqual(ownerOffers);
+    expect(db.$client.prepare("SELECT * FROM price_history WHERE product_id = ? ORDER BY id").all(owner.productId)).toEqual(ownerHistory);
+    expect(count("SELECT count(*) FROM favorites WHERE product_id = ? AND user_id = ?", owner.productId, ownerVisitor)).toBe(1);
+    expect(count("SELECT count(*) FROM products WHERE id = ? AND demo = 0 AND category_id = ?", owner.productId, owner.categoryId)).toBe(1);
+    expect(count("SELECT count(*) FROM categories WHERE id = ?", owner.categoryId)).toBe(1);
+    expect(count("SELECT count(*) FROM retailers WHERE id = ?", owner.retailerId)).toBe(1);
+    expect(count("SELECT count(*) FROM vouchers WHERE id = ? AND demo = 0", owner.voucherId)).toBe(1);
+    expect(count("SELECT count(*) FROM vouchers")).toBe(9);
+    // The demo product that left the catalogue had the owner's feed offer: it stayed, as the owner's, with that offer only.
+    expect(count("SELECT count(*) FROM products WHERE id = ? AND demo = 0", owner.adopted.productId)).toBe(1);
+    expect(offersOf(owner.adopted.productId)).toEqual([{ retailerId: owner.retailerId, price: owner.adopted.pricePence, source: "feed:scales" }]);
+    // Every other offer is the new catalogue's.
+    const generatedOffers = smaller.products.reduce((sum, p) => sum + p.offers.length, 0);
+    expect(count("SELECT count(*) FROM product_prices WHERE source = 'demo'")).toBe(generatedOffers);
+    expect(counts.offers).toBe(generatedOffers);
+    expect(count("SELECT count(*) FROM product_prices WHERE source = 'demo' AND product_id NOT IN (SELECT id FROM products WHERE demo = 1)")).toBe(0);
+    expect(count("SELECT best_price_pence FROM products WHERE id = ?", owner.productId)).toBe(2499);
+  });
+
+  it("leaves out a generated offer where the owner has one for that demo product, and keeps the owner's", () => {
+    seedCatalogue(db, catalogue480);
+    const slug = catalogue480.products[3]!.slug;
+    const id = productId(slug);
+    const [first] = offersOf(id) as { retailerId: number; price: number }[];
+    // The owner's page read of one of its offers: that offer is the owner's from now on.
+    recordPriceChecks(db, [{ productId: id, retailerId: first!.retailerId, pricePence: first!.price + 10, inStock: null, source: "page" }]);
+    const before = offersOf(id);
+
+    seedCatalogue(db, catalogue480);
+
+    expect(count("SELECT count(*) FROM products WHERE id = ? AND demo = 1", id)).toBe(1);
+    expect(offersOf(id)).toEqual(before);
+    expect(before).toContainEqual({ retailerId: first!.retailerId, price: first!.price + 10, source: "page" });
+  });
+
+  it("leaves alone an owner's product whose slug the generated catalogue also has", () => {
+    seedCatalogue(db, generateCatalogue({ products: 100, today }));
+    const taken = catalogue480.products[300]!;
+    const category = count("SELECT id FROM categories WHERE slug = ?", taken.categorySlug);
+    const { id } = createProduct(db, productInput.parse({ name: "The owner's own listing", slug: taken.slug, categoryId: category }), today).value;
+
+    const counts = seedCatalogue(db, catalogue480);
+
+    expect(counts.products).toBe(479);
+    expect(db.$client.prepare("SELECT id, name, demo FROM products WHERE slug = ?").get(taken.slug)).toEqual({ id, name: "The owner's own listing", demo: 0 });
+    expect(count("SELECT count(*) FROM product_prices WHERE product_id = ?", id)).toBe(0);
+    expect(count("SELECT count(*) FROM price_history WHERE product_id = ?", id)).toBe(0);
   });
 });
 

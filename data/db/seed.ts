@@ -1,7 +1,9 @@
 /**
- * Writes a generated catalogue into the database, idempotently: run it again and every
+ * Writes the generated demo catalogue into the database, idempotently: run it again and every
  * surviving product keeps its id (so favourites, price alerts and recently viewed entries stay
- * attached), while products no longer in the catalogue are removed with their visitor data.
+ * attached), while demo products no longer in the catalogue are removed with their visitor data.
+ * What it writes is marked as demo (products.demo, offers with source 'demo', vouchers.demo), and
+ * a re-seed replaces only that: the owner's products, offers and vouchers are left as they are.
  */
 import type { Db } from "./client.ts";
 import { bumpCatalogueRevision } from "./catalogue-revision.ts";
@@ -21,11 +23,11 @@ export interface SeedCounts {
  * about 2 s instead of 6-8 s).
  */
 const upsertProductsSql = `
-  INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, family_key, kcal_per_kg, feeding_guide)
+  INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, family_key, kcal_per_kg, feeding_guide, demo)
   SELECT value ->> 'name', value ->> 'slug', value ->> 'description', value ->> 'image', value ->> 'brand',
          value ->> 'categoryId', value ->> 'rating', value ->> 'reviewCount', value ->> 'isFeatured', value ->> 'rank', value ->> 'familyKey',
-         value ->> 'kcalPerKg', value ->> 'feedingGuide'
-  FROM json_each(?) WHERE true
+         value ->> 'kcalPerKg', value ->> 'feedingGuide', 1
+  FROM json_each(?) WHERE value ->> 'slug' NOT IN (SELECT slug FROM products WHERE demo = 0)
   ON CONFLICT(slug) DO UPDATE SET
     name = excluded.name, description = excluded.description, image = excluded.image,
     brand = excluded.brand, category_id = excluded.category_id, rating = excluded.rating,
@@ -51,11 +53,18 @@ function assertUniqueSlugs(catalogue: GeneratedCatalogue): void {
 }
 
 /**
- * Replaces the catalogue in one transaction (all or nothing):
- * categories and retailers are upserted by slug and key, products by slug; products,
- * categories and retailers missing from the catalogue are deleted (cascading their visitor
- * data); offers, price history and vouchers are replaced; affiliate IDs are only filled in
- * where missing, so an admin's IDs survive. Best prices are re-derived from the offers.
+ * Replaces the demo catalogue in one transaction (all or nothing):
+ * - categories and retailers are upserted by slug and key; those missing from the catalogue are
+ *   deleted unless a product is in the category or an offer is at the retailer;
+ * - demo products are upserted by slug; a generated product whose slug one of the owner's
+ *   products has is left out (with its offers). A demo product missing from the catalogue is
+ *   deleted (cascading its visitor data), unless it has an offer of the owner's: then it becomes
+ *   the owner's, as clearing the demo does;
+ * - demo offers with their price history, and demo vouchers, are replaced; a generated offer at
+ *   a retailer where the owner has an offer for that product, or a voucher code the owner has at
+ *   that retailer, is left out;
+ * - affiliate IDs are only filled in where missing, so an admin's IDs survive.
+ * Best prices are re-derived from the offers.
  */
 export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts {
   assertUniqueSlugs(catalogue);
@@ -76,15 +85,15 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
   );
   const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, number | null, string, string, number | null, string | null]>(
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
-       updated_at, last_checked_at, repeat_price_pence, repeat_terms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       updated_at, last_checked_at, repeat_price_pence, repeat_terms, source)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'demo')`,
   );
   const insertHistory = sqlite.prepare<[number, number, number, string]>(
     "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)",
   );
   const insertVoucher = sqlite.prepare<[string, string, string, string, string, string, number]>(
-    `INSERT INTO vouchers (code, description, retailer, url, discount, expiry_date, uses)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO vouchers (code, description, retailer, url, discount, expiry_date, uses, demo)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT(retailer, code) DO NOTHING`,
   );
   const insertAffiliateId = sqlite.prepare<[string, string]>(
     "INSERT INTO affiliate_settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
@@ -110,12 +119,24 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
       if (row) retailerIds.set(retailer.name, row.id);
     }
 
-    // Products that leave the catalogue go first (their favourites, alerts and views cascade);
-    // every product left is then re-seeded, so all offers and history can simply be replaced.
+    // Demo products that leave the catalogue go first (their favourites, alerts and views
+    // cascade), but one the owner has given an offer becomes the owner's.
+    const slugs = jsonList(catalogue.products.map((product) => product.slug));
     sqlite
-      .prepare("DELETE FROM products WHERE slug NOT IN (SELECT value FROM json_each(?))")
-      .run(jsonList(catalogue.products.map((product) => product.slug)));
-    sqlite.exec("DELETE FROM price_history; DELETE FROM product_prices;");
+      .prepare(
+        `UPDATE products SET demo = 0 WHERE demo = 1 AND slug NOT IN (SELECT value FROM json_each(?))
+           AND EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = products.id AND pp.source <> 'demo')`,
+      )
+      .run(slugs);
+    sqlite.prepare("DELETE FROM products WHERE demo = 1 AND slug NOT IN (SELECT value FROM json_each(?))").run(slugs);
+    // The demo offers and their history are replaced (with what a demo product still has at a
+    // retailer it no longer has an offer at); the owner's offers and their history stay.
+    sqlite.exec(`
+      DELETE FROM price_history WHERE EXISTS (
+          SELECT 1 FROM product_prices pp WHERE pp.product_id = price_history.product_id AND pp.retailer_id = price_history.retailer_id AND pp.source = 'demo')
+        OR (product_id IN (SELECT id FROM products WHERE demo = 1) AND NOT EXISTS (
+          SELECT 1 FROM product_prices pp WHERE pp.product_id = price_history.product_id AND pp.retailer_id = price_history.retailer_id));
+      DELETE FROM product_prices WHERE source = 'demo';`);
 
     const productRows = catalogue.products.map((product) => ({
       name: product.name,
@@ -134,15 +155,26 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
       feedingGuide: product.feedingGuide === null ? null : JSON.stringify(product.feedingGuide),
     }));
     sqlite.prepare(upsertProductsSql).run(JSON.stringify(productRows));
-    // After the delete above, the products table holds exactly the catalogue's products.
+    // The demo products are now exactly the catalogue's, less those whose slug the owner has.
     const productIds = new Map(
-      (sqlite.prepare("SELECT slug, id FROM products").raw().all() as [string, number][]).map(([slug, id]) => [slug, id]),
+      (sqlite.prepare("SELECT slug, id FROM products WHERE demo = 1").raw().all() as [string, number][]).map(([slug, id]) => [slug, id]),
     );
+    const demoProducts = catalogue.products.filter((product) => productIds.has(product.slug));
+    // Retailers where the owner has an offer for a demo product: the generated offer there is left out.
+    const ownerOffers = new Set(
+      (
+        sqlite
+          .prepare("SELECT product_id, retailer_id FROM product_prices WHERE product_id IN (SELECT id FROM products WHERE demo = 1)")
+          .raw()
+          .all() as [number, number][]
+      ).map(([productId, retailerId]) => `${productId}:${retailerId}`),
+    );
+    const isOwners = (productId: number, retailerId: number) => ownerOffers.has(`${productId}:${retailerId}`);
 
     // One table at a time (offers, then history) keeps each B-tree's pages hot.
     const seededAt = new Date().toISOString();
     let offers = 0;
-    for (const product of catalogue.products) {
+    for (const product of demoProducts) {
       const productId = idFor(productIds, product.slug, "product");
       // An offer was last updated at its newest price point (history is in time order per retailer).
       const lastPointAt = new Map<string, string>();
@@ -150,9 +182,11 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
       for (const offer of product.offers) {
         const updatedAt = lastPointAt.get(offer.retailerName);
         if (updatedAt === undefined) throw new Error(`Offer of "${product.slug}" at ${offer.retailerName} has no price history`);
+        const retailerId = idFor(retailerIds, offer.retailerName, "retailer");
+        if (isOwners(productId, retailerId)) continue;
         insertOffer.run(
           productId,
-          idFor(retailerIds, offer.retailerName, "retailer"),
+          retailerId,
           offer.pricePence,
           offer.originalPricePence,
           offer.url,
@@ -166,29 +200,30 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
           offer.repeatPricePence,
           offer.repeatTerms,
         );
+        offers += 1;
       }
-      offers += product.offers.length;
     }
 
     let historyPoints = 0;
-    for (const product of catalogue.products) {
+    for (const product of demoProducts) {
       const productId = idFor(productIds, product.slug, "product");
       for (const point of product.history) {
-        insertHistory.run(productId, idFor(retailerIds, point.retailerName, "retailer"), point.pricePence, point.recordedAt);
+        const retailerId = idFor(retailerIds, point.retailerName, "retailer");
+        if (isOwners(productId, retailerId)) continue;
+        insertHistory.run(productId, retailerId, point.pricePence, point.recordedAt);
+        historyPoints += 1;
       }
-      historyPoints += product.history.length;
     }
 
-    // Every product left is a catalogue product in a catalogue category, so deleting the other
-    // categories cannot hit products.category_id's ON DELETE RESTRICT.
+    // Only categories no product is in, and retailers no offer is at, can go (the owner's stay).
     sqlite
-      .prepare("DELETE FROM categories WHERE slug NOT IN (SELECT value FROM json_each(?))")
+      .prepare("DELETE FROM categories WHERE slug NOT IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT category_id FROM products)")
       .run(jsonList(catalogue.categories.map((category) => category.slug)));
     sqlite
-      .prepare("DELETE FROM retailers WHERE key NOT IN (SELECT value FROM json_each(?))")
+      .prepare("DELETE FROM retailers WHERE key NOT IN (SELECT value FROM json_each(?)) AND id NOT IN (SELECT retailer_id FROM product_prices)")
       .run(jsonList(catalogue.retailers.map((retailer) => retailer.key)));
 
-    sqlite.exec("DELETE FROM vouchers");
+    sqlite.exec("DELETE FROM vouchers WHERE demo = 1");
     for (const voucher of catalogue.vouchers) {
       insertVoucher.run(voucher.code, voucher.description, voucher.retailer, voucher.url, voucher.discount, voucher.expiryDate, voucher.uses);
     }
@@ -197,7 +232,7 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
 
     recomputeBestPrices(db);
     bumpCatalogueRevision(db);
-    return { products: catalogue.products.length, offers, historyPoints };
+    return { products: demoProducts.length, offers, historyPoints };
   });
 
   return write();

@@ -21,6 +21,7 @@ import {
 } from "../../data/db/product-pages.ts";
 import { countProducts, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
 import { dealFactsFor } from "../../data/db/deal-facts.ts";
+import { hasDemoOffers } from "../../data/db/demo.ts";
 import type { DealFacts } from "../../data/domain/deal-facts.ts";
 import { brandCountsByCategory, listBrandCounts } from "../../data/db/facets.ts";
 import type { BrandCount } from "../../data/domain/facets.ts";
@@ -100,6 +101,11 @@ export function comparedRetailers(): { names: string[]; count: number; list: str
     const names = [...comparisonRetailers()].sort((a, b) => a.id - b.id).map((retailer) => retailer.name);
     return { names, count: names.length, list: new Intl.ListFormat("en-GB", { type: "conjunction" }).format(names) };
   });
+}
+
+/** Whether any demo offer is published: every page then says its prices are illustrative (one query per pass). */
+export function showsDemoNotice(): boolean {
+  return once("demo-offers", hasDemoOffers);
 }
 
 export function buildAffiliateIds(): AffiliateIds {

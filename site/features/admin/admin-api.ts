@@ -106,6 +106,30 @@ export const fetchDashboard = () => json<Dashboard>("GET", "/api/admin/dashboard
 export const fetchBuildStatus = () => json<BuildStatus>("GET", "/api/admin/build-status");
 export const requestRebuild = () => json<BuildStatus>("POST", "/api/admin/rebuild", {});
 
+// The demo catalogue
+
+/** What is left of the seeded demo catalogue. */
+export interface DemoState {
+  demo: boolean;
+  /** Demo products, of which `keptProducts` have an offer of the owner's (clearing keeps those). */
+  products: number;
+  keptProducts: number;
+  offers: number;
+  vouchers: number;
+}
+
+/** What clearing the demo removed, and the demo products it kept as the owner's. */
+export interface DemoCleared {
+  products: number;
+  keptProducts: number;
+  offers: number;
+  historyPoints: number;
+  vouchers: number;
+}
+
+export const fetchDemo = () => json<DemoState>("GET", "/api/admin/demo");
+export const clearDemo = () => json<DemoCleared>("POST", "/api/admin/demo/clear", {});
+
 // Products
 
 export interface AdminProductRow {

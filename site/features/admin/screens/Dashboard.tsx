@@ -1,6 +1,7 @@
 /**
- * /admin: the catalogue's counts, shortcuts to every section, the latest 20 changes and the
- * state of the public site's build, with a button to rebuild it now.
+ * /admin: while the demo catalogue is present, how to go live and a button to remove it; the
+ * catalogue's counts, shortcuts to every section, the latest 20 changes and the state of the
+ * public site's build, with a button to rebuild it now.
  */
 import { BadgePoundSterling, ChartColumn, CirclePlus, FolderTree, Import, Link2, Mails, Package, RefreshCw, Rss, Store, TicketPercent } from "../icons.tsx";
 import { useEffect, useState } from "react";
@@ -10,6 +11,7 @@ import { toast } from "../../toast/toast.store.ts";
 import { errorMessage, fetchBuildStatus, fetchDashboard, requestRebuild, type BuildStatus } from "../admin-api.ts";
 import { formatDateTime, formatDuration } from "../format.ts";
 import { adminPaths } from "../routes.ts";
+import { DemoCatalogue } from "../DemoCatalogue.tsx";
 import { AdminLink, Badge, BuildResultBadge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 const tiles = [
@@ -109,6 +111,8 @@ function SiteBuild() {
 
 export default function Dashboard() {
   const { state, reload } = useLoad(fetchDashboard, []);
+  // Removing the demo rebuilds the site: the build card loads its state afresh to show it.
+  const [demoCleared, setDemoCleared] = useState(0);
   return (
     <div className="grid gap-6">
       <div>
@@ -132,6 +136,13 @@ export default function Dashboard() {
           </a>
         </div>
       </div>
+
+      <DemoCatalogue
+        onCleared={() => {
+          reload();
+          setDemoCleared((count) => count + 1);
+        }}
+      />
 
       {state.kind === "loading" && <Loading label="Loading dashboard..." />}
       {state.kind === "failed" && <LoadFailed message={errorMessage(state.error, "Could not load the dashboard.")} onRetry={reload} />}
@@ -178,7 +189,7 @@ export default function Dashboard() {
       </section>
 
       <div className="grid gap-6 xl:grid-cols-2">
-        <SiteBuild />
+        <SiteBuild key={demoCleared} />
         <Card aria-labelledby="recent-heading">
           <h2 id="recent-heading" className="text-lg font-semibold text-slate-900">
             Recent changes
