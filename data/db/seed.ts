@@ -194,8 +194,8 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
           offer.freeDelivery ? 1 : 0,
           offer.deliveryPence,
           updatedAt,
-          // The catalogue's prices are as of seeding: confirmed now (they go stale 72 hours later
-          // unless a refresh confirms them).
+          // The catalogue's prices are as of seeding: confirmed now (the demo refresher confirms
+          // them again before the freshness window ends).
           seededAt,
           offer.repeatPricePence,
           offer.repeatTerms,
