@@ -78,7 +78,7 @@ try {
   const cpuBefore = process.cpuUsage();
   const summary = await refreshPrices({
     db,
-    readPage: createPageReader({ allowance: allowLoopbackForTests() }),
+    reader: createPageReader({ allowance: allowLoopbackForTests() }),
     concurrency: Number(values.concurrency),
     hostDelayMs: 0,
   });
