@@ -13,12 +13,13 @@ import { refreshPrices, type RefreshSummary } from "./jobs/price-refresh.ts";
 import { createJobRunner } from "./jobs/runner.ts";
 import { utcDay } from "../data/domain/deal-facts.ts";
 import { defaultFreshForMs, freshnessText } from "../data/domain/offers.ts";
-import type { PageReader } from "./lib/page-price.ts";
+import type { PageRead, PageReader } from "./lib/page-price.ts";
 import { productSources, type ProductSource } from "./product-sources.ts";
 
 export interface PricePipelineOptions {
   db: Db;
-  readPage: PageReader;
+  /** Reads retailer pages and their robots.txt. */
+  reader: PageReader;
   /** Default: from the environment (see product-sources.ts). */
   sources?: Map<string, ProductSource>;
   holdPolicy?: HoldPolicy;
@@ -38,7 +39,8 @@ export interface PricePipelineOptions {
 }
 
 export interface PricePipeline {
-  readPage: PageReader;
+  /** Reads one page's offer whole (the product form's extract action). */
+  readPage(url: string): Promise<PageRead>;
   holdPolicy: HoldPolicy;
   /** Runs a refresh (coalesced: a request during a run gets one more run after it). */
   refresh(): Promise<RefreshSummary>;
@@ -87,14 +89,16 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
       const summary = await signalPartial(() => refreshPrices({
         db,
         feeds: [...sources.values()].flatMap((source) => (source.kind === "feed" && source.refresh ? [{ name: source.name, open: source.open }] : [])),
-        readPage: options.readPage,
+        reader: options.reader,
         concurrency: options.concurrency,
         hostDelayMs: options.hostDelayMs,
         policy: holdPolicy,
+        freshForMs,
         log,
       }));
       log(
-        `Price refresh ${summary.result}: ${summary.checked} checked, ${summary.changed} changed, ${summary.held} held, ${summary.failed} failed, ${summary.stale} marked stale in ${(summary.durationMs / 1000).toFixed(1)} s`,
+        `Price refresh ${summary.result}: ${summary.checked} checked, ${summary.changed} changed, ${summary.held} held, ${summary.notModified} not modified, ` +
+          `${summary.blocked} blocked by robots.txt, ${summary.backedOff} backed off, ${summary.failed} failed, ${summary.stale} marked stale in ${(summary.durationMs / 1000).toFixed(1)} s`,
       );
       signal(summary.change);
       return summary;
@@ -141,7 +145,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
   sweeper?.unref();
 
   return {
-    readPage: options.readPage,
+    readPage: (url) => options.reader.readPage(url),
     sweepStale,
     rederiveForDay,
     holdPolicy,

@@ -79,7 +79,7 @@ export interface ServicesOptions {
   adminPasswordHash?: string | undefined;
   /** Rebuilds the public pages after catalogue changes (the server's; absent in API-only tests). */
   site?: SiteBuilds | undefined;
-  /** Reads retailer pages (default: the guarded fetch, public addresses only; tests pass one allowed to read loopback). */
+  /** Reads retailer pages and robots.txt (default: the guarded fetch, public addresses only; tests pass one allowed to read loopback). */
   pageReader?: PageReader;
   /** Product sources (default: from the environment). */
   sources?: Map<string, ProductSource>;
@@ -165,7 +165,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const config = pricePipelineConfig();
   const pipeline = createPricePipeline({
     db,
-    readPage: options.pageReader ?? createPageReader(),
+    reader: options.pageReader ?? createPageReader(),
     sources: options.sources,
     holdPolicy: config.holdPolicy,
     freshForMs: config.freshForMs,

@@ -2,9 +2,10 @@
  * `npm run bench:refresh`: the price refresh against fixture retailer sites on loopback. Seeds a
  * demo catalogue into a temporary database, points every offer at one of five local "retailer"
  * servers (one per compared retailer) that answer realistic product pages (~26 KB of HTML with
- * JSON-LD; about a third of the prices move between runs), then runs the refresh as
- * `npm run refresh` does, with the per-site delay off so the figure is the pipeline's own
- * capacity (fetch, extract, write). Prints offers/s and writes data/bench/refresh.json.
+ * JSON-LD; about a third of the prices move between runs) and a robots.txt (a few rules, no
+ * Crawl-delay, none matching a product page), then runs the refresh as `npm run refresh` does,
+ * robots.txt obeyed, with the per-site delay off so the figure is the pipeline's own capacity
+ * (robots.txt, fetch, extract, write). Prints offers/s and writes data/bench/refresh.json.
  *
  * With the production per-site delay (REFRESH_HOST_DELAY_MS, default 1500 ms) a site is read at
  * most once per delay, so a run over S sites is bounded at S / delay offers per second.
@@ -41,6 +42,9 @@ function page(id: number, pence: number): string {
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><title>Product ${id}</title><script type="application/ld+json">${ld}</script></head><body><nav><ul>${filler}</ul></nav><main><h1>Product ${id}</h1><p class="price">£${price}</p><p class="rrp"><s>£${(pence / 50).toFixed(2)}</s></p>${"<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(300)}</main><aside>${related}</aside></body></html>`;
 }
 
+/** A robots.txt like a shop's: its checkout, account and search pages closed to crawlers. */
+const robotsTxt = ["User-agent: *", "Disallow: /basket", "Disallow: /checkout", "Disallow: /account/", "Disallow: /*?q=", "Allow: /p/", "", "User-agent: GPTBot", "Disallow: /", ""].join("\n");
+
 const products = Number(values.products);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-refresh-"));
 const servers: Server[] = [];
@@ -57,7 +61,8 @@ try {
   for (const retailer of retailers) {
     const server = createServer((request, response) => {
       const pence = prices.get(request.url ?? "");
-      if (pence === undefined) response.writeHead(404).end();
+      if (request.url === "/robots.txt") response.writeHead(200, { "content-type": "text/plain" }).end(robotsTxt);
+      else if (pence === undefined) response.writeHead(404).end();
       else response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page(retailer.id, pence));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -65,7 +70,8 @@ try {
     origins.set(retailer.id, `http://127.0.0.1:${(server.address() as { port: number }).port}`);
   }
   const offers = db.$client.prepare("SELECT id, retailer_id, price_pence FROM product_prices").all() as { id: number; retailer_id: number; price_pence: number }[];
-  const setUrl = db.$client.prepare("UPDATE product_prices SET url = ? WHERE id = ?");
+  // Read from their pages before (not the demo's invented prices, which the refresh leaves alone).
+  const setUrl = db.$client.prepare("UPDATE product_prices SET url = ?, source = 'page' WHERE id = ?");
   db.$client.transaction(() => {
     for (const offer of offers) {
       const pathName = `/p/${offer.id}`;
@@ -78,7 +84,7 @@ try {
   const cpuBefore = process.cpuUsage();
   const summary = await refreshPrices({
     db,
-    readPage: createPageReader({ allowance: allowLoopbackForTests() }),
+    reader: createPageReader({ allowance: allowLoopbackForTests() }),
     concurrency: Number(values.concurrency),
     hostDelayMs: 0,
   });
@@ -98,12 +104,16 @@ try {
     changed: summary.changed,
     held: summary.held,
     failed: summary.failed,
+    blocked: summary.blocked,
+    backedOff: summary.backedOff,
     maxRssMb: Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10,
   };
   console.log(
-    `${summary.checked} checked (${summary.changed} changed, ${summary.held} held, ${summary.failed} failed) in ${result.seconds} s: ${result.offersPerSecond} offers/s`,
+    `${summary.checked} checked (${summary.changed} changed, ${summary.held} held, ${summary.failed} failed, ${summary.blocked} blocked, ${summary.backedOff} backed off) ` +
+      `in ${result.seconds} s: ${result.offersPerSecond} offers/s`,
   );
   const out = path.join(projectRoot, "data/bench/refresh.json");
+  fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, result }, null, 2) + "\n");
   console.log(`Written to ${path.relative(projectRoot, out)}`);
 } finally {

@@ -6,7 +6,8 @@
  *   npm run refresh
  *
  * Shows a progress bar on a terminal and plain lines otherwise (CI). Prints and stores a summary
- * (checked, changed, held, failed, duration) for Platform Health. Exit codes: 0 done (some
+ * (checked, changed, held, failed, not modified, blocked by robots.txt, backed off, duration) for
+ * Platform Health. Exit codes: 0 done (some
  * offers may have failed), 1 everything failed or the refresh could not run, 2 bad arguments.
  */
 import { databasePath, pricePipelineConfig } from "../data/config.ts";
@@ -45,17 +46,19 @@ async function run(): Promise<number> {
     const summary = await refreshPrices({
       db,
       feeds,
-      readPage: createPageReader(),
+      reader: createPageReader(),
       concurrency: config.concurrency,
       hostDelayMs: config.hostDelayMs,
       policy: config.holdPolicy,
+      freshForMs: config.freshForMs,
       log: (line) => console.log(line),
       onProgress: progressPrinter(),
     });
-    for (const failure of summary.failures.slice(0, 20)) console.log(`  failed: ${failure}`);
+    for (const failure of summary.failures.slice(0, 20)) console.log(`  not read: ${failure}`);
     console.log(
       `Price refresh ${summary.result}: ${summary.checked} checked, ${summary.changed} changed, ${summary.held} held for review, ` +
-        `${summary.failed} failed, ${summary.stale} marked stale, in ${(summary.durationMs / 1000).toFixed(1)} s`,
+        `${summary.failed} failed, ${summary.notModified} not modified (304), ${summary.blocked} blocked by robots.txt, ` +
+        `${summary.backedOff} backed off (the site asked us to wait), ${summary.stale} marked stale, in ${(summary.durationMs / 1000).toFixed(1)} s`,
     );
     if (summary.change.productIds.length > 0) {
       const alerts = await checkAlerts({ db, mailer: createMailer() });

@@ -9,6 +9,7 @@ import { createProduct } from "../../data/db/catalogue-writer.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { readOffer } from "../../data/domain/offer-extract.ts";
+import type { PageReader } from "../lib/page-price.ts";
 
 let temp: TempDb;
 let retailerId: number;
@@ -35,7 +36,11 @@ afterAll(() => temp.remove());
 
 describe("page prices by confidence", () => {
   it("publishes the structured price, holds the visible one, and fails the undecided and currency-less pages", async () => {
-    const summary = await refreshPrices({ db: temp.db, readPage: async (url) => readOffer(pages[url] ?? "", url), hostDelayMs: 0 });
+    const reader: PageReader = {
+      readPage: async (url: string) => ({ notModified: false, reading: readOffer(pages[url] ?? "", url), validators: { etag: null, lastModified: null } }),
+      readRobots: async () => ({ state: "allow" }),
+    };
+    const summary = await refreshPrices({ db: temp.db, reader, hostDelayMs: 0 });
     // The visible price that repeats the published £10.00 confirms it; the new £12.00 is held.
     expect(summary).toMatchObject({ checked: 3, changed: 1, held: 1, failed: 2 });
     expect([...summary.failures].sort()).toEqual([

@@ -15,8 +15,9 @@ import { createPageReader } from "../lib/page-price.ts";
 interface Site {
   server: Server;
   origin: string;
-  /** Arrival times (ms) of each request. */
+  /** Arrival times (ms) of each request, robots.txt included. */
   arrivals: number[];
+  paths: string[];
 }
 
 let temp: TempDb;
@@ -37,10 +38,11 @@ beforeAll(async () => {
     retailerIds.push(
       (temp.db.$client.prepare(`INSERT INTO retailers (key, name, logo, website, compares_prices, hosts) VALUES (?, ?, '', 'https://example.com', 1, '["127.0.0.1"]') RETURNING id`).get(key, `Shop ${key}`) as { id: number }).id,
     );
-    const site: Site = { server: createServer(), origin: "", arrivals: [] };
+    const site: Site = { server: createServer(), origin: "", arrivals: [], paths: [] };
     let here = 0;
-    site.server.on("request", (_request, response) => {
+    site.server.on("request", (request, response) => {
       site.arrivals.push(performance.now());
+      site.paths.push(request.url ?? "");
       inFlight += 1;
       here += 1;
       maxInFlight = Math.max(maxInFlight, inFlight);
@@ -49,7 +51,8 @@ beforeAll(async () => {
       setTimeout(() => {
         inFlight -= 1;
         here -= 1;
-        response.writeHead(200, { "content-type": "text/html" }).end(page(1000));
+        if (request.url === "/robots.txt") response.writeHead(404).end();
+        else response.writeHead(200, { "content-type": "text/html" }).end(page(1000));
       }, 60);
     });
     await new Promise<void>((resolve) => site.server.listen(0, "127.0.0.1", resolve));
@@ -76,21 +79,25 @@ afterAll(async () => {
 });
 
 function reset(): void {
-  for (const site of sites) site.arrivals.length = 0;
+  for (const site of sites) {
+    site.arrivals.length = 0;
+    site.paths.length = 0;
+  }
   maxInFlight = 0;
   maxPerSite.clear();
 }
 
-const readPage = createPageReader({ allowance: allowLoopbackForTests() });
+const reader = createPageReader({ allowance: allowLoopbackForTests() });
 
 describe("refresh pacing", () => {
   it("reads at most `concurrency` sites at once, one request at a time per site, with the delay between a site's requests", async () => {
     reset();
-    const summary = await refreshPrices({ db: temp.db, readPage, concurrency: 2, hostDelayMs: 150 });
+    const summary = await refreshPrices({ db: temp.db, reader, concurrency: 2, hostDelayMs: 150 });
     expect(summary.checked).toBe(9);
     expect(maxInFlight).toBe(2);
     for (const site of sites) {
-      expect(site.arrivals).toHaveLength(3);
+      // robots.txt first (read once, then kept for 24 hours), then the three pages.
+      expect(site.paths).toEqual(["/robots.txt", "/p/1", "/p/2", "/p/3"]);
       expect(maxPerSite.get(site)).toBe(1);
       // Each request starts after the previous one's 60 ms answer plus the 150 ms pause.
       for (let i = 1; i < site.arrivals.length; i += 1) expect(site.arrivals[i]! - site.arrivals[i - 1]!).toBeGreaterThanOrEqual(150 + 60 - 5);
@@ -99,7 +106,7 @@ describe("refresh pacing", () => {
 
   it("with concurrency 1 reads one site after another", async () => {
     reset();
-    await refreshPrices({ db: temp.db, readPage, concurrency: 1, hostDelayMs: 0 });
+    await refreshPrices({ db: temp.db, reader, concurrency: 1, hostDelayMs: 0 });
     expect(maxInFlight).toBe(1);
     const [first, second] = sites;
     // Site one was done before site two began.

@@ -23,7 +23,7 @@ import { createServices, type Services } from "../services.ts";
 import { refreshPrices } from "./price-refresh.ts";
 import { readFeed } from "../../data/feeds/awin-feed.ts";
 
-/** Prices each fixture site shows now, by path ("/p/1" -> pence); a missing path is a 404. */
+/** Prices each fixture site shows now, by path ("/p/1" -> pence); a missing path is a 404. `hits` counts page requests. */
 type Site = { server: Server; origin: string; prices: Map<string, number>; hits: number };
 
 function productPage(name: string, pence: number): string {
@@ -39,6 +39,11 @@ function productPage(name: string, pence: number): string {
 async function startSite(behaviour: "ok" | "error" | "hang"): Promise<Site> {
   const site: Site = { server: createServer(), origin: "", prices: new Map(), hits: 0 };
   site.server.on("request", (request, response) => {
+    // Every site has no robots.txt (404: nothing disallowed), so its pages are read whatever they answer.
+    if (request.url === "/robots.txt") {
+      response.writeHead(404).end();
+      return;
+    }
     site.hits += 1;
     if (behaviour === "hang") return; // never answers: the reader's timeout ends it
     if (behaviour === "error") {
@@ -208,7 +213,7 @@ describe("refreshPrices through the server's pipeline", () => {
     const summary = await refreshPrices({
       db: services.db,
       feeds: [{ name: "awin", open: async () => readFeed(feedFile) }],
-      readPage: createPageReader({ allowance: allowLoopbackForTests(), timeoutMs: 800 }),
+      reader: createPageReader({ allowance: allowLoopbackForTests(), timeoutMs: 800 }),
       hostDelayMs: 0,
     });
     // Zooplus's pages (kibble and litter) were not read: the feed covers Zooplus.

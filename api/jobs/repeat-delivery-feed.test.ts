@@ -115,8 +115,11 @@ describe("repeat-delivery prices from a feed", () => {
       db: temp.db,
       feeds: [{ name: "awin", open: async () => readFeed(file) }],
       // The seeded catalogue's eBay offers, which no feed covers, fail to read: no network here.
-      readPage: async () => {
-        throw new Error("no retailer page is read in this test");
+      reader: {
+        readPage: async () => {
+          throw new Error("no retailer page is read in this test");
+        },
+        readRobots: async () => ({ state: "allow" }),
       },
       hostDelayMs: 0,
       now: () => hoursLater(6),

@@ -269,8 +269,46 @@ describe("guardedFetch with the loopback test allowance", () => {
   it.each([404, 410, 500, 503])("fails on a %s", async (status) => {
     const server = await serve((_request, response) => response.writeHead(status).end("sorry"));
     await expect(guardedFetch(`${server.origin}/gone`, { allowance })).rejects.toThrow(
-      new FetchFailed(`${server.origin}/gone answered ${status} ${http.STATUS_CODES[status]}`),
+      new FetchFailed(`${server.origin}/gone answered ${status} ${http.STATUS_CODES[status]}`, { status }),
     );
+  });
+
+  it("gives a non-2xx answer's status and Retry-After on the failure", async () => {
+    const server = await serve((_request, response) => response.writeHead(429, { "retry-after": "120" }).end("slow down"));
+    const failure = await outcome(guardedFetch(server.origin, { allowance }));
+    expect(failure).toBeInstanceOf(FetchFailed);
+    expect(failure).toMatchObject({ status: 429, retryAfter: "120" });
+    const plain = await serve((_request, response) => response.writeHead(503).end());
+    expect(await outcome(guardedFetch(plain.origin, { allowance }))).toMatchObject({ status: 503, retryAfter: null });
+  });
+
+  it("gives no status when nothing answered", async () => {
+    const server = await serve((request) => request.socket.destroy());
+    expect(await outcome(guardedFetch(server.origin, { allowance }))).toMatchObject({ name: "FetchFailed", status: null });
+  });
+
+  it("returns the page's ETag and Last-Modified, sends validators back, and takes a 304 to them as the page unchanged", async () => {
+    const lastModified = "Tue, 03 Mar 2026 10:00:00 GMT";
+    const server = await serve((request, response) => {
+      if (request.headers["if-none-match"] === '"v1"') response.writeHead(304, { etag: '"v1"' }).end();
+      else response.writeHead(200, { "content-type": "text/html", etag: '"v1"', "last-modified": lastModified }).end("<p>£1</p>");
+    });
+    expect(await guardedFetch(server.origin, { allowance })).toMatchObject({ status: 200, body: "<p>£1</p>", etag: '"v1"', lastModified });
+    const unchanged = await guardedFetch(server.origin, { allowance, validators: { etag: '"v1"', lastModified } });
+    expect(unchanged).toMatchObject({ status: 304, body: "" });
+    expect(server.requests[1]!.headers["if-none-match"]).toBe('"v1"');
+    expect(server.requests[1]!.headers["if-modified-since"]).toBe(lastModified);
+    // Without validators nothing is conditional: a 304 is a status like any other non-2xx.
+    expect(server.requests[0]!.headers["if-none-match"]).toBeUndefined();
+    const stray = await serve((_request, response) => response.writeHead(304).end());
+    expect(await outcome(guardedFetch(stray.origin, { allowance }))).toMatchObject({ name: "FetchFailed", status: 304 });
+  });
+
+  it("sends only the validators it has", async () => {
+    const server = await serve();
+    await guardedFetch(server.origin, { allowance, validators: { etag: null, lastModified: "Tue, 03 Mar 2026 10:00:00 GMT" } });
+    expect(server.requests[0]!.headers["if-none-match"]).toBeUndefined();
+    expect(server.requests[0]!.headers["if-modified-since"]).toBe("Tue, 03 Mar 2026 10:00:00 GMT");
   });
 
   it("accepts any 2xx, such as 204 with no body", async () => {

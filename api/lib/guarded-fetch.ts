@@ -21,8 +21,12 @@ export interface FetchedPage {
   url: string;
   status: number;
   contentType: string | null;
-  /** The body as text, decoded with the page's charset. */
+  /** The body as text, decoded with the page's charset (empty for a 304). */
   body: string;
+  /** The answer's ETag, when it sent one. */
+  etag?: string;
+  /** The answer's Last-Modified, when it sent one. */
+  lastModified?: string;
 }
 
 /** The URL, or an address its host resolves to, is not allowed: the caller's input is at fault (400). */
@@ -33,6 +37,16 @@ export class FetchRefused extends Error {
 /** The page could not be read: network error, timeout, too large, too many redirects or a non-2xx status (502). */
 export class FetchFailed extends Error {
   override name = "FetchFailed";
+  /** The status of a non-2xx answer (404, 429, 503 …); null when there was no answer to give one. */
+  readonly status: number | null;
+  /** That answer's Retry-After header as sent; null when it sent none. */
+  readonly retryAfter: string | null;
+
+  constructor(message: string, options: ErrorOptions & { status?: number; retryAfter?: string | null } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = options.status ?? null;
+    this.retryAfter = options.retryAfter ?? null;
+  }
 }
 
 /** Resolves a host name to its addresses; tests replace DNS with one through `allowLoopbackForTests`. */
@@ -81,6 +95,17 @@ export interface GuardedFetchOptions {
   signal?: AbortSignal;
   /** Only tests pass this (see `TestAllowance`); production callers never do. */
   allowance?: TestAllowance;
+  /**
+   * A page's validators from an earlier read, sent as If-None-Match and If-Modified-Since; a 304
+   * answer then comes back as a page with status 304 and an empty body instead of failing.
+   */
+  validators?: PageValidators;
+}
+
+/** What identifies the version of a page that was read (null: the site sent none). */
+export interface PageValidators {
+  etag: string | null;
+  lastModified: string | null;
 }
 
 export const defaultUserAgent = "PawPriceBot/1.0 (+https://pawprice.co.uk/about; price checks for pawprice.co.uk)";
@@ -97,8 +122,15 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions = {
   const opened = await openGuarded(url, options);
   try {
     const bytes = await readBody(opened.response, maxBytes);
-    const contentType = opened.response.headers["content-type"] ?? null;
-    return { url: opened.target.href, status: opened.status, contentType, body: decodeText(bytes, contentType) };
+    const { "content-type": contentType = null, etag, "last-modified": lastModified } = opened.response.headers;
+    return {
+      url: opened.target.href,
+      status: opened.status,
+      contentType,
+      body: decodeText(bytes, contentType),
+      ...(etag ? { etag } : {}),
+      ...(lastModified ? { lastModified } : {}),
+    };
   } catch (error) {
     throw opened.explain(error);
   }
@@ -162,7 +194,7 @@ interface OpenedResponse {
   explain(error: unknown): Error;
 }
 
-/** Connects to checked addresses only, following (and checking) redirects, up to a 2xx answer. */
+/** Connects to checked addresses only, following (and checking) redirects, up to a 2xx answer (or a 304 to validators sent). */
 async function openGuarded(url: string, options: GuardedFetchOptions): Promise<OpenedResponse> {
   const { timeoutMs = 5000, maxRedirects = 3, userAgent = defaultUserAgent } = options;
   const terms = options.allowance === undefined ? undefined : allowanceTerms(options.allowance);
@@ -179,7 +211,7 @@ async function openGuarded(url: string, options: GuardedFetchOptions): Promise<O
   try {
     for (let redirects = 0; ; redirects++) {
       const addresses = await allowedAddresses(target, terms, signal);
-      const response = await openResponse(target, addresses, userAgent, signal);
+      const response = await openResponse(target, addresses, userAgent, conditionalHeaders(options.validators), signal);
       const status = response.statusCode ?? 0;
       if (redirectStatuses.has(status)) {
         response.destroy();
@@ -189,9 +221,11 @@ async function openGuarded(url: string, options: GuardedFetchOptions): Promise<O
         target = allowedUrl(location, target);
         continue;
       }
+      if (status === 304 && options.validators) return { target, status, response, explain };
       if (status < 200 || status > 299) {
         response.destroy();
-        throw new FetchFailed(`${target.href} answered ${status} ${response.statusMessage ?? ""}`.trim());
+        const retryAfter = response.headers["retry-after"] ?? null;
+        throw new FetchFailed(`${target.href} answered ${status} ${response.statusMessage ?? ""}`.trim(), { status, retryAfter });
       }
       return { target, status, response, explain };
     }
@@ -316,7 +350,20 @@ function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
   };
 }
 
-function openResponse(target: URL, addresses: LookupAddress[], userAgent: string, signal: AbortSignal): Promise<http.IncomingMessage> {
+function conditionalHeaders(validators: PageValidators | undefined): Record<string, string> {
+  return {
+    ...(validators?.etag ? { "if-none-match": validators.etag } : {}),
+    ...(validators?.lastModified ? { "if-modified-since": validators.lastModified } : {}),
+  };
+}
+
+function openResponse(
+  target: URL,
+  addresses: LookupAddress[],
+  userAgent: string,
+  extraHeaders: Record<string, string>,
+  signal: AbortSignal,
+): Promise<http.IncomingMessage> {
   const hostname = bareHostname(target);
   const isLiteral = isIP(hostname) !== 0;
   const client = target.protocol === "https:" ? https : http;
@@ -335,6 +382,7 @@ function openResponse(target: URL, addresses: LookupAddress[], userAgent: string
           accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
           "accept-language": "en-GB",
           "accept-encoding": "gzip, deflate, br",
+          ...extraHeaders,
         },
         ...(isLiteral ? {} : { lookup: pinnedLookup(addresses), servername: hostname.replace(/\.$/, "") }),
         // A fresh connection each time: no pooled socket, and no proxy that would do its own lookup.

@@ -58,7 +58,7 @@ export default defineAdminRoute(async (event, { admin }): Promise<ExtractAnswer>
   const { url } = await readJson(event, extractInput);
   let reading;
   try {
-    reading = await admin.pipeline.readPage(url);
+    ({ reading } = await admin.pipeline.readPage(url));
   } catch (error) {
     if (error instanceof FetchRefused) throw new HTTPError({ status: 400, message: error.message });
     if (error instanceof FetchFailed) throw new HTTPError({ status: 502, message: error.message });

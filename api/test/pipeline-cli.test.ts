@@ -132,8 +132,9 @@ describe("npm run import", () => {
 describe("npm run refresh", () => {
   it("exits 1 when every read failed (here: every offer's page is refused), stores the run, prints plain progress lines", () => {
     // The imported offers point at amazon.co.uk, which this machine cannot reach; the seeded ones
-    // too. To be sure no page is read, point them all at an address the guard refuses.
-    temp.db.$client.prepare("UPDATE product_prices SET url = 'http://10.0.0.1/p/' || id").run();
+    // too. To be sure no page is read, point them all at an address the guard refuses, as prices
+    // read from pages (demo offers and fresh feed offers are never read).
+    temp.db.$client.prepare("UPDATE product_prices SET url = 'http://10.0.0.1/p/' || id, source = 'page'").run();
     const result = run("refresh.ts", [], { REFRESH_HOST_DELAY_MS: "0" });
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/Price refresh failed: 0 checked, 0 changed, 0 held for review, \d+ failed/);

@@ -12,6 +12,7 @@ import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import type { FeedRun } from "../../data/domain/feed-sources.ts";
 import { productSources, type ProductSource } from "../product-sources.ts";
 import { startTestServer, type TestServer } from "./server.ts";
+import type { PageReader } from "../lib/page-price.ts";
 import { offerUrl } from "../../data/db/fixtures/temp-db.ts";
 
 let dir: string;
@@ -33,10 +34,16 @@ async function serverWith(sample: ProductSource | undefined, extra: [string, Pro
   return { api, cookie: await api.login() };
 }
 
+/** A reader for pipelines whose refresh reads no page: every page shows no price, no robots.txt has rules. */
+const noPages: PageReader = {
+  readPage: async () => ({ notModified: false, reading: null, validators: { etag: null, lastModified: null } }),
+  readRobots: async () => ({ state: "allow" }),
+};
+
 /** A pipeline over a test server's database with no refresh schedule and no sweeps, handing each change to `signalled`. */
 async function unscheduledPipeline(api: TestServer, signalled: CatalogueChange[], sources = new Map<string, ProductSource>()) {
   const { createPricePipeline } = await import("../price-pipeline.ts");
-  return createPricePipeline({ db: api.db, readPage: async () => null, catalogueChanged: (change) => signalled.push(change), staleSweepMinutes: 0, refreshCron: null, sources });
+  return createPricePipeline({ db: api.db, reader: noPages, catalogueChanged: (change) => signalled.push(change), staleSweepMinutes: 0, refreshCron: null, sources });
 }
 
 /** Waits until the run has ended and returns it as the API reports it. */
@@ -123,7 +130,7 @@ describe("REFRESH_CRON", () => {
   it("schedules the refresh at the pattern's next time in UK time; none without a pattern; a bad pattern refuses to start", async () => {
     const { createPricePipeline } = await import("../price-pipeline.ts");
     const { api } = await serverWith(undefined);
-    const options = { db: api.db, readPage: async () => null, catalogueChanged: () => {}, staleSweepMinutes: 0, sources: new Map() };
+    const options = { db: api.db, reader: noPages, catalogueChanged: () => {}, staleSweepMinutes: 0, sources: new Map() };
     const scheduled = createPricePipeline({ ...options, refreshCron: "15 3 * * *" });
     try {
       const next = scheduled.nextScheduledRefresh()!;

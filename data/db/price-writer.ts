@@ -160,6 +160,32 @@ export function recordPriceChecks(
   });
 }
 
+/** A retailer page's validators (ETag, Last-Modified) as read with a price check of its offer. */
+export interface PageValidatorsRead {
+  productId: number;
+  retailerId: number;
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/**
+ * Stores the validators of pages whose price checks were just recorded, for the next refresh to
+ * send back. An offer with a reading waiting for review keeps none, so its page is read whole
+ * until a price from it is published. Nothing a visitor sees changes: no revision, no audit.
+ */
+export function recordPageValidators(db: Db, reads: readonly PageValidatorsRead[]): void {
+  if (reads.length === 0) return;
+  const store = statement(
+    db,
+    `UPDATE product_prices SET page_etag = CASE WHEN held THEN NULL ELSE @etag END, page_last_modified = CASE WHEN held THEN NULL ELSE @lastModified END
+     FROM (SELECT EXISTS (SELECT 1 FROM price_holds WHERE product_id = @productId AND retailer_id = @retailerId AND status = 'pending') AS held)
+     WHERE product_id = @productId AND retailer_id = @retailerId`,
+  );
+  db.$client.transaction(() => {
+    for (const read of reads) store.run(read);
+  })();
+}
+
 /** The reasons checks were held by their source (not by a price jump), for the audit line. */
 function holdReasons(checks: readonly PriceCheck[]): string {
   const reasons = [...new Set(checks.flatMap((check) => (check.holdReason === undefined ? [] : [check.holdReason])))];
