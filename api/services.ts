@@ -25,6 +25,7 @@ import type { ProductSource } from "./product-sources.ts";
 import { createFeedImports, type FeedImports } from "./feed-imports.ts";
 import { feedConfig } from "../data/config.ts";
 import type { TestAllowance } from "./lib/guarded-fetch.ts";
+import { createNightly, type Nightly } from "./nightly.ts";
 
 /** Another process wrote (seed, import): what changed is unknown, so everything may have. */
 const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
@@ -51,6 +52,8 @@ export interface Services {
   pipeline: PricePipeline;
   /** Every product import: runs in the background, one source at a time, on schedules too. */
   feedImports: FeedImports;
+  /** The nightly job (feeds, prices, alerts, build), started by machine tokens or NIGHTLY_CRON. */
+  nightly: Nightly;
   /** What the route handlers get. */
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
@@ -94,6 +97,8 @@ export interface ServicesOptions {
   feedSchedules?: boolean;
   /** Milliseconds between two page reads on one site (default REFRESH_HOST_DELAY_MS). */
   hostDelayMs?: number;
+  /** The nightly job's cron pattern inside the server (default NIGHTLY_CRON; null: none). */
+  nightlyCron?: string | null;
   log?: (line: string) => void;
 }
 
@@ -182,6 +187,16 @@ export async function createServices(options: ServicesOptions): Promise<Services
     log,
   });
 
+  const nightly = createNightly({
+    db,
+    feedImports,
+    pipeline,
+    alerts,
+    site: () => site,
+    cron: options.nightlyCron === undefined ? process.env.NIGHTLY_CRON?.trim() || null : options.nightlyCron,
+    log,
+  });
+
   const publicOrigin = new URL(siteConfig.baseUrl).origin;
   const requests = createRequestGuard({ publicOrigin, trustedProxies: parseTrustedProxies(trustedProxyList()), limits: options.writeLimits });
 
@@ -209,7 +224,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     checkForeignWrites,
     pipeline,
     feedImports,
-    context: { db, cache, onAlertsChanged: checkAlerts, admin, requests },
+    nightly,
+    context: { db, cache, onAlertsChanged: checkAlerts, admin, requests, machine: { nightly, releaseRoot: () => site?.currentRoot?.() ?? null } },
     attachSite(next) {
       site = next;
       admin.site = next;
@@ -218,9 +234,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
       if (watcher) clearInterval(watcher);
       clearInterval(sessionPruner);
       retention.stop();
+      // A nightly run under way ends as the jobs it waits on stop.
+      const nightlyStopped = nightly.stop();
       await feedImports.stop();
       await pipeline.stop();
       await alerts.stop();
+      await nightlyStopped;
       db.$client.close();
     },
   };
