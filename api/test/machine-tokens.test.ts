@@ -93,7 +93,7 @@ describe("creating and listing tokens", () => {
 
   it("is for the admin only: without a session 401, and nothing stored", async () => {
     const before = tokenRows().length;
-    for (const headers of [{}, { cookie: "pawprice_admin=forged" }]) {
+    for (const headers of [{}, { cookie: "pawprice_admin=forged" }] as Record<string, string>[]) {
       const response = await fetch(`${api.baseUrl}/api/admin/machine-tokens`, {
         method: "POST",
         headers: { ...headers, "content-type": "application/json" },
@@ -196,7 +196,7 @@ describe("using a token", () => {
     }
     const runs = api.db.$client.prepare("SELECT count(*) AS n FROM nightly_runs").pluck();
     const before = runs.get();
-    for (const headers of [{ cookie }, bearer(token), {}]) {
+    for (const headers of [{ cookie }, bearer(token), {}] as Record<string, string>[]) {
       expect((await fetch(`${api.baseUrl}/api/machine/nightly`, { method: "POST", headers })).status).toBe(401);
     }
     expect(runs.get()).toBe(before);
@@ -219,7 +219,7 @@ describe("POST /api/machine/nightly while a run is going", () => {
     try {
       const count = api.db.$client.prepare("SELECT count(*) FROM nightly_runs").pluck();
       const before = count.get();
-      for (const headers of [{}, { origin: "https://ci.example", "sec-fetch-site": "cross-site" }]) {
+      for (const headers of [{}, { origin: "https://ci.example", "sec-fetch-site": "cross-site" }] as Record<string, string>[]) {
         const response = await fetch(`${api.baseUrl}/api/machine/nightly`, { method: "POST", headers: { ...bearer(token), ...headers } });
         expect(response.status).toBe(202);
         expect(await response.json()).toEqual({ id: running, status: "running" });
