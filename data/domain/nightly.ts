@@ -39,7 +39,7 @@ interface StepOutcome {
 }
 
 export interface NightlySummary {
-  feeds?: StepOutcome & { sources: NightlyFeedOutcome[] };
+  feeds?: StepOutcome & { sources?: NightlyFeedOutcome[] };
   prices?: StepOutcome & { result?: string; checked?: number; changed?: number; held?: number; failed?: number; stale?: number; failures?: string[] };
   alerts?: StepOutcome & { sent?: number; failed?: number; rearmed?: number };
   build?: StepOutcome & { requested?: "changes" | "full"; kind?: string; result?: string; pages?: number | null; release?: string | null };
@@ -64,18 +64,24 @@ export interface NightlyRun {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
+/** "Label (duration): details; failed: why", leaving out what a step does not have. */
+function stepLine(step: NightlyStep, durationMs: number, details: string | null, error: string | undefined): string {
+  const parts = [details, error ? `failed: ${error}` : null].filter((part) => part !== null);
+  return `${nightlyStepLabels[step]} (${seconds(durationMs)})${parts.length > 0 ? `: ${parts.join("; ")}` : ""}`;
+}
+
 /**
  * The summary as one line per step (and one per feed source), in the order the steps ran.
  * @example nightlySummaryLines({ alerts: { durationMs: 1200, sent: 2, failed: 0, rearmed: 1 } })
- *   // ["Price alerts: 2 sent, 0 failed, 1 re-armed (1.2 s)"]
+ *   // ["Price alerts (1.2 s): 2 sent, 0 failed, 1 re-armed"]
  */
 export function nightlySummaryLines(summary: NightlySummary): string[] {
   const lines: string[] = [];
-  const failure = (error: string | undefined) => (error ? `: failed: ${error}` : "");
   if (summary.feeds) {
-    const { sources, durationMs, error } = summary.feeds;
+    const { sources = [], durationMs, error } = summary.feeds;
     const failed = sources.filter((source) => source.status === "failed").length;
-    lines.push(`${nightlyStepLabels.feeds}: ${plural(sources.length, "source")}, ${failed} failed (${seconds(durationMs)})${failure(error)}`);
+    // Failed sources are listed below with their reasons; the step's own error shows when it failed otherwise.
+    lines.push(stepLine("feeds", durationMs, `${plural(sources.length, "source")}, ${failed} failed`, failed > 0 ? undefined : error));
     for (const source of sources) {
       lines.push(
         source.status === "failed"
@@ -86,20 +92,19 @@ export function nightlySummaryLines(summary: NightlySummary): string[] {
   }
   if (summary.prices) {
     const p = summary.prices;
-    const counts = p.result === undefined ? "" : ` ${p.result}: ${p.checked} checked, ${p.changed} changed, ${p.held} held, ${p.failed} failed, ${p.stale} marked stale`;
-    lines.push(`${nightlyStepLabels.prices}:${counts} (${seconds(p.durationMs)})${failure(p.error)}`);
+    const counts = p.result === undefined ? null : `${p.result}, ${p.checked} checked, ${p.changed} changed, ${p.held} held, ${p.failed} failed, ${p.stale} marked stale`;
+    lines.push(stepLine("prices", p.durationMs, counts, p.error));
     for (const line of p.failures ?? []) lines.push(`  ${line}`);
   }
   if (summary.alerts) {
     const a = summary.alerts;
-    const counts = a.sent === undefined ? "" : ` ${a.sent} sent, ${a.failed} failed, ${a.rearmed} re-armed`;
-    lines.push(`${nightlyStepLabels.alerts}:${counts} (${seconds(a.durationMs)})${failure(a.error)}`);
+    lines.push(stepLine("alerts", a.durationMs, a.sent === undefined ? null : `${a.sent} sent, ${a.failed} failed, ${a.rearmed} re-armed`, a.error));
   }
   if (summary.build) {
     const b = summary.build;
-    const what = b.result === undefined ? "" : ` ${b.kind} build ${b.result}${b.pages == null ? "" : `, ${b.pages} pages`}${b.release ? `, release ${b.release}` : ""}`;
-    const why = b.requested === "full" ? " (nothing changed: a full build was asked for)" : "";
-    lines.push(`${nightlyStepLabels.build}:${what}${why} (${seconds(b.durationMs)})${failure(b.error)}`);
+    const built = b.result === undefined ? null : `${b.kind} build ${b.result}${b.pages == null ? "" : `, ${b.pages} pages`}${b.release ? `, release ${b.release}` : ""}`;
+    const why = b.requested === "full" ? "nothing changed, so a full build was asked for" : null;
+    lines.push(stepLine("build", b.durationMs, [built, why].filter((part) => part !== null).join("; ") || null, b.error));
   }
   return lines;
 }
