@@ -14,8 +14,14 @@ export const nightlyStepLabels = {
 export type NightlyStep = keyof typeof nightlyStepLabels;
 export const nightlySteps = Object.keys(nightlyStepLabels) as NightlyStep[];
 
-export const nightlyStatuses = ["queued", "running", "succeeded", "failed"] as const;
-export type NightlyStatus = (typeof nightlyStatuses)[number];
+/** A run's states, with what the admin reads: queued, running, then one of the two ends. */
+export const nightlyStatusLabels = {
+  queued: "Queued",
+  running: "Running",
+  succeeded: "Succeeded",
+  failed: "Failed",
+} as const;
+export type NightlyStatus = keyof typeof nightlyStatusLabels;
 export const isNightlyFinished = (status: NightlyStatus) => status === "succeeded" || status === "failed";
 
 /** One feed source's import in the feeds step. */
