@@ -14,8 +14,9 @@ import fs from "node:fs";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream } from "node:stream/web";
+import { isFinished } from "../data/domain/feed-sources.ts";
 import { machineTokenPattern } from "../data/domain/machine-tokens.ts";
-import { isNightlyFinished, nightlyStepLabels, nightlySteps, nightlySummaryLines, type NightlyRun, type NightlyStep } from "../data/domain/nightly.ts";
+import { nightlyStepLabels, nightlySteps, nightlySummaryLines, type NightlyRun, type NightlyStep } from "../data/domain/nightly.ts";
 import { parseOptions, runCommand, UsageError } from "./cli.ts";
 
 const usage = `Usage: npm run nightly:remote -- [--out site.tar.gz] [--poll-ms 5000] [--timeout-minutes 120]
@@ -119,7 +120,7 @@ async function run(args: Args): Promise<number> {
       // Every step up to the current one has started, also those begun and ended between two polls.
       const reached = current.step === null ? 0 : nightlySteps.indexOf(current.step as NightlyStep) + 1;
       for (; shownSteps < reached; shownSteps++) console.log(`  Step: ${nightlyStepLabels[nightlySteps[shownSteps]!]}`);
-      if (isNightlyFinished(current.status)) break;
+      if (isFinished(current.status)) break;
     }
     const left = deadline - Date.now();
     if (left <= 0) {

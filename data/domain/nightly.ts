@@ -3,6 +3,7 @@
  * see them: its steps with their labels, each step's outcome in the run's summary, and the
  * summary as lines a person reads. Pure: the admin island imports it.
  */
+import type { RunStatus } from "./feed-sources.ts";
 
 /** The steps, in the order they run, with what a person reads. */
 export const nightlyStepLabels = {
@@ -14,15 +15,8 @@ export const nightlyStepLabels = {
 export type NightlyStep = keyof typeof nightlyStepLabels;
 export const nightlySteps = Object.keys(nightlyStepLabels) as NightlyStep[];
 
-/** A run's states, with what the admin reads: queued, running, then one of the two ends. */
-export const nightlyStatusLabels = {
-  queued: "Queued",
-  running: "Running",
-  succeeded: "Succeeded",
-  failed: "Failed",
-} as const;
-export type NightlyStatus = keyof typeof nightlyStatusLabels;
-export const isNightlyFinished = (status: NightlyStatus) => status === "succeeded" || status === "failed";
+/** A run goes through an import run's states (queued, running, then succeeded or failed), with their labels. */
+export type NightlyStatus = RunStatus;
 
 /** One feed source's import in the feeds step. */
 export interface NightlyFeedOutcome {

@@ -6,12 +6,13 @@
  */
 import { useRef, useState, type FormEvent } from "react";
 import { machineScopeLabels, machineScopes, maxTokenNameLength, type CreatedMachineToken, type MachineScope, type MachineTokenView } from "../../../../data/domain/machine-tokens.ts";
-import { nightlyStatusLabels, nightlyStepLabels, nightlySummaryLines, type NightlyRun } from "../../../../data/domain/nightly.ts";
+import { nightlyStepLabels, nightlySummaryLines, type NightlyRun } from "../../../../data/domain/nightly.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { createMachineToken, describeError, errorMessage, fetchMachineTokens, fetchNightlyRuns, revokeMachineToken } from "../admin-api.ts";
 import { formatDateTime } from "../format.ts";
 import { CirclePlus, KeyRound, Trash } from "../icons.tsx";
 import { adminPaths } from "../routes.ts";
+import { RunStatusBadge } from "../RunProgress.tsx";
 import { Badge, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, Table, Td, Th, useLoad } from "../ui.tsx";
 
 async function loadScreen() {
@@ -293,8 +294,6 @@ function TokenList({ tokens, onRevoke }: { tokens: MachineTokenView[]; onRevoke:
   );
 }
 
-const statusTone = { queued: "slate", running: "amber", succeeded: "green", failed: "red" } as const;
-
 /** Who started a run: the schedule, the admin, or a token (by its name when it is listed). */
 function triggerText(trigger: string, tokens: MachineTokenView[]): string {
   if (trigger === "schedule") return "the schedule (NIGHTLY_CRON)";
@@ -315,7 +314,7 @@ function LastNightlyRun({ run, tokens }: { run: NightlyRun | null; tokens: Machi
       ) : (
         <>
           <p className="mt-2 flex flex-wrap items-center gap-2 text-sm text-slate-700">
-            <Badge tone={statusTone[run.status]}>{nightlyStatusLabels[run.status]}</Badge>
+            <RunStatusBadge status={run.status} />
             <span>
               Run {run.id}, started by {triggerText(run.trigger, tokens)}, {formatDateTime(run.startedAt ?? run.queuedAt)}
               {run.finishedAt && `, finished ${formatDateTime(run.finishedAt)}`}
