@@ -14,7 +14,7 @@ import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { pricePipelineConfig, siteConfig, trustedProxyList } from "../data/config.ts";
+import { nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList } from "../data/config.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
 import { createRequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
@@ -193,7 +193,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     pipeline,
     alerts,
     site: () => site,
-    cron: options.nightlyCron === undefined ? process.env.NIGHTLY_CRON?.trim() || null : options.nightlyCron,
+    cron: options.nightlyCron === undefined ? nightlyCron() : options.nightlyCron,
     log,
   });
 

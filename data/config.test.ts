@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { alertCheckIntervalMinutes, appSecret, mailConfig, projectRoot, siteBuildProcesses } from "./config.ts";
+import { alertCheckIntervalMinutes, appSecret, mailConfig, nightlyCron, projectRoot, siteBuildProcesses } from "./config.ts";
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES"]) {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "NIGHTLY_CRON"]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -76,5 +76,18 @@ describe("SITE_BUILD_PROCESSES", () => {
   it.each(["0", "17", "1.5", "-1", "two", "2x"])("refuses %j, naming the setting", (text) => {
     process.env.SITE_BUILD_PROCESSES = text;
     expect(() => siteBuildProcesses()).toThrow(/SITE_BUILD_PROCESSES must be a whole number from 1 to 16/);
+  });
+});
+
+describe("NIGHTLY_CRON", () => {
+  it("is off when unset or empty, takes a cron pattern, and refuses anything else naming the setting", () => {
+    delete process.env.NIGHTLY_CRON;
+    expect(nightlyCron()).toBeNull();
+    process.env.NIGHTLY_CRON = " ";
+    expect(nightlyCron()).toBeNull();
+    process.env.NIGHTLY_CRON = " 15 3 * * * ";
+    expect(nightlyCron()).toBe("15 3 * * *");
+    process.env.NIGHTLY_CRON = "every night";
+    expect(() => nightlyCron()).toThrow(/^NIGHTLY_CRON is not a cron pattern/);
   });
 });
