@@ -44,8 +44,6 @@ export interface Nightly {
   start(trigger: string): { run: NightlyRun; created: boolean };
   /** Resolves when the run has ended (at once for a run this process does not hold). */
   finished(id: number): Promise<void>;
-  /** When the schedule runs it next (null: not scheduled). */
-  nextScheduledRun(): Date | null;
   /** Starts nothing more; resolves when the run under way has ended (its steps fail as the jobs they wait on stop). */
   stop(): Promise<void>;
 }
@@ -245,7 +243,6 @@ export function createNightly(options: NightlyOptions): Nightly {
     async finished(id) {
       await held.get(id);
     },
-    nextScheduledRun: () => cron?.nextRun() ?? null,
     async stop() {
       stopping = true;
       cron?.stop();
