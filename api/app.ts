@@ -87,7 +87,16 @@ import acceptPriceHold from "./routes/admin/price-holds/[id].accept.post.ts";
 import rejectPriceHold from "./routes/admin/price-holds/[id].reject.post.ts";
 import demoCatalogue from "./routes/admin/demo/index.get.ts";
 import clearDemo from "./routes/admin/demo/clear.post.ts";
+import machineTokens from "./routes/admin/machine-tokens/index.get.ts";
+import createMachineToken from "./routes/admin/machine-tokens/index.post.ts";
+import revokeMachineToken from "./routes/admin/machine-tokens/[id].delete.ts";
+import nightlyRuns from "./routes/admin/nightly-runs.get.ts";
+import startNightly from "./routes/machine/nightly/index.post.ts";
+import nightlyRun from "./routes/machine/nightly/[id].get.ts";
+import currentRelease from "./routes/machine/releases/current.tar.gz.get.ts";
 import { hasSession } from "./lib/admin-auth.ts";
+import { authenticateMachine, recordMachineUse } from "./lib/machine-auth.ts";
+import type { MachineScope } from "../data/domain/machine-tokens.ts";
 import { assertBodyType, assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
 import { securityHeaders } from "./lib/security-headers.ts";
@@ -109,14 +118,33 @@ function withAdmin(handler: RouteHandler): RouteHandler {
   };
 }
 
+/**
+ * Machine routes run only for a live machine token holding `scope` (else 401, or 403 for a token
+ * without it), are never cached, and record the token's use once the request has succeeded.
+ */
+function withMachine(handler: RouteHandler, scope: MachineScope): RouteHandler {
+  return async (event, ctx) => {
+    cacheNone(event);
+    const token = authenticateMachine(ctx.db, event, scope);
+    event.context.machineToken = token;
+    const result = await handler(event, ctx);
+    recordMachineUse(ctx.db, token);
+    return result;
+  };
+}
+
 export interface RouteOptions {
   /**
    * A public catalogue read whose answer depends only on the URL and the catalogue: served from
    * the response cache between catalogue writes.
    */
   cache?: boolean;
-  /** Only with an admin session: every admin screen's call and every catalogue write. */
-  auth?: "admin";
+  /**
+   * "admin": only with an admin session (every admin screen's call and every catalogue write).
+   * "machine:<scope>": only with a machine token holding the scope (Authorization: Bearer); a
+   * browser never sends one by itself, so these writes are not held to the same-site and JSON rules.
+   */
+  auth?: "admin" | `machine:${MachineScope}`;
   /** The largest JSON body accepted, in bytes (default 16 KiB); larger is a 413. */
   bodyLimit?: number;
   /**
@@ -148,6 +176,9 @@ const clickWrite: RouteOptions = { limit: "clicks" };
 const visitorWrite: RouteOptions = { limit: "visitor" };
 const oneClick: RouteOptions = { limit: "visitor", oneClick: true };
 /** A feed file upload: CSV, TSV, XML or gzip as the raw body. */
+/** The nightly workflow's calls, by the scope they need. */
+const nightlyCalls: RouteOptions = { auth: "machine:nightly:run" };
+const releaseRead: RouteOptions = { auth: "machine:releases:read" };
 const feedUpload: RouteOptions = {
   auth: "admin",
   upload: ["application/octet-stream", "text/csv", "text/tab-separated-values", "application/xml", "text/xml", "application/gzip", "application/x-gzip"],
@@ -237,6 +268,14 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/admin/feed-runs/:id", feedRun, admin],
   ["GET", "/api/admin/demo", demoCatalogue, admin],
   ["POST", "/api/admin/demo/clear", clearDemo, admin],
+  ["GET", "/api/admin/machine-tokens", machineTokens, admin],
+  ["POST", "/api/admin/machine-tokens", createMachineToken, admin],
+  ["DELETE", "/api/admin/machine-tokens/:id", revokeMachineToken, admin],
+  ["GET", "/api/admin/nightly-runs", nightlyRuns, admin],
+  // Machine routes: a machine token's scope, never the admin session.
+  ["POST", "/api/machine/nightly", startNightly, nightlyCalls],
+  ["GET", "/api/machine/nightly/:id", nightlyRun, nightlyCalls],
+  ["GET", "/api/machine/releases/current.tar.gz", currentRelease, releaseRead],
 ];
 
 /** Each route's path as a pattern: `:name` matches one path segment. */
@@ -319,11 +358,12 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
     onResponse: (response) => addSecurityHeaders(response, guard.publicOrigin?.startsWith("https:") ?? false),
   });
   for (const [method, path, handler, options] of routes) {
-    if (isWrite(method) && options?.auth !== "admin" && options?.limit === undefined) {
+    if (isWrite(method) && options?.auth === undefined && options?.limit === undefined) {
       throw new Error(`${method} ${path}: an anonymous write needs a per-client limit (options.limit)`);
     }
-    const route = options?.auth === "admin" ? withAdmin(handler) : options?.cache ? withCache(handler) : handler;
-    const run = isWrite(method) ? withWriteGuard(route, guard, options) : route;
+    const scope = options?.auth?.startsWith("machine:") ? (options.auth.slice("machine:".length) as MachineScope) : null;
+    const route = options?.auth === "admin" ? withAdmin(handler) : scope ? withMachine(handler, scope) : options?.cache ? withCache(handler) : handler;
+    const run = isWrite(method) && !scope ? withWriteGuard(route, guard, options) : route;
     const bodyLimit = options?.bodyLimit;
     app.on(method, path, (event) => {
       if (bodyLimit !== undefined) event.context.bodyLimit = bodyLimit;

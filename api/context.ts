@@ -1,4 +1,4 @@
-import type { H3Event } from "h3";
+import { HTTPError, type H3Event } from "h3";
 import type { Db } from "../data/db/client.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import type { LoginLimiter } from "./lib/admin-auth.ts";
@@ -7,6 +7,9 @@ import type { RequestGuard } from "./lib/request-guard.ts";
 import type { PricePipeline } from "./price-pipeline.ts";
 import type { FeedImports } from "./feed-imports.ts";
 import type { RefreshRun } from "../data/db/price-review.ts";
+import type { BuildRecord } from "../data/db/site-builds.ts";
+import type { Nightly } from "./nightly.ts";
+import type { MachineTokenView } from "../data/domain/machine-tokens.ts";
 
 /** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
 export interface SiteBuilds {
@@ -14,6 +17,10 @@ export interface SiteBuilds {
   request(change: CatalogueChange): unknown;
   /** What the build is doing and how the last one went, for the admin. */
   status(): unknown;
+  /** Resolves when every change asked for so far is built, with the last build's record (the rebuild job has it). */
+  settled?(): Promise<BuildRecord | null>;
+  /** The served release's folder, or null before the first build (the rebuild job has it). */
+  currentRoot?(): string | null;
 }
 
 /** What the admin routes need beyond the database. */
@@ -52,6 +59,15 @@ export interface AppContext {
   requests?: RequestGuard | undefined;
   /** Absent: every admin route and catalogue write answers 401. */
   admin?: AdminContext | undefined;
+  /** What the machine routes (called with a machine token) use; absent: they answer 503. */
+  machine?: MachineContext | undefined;
+}
+
+/** What the machine routes need beyond the database. */
+export interface MachineContext {
+  nightly: Nightly;
+  /** The served release's folder, or null before the first build. */
+  releaseRoot(): string | null;
 }
 
 export type RouteHandler = (event: H3Event, ctx: AppContext) => unknown;
@@ -68,5 +84,17 @@ export function defineAdminRoute(handler: AdminRouteHandler): RouteHandler {
   return (event, ctx) => {
     if (!ctx.admin) throw new Error("admin route registered without auth: \"admin\"");
     return handler(event, ctx as AppContext & { admin: AdminContext });
+  };
+}
+
+/** A handler for an `auth: "machine:<scope>"` route: it runs only for a live machine token holding the scope. */
+export type MachineRouteHandler = (event: H3Event, ctx: AppContext & { machine: MachineContext }, token: MachineTokenView) => unknown;
+
+export function defineMachineRoute(handler: MachineRouteHandler): RouteHandler {
+  return (event, ctx) => {
+    const token = event.context.machineToken as MachineTokenView | undefined;
+    if (!token) throw new Error('machine route registered without auth: "machine:<scope>"');
+    if (!ctx.machine) throw new HTTPError({ status: 503, message: "This server does not run machine jobs" });
+    return handler(event, ctx as AppContext & { machine: MachineContext }, token);
   };
 }

@@ -15,7 +15,7 @@ import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { pricePipelineConfig, siteConfig, trustedProxyList } from "../data/config.ts";
+import { nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList } from "../data/config.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
 import { createRequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
@@ -26,6 +26,7 @@ import type { ProductSource } from "./product-sources.ts";
 import { createFeedImports, type FeedImports } from "./feed-imports.ts";
 import { feedConfig } from "../data/config.ts";
 import type { TestAllowance } from "./lib/guarded-fetch.ts";
+import { createNightly, type Nightly } from "./nightly.ts";
 
 /** Another process wrote (seed, import): what changed is unknown, so everything may have. */
 const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
@@ -52,6 +53,8 @@ export interface Services {
   pipeline: PricePipeline;
   /** Every product import: runs in the background, one source at a time, on schedules too. */
   feedImports: FeedImports;
+  /** The nightly job (feeds, prices, alerts, build), started by machine tokens or NIGHTLY_CRON. */
+  nightly: Nightly;
   /** What the route handlers get. */
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
@@ -97,6 +100,8 @@ export interface ServicesOptions {
   hostDelayMs?: number;
   /** Keep the demo catalogue's offers confirmed with small daily moves (default on; off where a test needs the database to stand still). */
   demoRefresh?: boolean;
+  /** The nightly job's cron pattern inside the server (default NIGHTLY_CRON; null: none). */
+  nightlyCron?: string | null;
   log?: (line: string) => void;
 }
 
@@ -188,6 +193,16 @@ export async function createServices(options: ServicesOptions): Promise<Services
     log,
   });
 
+  const nightly = createNightly({
+    db,
+    feedImports,
+    pipeline,
+    alerts,
+    site: () => site,
+    cron: options.nightlyCron === undefined ? nightlyCron() : options.nightlyCron,
+    log,
+  });
+
   const publicOrigin = new URL(siteConfig.baseUrl).origin;
   const requests = createRequestGuard({ publicOrigin, trustedProxies: parseTrustedProxies(trustedProxyList()), limits: options.writeLimits });
 
@@ -215,7 +230,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     checkForeignWrites,
     pipeline,
     feedImports,
-    context: { db, cache, onAlertsChanged: checkAlerts, admin, requests },
+    nightly,
+    context: { db, cache, onAlertsChanged: checkAlerts, admin, requests, machine: { nightly, releaseRoot: () => site?.currentRoot?.() ?? null } },
     attachSite(next) {
       site = next;
       admin.site = next;
@@ -225,9 +241,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
       clearInterval(sessionPruner);
       retention.stop();
       demoRefresh?.stop();
+      // A nightly run under way ends as the jobs it waits on stop.
+      const nightlyStopped = nightly.stop();
       await feedImports.stop();
       await pipeline.stop();
       await alerts.stop();
+      await nightlyStopped;
       db.$client.close();
     },
   };

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   alertCheckIntervalMinutes,
-  pricePipelineConfig, feedConfig,
+  pricePipelineConfig, feedConfig, nightlyCron,
   serverHost,
   serverPort,
   shutdownGraceMs,
@@ -30,6 +30,7 @@ export function checkConfiguration(): void {
     ["TRUSTED_PROXIES", () => parseTrustedProxies(trustedProxyList())],
     ["ALERT_CHECK_INTERVAL_MINUTES", alertCheckIntervalMinutes],
     ["the price pipeline settings", pricePipelineConfig],
+    ["NIGHTLY_CRON", nightlyCron],
     ["the feed settings (FEED_UPLOADS_DIR, FEED_UPLOAD_MAX_BYTES, FEED_DOWNLOAD_MAX_BYTES, FEED_DOWNLOAD_TIMEOUT_MINUTES)", feedConfig],
   ];
   for (const [name, read] of checks) {

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { alertCheckIntervalMinutes, appSecret, mailConfig, pricePipelineConfig, projectRoot, siteBuildProcesses } from "./config.ts";
+import { alertCheckIntervalMinutes, appSecret, mailConfig, nightlyCron, pricePipelineConfig, projectRoot, siteBuildProcesses } from "./config.ts";
 
 const saved = { ...process.env };
 afterEach(() => {
-  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON"]) {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON", "NIGHTLY_CRON"]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -100,5 +100,18 @@ describe("pricePipelineConfig", () => {
     expect(pricePipelineConfig().refreshCron).toBe("15 4 * * *");
     process.env.REFRESH_CRON = "off";
     expect(pricePipelineConfig().refreshCron).toBeNull();
+  });
+});
+
+describe("NIGHTLY_CRON", () => {
+  it("is off when unset or empty, takes a cron pattern, and refuses anything else naming the setting", () => {
+    delete process.env.NIGHTLY_CRON;
+    expect(nightlyCron()).toBeNull();
+    process.env.NIGHTLY_CRON = " ";
+    expect(nightlyCron()).toBeNull();
+    process.env.NIGHTLY_CRON = " 15 3 * * * ";
+    expect(nightlyCron()).toBe("15 3 * * *");
+    process.env.NIGHTLY_CRON = "every night";
+    expect(() => nightlyCron()).toThrow(/^NIGHTLY_CRON is not a cron pattern/);
   });
 });

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Cron } from "croner";
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -178,6 +179,18 @@ export function pricePipelineConfig() {
     refreshCron: cron === "off" ? null : cron,
     freshForMs: freshHours * 3_600_000,
   };
+}
+
+/** NIGHTLY_CRON: the nightly job's cron pattern inside the server (UK time), or null when unset. */
+export function nightlyCron(): string | null {
+  const pattern = process.env.NIGHTLY_CRON?.trim() || null;
+  if (pattern === null) return null;
+  try {
+    new Cron(pattern, { paused: true, timezone: "Europe/London" }).stop();
+  } catch (error) {
+    throw new Error(`NIGHTLY_CRON is not a cron pattern (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return pattern;
 }
 
 /** A size in bytes from the environment: a whole number of at least 1 KiB. */

@@ -475,3 +475,37 @@ describe("stop", () => {
     expect(stops()).toBe(1);
   });
 });
+
+describe("settled", () => {
+  it("resolves once every build asked for so far has ended, including one asked for while it waited, with the last record", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    let settled = false;
+    const done = site.settled().then((record) => {
+      settled = true;
+      return record;
+    });
+    // A change during the first build: settled waits for the build after it too.
+    void site.request({ productIds: [1] });
+    builds[0]!.finish();
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    expect(settled).toBe(false);
+    builds[1]!.finish();
+    const record = await done;
+    expect(record).toMatchObject({ kind: "fast", result: "succeeded", release: site.status().current });
+    expect(record!.id).toBe(listBuilds(temp.db, 1)[0]!.id);
+    // Nothing asked for: at once, with the last build.
+    await expect(site.settled()).resolves.toEqual(record);
+  });
+
+  it("resolves after stop with the last record", async () => {
+    const { builder } = fakeBuilder();
+    const site = await builtRebuilder(builder);
+    const last = site.status().lastBuild;
+    void site.request({ productIds: [1] });
+    const waiting = site.settled();
+    await site.stop();
+    await expect(waiting).resolves.toEqual(last);
+  });
+});

@@ -54,6 +54,8 @@ export interface SiteRebuildStatus {
 export interface SiteRebuilder {
   /** Asks for a build of what the change affects; resolves with the record of the build that covered it (null after stop). */
   request(change: SiteChange): Promise<BuildRecord | null>;
+  /** Resolves when every change asked for so far is built (none scheduled or running), with the last build's record. */
+  settled(): Promise<BuildRecord | null>;
   status(): SiteRebuildStatus;
   /** The served release's folder (what the site handler serves), or null before the first build. */
   currentRoot(): string | null;
@@ -178,6 +180,8 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
   const keep = options.keepReleases ?? 3;
   let pending: PendingWork | null = null;
   let stopping = false;
+  /** What the latest request resolves with: once it has and no request followed, everything asked for is built. */
+  let latestRequest: Promise<BuildRecord | null> = Promise.resolve(null);
 
   failAbandonedBuilds(db, new Date());
 
@@ -227,7 +231,15 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
     request(change) {
       if (stopping) return Promise.resolve(null);
       pending = merge(pending, change);
-      return runner.request();
+      latestRequest = runner.request();
+      return latestRequest;
+    },
+    async settled() {
+      for (;;) {
+        const waiting = latestRequest;
+        await waiting.catch(() => undefined);
+        if (waiting === latestRequest) return latestBuild(db);
+      }
     },
     status() {
       return {

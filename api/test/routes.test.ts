@@ -25,13 +25,18 @@ import { recordPriceChecks } from "../../data/db/price-writer.ts";
 import { retailerHosts } from "../../data/domain/retailers.ts";
 import { createFeedSource } from "../../data/db/feed-sources.ts";
 import type { FeedRun } from "../../data/domain/feed-sources.ts";
+import { createMachineToken } from "../../data/db/machine-tokens.ts";
+import * as tar from "tar";
+import { writeFiles } from "./files.ts";
 
 let api: TestServer;
 /** The admin's session cookie for the whole file. */
 let session: string;
 /** Stands in for the site rebuild job: records what the change signal asked it to build. */
 const builds: CatalogueChange[] = [];
-const site: SiteBuilds = { request: (change) => builds.push(change), status: () => ({ state: "idle", lastBuild: null }) };
+/** The folder the stand-in site serves as its current release (null: none built yet). */
+let releaseRoot: string | null = null;
+const site: SiteBuilds = { request: (change) => builds.push(change), status: () => ({ state: "idle", lastBuild: null }), currentRoot: () => releaseRoot };
 const alice = "user_aliceroutesaaaaaaaaaaaa0";
 const bob = "user_bobroutesbbbbbbbbbbbbbb0";
 
@@ -46,6 +51,9 @@ interface Fixture {
   /** A URL feed source (its URL holds a secret) and a file source with no file yet. */
   urlSourceId: number;
   fileSourceId: number;
+  /** Machine tokens: one with every scope, one that may only download releases. */
+  machineToken: string;
+  releaseToken: string;
 }
 let f: Fixture;
 /**
@@ -130,6 +138,8 @@ beforeAll(async () => {
     subscriberId,
     urlSourceId: createFeedSource(api.db, { name: "Route URL feed", kind: "url", url: secretFeedUrl }, new Date()).id,
     fileSourceId: createFeedSource(api.db, { name: "Route file feed", kind: "file" }, new Date()).id,
+    machineToken: createMachineToken(api.db, { name: "Route CI", scopes: ["nightly:run", "releases:read"] }, new Date()).token,
+    releaseToken: createMachineToken(api.db, { name: "Route downloads", scopes: ["releases:read"] }, new Date()).token,
   };
 });
 
@@ -623,6 +633,46 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     crossSite("POST", "/api/admin/demo/clear", {}, evilOrigin),
     { method: "GET", path: "/api/admin/demo/clear", admin: true, status: 405, error: "GET is not allowed here; use POST" },
     { method: "POST", path: "/api/admin/demo/clear", admin: true, body: "{}", contentType: "text/plain", status: 415, error: /JSON/ },
+  ],
+  "GET /api/admin/machine-tokens": () => [
+    anonymous("GET", "/api/admin/machine-tokens"),
+    { path: "/api/admin/machine-tokens", headers: { authorization: `Bearer ${f.machineToken}` }, status: 401, error: "Sign in to the admin area" },
+  ],
+  "POST /api/admin/machine-tokens": () => [
+    anonymous("POST", "/api/admin/machine-tokens", { name: "CI", scopes: ["nightly:run"] }),
+    { method: "POST", path: "/api/admin/machine-tokens", admin: true, body: { scopes: ["nightly:run"] }, status: 400, error: "name is required" },
+    { method: "POST", path: "/api/admin/machine-tokens", admin: true, body: { name: "x".repeat(81), scopes: ["nightly:run"] }, status: 400, error: "name must be at most 80 characters" },
+    { method: "POST", path: "/api/admin/machine-tokens", admin: true, body: { name: "CI", scopes: [] }, status: 400, error: "scopes must be a list of one or more of nightly:run, releases:read" },
+    { method: "POST", path: "/api/admin/machine-tokens", admin: true, body: { name: "CI", scopes: ["admin"] }, status: 400, error: /scopes must be a list of one or more of nightly:run, releases:read/ },
+    crossSite("POST", "/api/admin/machine-tokens", { name: "CI", scopes: ["nightly:run"] }, evilOrigin),
+  ],
+  "DELETE /api/admin/machine-tokens/:id": () => [
+    anonymous("DELETE", "/api/admin/machine-tokens/1"),
+    { method: "DELETE", path: `/api/admin/machine-tokens/${anyId}`, admin: true, status: 404, error: "Machine token not found" },
+    { method: "DELETE", path: "/api/admin/machine-tokens/x", admin: true, status: 400, error: /id/ },
+    crossSite("DELETE", "/api/admin/machine-tokens/1", undefined, { "sec-fetch-site": "cross-site" }),
+  ],
+  "GET /api/admin/nightly-runs": () => [
+    anonymous("GET", "/api/admin/nightly-runs"),
+    { path: "/api/admin/nightly-runs", headers: { authorization: `Bearer ${f.machineToken}` }, status: 401, error: "Sign in to the admin area" },
+  ],
+  // Machine routes: a machine token with the route's scope, never the admin's session.
+  "POST /api/machine/nightly": () => [
+    { method: "POST", path: "/api/machine/nightly", status: 401, error: "Send a machine token: Authorization: Bearer <token>" },
+    { method: "POST", path: "/api/machine/nightly", admin: true, status: 401, error: "Send a machine token: Authorization: Bearer <token>" },
+    { method: "POST", path: "/api/machine/nightly", headers: { authorization: "Bearer not-a-token" }, status: 401, error: "The machine token is malformed" },
+    { method: "POST", path: "/api/machine/nightly", headers: { authorization: `Bearer ${f.releaseToken}` }, status: 403, error: "This token may not do this: it needs the scope nightly:run" },
+    { method: "GET", path: "/api/machine/nightly", headers: { authorization: `Bearer ${f.machineToken}` }, status: 405, error: "GET is not allowed here; use POST" },
+  ],
+  "GET /api/machine/nightly/:id": () => [
+    { path: "/api/machine/nightly/1", admin: true, status: 401, error: "Send a machine token: Authorization: Bearer <token>" },
+    { path: `/api/machine/nightly/${anyId}`, headers: { authorization: `Bearer ${f.machineToken}` }, status: 404, error: "Nightly run not found" },
+    { path: "/api/machine/nightly/x", headers: { authorization: `Bearer ${f.machineToken}` }, status: 400, error: /id/ },
+    { path: "/api/machine/nightly/1", headers: { authorization: `Bearer ${f.releaseToken}` }, status: 403, error: "This token may not do this: it needs the scope nightly:run" },
+  ],
+  "GET /api/machine/releases/current.tar.gz": () => [
+    { path: "/api/machine/releases/current.tar.gz", admin: true, status: 401, error: "Send a machine token: Authorization: Bearer <token>" },
+    { path: "/api/machine/releases/current.tar.gz", headers: { authorization: `Bearer ${f.releaseToken}` }, status: 404, error: "No release is built yet" },
   ],
 };
 
@@ -1131,6 +1181,62 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
       expect(changes).toHaveLength(1);
     } finally {
       await own.close();
+    }
+  },
+  "GET /api/admin/machine-tokens": async () => {
+    const tokens = (await adminOk("GET", "/api/admin/machine-tokens")) as { name: string; prefix: string; scopes: string[] }[];
+    expect(tokens.map(({ name, prefix, scopes }) => ({ name, prefix, scopes }))).toEqual(
+      rows<{ name: string; prefix: string; scopes: string }>("SELECT name, prefix, scopes FROM machine_tokens ORDER BY id DESC").map((t) => ({ ...t, scopes: JSON.parse(t.scopes) })),
+    );
+    expect(JSON.stringify(tokens)).not.toContain(f.machineToken);
+  },
+  "POST /api/admin/machine-tokens": async () => {
+    const created = (await adminOk("POST", "/api/admin/machine-tokens", { name: "  Route made  ", scopes: ["releases:read"] }, 201)) as { id: number; token: string; name: string; prefix: string };
+    expect(created).toMatchObject({ name: "Route made", prefix: created.token.slice(0, 12), scopes: ["releases:read"] });
+    expect(row<{ token_hash: string }>("SELECT token_hash FROM machine_tokens WHERE id = ?", created.id).token_hash).toBe(crypto.createHash("sha256").update(created.token).digest("hex"));
+    expect(auditRows().at(-1)).toEqual({ action: "create", entity: "machine-token", entity_id: created.id, summary: 'Created machine token "Route made" (releases:read)' });
+  },
+  "DELETE /api/admin/machine-tokens/:id": async () => {
+    const { id, token } = createMachineToken(api.db, { name: "Route revoked", scopes: ["nightly:run"] }, new Date());
+    const revoked = (await adminOk("DELETE", `/api/admin/machine-tokens/${id}`)) as { revokedAt: string | null };
+    expect(revoked.revokedAt).toEqual(row<{ revoked_at: string }>("SELECT revoked_at FROM machine_tokens WHERE id = ?", id).revoked_at);
+    expect(auditRows().at(-1)).toEqual({ action: "revoke", entity: "machine-token", entity_id: id, summary: 'Revoked machine token "Route revoked"' });
+    expect((await request("GET", "/api/machine/nightly/1", undefined, undefined, { authorization: `Bearer ${token}` })).status).toBe(401);
+  },
+  "GET /api/admin/nightly-runs": async () => {
+    const id = row<{ id: number }>("INSERT INTO nightly_runs (trigger, status, finished_at, error) VALUES ('schedule', 'failed', ?, 'feeds: 1 of 1 failed (X)') RETURNING id", new Date().toISOString()).id;
+    const runs = (await adminOk("GET", "/api/admin/nightly-runs")) as { id: number; status: string; error: string | null; summary: unknown }[];
+    expect(runs[0]).toMatchObject({ id, trigger: "schedule", status: "failed", error: "feeds: 1 of 1 failed (X)", summary: {} });
+  },
+  "POST /api/machine/nightly": async () => {
+    // A run under way is answered, not a second one started (one at a time).
+    const running = row<{ id: number }>("INSERT INTO nightly_runs (trigger, status) VALUES ('schedule', 'running') RETURNING id").id;
+    const count = () => row<{ n: number }>("SELECT count(*) AS n FROM nightly_runs").n;
+    const before = count();
+    expect(await ok("POST", "/api/machine/nightly", undefined, 202, undefined, { authorization: `Bearer ${f.machineToken}` })).toEqual({ id: running, status: "running" });
+    expect(count()).toBe(before);
+    api.db.$client.prepare("UPDATE nightly_runs SET status = 'failed' WHERE id = ?").run(running);
+  },
+  "GET /api/machine/nightly/:id": async () => {
+    const id = row<{ id: number }>("INSERT INTO nightly_runs (trigger, status, step, summary, release_id) VALUES ('token:1', 'succeeded', 'build', '{\"build\":{\"durationMs\":1}}', 'r9') RETURNING id").id;
+    const run = await ok("GET", `/api/machine/nightly/${id}`, undefined, 200, undefined, { authorization: `Bearer ${f.machineToken}` });
+    expect(run).toEqual({ id, status: "succeeded", step: "build", summary: { build: { durationMs: 1 } }, error: null, releaseId: "r9", queuedAt: expect.any(String), startedAt: null, finishedAt: null });
+  },
+  "GET /api/machine/releases/current.tar.gz": async () => {
+    releaseRoot = path.join(api.dir, "route-release");
+    writeFiles(releaseRoot, { "index.html": "<h1>home</h1>" });
+    try {
+      const response = await request("GET", "/api/machine/releases/current.tar.gz", undefined, undefined, { authorization: `Bearer ${f.releaseToken}` });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/gzip");
+      expect(response.headers.get("content-disposition")).toBe('attachment; filename="pawprice-site-route-release.tar.gz"');
+      const file = path.join(api.dir, "route-release.tar.gz");
+      fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+      const listed: string[] = [];
+      await tar.t({ file, onReadEntry: (entry) => listed.push(entry.path) });
+      expect(listed).toContain("./index.html");
+    } finally {
+      releaseRoot = null;
     }
   },
 };

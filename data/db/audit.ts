@@ -5,10 +5,10 @@
 import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 
-export type AuditEntity = "product" | "category" | "retailer" | "voucher" | "affiliate-ids" | "subscriber" | "site";
+export type AuditEntity = "product" | "category" | "retailer" | "voucher" | "affiliate-ids" | "subscriber" | "site" | "machine-token";
 
 export interface AuditRecord {
-  action: "create" | "update" | "delete" | "rebuild";
+  action: "create" | "update" | "delete" | "rebuild" | "revoke";
   entity: AuditEntity;
   entityId: number | null;
   summary: string;

@@ -28,6 +28,7 @@ import AmazonImport from "./screens/AmazonImport.tsx";
 import PriceReview from "./screens/PriceReview.tsx";
 import FeedsList from "./screens/FeedsList.tsx";
 import FeedForm from "./screens/FeedForm.tsx";
+import MachineTokens from "./screens/MachineTokens.tsx";
 
 function NotFound() {
   return (
@@ -74,6 +75,8 @@ function Screen({ route }: { route: AdminRoute }) {
       return <FeedsList />;
     case "feed-form":
       return <FeedForm key={route.id ?? "new"} id={route.id} />;
+    case "machine-tokens":
+      return <MachineTokens />;
     case "login":
     case "not-found":
       return <NotFound />;

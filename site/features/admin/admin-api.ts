@@ -8,6 +8,8 @@ import { apiPath, type ApiParams } from "../../../data/domain/paths.ts";
 import type { AffiliateIds, Category, Retailer } from "../../../data/domain/catalogue.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { ColumnMapping, FeedLayoutChoice, FeedRun, FeedSourceView } from "../../../data/domain/feed-sources.ts";
+import type { CreatedMachineToken, MachineScope, MachineTokenView } from "../../../data/domain/machine-tokens.ts";
+import type { NightlyRun } from "../../../data/domain/nightly.ts";
 import { uploadContentType } from "./feeds.ts";
 import { sessionExpired } from "./session.store.ts";
 
@@ -442,3 +444,12 @@ export type HoldDecision = "accept" | "reject";
 export const fetchPriceHolds = () => json<PriceHolds>("GET", "/api/admin/price-holds");
 export const acceptPriceHold = (id: number) => json<{ id: number; status: "accepted" }>("POST", `/api/admin/price-holds/${id}/accept`, {});
 export const rejectPriceHold = (id: number) => json<{ id: number; status: "rejected" }>("POST", `/api/admin/price-holds/${id}/reject`, {});
+
+// Machine tokens and the nightly job
+
+export const fetchMachineTokens = () => json<MachineTokenView[]>("GET", "/api/admin/machine-tokens");
+/** Creates a token: the answer carries the token itself, shown this once. */
+export const createMachineToken = (input: { name: string; scopes: MachineScope[] }) => json<CreatedMachineToken>("POST", "/api/admin/machine-tokens", input);
+export const revokeMachineToken = (id: number) => json<MachineTokenView>("DELETE", `/api/admin/machine-tokens/${id}`);
+/** The latest nightly runs, newest first. */
+export const fetchNightlyRuns = () => json<NightlyRun[]>("GET", "/api/admin/nightly-runs");

@@ -22,6 +22,7 @@ export {
   Import,
   Inbox,
   Info,
+  KeyRound,
   LayoutDashboard,
   Link2,
   LoaderCircle,

@@ -23,11 +23,12 @@ describe("matchAdminRoute", () => {
     ["/admin/amazon-import", { screen: "amazon-import" }],
     ["/admin/price-review", { screen: "price-review" }],
     ["/admin/price-review/", { screen: "price-review" }],
+    ["/admin/machine-tokens", { screen: "machine-tokens" }],
   ])("%s", (path, route) => {
     expect(matchAdminRoute(path)).toEqual(route);
   });
 
-  it.each(["/admin/nope", "/admin/products/edit/0", "/admin/products/edit/abc", "/admin/categories/12", "/admin/categories/add", "/admin/login/x", "/admin/price-review/3", "/admin/products/1/2", "/other"])(
+  it.each(["/admin/nope", "/admin/products/edit/0", "/admin/products/edit/abc", "/admin/categories/12", "/admin/categories/add", "/admin/login/x", "/admin/price-review/3", "/admin/machine-tokens/new", "/admin/products/1/2", "/other"])(
     "%s is not an admin screen",
     (path) => {
       expect(matchAdminRoute(path)).toEqual({ screen: "not-found" });
@@ -45,5 +46,6 @@ describe("matchAdminRoute", () => {
     expect(matchAdminRoute("/admin/feeds/edit/awin")).toEqual({ screen: "not-found" });
     expect(adminPaths.priceReview).toBe("/admin/price-review");
     expect(matchAdminRoute(adminPaths.priceReview)).toEqual({ screen: "price-review" });
+    expect(matchAdminRoute(adminPaths.machineTokens)).toEqual({ screen: "machine-tokens" });
   });
 });

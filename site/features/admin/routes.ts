@@ -20,6 +20,7 @@ export type AdminRoute =
   | { screen: "price-review" }
   | { screen: "feeds" }
   | { screen: "feed-form"; id: number | null }
+  | { screen: "machine-tokens" }
   | { screen: "not-found" };
 
 export const adminPaths = {
@@ -45,6 +46,7 @@ export const adminPaths = {
   feeds: "/admin/feeds",
   newFeed: "/admin/feeds/new",
   editFeed: (id: number) => `/admin/feeds/edit/${id}`,
+  machineTokens: "/admin/machine-tokens",
 } as const;
 
 /** A positive whole-number id from a path segment, else null. */
@@ -68,6 +70,7 @@ const single: Record<string, AdminRoute> = {
   analytics: { screen: "analytics" },
   "amazon-import": { screen: "amazon-import" },
   "price-review": { screen: "price-review" },
+  "machine-tokens": { screen: "machine-tokens" },
 };
 
 /**

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { nightlySummaryLines } from "./nightly.ts";
+
+describe("nightlySummaryLines", () => {
+  it("writes one line per step in the order they ran, and one per feed source", () => {
+    expect(
+      nightlySummaryLines({
+        build: { durationMs: 61_000, requested: "changes", kind: "fast", result: "succeeded", pages: 28, release: "r1" },
+        feeds: {
+          durationMs: 2500,
+          sources: [
+            { name: "Awin", runId: 3, status: "succeeded", rowsRead: 10, created: 1, matched: 9, pricesChanged: 4, held: 0, error: null },
+            { name: "Broken", runId: 4, status: "failed", rowsRead: 0, created: 0, matched: 0, pricesChanged: 0, held: 0, error: "the connection was refused" },
+          ],
+          error: "1 of 2 failed (Broken)",
+        },
+        prices: { durationMs: 300, result: "partial", checked: 20, changed: 2, held: 1, failed: 1, stale: 0, failures: ["Zooplus: https://z.example/a: timed out"] },
+        alerts: { durationMs: 100, sent: 2, failed: 0, rearmed: 1 },
+      }),
+    ).toEqual([
+      "Feed imports (2.5 s): 2 sources, 1 failed",
+      "  Awin: 10 rows, 1 created, 9 matched, 4 prices changed, 0 held",
+      "  Broken: failed: the connection was refused",
+      "Page prices (0.3 s): partial, 20 checked, 2 changed, 1 held, 1 failed, 0 marked stale",
+      "  Zooplus: https://z.example/a: timed out",
+      "Price alerts (0.1 s): 2 sent, 0 failed, 1 re-armed",
+      "Site build (61.0 s): fast build succeeded, 28 pages, release r1",
+    ]);
+  });
+
+  it("says why a step failed when it stopped on an error, and that a full build was asked for when nothing changed", () => {
+    expect(
+      nightlySummaryLines({
+        feeds: { durationMs: 0, error: "The server is stopping; no import starts now" },
+        prices: { durationMs: 10, error: "The server is stopping; the refresh did not run" },
+        build: { durationMs: 5, requested: "full", kind: "full", result: "failed", pages: null, release: null, error: "the full build failed: out of memory" },
+      }),
+    ).toEqual([
+      "Feed imports (0.0 s): 0 sources, 0 failed; failed: The server is stopping; no import starts now",
+      "Page prices (0.0 s): failed: The server is stopping; the refresh did not run",
+      "Site build (0.0 s): full build failed; nothing changed, so a full build was asked for; failed: the full build failed: out of memory",
+    ]);
+  });
+});
