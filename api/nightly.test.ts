@@ -4,7 +4,7 @@
  * the real build end to end): the build it waits for, a step that fails without stopping the
  * others, and NIGHTLY_CRON starting runs by itself.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { SiteBuilds } from "./context.ts";
 import { createNightly, type Nightly } from "./nightly.ts";
 import { startTestServer, type TestServer } from "./test/server.ts";
@@ -79,6 +79,11 @@ async function runToEnd(job: Nightly, trigger = "admin") {
 }
 
 describe("the nightly job", () => {
+  // Each run reads the pages afresh unless a test says otherwise (a recent refresh spares them).
+  beforeEach(() => {
+    api.db.$client.prepare("DELETE FROM price_refresh_runs").run();
+  });
+
   it("asks for a full build when nothing changed, waits for it and records its release", async () => {
     requested.length = 0;
     const run = await runToEnd(nightly({ site }));
@@ -107,6 +112,31 @@ describe("the nightly job", () => {
       shopDown = false;
       buildsFail = false;
     }
+  });
+
+  it("reads no page when a refresh finished within 12 hours, and reads them when it finished earlier or failed", async () => {
+    const runs = () => api.db.$client.prepare("SELECT count(*) FROM price_refresh_runs").pluck().get() as number;
+    const finished = (hoursAgo: number, result: string) =>
+      api.db.$client
+        .prepare("INSERT INTO price_refresh_runs (started_at, finished_at, result) VALUES (?, ?, ?)")
+        .run(new Date(Date.now() - hoursAgo * 3600_000 - 60_000).toISOString(), new Date(Date.now() - hoursAgo * 3600_000).toISOString(), result);
+    finished(11.9, "succeeded");
+    const spared = await runToEnd(nightly({ site }));
+    expect(runs()).toBe(1);
+    expect(spared.status).toBe("succeeded");
+    expect(spared.summary.prices).toEqual({ durationMs: expect.any(Number), skipped: expect.stringMatching(/^the refresh that finished at \S+ read them \(within 12 hours\): not read again$/) });
+
+    finished(11.8, "failed");
+    const afterFailure = await runToEnd(nightly({ site }));
+    expect(runs()).toBe(3);
+    expect(afterFailure.summary.prices).toMatchObject({ result: "succeeded", checked: expect.any(Number) });
+
+    api.db.$client.prepare("DELETE FROM price_refresh_runs").run();
+    finished(12.1, "succeeded");
+    const read = await runToEnd(nightly({ site }));
+    expect(runs()).toBe(2);
+    expect(read.summary.prices).toMatchObject({ result: "succeeded" });
+    expect((read.summary.prices as { checked: number }).checked).toBeGreaterThan(0);
   });
 
   it("fails the build step on a server that does not build the site", async () => {

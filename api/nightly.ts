@@ -4,7 +4,9 @@
  *
  *   feeds   every enabled admin feed source, and the configured AWIN feed when it is set, imported
  *           now (one after another, as every import runs); each one awaited
- *   prices  the price refresh (feeds, then the retailer pages of the other offers)
+ *   prices  the price refresh (feeds, then the retailer pages of the other offers), unless one
+ *           finished within the last 12 hours (the server's own daily read, REFRESH_CRON): retailer
+ *           pages are read at most once in that time, so the step says so and reads nothing
  *   alerts  the price-alert check (and the queued confirmation mails), awaited
  *   build   the site rebuild the changes asked for, awaited; when nothing asked for one since the
  *           run started, a full build. The release it published is the run's.
@@ -19,6 +21,7 @@ import type { Db } from "../data/db/client.ts";
 import { getRun, listFeedSources, RunConflict } from "../data/db/feed-sources.ts";
 import { claimNightlyRun, failAbandonedNightlyRuns, finishNightlyRun, markNightlyStarted, recordNightlyStep } from "../data/db/nightly-runs.ts";
 import { latestBuild } from "../data/db/site-builds.ts";
+import { latestRefreshRun } from "../data/db/price-review.ts";
 import { isFinished } from "../data/domain/feed-sources.ts";
 import type { NightlyFeedOutcome, NightlyRun, NightlyStep, NightlySummary } from "../data/domain/nightly.ts";
 import type { SiteBuilds } from "./context.ts";
@@ -55,6 +58,9 @@ export class NightlyStopping extends Error {
     super("The server is stopping; no nightly run starts now");
   }
 }
+
+/** A refresh that finished this recently has read the pages: the nightly run does not read them again. */
+const pagesReadAgainAfterMs = 12 * 60 * 60 * 1000;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const lastLine = (text: string | null) => text?.trim().split("\n").at(-1)?.trim() || "no output";
@@ -124,8 +130,13 @@ export function createNightly(options: NightlyOptions): Nightly {
 
   const prices = async (): Promise<NonNullable<NightlySummary["prices"]>> => {
     const started = performance.now();
+    const recent = latestRefreshRun(db);
+    const finishedAt = recent?.finishedAt ? Date.parse(recent.finishedAt) : Number.NaN;
+    if (recent && recent.result !== "failed" && Date.now() - finishedAt < pagesReadAgainAfterMs) {
+      return { durationMs: performance.now() - started, skipped: `the refresh that finished at ${recent.finishedAt} read them (within 12 hours): not read again` };
+    }
     const summary = await pipeline.refresh();
-    const { result, checked, changed, held, failed, stale } = summary;
+    const { result, checked, changed, held, failed, stale, notModified, blocked, backedOff } = summary;
     return {
       durationMs: performance.now() - started,
       result,
@@ -134,6 +145,9 @@ export function createNightly(options: NightlyOptions): Nightly {
       held,
       failed,
       stale,
+      notModified,
+      blocked,
+      backedOff,
       failures: summary.failures.slice(0, 10),
       ...(result === "failed" ? { error: `the refresh failed: ${summary.failures[0] ?? "no page could be read"}` } : {}),
     };

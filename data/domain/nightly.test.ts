@@ -41,4 +41,16 @@ describe("nightlySummaryLines", () => {
       "Site build (0.0 s): full build failed; nothing changed, so a full build was asked for; failed: the full build failed: out of memory",
     ]);
   });
+
+  it("counts pages not modified, blocked and backed off when there were any, and says why no page was read", () => {
+    expect(
+      nightlySummaryLines({ prices: { durationMs: 0, result: "succeeded", checked: 5, changed: 0, held: 0, failed: 0, stale: 0, notModified: 3, blocked: 1, backedOff: 0 } }),
+    ).toEqual(["Page prices (0.0 s): succeeded, 5 checked, 0 changed, 0 held, 0 failed, 0 marked stale, 3 not modified, 1 blocked by robots.txt, 0 backed off"]);
+    expect(nightlySummaryLines({ prices: { durationMs: 0, result: "succeeded", checked: 5, changed: 0, held: 0, failed: 0, stale: 0, notModified: 0, blocked: 0, backedOff: 0 } })).toEqual([
+      "Page prices (0.0 s): succeeded, 5 checked, 0 changed, 0 held, 0 failed, 0 marked stale",
+    ]);
+    expect(nightlySummaryLines({ prices: { durationMs: 0, skipped: "the refresh that finished at 2026-11-27T02:41:00.000Z read them (within 12 hours): not read again" } })).toEqual([
+      "Page prices (0.0 s): the refresh that finished at 2026-11-27T02:41:00.000Z read them (within 12 hours): not read again",
+    ]);
+  });
 });

@@ -40,7 +40,20 @@ interface StepOutcome {
 
 export interface NightlySummary {
   feeds?: StepOutcome & { sources?: NightlyFeedOutcome[] };
-  prices?: StepOutcome & { result?: string; checked?: number; changed?: number; held?: number; failed?: number; stale?: number; failures?: string[] };
+  prices?: StepOutcome & {
+    result?: string;
+    checked?: number;
+    changed?: number;
+    held?: number;
+    failed?: number;
+    stale?: number;
+    notModified?: number;
+    blocked?: number;
+    backedOff?: number;
+    failures?: string[];
+    /** Why the pages were not read this run (a refresh read them recently). */
+    skipped?: string;
+  };
   alerts?: StepOutcome & { sent?: number; failed?: number; rearmed?: number };
   build?: StepOutcome & { requested?: "changes" | "full"; kind?: string; result?: string; pages?: number | null; release?: string | null };
 }
@@ -92,7 +105,13 @@ export function nightlySummaryLines(summary: NightlySummary): string[] {
   }
   if (summary.prices) {
     const p = summary.prices;
-    const counts = p.result === undefined ? null : `${p.result}, ${p.checked} checked, ${p.changed} changed, ${p.held} held, ${p.failed} failed, ${p.stale} marked stale`;
+    const counts =
+      p.skipped !== undefined
+        ? p.skipped
+        : p.result === undefined
+          ? null
+          : `${p.result}, ${p.checked} checked, ${p.changed} changed, ${p.held} held, ${p.failed} failed, ${p.stale} marked stale` +
+            (p.notModified || p.blocked || p.backedOff ? `, ${p.notModified ?? 0} not modified, ${p.blocked ?? 0} blocked by robots.txt, ${p.backedOff ?? 0} backed off` : "");
     lines.push(stepLine("prices", p.durationMs, counts, p.error));
     for (const line of p.failures ?? []) lines.push(`  ${line}`);
   }
