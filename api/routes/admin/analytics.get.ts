@@ -29,6 +29,9 @@ export default defineAdminRoute((_event, { db, admin }) => {
     health: {
       database,
       lastPriceRefresh: lastRefresh(admin.lastPriceRefresh()),
+      // When the server reads retailer pages next (null: not scheduled), and how long a price counts as current.
+      nextPriceRefresh: admin.pipeline.nextScheduledRefresh()?.toISOString() ?? null,
+      freshForHours: admin.pipeline.freshForMs / 3_600_000,
       // The last build whoever ran it (this server, or `npm run build`).
       lastBuild: build?.lastBuild ?? latestBuild(db),
       build: { state: build?.state ?? "idle" },

@@ -295,6 +295,10 @@ export interface Analytics {
   health: {
     database: { ok: boolean; sizeBytes: number | null };
     lastPriceRefresh: PriceRefreshRun | null;
+    /** When the server reads retailer pages next (ISO; null: not scheduled). */
+    nextPriceRefresh: string | null;
+    /** How long a confirmed price counts as current. */
+    freshForHours: number;
     lastBuild: BuildRecord | null;
     build: { state: BuildState };
     mail: { transport: "smtp" | "outbox" };

@@ -49,11 +49,18 @@ function HealthItem({ icon, title, status, children }: { icon: ReactNode; title:
   );
 }
 
-function PriceRefresh({ run }: { run: AnalyticsData["health"]["lastPriceRefresh"] }) {
+function PriceRefresh({ run, next, freshForHours }: { run: AnalyticsData["health"]["lastPriceRefresh"]; next: string | null; freshForHours: number }) {
+  const schedule = (
+    <p className="mt-1" data-testid="refresh-schedule">
+      {next ? `Next page read ${formatDateTime(next)}` : "No page read is scheduled (REFRESH_CRON=off)"} · a price counts as current for {freshForHours}{" "}
+      {freshForHours === 1 ? "hour" : "hours"} after it is confirmed
+    </p>
+  );
   if (!run) {
     return (
       <HealthItem icon={<RefreshCw className="size-4" />} title="Last price refresh" status={<Badge tone="slate">Never</Badge>}>
         No price refresh has run yet.
+        {schedule}
       </HealthItem>
     );
   }
@@ -63,6 +70,7 @@ function PriceRefresh({ run }: { run: AnalyticsData["health"]["lastPriceRefresh"
       <p>
         {run.finishedAt ? formatDateTime(run.finishedAt) : `Started ${formatDateTime(run.startedAt)}`} · {refreshSummary(run)}
       </p>
+      {schedule}
       {run.held > 0 && (
         <p className="mt-1">
           <AdminLink href={adminPaths.priceReview} className="font-medium text-brand-700 hover:underline">
@@ -89,7 +97,7 @@ function Health({ health }: { health: AnalyticsData["health"] }) {
         >
           {health.database.sizeBytes === null ? "Size unknown" : `Size ${formatBytes(health.database.sizeBytes)}`}
         </HealthItem>
-        <PriceRefresh run={health.lastPriceRefresh} />
+        <PriceRefresh run={health.lastPriceRefresh} next={health.nextPriceRefresh} freshForHours={health.freshForHours} />
         <HealthItem
           icon={<Hammer className="size-4" />}
           title="Last site build"
