@@ -33,7 +33,10 @@ function fingerprint(): string {
 }
 
 const concrete = (path: string) => path.replace(/:[a-zA-Z]+/g, "1");
-const writes = routes.filter(([method, , , options]) => method !== "GET" && !options?.oneClick);
+/** Machine routes answer only a bearer token, which a browser never sends by itself: a form post from another site is a 401. */
+const isMachine = (options: { auth?: string } | undefined) => options?.auth?.startsWith("machine:") === true;
+const writes = routes.filter(([method, , , options]) => method !== "GET" && !options?.oneClick && !isMachine(options));
+const machineWrites = routes.filter(([method, , , options]) => method !== "GET" && isMachine(options));
 
 describe("requests another site makes a browser send", () => {
   it("the route table has the writes this covers", () => {
@@ -53,6 +56,19 @@ describe("requests another site makes a browser send", () => {
     });
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: "Requests from other sites are refused" });
+    expect(fingerprint()).toBe(before);
+  });
+
+  it.each(machineWrites.map(([method, path]) => `${method} ${path}`))("%s: a cross-site form post with the admin's cookie is refused (401: no machine token) and changes nothing", async (key) => {
+    const [method, path] = key.split(" ") as [string, string];
+    const before = fingerprint();
+    const response = await fetch(api.baseUrl + concrete(path), {
+      method,
+      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example", "sec-fetch-site": "cross-site", cookie: adminCookie },
+      body: "run=1",
+    });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: "Send a machine token: Authorization: Bearer <token>" });
     expect(fingerprint()).toBe(before);
   });
 
