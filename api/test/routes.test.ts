@@ -930,7 +930,7 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
       totals: Record<string, number>;
       distribution: { categoryId: number; products: number; percent: number }[];
       clicks: { byRetailer: { retailer: string; clicks: number }[] };
-      health: { database: { ok: boolean }; mail: { transport: string }; build: { state: string }; nextPriceRefresh: string | null; freshForHours: number };
+      health: { database: { ok: boolean; sizeBytes: number }; mail: { transport: string }; build: { state: string }; nextPriceRefresh: string | null; freshForHours: number };
     };
     expect(body.totals.products).toBe(row<{ n: number }>("SELECT count(*) AS n FROM products").n);
     expect(body.totals.featuredProducts).toBe(row<{ n: number }>("SELECT count(*) AS n FROM products WHERE is_featured = 1").n);
@@ -941,6 +941,11 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     }
     expect(body.distribution.map((d) => d.products)).toEqual([...body.distribution.map((d) => d.products)].sort((a, b) => b - a));
     expect(body.health).toMatchObject({ database: { ok: true }, mail: { transport: "outbox" }, build: { state: "idle" } });
+    // The size counts the write-ahead log, where recent writes wait for a checkpoint.
+    const file = api.db.$client.name;
+    const wal = fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0;
+    expect(wal).toBeGreaterThan(0);
+    expect(body.health.database.sizeBytes).toBe(fs.statSync(file).size + wal);
     // The test server schedules no page read; prices count as current for the default 24 hours.
     expect(body.health).toMatchObject({ nextPriceRefresh: null, freshForHours: 24 });
   },

@@ -19,7 +19,9 @@ export default defineAdminRoute((_event, { db, admin }) => {
   try {
     db.$client.prepare("SELECT 1").get();
     const file = db.$client.name;
-    database = { ok: true, sizeBytes: file && fs.existsSync(file) ? fs.statSync(file).size : null };
+    // The database file and its write-ahead log: recent writes live in the log until a checkpoint.
+    const size = (name: string) => (fs.existsSync(name) ? fs.statSync(name).size : 0);
+    database = { ok: true, sizeBytes: file && fs.existsSync(file) ? size(file) + size(`${file}-wal`) : null };
   } catch {
     database = { ok: false, sizeBytes: null };
   }
