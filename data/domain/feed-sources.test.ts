@@ -28,6 +28,14 @@ describe("maskFeedUrl", () => {
     );
     expect(maskUrlsIn("no links here")).toBe("no links here");
   });
+
+  it("leaves a message masked already as it is (an error masked where it was raised, and again where it is stored)", () => {
+    const once = maskUrlsIn("Could not read http://127.0.0.1:36065/feed.csv: the connection was refused");
+    expect(once).toBe("Could not read http://127.0.0.1:36065/••••••: the connection was refused");
+    expect(maskUrlsIn(once)).toBe(once);
+    const long = maskUrlsIn("Could not read https://a.example/k/verysecretvalue1");
+    expect(maskUrlsIn(long)).toBe("Could not read https://a.example/••••••lue1");
+  });
 });
 
 describe("mapped fields", () => {

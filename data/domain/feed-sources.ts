@@ -169,7 +169,9 @@ export function maskFeedUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}/${rest === "" ? "" : maskDots}${tail}`;
 }
 
-/** Text (an error message) with every http(s) URL in it masked. */
+/** Text (an error message) with every http(s) URL in it masked; a URL masked already stays as it is. */
 export function maskUrlsIn(text: string): string {
-  return text.replace(/https?:\/\/[^\s"'<>]+/gi, (url) => maskFeedUrl(url.replace(/[),.;:]+$/, "")) + (/[),.;:]+$/.exec(url)?.[0] ?? ""));
+  return text.replace(/https?:\/\/[^\s"'<>]+/gi, (url) =>
+    url.includes(maskDots) ? url : maskFeedUrl(url.replace(/[),.;:]+$/, "")) + (/[),.;:]+$/.exec(url)?.[0] ?? ""),
+  );
 }
