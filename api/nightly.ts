@@ -153,14 +153,21 @@ export function createNightly(options: NightlyOptions): Nightly {
     };
   };
 
-  const alertCheck = async (): Promise<NonNullable<NightlySummary["alerts"]>> => {
+  /**
+   * The alert check, awaited. A price change also sets off a check of its own as soon as it is
+   * written, so the alerts a run's prices made due are often mailed before this step: the count of
+   * alerts mailed since the run started says how many the run's prices reached.
+   */
+  const alertCheck = async (runStartedAt: Date): Promise<NonNullable<NightlySummary["alerts"]>> => {
     const started = performance.now();
     const { sent, failed, rearmed } = await alerts.runNow();
+    const mailedSinceStart = db.$client.prepare("SELECT count(*) FROM price_alerts WHERE last_notified_at >= ?").pluck().get(runStartedAt.toISOString()) as number;
     return {
       durationMs: performance.now() - started,
       sent,
       failed,
       rearmed,
+      mailedSinceStart,
       ...(failed > 0 ? { error: `${failed} alert mail(s) not sent; the next check retries them` } : {}),
     };
   };
@@ -200,12 +207,13 @@ export function createNightly(options: NightlyOptions): Nightly {
     const summary: NightlySummary = {};
     let release: string | null = null;
     let stopped: string | null = null;
-    markNightlyStarted(db, id, new Date());
+    const startedAt = new Date();
+    markNightlyStarted(db, id, startedAt);
     const buildsBefore = latestBuild(db)?.id ?? 0;
     try {
       await step(id, summary, "feeds", feeds);
       await step(id, summary, "prices", prices);
-      await step(id, summary, "alerts", alertCheck);
+      await step(id, summary, "alerts", () => alertCheck(startedAt));
       await step(id, summary, "build", async () => {
         const built = await build(buildsBefore);
         release = built.release;

@@ -42,6 +42,13 @@ describe("nightlySummaryLines", () => {
     ]);
   });
 
+  it("counts the alerts mailed since the run started when a check set off by the prices sent them first", () => {
+    expect(nightlySummaryLines({ alerts: { durationMs: 0, sent: 0, failed: 0, rearmed: 0, mailedSinceStart: 2 } })).toEqual([
+      "Price alerts (0.0 s): 0 sent, 0 failed, 0 re-armed; 2 mailed since the run started",
+    ]);
+    expect(nightlySummaryLines({ alerts: { durationMs: 0, sent: 2, failed: 0, rearmed: 0, mailedSinceStart: 2 } })).toEqual(["Price alerts (0.0 s): 2 sent, 0 failed, 0 re-armed"]);
+  });
+
   it("counts pages not modified, blocked and backed off when there were any, and says why no page was read", () => {
     expect(
       nightlySummaryLines({ prices: { durationMs: 0, result: "succeeded", checked: 5, changed: 0, held: 0, failed: 0, stale: 0, notModified: 3, blocked: 1, backedOff: 0 } }),

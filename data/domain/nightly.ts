@@ -54,7 +54,13 @@ export interface NightlySummary {
     /** Why the pages were not read this run (a refresh read them recently). */
     skipped?: string;
   };
-  alerts?: StepOutcome & { sent?: number; failed?: number; rearmed?: number };
+  alerts?: StepOutcome & {
+    sent?: number;
+    failed?: number;
+    rearmed?: number;
+    /** Alerts mailed since the run started, by this check or the one a price change set off. */
+    mailedSinceStart?: number;
+  };
   build?: StepOutcome & { requested?: "changes" | "full"; kind?: string; result?: string; pages?: number | null; release?: string | null };
 }
 
@@ -117,7 +123,8 @@ export function nightlySummaryLines(summary: NightlySummary): string[] {
   }
   if (summary.alerts) {
     const a = summary.alerts;
-    lines.push(stepLine("alerts", a.durationMs, a.sent === undefined ? null : `${a.sent} sent, ${a.failed} failed, ${a.rearmed} re-armed`, a.error));
+    const mailed = a.mailedSinceStart !== undefined && a.mailedSinceStart > (a.sent ?? 0) ? `; ${a.mailedSinceStart} mailed since the run started` : "";
+    lines.push(stepLine("alerts", a.durationMs, a.sent === undefined ? null : `${a.sent} sent, ${a.failed} failed, ${a.rearmed} re-armed${mailed}`, a.error));
   }
   if (summary.build) {
     const b = summary.build;
