@@ -93,7 +93,7 @@ import revokeMachineToken from "./routes/admin/machine-tokens/[id].delete.ts";
 import nightlyRuns from "./routes/admin/nightly-runs.get.ts";
 import startNightly from "./routes/machine/nightly/index.post.ts";
 import nightlyRun from "./routes/machine/nightly/[id].get.ts";
-import currentRelease from "./routes/machine/releases/current.tar.gz.get.ts";
+import currentRelease from "./routes/machine/releases/current-release.get.ts";
 import { hasSession } from "./lib/admin-auth.ts";
 import { authenticateMachine, recordMachineUse } from "./lib/machine-auth.ts";
 import type { MachineScope } from "../data/domain/machine-tokens.ts";
