@@ -23,7 +23,7 @@ export default {
     "!data/db/drizzle.config.ts",
     "!data/db/schema.ts",
   ],
-  ignorePatterns: ["dist", ".node", "releases", "data/*.db*", "data/outbox", "data/bench", "data/secrets", "reports"],
+  ignorePatterns: ["dist", ".node", "/releases", "data/*.db*", "data/outbox", "data/bench", "data/secrets", "reports"],
   // Static mutants (module-level code: SQL text constants, validation schemas, lookup tables) are
   // left out: each needs every covering test file re-run with all modules reloaded, about 700 of
   // them taking ~94% of a run. The route table's tests check that code on every request instead.
