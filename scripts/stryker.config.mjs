@@ -712,4 +712,11 @@ export const equivalentMutants = [
     line: 'chosen: { ...result.chosen, price: printed.price.pence, path: "buy box", label: printed.text, from: false },',
     reason: "shownPrice's result only goes to finalOffer, which reads the chosen offer's price, currency, stock, path and label, never `from`.",
   },
+  {
+    file: "data/domain/nightly.ts",
+    mutator: "ConditionalExpression",
+    original: "a.mailedSinceStart !== undefined",
+    replacement: "true",
+    reason: "undefined > n is false in JavaScript, so a missing count adds nothing all the same.",
+  },
 ];
