@@ -719,4 +719,12 @@ export const equivalentMutants = [
     replacement: "true",
     reason: "undefined > n is false in JavaScript, so a missing count adds nothing all the same.",
   },
+  {
+    file: "api/jobs/crawl-manners.ts",
+    mutator: "StringLiteral",
+    original: '""',
+    replacement: '"Stryker was here!"',
+    line: 'const value = header?.trim() ?? "";',
+    reason: "The fallback for a missing header only has to read as no wait: \"Stryker was here!\" is neither whole digits nor a date Date.parse reads, so null either way.",
+  },
 ];
