@@ -712,4 +712,28 @@ export const equivalentMutants = [
     line: 'chosen: { ...result.chosen, price: printed.price.pence, path: "buy box", label: printed.text, from: false },',
     reason: "shownPrice's result only goes to finalOffer, which reads the chosen offer's price, currency, stock, path and label, never `from`.",
   },
+  {
+    file: "data/domain/nightly.ts",
+    mutator: "ConditionalExpression",
+    original: "a.mailedSinceStart !== undefined",
+    replacement: "true",
+    reason: "undefined > n is false in JavaScript, so a missing count adds nothing all the same.",
+  },
+  {
+    file: "api/jobs/crawl-manners.ts",
+    mutator: "StringLiteral",
+    original: '""',
+    replacement: '"Stryker was here!"',
+    line: 'const value = header?.trim() ?? "";',
+    reason: "The fallback for a missing header only has to read as no wait: \"Stryker was here!\" is neither whole digits nor a date Date.parse reads, so null either way.",
+  },
+  .../** @type {[string, string, string, string][]} */ ([
+    ["EqualityOperator", "index < count", "index <= count", "Draws one number more after the same ones; demoPriceMove reads only the first three."],
+    ["EqualityOperator", "price >= 1", "price > 1", "Differs only for a candidate of exactly 1p, and a shelf ending (49p or 99p, 9p) is never 1p."],
+    ["ConditionalExpression", "earlierPence !== pricePence", "true", "Going back to an earlier price equal to the current one gives the current price, as holding (which the same draw chooses) does."],
+    ["EqualityOperator", "kind < backShare", "kind <= backShare", "Draws are multiples of 2^-32 and 1/6 is not one, so a draw never equals it."],
+    ["ConditionalExpression", "limit < 1", "false", "With a limit of 0 neither way has a price in reach (down ends at price − 1 below its low of at least the price, up starts at price + 1 above its high of at most the price), so the price holds all the same."],
+    ["ConditionalExpression", "other.low <= other.high", "true", "Only read when the wanted way has no price in reach, and with a limit of 1p or more (prices of 34p up) one way always has: both empty would need the anchor's band, 30% of the anchor wide, to fit within a penny either side of a price of 34p or more."],
+    ["ConditionalExpression", "reach === null", "false", "With a limit of 1p or more (prices of 34p up) one way always has a price in reach, so reach is never null here (see the entry above)."],
+  ]).map(([mutator, original, replacement, reason]) => ({ file: "data/domain/demo-prices.ts", mutator, original, replacement, reason })),
 ];

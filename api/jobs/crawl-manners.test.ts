@@ -44,6 +44,8 @@ describe("robotsRules", () => {
     expect(rules("User-agent: *\nDisallow: /x\n").crawlDelayMs).toBeNull();
     expect(rules("User-agent: *\nCrawl-delay: soon\n").crawlDelayMs).toBeNull();
     expect(rules("User-agent: *\nCrawl-delay: -3\n").crawlDelayMs).toBeNull();
+    // A delay of 0 asks for no wait at all: the same as none.
+    expect(rules("User-agent: *\nCrawl-delay: 0\n").crawlDelayMs).toBeNull();
   });
 });
 
@@ -90,6 +92,13 @@ describe("busy sites", () => {
     expect(retryAfterMs("later", now)).toBeNull();
     expect(retryAfterMs("-5", now)).toBeNull();
     expect(retryAfterMs(null, now)).toBeNull();
+  });
+
+  it("reads only whole digits as seconds, and only a text starting with a day's name as a date", () => {
+    expect(retryAfterMs("10abc", now)).toBeNull();
+    expect(retryAfterMs("1.5", now)).toBeNull();
+    // An ISO date is no HTTP date, though Date.parse reads it.
+    expect(retryAfterMs("2026-03-02T12:01:30Z", now)).toBeNull();
   });
 
   it("backs off from the gap (at least 1 s), doubling with each busy answer in a row, up to 5 minutes", () => {

@@ -78,6 +78,32 @@ describe("demoPriceMove", () => {
     }
   });
 
+  it("draws each day's move from product id, retailer id and day alone: the same walk on every machine and release", () => {
+    const walk = days.slice(120, 132).map((day) => demoPriceMove({ productId: 7, retailerId: 2, day, pricePence: 1999, earlierPence: 2099, anchorPence: 1999 }));
+    expect(days[120]).toBe("2026-05-01");
+    expect(walk).toEqual([1949, 2049, 1999, 1999, 1999, 2099, 2099, 1949, 1949, 1949, 1949, 1999]);
+  });
+
+  it("goes back a sixth of the days, holds a third and moves the rest", () => {
+    const results = moves({ retailerId: 7, pricePence: 1999, earlierPence: 2099, anchorPence: 1999 });
+    const share = (test: (price: number) => boolean) => results.filter(({ price }) => test(price)).length / results.length;
+    expect(share((price) => price === 2099)).toBeCloseTo(1 / 6, 1);
+    expect(share((price) => price === 1999)).toBeCloseTo(1 / 3, 1);
+    expect(share((price) => price !== 1999 && price !== 2099)).toBeCloseTo(1 / 2, 1);
+  });
+
+  it("moves the other way, on every day it moves, when only one way is in reach, even a single price that way", () => {
+    // Anchor 43p: the band's top is 49p, so 50p may only go down, and 3% of it (1p) reaches 49p alone.
+    // Inside the band (anchor 50p) it moves to 49p or 51p on the same days.
+    for (let productId = 1; productId <= 40; productId++) {
+      for (const day of days.slice(0, 30)) {
+        const outside = demoPriceMove({ productId, retailerId: 1, day, pricePence: 50, earlierPence: null, anchorPence: 43 });
+        const inside = demoPriceMove({ productId, retailerId: 1, day, pricePence: 50, earlierPence: null, anchorPence: 50 });
+        expect(outside, `${productId} ${day}`).toBe(inside === 50 ? 50 : 49);
+      }
+    }
+  });
+
   it("moves a price found outside the anchor's band toward the anchor", () => {
     for (const { price } of moves({ retailerId: 6, pricePence: 3000, earlierPence: null, anchorPence: 2000 })) expect(price).toBeLessThanOrEqual(3000);
     for (const { price } of moves({ retailerId: 6, pricePence: 1000, earlierPence: null, anchorPence: 2000 })) expect(price).toBeGreaterThanOrEqual(1000);
@@ -93,5 +119,17 @@ describe("shelfPriceWithin", () => {
     expect(shelfPriceWithin(102.6, 100, 106)).toBe(103);
     expect(shelfPriceWithin(120, 100, 106)).toBe(106);
     expect(shelfPriceWithin(0.2, 1, 2)).toBe(1);
+  });
+
+  it("takes an ending lying exactly on either bound, and the lower of two endings equally near", () => {
+    expect(shelfPriceWithin(1960, 1949, 1980)).toBe(1949);
+    expect(shelfPriceWithin(1940, 1900, 1949)).toBe(1949);
+    // £19.99 and £20.49 are both 25p from £20.24.
+    expect(shelfPriceWithin(2024, 1900, 2100)).toBe(1999);
+  });
+
+  it("never gives a price under 1p, even when the bounds would allow one", () => {
+    // -1p is the nearest 49p ending to 20p; 49p is the nearest one of 1p or more.
+    expect(shelfPriceWithin(20, -100, 100)).toBe(49);
   });
 });

@@ -61,3 +61,44 @@ describe("nightlySummaryLines", () => {
     ]);
   });
 });
+
+describe("nightlySummaryLines: counts and missing parts", () => {
+  it("counts the failed sources only, says one source in the singular, and gives a failed source without a reason as an unknown error", () => {
+    const source = { runId: 1, rowsRead: 1, created: 0, matched: 1, pricesChanged: 0, held: 0, error: null };
+    expect(
+      nightlySummaryLines({
+        feeds: {
+          durationMs: 0,
+          sources: [
+            { ...source, name: "A", status: "succeeded" },
+            { ...source, name: "B", status: "succeeded" },
+            { ...source, name: "C", status: "failed" },
+          ],
+        },
+      }),
+    ).toEqual([
+      "Feed imports (0.0 s): 3 sources, 1 failed",
+      "  A: 1 rows, 0 created, 1 matched, 0 prices changed, 0 held",
+      "  B: 1 rows, 0 created, 1 matched, 0 prices changed, 0 held",
+      "  C: failed: unknown error",
+    ]);
+    expect(nightlySummaryLines({ feeds: { durationMs: 0, sources: [{ ...source, name: "A", status: "succeeded" }] } })[0]).toBe("Feed imports (0.0 s): 1 source, 0 failed");
+  });
+
+  it("writes a step with neither counts nor an error as its label and duration alone, and leaves out counts a step did not reach", () => {
+    expect(nightlySummaryLines({ alerts: { durationMs: 1500 } })).toEqual(["Price alerts (1.5 s)"]);
+    expect(nightlySummaryLines({ prices: { durationMs: 0 } })).toEqual(["Page prices (0.0 s)"]);
+    expect(nightlySummaryLines({ alerts: { durationMs: 0, error: "the mailer is down" } })).toEqual(["Price alerts (0.0 s): failed: the mailer is down"]);
+    expect(nightlySummaryLines({ build: { durationMs: 0, requested: "changes", error: "the build could not start" } })).toEqual([
+      "Site build (0.0 s): failed: the build could not start",
+    ]);
+  });
+
+  it("adds the not-modified, blocked and backed-off counts when any one of them is there, a missing one as 0", () => {
+    const base = { durationMs: 0, result: "succeeded", checked: 5, changed: 0, held: 0, failed: 0, stale: 0 };
+    const counts = "Page prices (0.0 s): succeeded, 5 checked, 0 changed, 0 held, 0 failed, 0 marked stale";
+    expect(nightlySummaryLines({ prices: { ...base, notModified: 2 } })).toEqual([`${counts}, 2 not modified, 0 blocked by robots.txt, 0 backed off`]);
+    expect(nightlySummaryLines({ prices: { ...base, blocked: 1 } })).toEqual([`${counts}, 0 not modified, 1 blocked by robots.txt, 0 backed off`]);
+    expect(nightlySummaryLines({ prices: { ...base, backedOff: 4 } })).toEqual([`${counts}, 0 not modified, 0 blocked by robots.txt, 4 backed off`]);
+  });
+});
