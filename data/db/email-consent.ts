@@ -7,9 +7,11 @@
  *   for it are active at once. Another visitor (another browser) entering the same address gets
  *   pending alerts and a confirmation mail of its own, so nobody can have price mail sent to an
  *   address they cannot read.
- * - At most `confirmationMailsPerDay` confirmation mails go to one address in any 24 hours,
- *   whoever asks; beyond that the request is still accepted (pending) but no mail is queued. A
- *   visitor who asks again within `resendAfterMs` of their last mail gets no second one.
+ * - At most `confirmationMailsPerDay` confirmation mails go to one mailbox in any 24 hours,
+ *   whoever asks and however its address is spelt (data/domain/mailbox.ts: case, plus-tags, and
+ *   dots at gmail.com/googlemail.com); each mail goes to the address as typed. Beyond that the
+ *   request is still accepted (pending) but no mail is queued. A visitor who asks again for the
+ *   same address within `resendAfterMs` of their last mail gets no second one.
  * - A link's token is derived from a random seed with the app secret and only its SHA-256 hash
  *   is stored, so the database alone confirms nothing; the seed is deleted once the mail is sent.
  *   Links expire after `confirmationTtlMs` and confirm only what their purpose names.
@@ -23,12 +25,13 @@ import { statement } from "./statements.ts";
 import { appSecret } from "../config.ts";
 import type { Pence } from "../domain/money.ts";
 import type { AlertCondition, AlertKind } from "../domain/alerts.ts";
+import { mailboxDomains, mailboxKey } from "../domain/mailbox.ts";
 
 export type ConfirmationPurpose = "price-alerts" | "newsletter";
 
 /** How long a confirmation link works. Unconfirmed alerts and sign-ups are deleted after the same time. */
 export const confirmationTtlMs = 7 * 24 * 60 * 60 * 1000;
-/** Confirmation mails one address can receive in any 24 hours, however many visitors ask. */
+/** Confirmation mails one mailbox can receive in any 24 hours, however many visitors ask and however its address is spelt. */
 export const confirmationMailsPerDay = 3;
 /** A visitor asking again this soon after their last confirmation mail for an address gets no new one. */
 export const resendAfterMs = 10 * 60 * 1000;
@@ -58,9 +61,27 @@ export interface ConfirmationRequest {
   userId: string | null;
 }
 
+/** `%@domain` for LIKE, with LIKE's wildcards in the domain taken literally. */
+const addressesAt = (domain: string) => `%@${domain.replace(/[\\%_]/g, "\\$&")}`;
+
+/**
+ * Confirmation mails asked for since `since` to the mailbox `email` reaches, however the address
+ * was spelt (data/domain/mailbox.ts): the rows at the mailbox's domains are read and compared by
+ * mailbox key.
+ */
+function mailsToMailboxSince(db: Db, email: string, since: Date): number {
+  const [domain, otherDomain = domain] = mailboxDomains(email).map(addressesAt);
+  const rows = statement(
+    db,
+    "SELECT email FROM email_confirmations WHERE created_at > ? AND (email LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')",
+  ).all(since.toISOString(), domain, otherDomain) as { email: string }[];
+  const mailbox = mailboxKey(email);
+  return rows.filter((row) => mailboxKey(row.email) === mailbox).length;
+}
+
 /**
  * Queues a confirmation mail for the request, unless the same requester got one within
- * `resendAfterMs` or the address has had its day's share. Returns whether a mail was queued.
+ * `resendAfterMs` or the address's mailbox has had its day's share. Returns whether a mail was queued.
  * Runs inside the caller's transaction, so the limits hold under concurrent requests.
  */
 export function requestConfirmation(db: Db, request: ConfirmationRequest, now: Date, secret: string = appSecret()): boolean {
@@ -70,11 +91,7 @@ export function requestConfirmation(db: Db, request: ConfirmationRequest, now: D
      WHERE email = ? AND purpose = ? AND user_id IS ? AND confirmed_at IS NULL AND created_at > ?`,
   ).get(request.email, request.purpose, request.userId, new Date(now.getTime() - resendAfterMs).toISOString());
   if (recent) return false;
-  const { n } = statement(db, "SELECT count(*) AS n FROM email_confirmations WHERE email = ? AND created_at > ?").get(
-    request.email,
-    new Date(now.getTime() - dayMs).toISOString(),
-  ) as { n: number };
-  if (n >= confirmationMailsPerDay) return false;
+  if (mailsToMailboxSince(db, request.email, new Date(now.getTime() - dayMs)) >= confirmationMailsPerDay) return false;
   const seed = crypto.randomBytes(32).toString("base64url");
   statement(
     db,
