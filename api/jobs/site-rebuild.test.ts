@@ -235,6 +235,20 @@ describe("coalescing", () => {
     expect(records[0]).toMatchObject({ kind: "fast", result: "succeeded" });
   });
 
+  it.each([
+    ["a site-wide change, then a product change", [{ siteWide: true }, { productIds: [3] }]],
+    ["a product change, then a site-wide change", [{ productIds: [3] }, { siteWide: true }]],
+  ])("gives %s within the delay one full build, not a fast one of the product", async (_, changes) => {
+    const { builder, builds } = fakeBuilder();
+    const site = await builtRebuilder(builder, 200);
+    const records = await Promise.all(changes.map((change) => site.request(change)));
+    expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
+    expect(builds[1]!.productIds).toBeNull();
+    expect(records[0]!.id).toBe(records[1]!.id);
+    expect(records[0]).toMatchObject({ kind: "full", result: "succeeded" });
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", base: null });
+  });
+
   it("answers a change during a build with exactly one more build after it", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);

@@ -12,7 +12,7 @@ import type { H3 } from "h3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "../jobs/alert-check.ts";
-import { createMailer } from "../mail/mailer.ts";
+import { createMailer, type Mailer } from "../mail/mailer.ts";
 import { siteConfig } from "../../data/config.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { withoutDelivery } from "../../data/db/fixtures/temp-db.ts";
@@ -33,6 +33,28 @@ let app: H3;
 let productIds: number[];
 const silent = () => {};
 const dayMs = 86_400_000;
+/**
+ * An alert is mailed once per occurrence: the same mail (one alert, the same price) a second time
+ * is a re-fire. Every alert mail goes through `onceEach`, which refuses such a repeat (so a check
+ * that keeps re-claiming the alert ends instead of mailing it in a loop) and notes it in
+ * `mailedTwice`, which `drain` asserts empty. No test here mails one alert the same price twice.
+ */
+const mailedOnce = new Set<string>();
+const mailedTwice: string[] = [];
+const onceEach = (mailer: Mailer): Mailer => ({
+  describe: mailer.describe,
+  async send(message) {
+    if (message.unsubscribeUrl !== undefined) {
+      const key = `${message.unsubscribeUrl}\n${message.text}`;
+      if (mailedOnce.has(key)) {
+        mailedTwice.push(message.subject);
+        throw new Error(`mailed twice: ${message.subject}`);
+      }
+      mailedOnce.add(key);
+    }
+    await mailer.send(message);
+  },
+});
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-deal-alerts-"));
@@ -48,7 +70,7 @@ beforeAll(async () => {
   smtp = new TestSmtpServer();
   await smtp.start();
   const mailer = createMailer({ smtpUrl: smtp.url, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "unused-outbox") });
-  schedule = startAlertSchedule({ db, mailer, intervalMinutes: 0, log: silent });
+  schedule = startAlertSchedule({ db, mailer: onceEach(mailer), intervalMinutes: 0, log: silent });
 });
 
 afterAll(async () => {
@@ -64,11 +86,16 @@ beforeEach(async () => {
   await schedule.runNow();
   for (const table of ["price_alerts", "email_confirmations", "email_consents"]) db.$client.prepare(`DELETE FROM ${table}`).run();
   smtp.received.length = 0;
+  mailedOnce.clear();
+  mailedTwice.length = 0;
   app = createApp({ db, onAlertsChanged: () => notifyPricesChanged(schedule, silent) });
 });
 
-/** Runs a check (and waits for any the app asked for). */
-const drain = () => schedule.runNow();
+/** Runs a check (and waits for any the app asked for); fails if any alert was mailed twice for one price. */
+async function drain(): Promise<void> {
+  await schedule.runNow();
+  expect(mailedTwice, "mailed twice (one alert, the same price)").toEqual([]);
+}
 const post = (body: unknown) =>
   Promise.resolve(app.request("/api/price-alerts", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
 const run = (sql: string, ...params: unknown[]) => db.$client.prepare(sql).run(...params);

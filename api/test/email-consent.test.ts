@@ -202,6 +202,27 @@ describe("price alerts wait for the address to be confirmed", () => {
     expect(db.$client.prepare("SELECT user_id FROM email_consents WHERE email = ?").all(email)).toEqual([{ user_id: alice }]);
   });
 
+  it("a visitor's link switches on that visitor's pending alerts only, not another visitor's pending alerts for the same address", async () => {
+    const email = "shared@example.com";
+    // Both targets are met: a switched-on alert would be mailed at once.
+    const mine = await createAlert(alice, email, 999);
+    const theirs = await createAlert(bob, email, 998);
+    expect([mine.body.state, theirs.body.state]).toEqual(["pending_confirmation", "pending_confirmation"]);
+    await drain();
+    expect(confirmationMails(email)).toHaveLength(2);
+    const aliceMail = confirmationMails(email).find((mail) => mail.text.includes("(£999.00 or less)"))!;
+    expect(aliceMail.text).not.toContain("(£998.00 or less)");
+
+    expect((await get(confirmPath(aliceMail))).status).toBe(200);
+    expect(alertRow(mine.body.id).confirmed_at).not.toBeNull();
+    expect(alertRow(theirs.body.id), "bob's alert stays pending after alice confirms").toMatchObject({ is_active: 1, confirmed_at: null });
+    expect(db.$client.prepare("SELECT user_id FROM email_consents WHERE email = ?").all(email)).toEqual([{ user_id: alice }]);
+    await drain();
+    // Alice's alert was mailed; bob's, its target met too, was not.
+    expect(priceMails(email)).toHaveLength(1);
+    expect((await (await get(`/api/price-alerts?userId=${bob}`)).json()) as AlertAnswer[]).toEqual([expect.objectContaining({ state: "pending_confirmation" })]);
+  });
+
   it(`sends at most ${confirmationMailsPerDay} confirmation mails a day to one address, whoever asks; the rest stay pending`, async () => {
     const email = "flooded@example.com";
     const answers: AlertAnswer[] = [];
