@@ -1,7 +1,7 @@
 import { HTTPError, type H3Event } from "h3";
 import type { Db } from "../data/db/client.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import type { LoginLimiter } from "./lib/admin-auth.ts";
+import type { HashGate, LoginLimiter } from "./lib/admin-auth.ts";
 import type { ResponseCache } from "./lib/response-cache.ts";
 import type { RequestGuard } from "./lib/request-guard.ts";
 import type { PricePipeline } from "./price-pipeline.ts";
@@ -30,7 +30,10 @@ export interface AdminContext {
    * at each login so `npm run admin:password` takes effect without a restart.
    */
   passwordHash(): string;
+  /** Logins per client: 5 a minute, counted before hashing. */
   limiter: LoginLimiter;
+  /** Password hashes server-wide: 2 at a time, 8 waiting, more refused. */
+  hashing: HashGate;
   /** This site's public origin (PUBLIC_BASE_URL), accepted as a request's Origin besides the request's own. */
   publicOrigin: string;
   /** Call after every committed catalogue write: drops cached responses, checks alerts, rebuilds pages. */

@@ -7,7 +7,7 @@ import type { AdminContext, AppContext, SiteBuilds } from "./context.ts";
 import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "./jobs/alert-check.ts";
 import { startRetentionSchedule } from "./jobs/retention.ts";
 import { startDemoRefresh } from "./jobs/demo-refresh.ts";
-import { createLoginLimiter, pruneSessions, resolvePasswordHash, type PasswordSource } from "./lib/admin-auth.ts";
+import { createHashGate, createLoginLimiter, pruneSessions, resolvePasswordHash, type PasswordSource } from "./lib/admin-auth.ts";
 import { ResponseCache } from "./lib/response-cache.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
@@ -210,6 +210,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     // A hash from the environment is fixed; one in the database may be changed by `npm run admin:password`.
     passwordHash: () => (adminPassword.source === "environment" ? adminPassword.hash : (storedPasswordHash(db) ?? adminPassword.hash)),
     limiter: createLoginLimiter(),
+    hashing: createHashGate(),
     publicOrigin,
     catalogueChanged,
     site,

@@ -18,9 +18,15 @@ const keyLength = 32;
 /** Hashes stored with a higher cost than this are refused (a typo in the env must not stall the server). */
 const maxCostLog2 = 20;
 
-function scryptAsync(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+let hashesStarted = 0;
+
+/** How many scrypt hashes this process has started (each holds 128 MiB while it runs): the limits' effect, observable. */
+export const passwordHashesStarted = () => hashesStarted;
+
+function scryptAsync(password: string, salt: Buffer, length: number, options: ScryptOptions): Promise<Buffer> {
+  hashesStarted++;
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
   });
 }
 
@@ -30,7 +36,7 @@ const scryptOptions = (log2N: number, r: number, p: number): ScryptOptions => ({
 /** `scrypt$17$8$1$<salt, base64>$<key, base64>`: the cost travels with the hash. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, scryptOptions(costLog2, blockSize, parallelism));
+  const key = await scryptAsync(password, salt, keyLength, scryptOptions(costLog2, blockSize, parallelism));
   return ["scrypt", costLog2, blockSize, parallelism, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
@@ -56,11 +62,7 @@ export function parsePasswordHash(hash: string): ParsedHash | null {
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
   const parsed = parsePasswordHash(hash);
   if (!parsed) return false;
-  const key = await new Promise<Buffer>((resolve, reject) => {
-    scrypt(password, parsed.salt, parsed.key.length, scryptOptions(parsed.log2N, parsed.r, parsed.p), (error, derived) =>
-      error ? reject(error) : resolve(derived),
-    );
-  });
+  const key = await scryptAsync(password, parsed.salt, parsed.key.length, scryptOptions(parsed.log2N, parsed.r, parsed.p));
   return timingSafeEqual(key, parsed.key);
 }
 
@@ -161,45 +163,102 @@ export function pruneSessions(db: Db, now = new Date()): number {
 // --- Requests from other sites ----------------------------------------------------------------
 
 
-// --- Failed-login limit -----------------------------------------------------------------------
+// --- Login limits ----------------------------------------------------------------------------
 
 export interface LoginLimiter {
-  /** Throws 429 when this client may not try now. */
+  /** Throws 429 when this client may not try now (counts nothing). */
   check(client: string, now?: number): void;
-  failed(client: string, now?: number): void;
+  /** Counts an attempt, before its password is hashed; throws 429 (counting nothing) when this client may not try now. */
+  attempt(client: string, now?: number): void;
   succeeded(client: string): void;
 }
 
 /**
- * At most `maxFailures` failed logins per client in any `windowMs`; the next attempt is a 429
- * with Retry-After until the oldest failure leaves the window. A success clears the client.
+ * At most `maxAttempts` logins per client in any `windowMs`, counted when they start (before the
+ * password is hashed, so concurrent attempts cannot slip past the count); the next is a 429 with
+ * Retry-After until the oldest attempt leaves the window. A success clears the client.
  */
-export function createLoginLimiter(maxFailures = 5, windowMs = 60_000): LoginLimiter {
-  const failures = new Map<string, number[]>();
-  const recent = (client: string, now: number) => (failures.get(client) ?? []).filter((at) => now - at < windowMs);
+export function createLoginLimiter(maxAttempts = 5, windowMs = 60_000): LoginLimiter {
+  const attempts = new Map<string, number[]>();
+  const recent = (client: string, now: number) => (attempts.get(client) ?? []).filter((at) => now - at < windowMs);
+  const check = (client: string, now: number) => {
+    const times = recent(client, now);
+    if (times.length === 0) attempts.delete(client);
+    else attempts.set(client, times);
+    if (times.length < maxAttempts) return times;
+    const retryAfter = Math.max(1, Math.ceil((times[0]! + windowMs - now) / 1000));
+    throw new HTTPError({
+      status: 429,
+      message: `Too many failed logins. Try again in ${retryAfter} seconds.`,
+      headers: { "retry-after": String(retryAfter) },
+    });
+  };
   return {
     check(client, now = Date.now()) {
-      const times = recent(client, now);
-      if (times.length === 0) failures.delete(client);
-      else failures.set(client, times);
-      if (times.length < maxFailures) return;
-      const retryAfter = Math.max(1, Math.ceil((times[0]! + windowMs - now) / 1000));
-      throw new HTTPError({
-        status: 429,
-        message: `Too many failed logins. Try again in ${retryAfter} seconds.`,
-        headers: { "retry-after": String(retryAfter) },
-      });
+      check(client, now);
     },
-    failed(client, now = Date.now()) {
-      failures.set(client, [...recent(client, now), now]);
+    attempt(client, now = Date.now()) {
+      attempts.set(client, [...check(client, now), now]);
       // Forget clients that stopped trying, so the map cannot grow without bound.
-      if (failures.size > 10_000) {
-        for (const [key, times] of failures) if (times.every((at) => now - at >= windowMs)) failures.delete(key);
+      if (attempts.size > 10_000) {
+        for (const [key, times] of attempts) if (times.every((at) => now - at >= windowMs)) attempts.delete(key);
       }
     },
     succeeded(client) {
-      failures.delete(client);
+      attempts.delete(client);
     },
   };
 }
 
+export interface HashGate {
+  /** Throws 429 with Retry-After when the queue is full (nothing waits, nothing is hashed). */
+  refuseWhenFull(): void;
+  /** Runs `hash` once a slot is free; refused as by `refuseWhenFull` when the queue is full. */
+  run<T>(hash: () => Promise<T>): Promise<T>;
+}
+
+export interface HashGateOptions {
+  /** Hashes running at once, server-wide (each holds 128 MiB and a libuv thread, of the 4 shared with file reads). */
+  concurrent: number;
+  /** Logins waiting for a slot; one more is refused at once. */
+  queued: number;
+  /** Retry-After, in seconds, of a refusal. */
+  retryAfterSeconds: number;
+}
+
+/**
+ * At most `concurrent` password hashes at a time server-wide, `queued` more waiting in arrival
+ * order; beyond that a login is refused at once with 429 + Retry-After (the client is sending too
+ * many logins for now: a 503 would tell monitors and proxies the whole server is down, while
+ * pages and the API are answering as usual). The defaults: 2 running (256 MiB, half the threadpool),
+ * 8 waiting (about 2 s of work at ~0.4 s a hash).
+ */
+export function createHashGate(options: Partial<HashGateOptions> = {}): HashGate {
+  const { concurrent = 2, queued = 8, retryAfterSeconds = 2 } = options;
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const refuseWhenFull = () => {
+    if (running < concurrent || waiting.length < queued) return;
+    throw new HTTPError({
+      status: 429,
+      message: `Too many logins at once. Try again in ${retryAfterSeconds} seconds.`,
+      headers: { "retry-after": String(retryAfterSeconds) },
+    });
+  };
+  return {
+    refuseWhenFull,
+    async run(hash) {
+      refuseWhenFull();
+      if (running < concurrent) running++;
+      // A finished hash hands its slot straight to the longest waiting login.
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await hash();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
+    },
+  };
+}

@@ -181,16 +181,19 @@ describe("failed logins", () => {
     expect((await limited.json()) as { error: string }).toEqual({ error: expect.stringMatching(/^Too many failed logins\. Try again in \d+ seconds\.$/) });
   });
 
-  it("limit each client on its own, and forget failures after the window", () => {
+  it("limit each client on its own, and forget attempts after the window", () => {
     const limiter = createLoginLimiter(2, 1000);
-    limiter.failed("a", 0);
-    limiter.failed("a", 100);
+    limiter.attempt("a", 0);
+    limiter.attempt("a", 100);
     expect(() => limiter.check("a", 999)).toThrow(/Try again in 1 seconds/);
     expect(() => limiter.check("b", 999)).not.toThrow();
-    // At 1000 ms the first failure is out of the window: one left, under the limit.
+    // At 1000 ms the first attempt is out of the window: one left, under the limit.
     expect(() => limiter.check("a", 1000)).not.toThrow();
-    limiter.failed("a", 1000);
+    limiter.attempt("a", 1000);
     expect(() => limiter.check("a", 1050)).toThrow();
+    // An attempt over the limit is refused and not counted: at 1100 ms one is left in the window.
+    expect(() => limiter.attempt("a", 1050)).toThrow(/Try again in 1 seconds/);
+    expect(() => limiter.check("a", 1100)).not.toThrow();
     limiter.succeeded("a");
     expect(() => limiter.check("a", 1050)).not.toThrow();
   });

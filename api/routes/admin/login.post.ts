@@ -10,9 +10,10 @@ const body = z.object({
 });
 
 /**
- * Checks the password against the stored scrypt hash and opens a session. Failed attempts are
- * limited per client (5 a minute); the limit is checked before any hashing, so a flood of
- * guesses costs the server nothing. (Cross-site posts are refused before this runs, in app.ts.)
+ * Checks the password against the stored scrypt hash and opens a session. Each client may try 5
+ * times a minute, every attempt counted before its hash starts: the 6th is a 429 at once, however
+ * many are sent together. Server-wide, 2 hashes run at a time and 8 logins wait; one more is a 429
+ * at once, not counted against its client. (Cross-site posts are refused before this runs, in app.ts.)
  */
 export default defineRoute(async (event, { db, admin, requests }) => {
   cacheNone(event);
@@ -20,8 +21,10 @@ export default defineRoute(async (event, { db, admin, requests }) => {
   const client = clientAddress(event, requests?.trustedProxies);
   admin.limiter.check(client);
   const { password } = await readJson(event, body, { messagesAsIs: true });
-  if (!(await verifyPassword(password, admin.passwordHash()))) {
-    admin.limiter.failed(client);
+  // Nothing awaits from here to the hash's place in the queue: room, limit and count are one step.
+  admin.hashing.refuseWhenFull();
+  admin.limiter.attempt(client);
+  if (!(await admin.hashing.run(() => verifyPassword(password, admin.passwordHash())))) {
     throw new HTTPError({ status: 401, message: "Invalid password" });
   }
   admin.limiter.succeeded(client);
