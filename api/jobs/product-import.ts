@@ -282,7 +282,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       brand: offer.brand,
       categoryId: category.id,
       // A feed carries no ratings: none are invented.
-      rating: 0,
+      rating: null,
       reviewCount: 0,
       isFeatured: summary.created < featuredFirst,
       retailerLinks: [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { alertMail, confirmationMail, escapeHtml, newsletterMail, unsubscribePage } from "./templates.ts";
+import { discountPercent } from "../../data/domain/display.ts";
 
 const identity = { siteName: "PawPrice", companyName: "PawPrice Ltd" };
 const alertInput = {
@@ -49,6 +50,16 @@ describe("alertMail", () => {
     expect(delivered.html).toContain("including £3.99 delivery");
     expect(alertMail({ ...alertInput, deliveryPence: 0 }).text).toContain(`£12.99 at Pets "at" Home with free delivery, at or below`);
     expect(mail.text).toContain(`£12.99 at Pets "at" Home, at or below`);
+  });
+
+  it("rounds a drop down by the same rule as the site's Save badge: 12.5% is 12%, never 13%", () => {
+    for (const [reference, price] of [[800, 700], [1000, 875]] as const) {
+      const drop = alertMail({ ...alertInput, kind: "drop", targetPence: null, pricePence: price, referencePence: reference });
+      const shown = discountPercent(reference / 100, price / 100);
+      expect(shown).toBe(12);
+      expect(drop.subject).toContain(`has dropped ${shown}% to`);
+      expect(drop.text).toContain(`has dropped ${shown}% to`);
+    }
   });
 
   it("says what happened for each kind of alert, in subject, text and HTML", () => {

@@ -5,7 +5,8 @@
  */
 import { formatPence, type Pence } from "../../data/domain/money.ts";
 import { alertConditionText, type AlertCondition, type AlertKind } from "../../data/domain/alerts.ts";
-import { priceDropPercent, windowDays } from "../../data/domain/deal-truth.ts";
+import { windowDays } from "../../data/domain/deal-truth.ts";
+import { percentOff } from "../../data/domain/percent-off.ts";
 
 export interface RenderedMail {
   subject: string;
@@ -78,7 +79,7 @@ export interface AlertMailInput extends MailIdentity {
 
 /**
  * The mail sent when an alert's condition holds, saying what happened: the price reached the
- * target, dropped N % (whole percent, rounded down) to £x, is back in stock at a retailer, or is
+ * target, dropped N % (percentOff: whole percent, rounded down) to £x, is back in stock at a retailer, or is
  * the lowest price in 90 days.
  */
 export function alertMail(input: AlertMailInput): RenderedMail {
@@ -88,7 +89,8 @@ export function alertMail(input: AlertMailInput): RenderedMail {
   const delivery = input.deliveryPence ?? null;
   const deliveryNote = delivery === null ? "" : delivery === 0 ? " with free delivery" : ` including ${formatPence(delivery)} delivery`;
   const reference = input.referencePence ?? null;
-  const dropped = priceDropPercent(reference, input.pricePence) ?? 0;
+  // A drop alert fires only at its whole-percent drop or more, so the rule finds a saving here.
+  const dropped = percentOff(reference, input.pricePence) ?? 0;
   const subject = {
     target: `Price drop: ${input.productName} is now ${price}${at}`,
     drop: `Price drop: ${input.productName} has dropped ${dropped}% to ${price}${at}`,

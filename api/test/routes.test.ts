@@ -301,6 +301,7 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: 5.1 }), status: 400, error: "rating must be from 0 to 5" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: -0.1 }), status: 400, error: "rating must be from 0 to 5" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: 4.25 }), status: 400, error: "rating must have at most one decimal" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ rating: null }), status: 400, error: "rating is required when reviewCount is above 0" },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ reviewCount: -1 }), status: 400, error: "reviewCount must be a whole number of at least 0" },
     {
       method: "POST",

@@ -241,6 +241,34 @@ describe("the real site build", () => {
     }
   }, 120_000);
 
+  it("shows no stars, no score and no aggregateRating for a product without reviews, whatever rating is stored", async () => {
+    const [withReviews, noReviews, imported] = [products()[6]!, products()[7]!, products()[8]!];
+    const update = temp.db.$client.prepare("UPDATE products SET rating = ?, review_count = ? WHERE id = ?");
+    update.run(4.2, 12, withReviews.id);
+    update.run(4.5, 0, noReviews.id); // the admin form's old default
+    update.run(0, 0, imported.id); // what an import stores
+    const record = await site.request({ productIds: [withReviews.id, noReviews.id, imported.id] });
+    expect(record).toMatchObject({ kind: "fast", result: "succeeded" });
+
+    const productLd = (html: string) => {
+      const blocks = findAll((element) => element.name === "script" && getAttributeValue(element, "type") === "application/ld+json", parseDocument(html).children);
+      const graph = blocks.flatMap((block) => (JSON.parse(textContent(block)) as { "@graph"?: Record<string, unknown>[] })["@graph"] ?? []);
+      return graph.find((node) => node["@type"] === "Product")!;
+    };
+    for (const product of [noReviews, imported]) {
+      const html = (await get(`/product/${product.slug}`)).text;
+      expect(productLd(html), product.slug).not.toHaveProperty("aggregateRating");
+      expect(html, product.slug).not.toContain('data-testid="product-rating"');
+      expect(html, product.slug).not.toMatch(/Rated \d/);
+      expect(html, product.slug).not.toMatch(/>\s*(?:4\.5|0\.0)\s*</);
+      expect(html, product.slug).toContain('data-testid="no-reviews"');
+    }
+    const rated = (await get(`/product/${withReviews.slug}`)).text;
+    expect(rated).toContain('data-testid="product-rating"');
+    expect(rated).toContain("Rated 4.2 out of 5");
+    expect(productLd(rated).aggregateRating).toMatchObject({ ratingValue: "4.2", reviewCount: 12 });
+  }, 60_000);
+
   it("leaves the live site as it was when the build process is killed half-way", async () => {
     const current = site.status().current;
     const liveTree = treeHash(site.currentRoot()!);

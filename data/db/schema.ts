@@ -14,7 +14,8 @@ const createdAt = (name: string) => text(name).notNull().default(isoNow);
 /**
  * Sort keys shared by the indexes below and the queries in data/db/products.ts (SQLite uses an
  * expression index only when the ORDER BY spells the same expression). Products with no best
- * price (nothing in stock) sort last by price.
+ * price (nothing in stock) sort last by price. The savings key is the exact saved share, for
+ * ordering only: a percentage shown is percentOff's (data/domain/percent-off.ts), never computed here.
  */
 export const noPriceSortKey = Number.MAX_SAFE_INTEGER;
 export const priceAscKey = (bestPrice: SQLWrapper) => sql`coalesce(${bestPrice}, ${sql.raw(String(noPriceSortKey))})`;

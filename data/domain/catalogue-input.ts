@@ -136,12 +136,18 @@ export const productInput = z
     image: imageUrl("image").default(""),
     brand: z.union([z.null(), text("brand", 100)]).default(null).transform((value) => (value === "" ? null : value)),
     categoryId: id("categoryId"),
+    /**
+     * The reviews' average, 0 to 5 with one decimal; null or absent for none. Only a product with
+     * reviews has a rating: with reviewCount 0 it is stored as 0 and shown nowhere (the column is
+     * NOT NULL, so review_count = 0 is what means "no rating"); with reviews it is required.
+     */
     rating: z
       .number({ error: "rating must be a number from 0 to 5" })
       .min(0, "rating must be from 0 to 5")
       .max(5, "rating must be from 0 to 5")
       .refine((value) => Number.isInteger(Math.round(value * 10)) && Math.abs(value * 10 - Math.round(value * 10)) < 1e-9, "rating must have at most one decimal")
-      .default(4.5),
+      .nullable()
+      .default(null),
     reviewCount: z
       .number({ error: "reviewCount must be a whole number of at least 0" })
       .int("reviewCount must be a whole number of at least 0")
@@ -196,7 +202,12 @@ export const productInput = z
         return z.NEVER;
       }
     }
-    return { ...input, slug: slugValue };
+    if (input.reviewCount > 0 && input.rating === null) {
+      ctx.addIssue({ code: "custom", path: ["rating"], message: "rating is required when reviewCount is above 0" });
+      return z.NEVER;
+    }
+    // A rating without reviews is no rating: it is stored as 0 and never shown.
+    return { ...input, slug: slugValue, rating: input.reviewCount > 0 ? (input.rating ?? 0) : 0 };
   });
 export type ProductInput = z.infer<typeof productInput>;
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { compareLimit } from "./compare.ts";
+import { shownRating } from "./display.ts";
 import { dailyGrams, feedingCost, type FeedingGuide, type PetBody, type Species } from "./feeding.ts";
 import type { Pence } from "./money.ts";
 import type { PackSize } from "./product-quantity.ts";
@@ -161,7 +162,7 @@ export function columnValues(product: CompareProduct, pet: PetBody | null): Comp
     price: product.bestPrice === null ? null : Math.round(product.bestPrice * 100),
     unitPrice: product.unitPrice === null ? null : { pence: Math.round(product.unitPrice.price * 100), unit: product.unitPrice.unit },
     costPerDay: cost?.kind === "cost" ? cost.perDayPence : null,
-    rating: product.reviewCount > 0 ? product.rating : null,
+    rating: shownRating(product.rating, product.reviewCount),
     retailers: product.retailerCount,
   };
 }

@@ -4,7 +4,6 @@ import {
   dailyLowest,
   isDeal,
   lowestIn90Days,
-  priceDropPercent,
   typicalPrice,
   wasPrice,
   type AlertState,
@@ -238,23 +237,6 @@ describe("wasPrice", () => {
     expect(wasPrice(days(run(90, 2199)), null)).toBeNull();
     const old = Array.from({ length: 28 }, (_, index) => ({ day: `2025-11-${String(index + 1).padStart(2, "0")}`, lowestTotalPence: 2999 }));
     expect(wasPrice([...old, ...days(run(90, 1799))], 1799)).toBeNull();
-  });
-});
-
-describe("priceDropPercent", () => {
-  it("gives the drop in whole percent, rounded down", () => {
-    expect(priceDropPercent(2000, 1800)).toBe(10);
-    expect(priceDropPercent(2999, 2699)).toBe(10); // 10.003%
-    expect(priceDropPercent(2000, 1801)).toBe(9); // 9.95%
-    expect(priceDropPercent(3, 2)).toBe(33); // 33.3%
-    expect(priceDropPercent(2000, 0)).toBe(100);
-  });
-
-  it("gives 0 for no drop or a rise, and null with nothing to compare", () => {
-    expect(priceDropPercent(2000, 2000)).toBe(0);
-    expect(priceDropPercent(2000, 2500)).toBe(0);
-    expect(priceDropPercent(null, 1800)).toBeNull();
-    expect(priceDropPercent(0, 0)).toBeNull();
   });
 });
 

@@ -173,19 +173,6 @@ export function wasPrice(days: readonly DailyLowest[], todayPence: Pence | null)
   return was;
 }
 
-/**
- * How much cheaper `toPence` is than `fromPence`, in whole percent rounded down, so a drop is
- * never overstated; 0 for no drop or a rise. Null when there is no earlier price to compare.
- * @example priceDropPercent(2000, 1800) // 10
- * @example priceDropPercent(2999, 2699) // 10 (10.003%)
- * @example priceDropPercent(1000, 1001) // 0
- */
-export function priceDropPercent(fromPence: Pence | null, toPence: Pence): number | null {
-  if (fromPence === null || !(fromPence > 0)) return null;
-  if (toPence >= fromPence) return 0;
-  return Math.floor(((fromPence - toPence) * 100) / fromPence);
-}
-
 export type AlertRule =
   /** The price reaches a target. */
   | { kind: "target"; targetPence: Pence }

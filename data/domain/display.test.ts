@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { relativeTime, truncate } from "./admin-display.ts";
-import { discountPercent, formatPrice, formatRating, ratingStars } from "./display.ts";
+import { discountPercent, formatPrice, formatRating, ratingStars, shownRating } from "./display.ts";
+import { percentOff } from "./percent-off.ts";
 
 describe("formatPrice", () => {
   it("formats numbers and numeric strings as pounds with two decimals", () => {
@@ -37,23 +38,42 @@ describe("formatPrice", () => {
 });
 
 describe("discountPercent", () => {
-  it("is the rounded percentage drop", () => {
+  it("is the percentage drop in whole percent, rounded down by the one percent-off rule", () => {
     expect(discountPercent(20, 15)).toBe(25);
     expect(discountPercent("19.99", "14.99")).toBe(25);
     expect(discountPercent(30, 20)).toBe(33);
-    expect(discountPercent(8, 7)).toBe(13); // 12.5 rounds up
+    expect(discountPercent(8, 7)).toBe(12); // 12.5%: never shown as 13
+    expect(discountPercent(10, 8.75)).toBe(12); // 12.5%
+    expect(discountPercent(8, 7)).toBe(percentOff(800, 700));
   });
-  it("is 0 when either price is missing, not a number or not above zero", () => {
-    expect(discountPercent(null, 15)).toBe(0);
-    expect(discountPercent(20, undefined)).toBe(0);
-    expect(discountPercent("abc", 15)).toBe(0);
-    expect(discountPercent(0, 15)).toBe(0);
-    expect(discountPercent(20, 0)).toBe(0);
-    expect(discountPercent(-5, 2)).toBe(0);
+  it("is null (no badge) when either price is missing, not a number or not above zero", () => {
+    expect(discountPercent(null, 15)).toBeNull();
+    expect(discountPercent(20, undefined)).toBeNull();
+    expect(discountPercent("abc", 15)).toBeNull();
+    expect(discountPercent(0, 15)).toBeNull();
+    expect(discountPercent(20, 0)).toBeNull();
+    expect(discountPercent(-5, 2)).toBeNull();
   });
-  it("is never negative", () => {
-    expect(discountPercent(10, 12)).toBe(0);
-    expect(discountPercent(10, 10)).toBe(0);
+  it("is null for a rise, the same price, or a saving under 1% (no \"Save 0%\")", () => {
+    expect(discountPercent(10, 12)).toBeNull();
+    expect(discountPercent(10, 10)).toBeNull();
+    expect(discountPercent(2, 1.99)).toBeNull(); // 0.5%
+  });
+});
+
+describe("shownRating", () => {
+  it("is the rating when reviews stand behind it", () => {
+    expect(shownRating(4.5, 12)).toBe(4.5);
+    expect(shownRating("4.2", "3")).toBe(4.2);
+    expect(shownRating(0, 1)).toBe(0);
+    expect(shownRating(7, 1)).toBe(5);
+  });
+  it("is null with no reviews, whatever rating is stored (the old 4.5 default, an import's 0)", () => {
+    expect(shownRating(4.5, 0)).toBeNull();
+    expect(shownRating(0, 0)).toBeNull();
+    expect(shownRating(4.5, null)).toBeNull();
+    expect(shownRating(4.5, "")).toBeNull();
+    expect(shownRating(null, 5)).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@
  * both and treats anything else as missing.
  */
 import { formatPence, toPence, type Pence } from "./money.ts";
+import { percentOff } from "./percent-off.ts";
 
 export type NumericInput = number | string | null | undefined;
 
@@ -43,18 +44,17 @@ export function formatPrice(value: NumericInput, missing: MissingPriceText = "£
 }
 
 /**
- * The rounded percentage saved against the original price; 0 when either price is missing,
- * not a number or not above zero, and never negative.
+ * The percentage saved against the original price, by the one percent-off rule (whole percent,
+ * rounded down: percentOff); null when there is no saving of at least 1% to show, so no "Save"
+ * badge and no struck-through price.
  * @example discountPercent(20, 15) // 25
- * @example discountPercent("19.99", "14.99") // 25
- * @example discountPercent(null, 15) // 0
- * @example discountPercent(10, 12) // 0
+ * @example discountPercent(8, 7) // 12 (12.5%)
+ * @example discountPercent(2, 1.99) // null (0.5%)
+ * @example discountPercent(null, 15) // null
+ * @example discountPercent(10, 12) // null
  */
-export function discountPercent(original: NumericInput, current: NumericInput): number {
-  const originalPence = displayPence(original);
-  const currentPence = displayPence(current);
-  if (originalPence === null || currentPence === null || originalPence <= 0 || currentPence <= 0) return 0;
-  return Math.max(0, Math.round(((originalPence - currentPence) / originalPence) * 100));
+export function discountPercent(original: NumericInput, current: NumericInput): number | null {
+  return percentOff(displayPence(original), displayPence(current));
 }
 
 /**
@@ -76,4 +76,20 @@ export function formatRating(rating: NumericInput): string {
 export function ratingStars(rating: NumericInput): number {
   const value = toFiniteNumber(rating) ?? 0;
   return Math.min(maxStars, Math.max(0, Math.floor(value)));
+}
+
+/**
+ * The rating to show, or null for none: a product shows stars and a score only when reviews
+ * stand behind them (reviewCount of at least 1). The stored rating is never null (a product
+ * added by hand once defaulted to 4.5, an import stores 0), so with no reviews nothing is shown
+ * anywhere: no stars, no score, no aggregateRating.
+ * @example shownRating(4.5, 12) // 4.5
+ * @example shownRating(4.5, 0) // null
+ * @example shownRating("4.2", "3") // 4.2
+ */
+export function shownRating(rating: NumericInput, reviewCount: NumericInput): number | null {
+  const reviews = toFiniteNumber(reviewCount);
+  const value = toFiniteNumber(rating);
+  if (reviews === null || reviews < 1 || value === null) return null;
+  return Math.min(maxStars, Math.max(0, value));
 }

@@ -176,7 +176,8 @@ export interface ProductInput {
   image: string;
   brand: string | null;
   categoryId: number;
-  rating: number;
+  /** The reviews' average, 0 to 5; null for none (a rating is kept only with reviews). */
+  rating: number | null;
   reviewCount: number;
   isFeatured: boolean;
   retailerLinks: RetailerLink[];

@@ -122,6 +122,21 @@ describe("productInput", () => {
     });
   });
 
+  it("starts with no rating and no reviews, and sends no rating (null) until one is typed", () => {
+    const fields = emptyProductFields();
+    expect([fields.rating, fields.reviewCount]).toEqual(["", "0"]);
+    expect(productInput({ ...fields, name: "A", categoryId: "1" })).toMatchObject({ rating: null, reviewCount: 0 });
+    expect(productInput({ ...fields, name: "A", categoryId: "1", rating: " ", reviewCount: "" })).toMatchObject({ rating: null, reviewCount: 0 });
+    expect(productInput({ ...fields, name: "A", categoryId: "1", rating: "4.2", reviewCount: "3" })).toMatchObject({ rating: 4.2, reviewCount: 3 });
+  });
+
+  it("loads a product without reviews with an empty rating, whatever rating is stored", () => {
+    const stored = { ...productInput({ ...emptyProductFields(), name: "Kibble 2kg", categoryId: "1" }), id: 7 };
+    expect(productFieldsFrom({ ...stored, rating: 4.5, reviewCount: 0 }).rating).toBe("");
+    expect(productFieldsFrom({ ...stored, rating: 0, reviewCount: 0 }).rating).toBe("");
+    expect(productFieldsFrom({ ...stored, rating: 4.5, reviewCount: 2 }).rating).toBe("4.5");
+  });
+
   it("sends the family cleaned like a slug, or null for none", () => {
     const fields = { ...emptyProductFields(), name: "Kibble 2kg", categoryId: "1" };
     expect(productInput({ ...fields, familyField: " Royal Canin Maxi Adult " }).familyKey).toBe("royal-canin-maxi-adult");

@@ -240,7 +240,8 @@ export function emptyProductFields(): ProductFields {
     image: "",
     brand: "",
     categoryId: "",
-    rating: "4.5",
+    // No reviews, so no rating: the rating is typed only with a review count.
+    rating: "",
     reviewCount: "0",
     isFeatured: false,
     offers: [],
@@ -307,7 +308,8 @@ export function productFieldsFrom(product: AdminProduct): ProductFields {
     image: product.image ?? "",
     brand: product.brand ?? "",
     categoryId: String(product.categoryId),
-    rating: String(product.rating),
+    // A product without reviews has no rating to edit (its stored 0 or old 4.5 is shown nowhere).
+    rating: product.rating === null || product.reviewCount === 0 ? "" : String(product.rating),
     reviewCount: String(product.reviewCount),
     isFeatured: product.isFeatured,
     offers: product.retailerLinks.map(offerRowFrom),
@@ -336,7 +338,7 @@ export function productInput(fields: ProductFields): ProductInput {
     image: fields.image.trim(),
     brand: brand === "" ? null : brand,
     categoryId: Number(fields.categoryId),
-    rating: parseNumber(fields.rating, 4.5),
+    rating: parseNumber(fields.rating, null),
     reviewCount: Math.trunc(parseNumber(fields.reviewCount, 0)),
     isFeatured: fields.isFeatured,
     retailerLinks: fields.offers

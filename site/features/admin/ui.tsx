@@ -4,7 +4,7 @@
  */
 import { Ellipsis, StarIcon } from "./icons.tsx";
 import { useCallback, useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from "react";
-import { maxStars } from "../../../data/domain/display.ts";
+import { maxStars, shownRating } from "../../../data/domain/display.ts";
 import { cn } from "../../lib/cn.ts";
 import { isAppNavigation, navigate } from "./router.ts";
 
@@ -180,8 +180,10 @@ export function Td({ className, ...props }: ComponentProps<"td">) {
   return <td className={cn("px-3 py-3 align-middle first:pl-4 last:pr-4", className)} {...props} />;
 }
 
-/** Five stars with the rounded rating filled, and the review count. */
-export function RatingStars({ rating, reviewCount }: { rating: number; reviewCount: number }) {
+/** Five stars with the rounded rating filled, and the review count; "No reviews" and no stars without reviews. */
+export function RatingStars({ rating: stored, reviewCount }: { rating: number; reviewCount: number }) {
+  const rating = shownRating(stored, reviewCount);
+  if (rating === null) return <span className="text-xs whitespace-nowrap text-slate-600">No reviews</span>;
   const filled = Math.min(maxStars, Math.max(0, Math.round(rating)));
   return (
     <span className="inline-flex items-center gap-1 whitespace-nowrap" aria-label={`Rated ${rating} out of 5 from ${reviewCount} reviews`} role="img">

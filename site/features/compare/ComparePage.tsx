@@ -13,7 +13,7 @@ import {
 } from "../../../data/domain/compare-page.ts";
 import { compareLimit } from "../../../data/domain/compare.ts";
 import { deliveryText } from "../../../data/domain/delivery.ts";
-import { formatPrice, formatRating } from "../../../data/domain/display.ts";
+import { formatPrice, formatRating, shownRating } from "../../../data/domain/display.ts";
 import type { PetProfile } from "../../../data/domain/feeding.ts";
 import { formatPence } from "../../../data/domain/money.ts";
 import { apiPath, categoryPath, comparePath, productPath } from "../../../data/domain/paths.ts";
@@ -209,15 +209,17 @@ export default function ComparePage({ categories }: { categories: { name: string
       key: "rating",
       heading: "Rating",
       best: "rating",
-      render: (product) =>
-        product.reviewCount > 0 ? (
+      render: (product) => {
+        const rating = shownRating(product.rating, product.reviewCount);
+        return rating !== null ? (
           <>
-            <span className="block font-semibold">{formatRating(product.rating)} out of 5</span>
+            <span className="block font-semibold">{formatRating(rating)} out of 5</span>
             <span className="block text-xs text-slate-600">{plural(product.reviewCount, "review")}</span>
           </>
         ) : (
           <span className="text-slate-600">No reviews yet</span>
-        ),
+        );
+      },
     },
     {
       key: "retailers",

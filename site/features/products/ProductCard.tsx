@@ -3,7 +3,7 @@ import { Check, ExternalLink, Plus } from "lucide-react";
 import { useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
-import { discountPercent, formatPrice, formatRating, ratingStars } from "../../../data/domain/display.ts";
+import { discountPercent, formatPrice, formatRating, ratingStars, shownRating } from "../../../data/domain/display.ts";
 import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 import { formatUnitPrice, unitPrice } from "../../../data/domain/unit-price.ts";
@@ -64,6 +64,8 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
   const comparing = useStore($compareItems);
   const compared = useIsClient() && comparing.some((item) => item.id === product.id);
   const discount = discountPercent(product.originalPrice, product.bestPrice);
+  // Stars and a score only with reviews behind them.
+  const rating = shownRating(product.rating, product.reviewCount);
   const retailerName = product.bestRetailer ?? "Unknown";
   const bestDealUrl = product.bestDeal ? buildAffiliateUrl(product.bestDeal.retailerKey, product.bestDeal.url, links.affiliateIds, links.siteName) : null;
 
@@ -79,7 +81,7 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
           <ProductImage product={product} />
         </a>
         {/* On a phone the image is 112 px wide: the badge sits at its foot, clear of the Save heart at the top. */}
-        {discount > 0 && (
+        {discount !== null && (
           <span className="absolute bottom-2 left-2 rounded-full bg-red-700 px-2 py-0.5 text-xs font-bold text-white min-[480px]:top-3 min-[480px]:bottom-auto min-[480px]:left-3 min-[480px]:px-2.5 min-[480px]:py-1">
             Save {discount}%
           </span>
@@ -93,14 +95,18 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
             {product.name}
           </a>
         </h3>
-        <div className="flex items-center gap-1 text-xs text-slate-600" aria-label={`Rated ${formatRating(product.rating)} out of 5 from ${product.reviewCount} reviews`}>
-          {Array.from({ length: 5 }, (_, i) => (
-            <Star key={i} filled={i < ratingStars(product.rating)} />
-          ))}
-          <span className="ml-1">
-            {formatRating(product.rating)} ({product.reviewCount.toLocaleString("en-GB")})
-          </span>
-        </div>
+        {rating === null ? (
+          <p className="text-xs text-slate-600">No reviews yet</p>
+        ) : (
+          <div className="flex items-center gap-1 text-xs text-slate-600" aria-label={`Rated ${formatRating(rating)} out of 5 from ${product.reviewCount} reviews`}>
+            {Array.from({ length: 5 }, (_, i) => (
+              <Star key={i} filled={i < ratingStars(rating)} />
+            ))}
+            <span className="ml-1">
+              {formatRating(rating)} ({product.reviewCount.toLocaleString("en-GB")})
+            </span>
+          </div>
+        )}
         {product.bestPrice === null ? (
           <div className="mt-auto" data-testid="card-out-of-stock">
             <p className="text-sm font-semibold text-slate-900">Out of stock at every retailer</p>
@@ -115,7 +121,7 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
             <p className="flex items-baseline gap-2">
               <span className="price-total-view text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice)}</span>
               <span className="price-item-view text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice - (product.bestDelivery ?? 0))}</span>
-              {product.originalPrice !== null && discount > 0 && (
+              {product.originalPrice !== null && discount !== null && (
                 <span className="price-total-view text-sm text-slate-500 line-through">{formatPrice(product.originalPrice)}</span>
               )}
             </p>

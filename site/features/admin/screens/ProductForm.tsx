@@ -311,7 +311,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
           <h2 id="listing-heading" className="text-lg font-semibold text-slate-900">
             Listing
           </h2>
-          <Field label="Rating" hint="0 to 5, one decimal.">
+          <Field label="Rating" hint="0 to 5, one decimal; empty when there are no reviews (none is shown without them).">
             {({ id: inputId, describedBy }) => (
               <input
                 id={inputId}
