@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   createReleaseStore,
+  createSnapshotFile,
   readReleaseMeta,
   readScriptHashes,
   releaseLayers,
@@ -186,5 +187,48 @@ describe("cleanup", () => {
     const removed = await store.cleanup(3);
     expect(removed.sort()).toEqual([`.building-${stamp}-${endedPid}`, `.current-${endedPid}-0a1b2c3d`, `.snapshot-${stamp}-${endedPid}`]);
     expect(names()).toEqual([path.basename(ours.dir), path.basename(ours.scratch), running, kept, "current"].sort());
+  });
+});
+
+describe("database snapshots (a copy of the whole database: e-mail addresses, the admin hash)", () => {
+  const mode = (file: string) => fs.statSync(file).mode & 0o777;
+
+  it("are made owner-only, the file (0600) and its folder (0700), whatever the umask lets through", () => {
+    const before = process.umask(0o022);
+    try {
+      const staged = store.stage();
+      const file = createSnapshotFile(staged);
+      expect(path.dirname(file)).toBe(staged.scratch);
+      expect(mode(staged.scratch)).toBe(0o700);
+      expect(mode(file)).toBe(0o600);
+      expect(fs.statSync(file).size).toBe(0);
+    } finally {
+      process.umask(before);
+    }
+  });
+
+  it("go at once with discardSnapshot, the staged release staying", () => {
+    const staged = store.stage();
+    createSnapshotFile(staged);
+    store.discardSnapshot(staged);
+    expect(fs.existsSync(staged.scratch)).toBe(false);
+    expect(fs.existsSync(staged.dir)).toBe(true);
+  });
+
+  it("left by ended processes, or by an earlier process with this one's id, are deleted at start; a running process's stay", async () => {
+    const kept = release({ "index.html": "live" });
+    const ended = spawn(process.execPath, ["-e", ""]);
+    const endedPid = await new Promise<number>((resolve) => ended.on("exit", () => resolve(ended.pid!)));
+    const stamp = "20261122T100000000Z-abcdef";
+    const leftovers = [`.snapshot-${stamp}-${endedPid}`, `.snapshot-${stamp}-${process.pid}`];
+    for (const leftover of leftovers) {
+      fs.mkdirSync(path.join(store.dir, leftover));
+      fs.writeFileSync(path.join(store.dir, leftover, "catalogue.db"), "a copy of the database");
+    }
+    const running = `.snapshot-${stamp}-${process.ppid}`;
+    const building = `.building-${stamp}-${endedPid}`;
+    for (const other of [running, building]) fs.mkdirSync(path.join(store.dir, other));
+    expect(store.removeLeftoverSnapshots().sort()).toEqual([...leftovers].sort());
+    expect(names()).toEqual([building, running, kept, "current"].sort());
   });
 });

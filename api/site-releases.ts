@@ -9,7 +9,10 @@
  *                             the hashes of its pages' inline scripts (dot files: never served)
  *   current -> <name>         the release being served
  *   .building-<name>-<pid>/   a build under way; renamed to <name> when it succeeded
- *   .snapshot-<name>-<pid>/   the database snapshot a build reads
+ *   .snapshot-<name>-<pid>/   the database snapshot a build reads: a copy of the whole database
+ *                             (e-mail addresses, the admin hash), so the folder is owner-only
+ *                             (0700) and the file too (0600); removed as soon as the build has
+ *                             read it, and at the next start when a killed build left it
  *   node_modules              a link to the project's, when the folder is outside the project
  *
  * A full release has every page. A fast release holds only the pages a few products' changes
@@ -27,6 +30,12 @@ export interface ReleaseMeta {
   /** The full release a fast one is laid over; null for a full release. */
   base: string | null;
   createdAt: string;
+  /**
+   * The catalogue revision (data/db/catalogue-revision.ts) up to which every catalogue change
+   * shows in this release; absent or null: unknown (an older release, or a fast build that could
+   * not tell), which a starting server treats as out of date.
+   */
+  catalogueRevision?: number | null;
 }
 
 export const releaseMetaFile = ".release.json";
@@ -36,6 +45,7 @@ export const scriptHashesFile = ".csp.json";
 const keptDotFiles = new Set([scriptHashesFile]);
 const currentLink = "current";
 const releaseName = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
+const snapshotName = /^\.snapshot-\d{8}T\d{9}Z-[0-9a-f]{6}-(\d+)$/;
 const scratchName = /^\.(?:building|snapshot|current)-(\d{8}T\d{9}Z-[0-9a-f]{6}-)?(\d+)(?:-[0-9a-f]+)?$/;
 
 /** SITE_RELEASES_DIR, else dist/releases in the project (git-ignored with the rest of dist/). */
@@ -88,8 +98,24 @@ export interface StagedRelease {
   name: string;
   /** Where the build writes; becomes the release when published. */
   dir: string;
-  /** A folder for the build's database snapshot, removed with `discard`/after publishing. */
+  /** An owner-only folder for the build's database snapshot, removed with `discard`/after publishing. */
   scratch: string;
+}
+
+/** The snapshot file of a staged release (in its scratch folder). */
+export const snapshotFile = (staged: StagedRelease) => path.join(staged.scratch, "catalogue.db");
+
+/**
+ * Creates the staged release's snapshot file, empty and readable by the owner only (0600), for
+ * SQLite's backup to fill: SQLite keeps an existing file's mode (and gives its journal files the
+ * same), where a file it creates itself would be world-readable. Returns its path.
+ */
+export function createSnapshotFile(staged: StagedRelease): string {
+  const file = snapshotFile(staged);
+  fs.closeSync(fs.openSync(file, "wx", 0o600));
+  // The mode asked for passes through the umask, which can only take bits away.
+  fs.chmodSync(file, 0o600);
+  return file;
 }
 
 export interface ReleaseStore {
@@ -115,6 +141,13 @@ export interface ReleaseStore {
   publish(staged: StagedRelease, meta: Omit<ReleaseMeta, "createdAt">): void;
   /** Deletes a staged release's folders: all of a release that will not be published, the snapshot of a published one. */
   discard(staged: StagedRelease): Promise<void>;
+  /** Deletes a staged release's snapshot folder (the copy of the database), at once. */
+  discardSnapshot(staged: StagedRelease): void;
+  /**
+   * Deletes the snapshot folders that builds of ended processes left (a build killed half-way),
+   * and this process's own: call at start, before this process stages a build. Returns their names.
+   */
+  removeLeftoverSnapshots(): string[];
   /**
    * Deletes old releases, keeping the newest `keep`, the served one and the full releases they
    * stand on; and leftovers of builds whose process has ended. Returns the names deleted.
@@ -162,7 +195,8 @@ export function createReleaseStore(dir: string): ReleaseStore {
         scratch: path.join(dir, `.snapshot-${name}-${process.pid}`),
       };
       fs.mkdirSync(staged.dir, { recursive: true });
-      fs.mkdirSync(staged.scratch);
+      fs.mkdirSync(staged.scratch, { mode: 0o700 });
+      fs.chmodSync(staged.scratch, 0o700);
       return staged;
     },
     async carryForward(staged, from) {
@@ -197,8 +231,19 @@ export function createReleaseStore(dir: string): ReleaseStore {
       fs.renameSync(temporary, link);
     },
     async discard(staged) {
+      fs.rmSync(staged.scratch, { recursive: true, force: true });
       await fs.promises.rm(staged.dir, { recursive: true, force: true });
-      await fs.promises.rm(staged.scratch, { recursive: true, force: true });
+    },
+    discardSnapshot(staged) {
+      fs.rmSync(staged.scratch, { recursive: true, force: true });
+    },
+    removeLeftoverSnapshots() {
+      const leftovers = entries().filter((entry) => {
+        const pid = snapshotName.exec(entry)?.[1];
+        return pid !== undefined && (Number(pid) === process.pid || !isAlive(Number(pid)));
+      });
+      for (const name of leftovers) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+      return leftovers;
     },
     async cleanup(keep) {
       const releases = entries()

@@ -51,11 +51,15 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
   }
 
   // The site is served from the current release in SITE_RELEASES_DIR (default releases/). Without
-  // one, the first build starts at once and the site answers 503 until it is done; after that,
-  // catalogue changes rebuild what they affect. SITE_BUILD=never: serve the API (and whatever
+  // one, the first build starts at once and the site answers 503 until it is done. A release that
+  // may be out of date (the last build was cut off or failed, or the catalogue has moved on since
+  // it was built) is rebuilt in full at start and served meanwhile. After that, catalogue changes
+  // rebuild what they affect. SITE_BUILD=never: serve the API (and whatever
   // release exists) without building, e.g. for benchmarks.
   const releasesDir = releasesDirFromEnv();
   const rebuilder = process.env.SITE_BUILD === "never" ? null : createSiteRebuilder({ db: services.db, databaseFile: file, releasesDir });
+  // Database snapshots that killed builds left are deleted at every start (the rebuilder does it when there is one).
+  if (!rebuilder) createReleaseStore(releasesDir).removeLeftoverSnapshots();
   const site = rebuilder ?? createReleaseStore(releasesDir);
   // Catalogue changes (admin writes, other processes' writes) now rebuild the pages they affect.
   if (rebuilder) services.attachSite(rebuilder);

@@ -13,11 +13,14 @@ import { createReleaseStore, readReleaseMeta } from "../site-releases.ts";
 import { treeHash, writeFiles } from "../test/files.ts";
 import { openDb } from "../../data/db/client.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
-import { getBuild, listBuilds, recordBuildStart } from "../../data/db/site-builds.ts";
+import { bumpCatalogueRevision, catalogueRevision } from "../../data/db/catalogue-revision.ts";
+import { getBuild, listBuilds, recordBuildFinish, recordBuildStart } from "../../data/db/site-builds.ts";
 
 interface FakeBuild {
   kind: "full" | "fast";
   productIds: readonly number[] | null;
+  /** The snapshot file the build read. */
+  databaseFile: string;
   /** Products the build's snapshot held when the build read it. */
   productsSeen: number;
   /** Lets a held build end. */
@@ -58,7 +61,7 @@ function fakeBuilder(options: { hold?: boolean; outcome?: Partial<BuildOutcome> 
           ...options.outcome,
           ...outcome,
         });
-      builds.push({ kind, productIds: job.productIds ?? null, productsSeen, finish, crash: reject });
+      builds.push({ kind, productIds: job.productIds ?? null, databaseFile: job.databaseFile, productsSeen, finish, crash: reject });
       if (!options.hold) finish();
     });
   };
@@ -430,6 +433,8 @@ describe("a build that fails", () => {
     await vi.waitFor(() => expect(builds).toHaveLength(2));
     fail(builds);
     const record = await result;
+    // The copy of the database goes with the failure, before the build is reported.
+    expect(fs.existsSync(path.dirname(builds[1]!.databaseFile))).toBe(false);
     expect(record).toMatchObject({ kind: "full", result: "failed", pages: null });
     expect(site.status()).toMatchObject({ state: "idle", current });
     expect(treeHash(site.currentRoot()!)).toEqual(before);
@@ -456,6 +461,140 @@ describe("the snapshot", () => {
     builds[1]!.finish();
     await second;
     expect(scratchFolders()).toEqual([]);
+  });
+});
+
+describe("the snapshot's access", () => {
+  it("is the owner's only (file 0600, folder 0700) while the build reads it, and the file is gone when the build ends", async () => {
+    const umask = process.umask(0o022);
+    try {
+      const { builder, builds } = fakeBuilder({ hold: true });
+      const site = rebuilder(builder);
+      await vi.waitFor(() => expect(builds).toHaveLength(1));
+      const snapshot = builds[0]!.databaseFile;
+      expect(path.basename(path.dirname(snapshot))).toMatch(/^\.snapshot-/);
+      expect(fs.statSync(snapshot).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.dirname(snapshot)).mode & 0o777).toBe(0o700);
+      // Files SQLite adds beside it (journal, WAL) take its mode.
+      for (const file of fs.readdirSync(path.dirname(snapshot))) expect(fs.statSync(path.join(path.dirname(snapshot), file)).mode & 0o077, file).toBe(0);
+      builds[0]!.finish();
+      await site.settled();
+      expect(fs.existsSync(path.dirname(snapshot))).toBe(false);
+    } finally {
+      process.umask(umask);
+    }
+  });
+
+  it("left by a build whose process was killed is deleted at start, before any build", async () => {
+    const site = await builtRebuilder(fakeBuilder().builder);
+    await site.stop();
+    // A killed build of this very process id (a container's server has the same one each start).
+    const leftover = path.join(releasesDir, `.snapshot-20261122T100000000Z-abcdef-${process.pid}`);
+    fs.mkdirSync(leftover);
+    fs.writeFileSync(path.join(leftover, "catalogue.db"), "a copy of the database");
+    const { builder, builds } = fakeBuilder({ hold: true });
+    rebuilder(builder);
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(builds).toEqual([]);
+    expect(logged.at(-1)).toBe("Site releases: deleted 1 database snapshot(s) left by builds that did not finish");
+  });
+});
+
+describe("a restart over a release that may be out of date", () => {
+  /** A served full release of the catalogue as it is, its builder stopped, then `change` (what the ended process left). */
+  async function restartAfter(change: () => void) {
+    const first = await builtRebuilder(fakeBuilder().builder);
+    const release = first.status().current!;
+    expect(readReleaseMeta(first.currentRoot()!)).toMatchObject({ catalogueRevision: catalogueRevision(temp.db) });
+    await first.stop();
+    change();
+    logged = [];
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    await site.settled();
+    return { site, builds, release };
+  }
+
+  it("rebuilds everything when the last build was cut off (left running by a process that ended)", async () => {
+    const { site, builds, release } = await restartAfter(() => {
+      recordBuildStart(temp.db, { kind: "fast", release: "cut-off", startedAt: new Date() });
+    });
+    expect(builds.map((build) => build.kind)).toEqual(["full"]);
+    expect(site.status().current).not.toBe(release);
+    expect(logged[0]).toMatch(/^The last site build \(#\d+\) was cut off: rebuilding the whole site/);
+  });
+
+  it("rebuilds everything when the last build failed", async () => {
+    const { builds } = await restartAfter(() => {
+      const id = recordBuildStart(temp.db, { kind: "fast", release: "broken", startedAt: new Date() });
+      recordBuildFinish(temp.db, id, { result: "failed", finishedAt: new Date(), pages: null, log: "Error: boom" });
+    });
+    expect(builds.map((build) => build.kind)).toEqual(["full"]);
+    expect(logged[0]).toMatch(/^The last site build \(#\d+\) failed: rebuilding the whole site/);
+  });
+
+  it("rebuilds everything when the catalogue moved on since the release was built, and records the revision it shows", async () => {
+    let revision = 0;
+    const { site, builds } = await restartAfter(() => {
+      temp.db.$client.prepare("DELETE FROM products WHERE id = (SELECT max(id) FROM products)").run();
+      revision = bumpCatalogueRevision(temp.db);
+    });
+    expect(builds.map((build) => [build.kind, build.productsSeen])).toEqual([["full", 29]]);
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", catalogueRevision: revision });
+    expect(logged[0]).toBe(`The site release shows catalogue revision ${revision - 1}, the catalogue is at ${revision}: rebuilding the whole site (the current release is served meanwhile)...`);
+  });
+
+  it("rebuilds everything when the release does not say which revision it shows (built before releases recorded it)", async () => {
+    const { builds } = await restartAfter(() => {
+      const meta = path.join(releasesDir, "current", ".release.json");
+      const { catalogueRevision: _, ...older } = JSON.parse(fs.readFileSync(meta, "utf8")) as Record<string, unknown>;
+      fs.writeFileSync(meta, JSON.stringify(older));
+    });
+    expect(builds.map((build) => build.kind)).toEqual(["full"]);
+    expect(logged[0]).toMatch(/^The site release shows catalogue revision unknown, the catalogue is at \d+: rebuilding/);
+  });
+
+  it("builds nothing when the release shows the catalogue as it is and the last build succeeded", async () => {
+    const { builds } = await restartAfter(() => {});
+    expect(builds).toEqual([]);
+  });
+});
+
+describe("the revision a release shows", () => {
+  it("is, for a fast release, the catalogue's revision when its last change was asked for, not the later one of its snapshot", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    const asked = bumpCatalogueRevision(temp.db);
+    const fast = site.request({ productIds: [1] });
+    // A write whose own build has not started yet when this build takes its snapshot.
+    bumpCatalogueRevision(temp.db);
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    builds[1]!.finish();
+    await fast;
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: asked });
+  });
+
+  it("keeps a product change after a failed build from going fast: the served release lacks the failed build's changes", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    bumpCatalogueRevision(temp.db);
+    const failed = site.request({ productIds: [1] });
+    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    builds[1]!.finish({ ok: false, log: "Error: boom" });
+    await failed;
+    const revision = bumpCatalogueRevision(temp.db);
+    const next = site.request({ productIds: [2] });
+    await vi.waitFor(() => expect(builds).toHaveLength(3));
+    builds[2]!.finish();
+    await expect(next).resolves.toMatchObject({ kind: "full", result: "succeeded" });
+    expect(builds.map((build) => build.kind)).toEqual(["full", "fast", "full"]);
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "full", catalogueRevision: revision });
   });
 });
 

@@ -2,7 +2,9 @@
  * Rebuilds the public site after catalogue changes, on the job runner: changes that arrive
  * within `delayMs` of each other share one build, one build runs at a time, and a change during
  * a build gets exactly one more build after it. Every build reads one consistent snapshot of the
- * database (SQLite's backup API into the build's scratch folder, deleted afterwards), writes a
+ * database (SQLite's backup API into an owner-only file in the build's owner-only scratch folder,
+ * deleted as soon as the build has read it, failed or not, and at the next start when a killed
+ * build left it), writes a
  * fresh release folder and is swapped in only when it succeeded (api/site-releases.ts); each is
  * recorded in site_builds.
  *
@@ -19,12 +21,23 @@
  *   page moving or disappearing (slug change, deletion: the old address must stop answering), an
  *   unknown change (another process wrote) and the first build get a full build. A fast build
  *   that finds a requested product gone turns into a full one as well.
+ * - a fast build adds only its own changes to the served release, so it needs a served release
+ *   that shows every change asked for before (it does not after a failed build): otherwise the
+ *   build is full.
+ *
+ * Each release records the catalogue revision (data/db/catalogue-revision.ts) up to which it
+ * shows every change: a full build the revision of its snapshot, a fast one the revision the
+ * catalogue was at when its last change was asked for (every write is asked for once committed).
+ * A server starting over a release builds the whole site when the release may be out of date:
+ * the last build was cut off (left "running" by a process that ended) or failed, or the release
+ * records another revision than the catalogue's (a write whose build never ran), or none.
  */
 import path from "node:path";
 import { createJobRunner } from "./runner.ts";
 import { createAstroBuilder, type BuildOutcome, type SiteBuilder } from "../site-build.ts";
-import { createReleaseStore, type ReleaseStore } from "../site-releases.ts";
-import type { Db } from "../../data/db/client.ts";
+import { createReleaseStore, createSnapshotFile, type ReleaseStore } from "../site-releases.ts";
+import { openDb, type Db } from "../../data/db/client.ts";
+import { catalogueRevision } from "../../data/db/catalogue-revision.ts";
 import { withFamilyMembers } from "../../data/db/product-pages.ts";
 import {
   failAbandonedBuilds,
@@ -86,10 +99,13 @@ interface PendingWork {
   siteWide: boolean;
   productIds: Set<number>;
   categories: boolean;
+  /** The catalogue revision when the latest of these changes was asked for. */
+  revision: number;
 }
 
-function merge(pending: PendingWork | null, change: SiteChange): PendingWork {
-  const work = pending ?? { siteWide: false, productIds: new Set<number>(), categories: false };
+function merge(pending: PendingWork | null, change: SiteChange, revision: number): PendingWork {
+  const work = pending ?? { siteWide: false, productIds: new Set<number>(), categories: false, revision };
+  work.revision = Math.max(work.revision, revision);
   work.siteWide ||= change.siteWide === true;
   for (const id of change.productIds ?? []) work.productIds.add(id);
   work.categories ||= (change.categoryIds ?? []).length > 0;
@@ -111,15 +127,28 @@ export interface ReleaseBuild {
   log: (line: string) => void;
 }
 
+/** The catalogue revision a snapshot file holds. */
+function snapshotRevision(file: string): number {
+  const snapshot = openDb(file, { readonly: true });
+  try {
+    return catalogueRevision(snapshot);
+  } finally {
+    snapshot.$client.close();
+  }
+}
+
 /**
  * One recorded build into a new release, published when it succeeded: a full build, or a fast
  * one laid over the served release's base. `escalate`: the fast build could not stand in for a
  * full one (a changed product has no page any more, or another process published meanwhile).
+ * `coveredRevision` (fast builds): the catalogue revision up to which the served release and
+ * `productIds` together hold every change; without it the fast release's revision is unknown.
  */
 export async function buildRelease(
   { db, store, builder, log }: ReleaseBuild,
   kind: BuildKind,
   productIds: readonly number[] = [],
+  coveredRevision: number | null = null,
 ): Promise<{ ok: boolean; record: BuildRecord | null; escalate: boolean }> {
   const startedCurrent = store.currentName();
   const base = kind === "fast" && startedCurrent ? (store.meta(startedCurrent)?.base ?? startedCurrent) : null;
@@ -130,10 +159,13 @@ export async function buildRelease(
   let escalate = false;
   let snapshotMs = 0;
   try {
-    const snapshot = path.join(staged.scratch, "catalogue.db");
     const snapshotStarted = performance.now();
+    const snapshot = createSnapshotFile(staged);
     await db.$client.backup(snapshot);
     snapshotMs = performance.now() - snapshotStarted;
+    // A full release shows the whole snapshot; a fast one only the changes asked for up to `coveredRevision`.
+    const shown = snapshotRevision(snapshot);
+    const revision = kind === "full" ? shown : coveredRevision === null ? null : Math.min(coveredRevision, shown);
     outcome =
       kind === "full"
         ? await builder.full({ databaseFile: snapshot, outDir: staged.dir })
@@ -148,16 +180,16 @@ export async function buildRelease(
     } else {
       // The pages earlier fast builds over the same base rewrote stay rewritten.
       if (kind === "fast" && startedCurrent !== null && startedCurrent !== base) await store.carryForward(staged, startedCurrent);
-      store.publish(staged, { kind, base });
+      store.publish(staged, { kind, base, catalogueRevision: revision });
     }
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   }
   const ok = failure === "";
-  // A published release keeps only its snapshot here; a failed build can leave thousands of files,
-  // deleted in the background.
-  const discarded = store.discard(staged).catch(() => undefined);
-  if (ok) await discarded;
+  // The snapshot (a copy of the whole database) goes at once, whatever the outcome; a failed
+  // build's folder, which can hold thousands of files, in the background.
+  store.discardSnapshot(staged);
+  if (!ok) void store.discard(staged).catch(() => undefined);
   recordBuildFinish(db, id, {
     result: ok ? "succeeded" : "failed",
     finishedAt: new Date(),
@@ -183,7 +215,19 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
   /** What the latest request resolves with: once it has and no request followed, everything asked for is built. */
   let latestRequest: Promise<BuildRecord | null> = Promise.resolve(null);
 
+  /** The catalogue revision the served release shows every change up to, or null when unknown. */
+  const servedRevision = (): number | null => {
+    const name = store.currentName();
+    return name === null ? null : (store.meta(name)?.catalogueRevision ?? null);
+  };
+
+  // Read before failing the builds a process that ended left running: such a build was cut off.
+  const lastBuild = latestBuild(db);
   failAbandonedBuilds(db, new Date());
+  const leftovers = store.removeLeftoverSnapshots();
+  if (leftovers.length > 0) log(`Site releases: deleted ${leftovers.length} database snapshot(s) left by builds that did not finish`);
+  /** The revision up to which every change asked for has been handed to a build. */
+  let handedOut = servedRevision();
 
   const cleaner = createJobRunner(
     async () => {
@@ -203,6 +247,9 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
       const work = pending;
       pending = null;
       if (stopping || work === null) return latestBuild(db);
+      const before = handedOut;
+      handedOut = Math.max(handedOut ?? work.revision, work.revision);
+      const served = servedRevision();
       try {
         // A size's price is on every page of its family: its siblings' pages are rebuilt with it.
         const pages = work.siteWide || work.productIds.size > fastBuildLimit ? [] : withFamilyMembers(db, [...work.productIds]);
@@ -210,11 +257,14 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
         const fast =
           !work.siteWide &&
           store.currentName() !== null &&
+          served !== null &&
+          before !== null &&
+          served >= before &&
           work.productIds.size <= fastBuildLimit &&
           pages.length <= fastBuildLimit &&
           (work.productIds.size > 0 || work.categories);
         const context = { db, store, builder, log };
-        let result = fast ? await buildRelease(context, "fast", pages) : null;
+        let result = fast ? await buildRelease(context, "fast", pages, work.revision) : null;
         if (result === null || (result.escalate && !stopping)) result = await buildRelease(context, "full");
         // Old releases after a swap; after a failure, whatever the build left.
         lastCleanup = cleaner.request();
@@ -230,7 +280,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
   const rebuilder: SiteRebuilder = {
     request(change) {
       if (stopping) return Promise.resolve(null);
-      pending = merge(pending, change);
+      pending = merge(pending, change, catalogueRevision(db));
       latestRequest = runner.request();
       return latestRequest;
     },
@@ -264,8 +314,20 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
   // worker ready so the first fast rebuild does not wait for Astro's start-up; its pages (read
   // from the live database, not a snapshot) are thrown away.
   const current = store.currentRoot();
+  const shown = servedRevision();
+  const revision = catalogueRevision(db);
   if (current === null || store.meta(path.basename(current)) === null) {
     log("No site release yet: building the site (the site answers 503 until the first build is done)...");
+    void rebuilder.request({ siteWide: true });
+  } else if (lastBuild !== null && lastBuild.result !== "succeeded") {
+    log(
+      `The last site build (#${lastBuild.id}) ${lastBuild.result === "running" ? "was cut off" : "failed"}: rebuilding the whole site (the current release is served meanwhile)...`,
+    );
+    void rebuilder.request({ siteWide: true });
+  } else if (shown !== revision) {
+    log(
+      `The site release shows catalogue revision ${shown ?? "unknown"}, the catalogue is at ${revision}: rebuilding the whole site (the current release is served meanwhile)...`,
+    );
     void rebuilder.request({ siteWide: true });
   } else if (builder.warm) {
     const scratch = store.stage();
