@@ -269,6 +269,16 @@ describe("the real site build", () => {
     expect(productLd(rated).aggregateRating).toMatchObject({ ratingValue: "4.2", reviewCount: 12 });
   }, 60_000);
 
+  it("labels retailer links as affiliate links, never as sponsored or paid placement (which the site does not sell)", async () => {
+    const product = products()[0]!;
+    for (const path of ["/", `/product/${product.slug}`, "/how-we-compare", "/cookie-policy", "/partner-with-us"]) {
+      expect((await get(path)).text, path).not.toMatch(/Sponsored link|>\s*Paid links?\s*<|Paid links are|marked 'Sponsored'/i);
+    }
+    const page = (await get(`/product/${product.slug}`)).text;
+    expect(page).toContain(">Affiliate link</span>");
+    expect(page).toContain(">Affiliate links</span>");
+  }, 60_000);
+
   it("leaves the live site as it was when the build process is killed half-way", async () => {
     const current = site.status().current;
     const liveTree = treeHash(site.currentRoot()!);

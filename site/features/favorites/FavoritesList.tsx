@@ -236,7 +236,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
                     onClick={() => logClick({ retailer: best.retailer.name, productName: product.name, productId: product.id, price: best.price, url: href })}
                   >
                     Buy Now <ExternalLink className="size-3.5" aria-hidden="true" />
-                    <span className="sr-only">at {best.retailer.name} (sponsored link, opens in a new tab)</span>
+                    <span className="sr-only">at {best.retailer.name} (affiliate link, opens in a new tab)</span>
                   </a>
                 ) : (
                   <a href={productPath(product.slug)} className="btn-outline">

@@ -77,7 +77,7 @@ function VoucherCard({ voucher, links }: { voucher: Voucher; links: LinkContext 
           onClick={() => logClick({ retailer: voucher.retailer, productName: `Voucher ${voucher.code}`, price: null, url: href })}
         >
           Shop at {voucher.retailer} <ExternalLink className="size-3.5" aria-hidden="true" />
-          <span className="sr-only">(sponsored link, opens in a new tab)</span>
+          <span className="sr-only">(affiliate link, opens in a new tab)</span>
         </a>
       </div>
     </li>
