@@ -472,11 +472,13 @@ describe("addOffer", () => {
   });
 });
 
-describe("addOffer: the URL and the review hold", () => {
-  const newOffer = (productId: number, pricePence: number, over: Partial<NewOffer> = {}): NewOffer => ({
+/** A feed's new offer at retailers[2], its page named by `label`; `over` changes any field. */
+const newOfferAt =
+  (label: string) =>
+  (productId: number, pricePence: number, over: Partial<NewOffer> = {}): NewOffer => ({
     productId,
     retailerId: retailers[2]!,
-    url: offerUrl(temp.db, retailers[2], "held"),
+    url: offerUrl(temp.db, retailers[2], label),
     pricePence,
     originalPricePence: null,
     inStock: true,
@@ -484,6 +486,9 @@ describe("addOffer: the URL and the review hold", () => {
     source: "feed:awin",
     ...over,
   });
+
+describe("addOffer: the URL and the review hold", () => {
+  const newOffer = newOfferAt("held");
   const pendingNew = (id: number) =>
     rows<{ held: number; published: number; status: string; new_offer: number }>(
       "SELECT held_price_pence AS held, published_price_pence AS published, status, new_offer FROM price_holds WHERE product_id = ? ORDER BY id",
@@ -544,17 +549,7 @@ describe("addOffer: the URL and the review hold", () => {
 });
 
 describe("addOffer: repeat delivery, the best price it is held against, and accepting a held new offer", () => {
-  const newOffer = (productId: number, pricePence: number, over: Partial<NewOffer> = {}): NewOffer => ({
-    productId,
-    retailerId: retailers[2]!,
-    url: offerUrl(temp.db, retailers[2], "more"),
-    pricePence,
-    originalPricePence: null,
-    inStock: true,
-    deliveryPence: null,
-    source: "feed:awin",
-    ...over,
-  });
+  const newOffer = newOfferAt("more");
   const stored = (id: number) =>
     row<{ price: number; original: number | null; delivery: number | null; inStock: number; repeat: number | null; terms: string | null }>(
       `SELECT price_pence AS price, original_price_pence AS original, delivery_pence AS delivery, in_stock AS inStock, repeat_price_pence AS repeat, repeat_terms AS terms
