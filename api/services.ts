@@ -15,10 +15,12 @@ import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList } from "../data/config.ts";
+import { nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
 import { createRequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
+import { StorageBudget } from "./lib/storage-budget.ts";
+import type { TableCeilings } from "../data/db/storage-ceilings.ts";
 import { latestRefreshRun } from "../data/db/price-review.ts";
 import { createPageReader, type PageReader } from "./lib/page-price.ts";
 import { createPricePipeline, type PricePipeline } from "./price-pipeline.ts";
@@ -67,6 +69,10 @@ export interface ServicesOptions {
   databaseFile: string;
   /** Per-client limits on anonymous writes (default: lib/rate-limit.ts defaultWriteLimits). */
   writeLimits?: Partial<WriteLimits>;
+  /** Rows each client address may store per UTC day (default: VISITOR_ROWS_PER_DAY, the real clock). */
+  storageBudget?: StorageBudget;
+  /** The anonymous tables' row ceilings (default: the MAX_ROWS_* settings). */
+  tableCeilings?: TableCeilings;
   /** Migrate, and seed an empty catalogue, on open (default). Off for a file prepared already. */
   prepare?: boolean;
   /** Cache public catalogue responses (default on). */
@@ -162,8 +168,9 @@ export async function createServices(options: ServicesOptions): Promise<Services
   // Expired admin sessions are deleted hourly (a request with one is refused whenever it comes).
   const sessionPruner = setInterval(() => pruneSessions(db), 60 * 60 * 1000);
   sessionPruner.unref();
-  // Visitor data past the privacy policy's periods is deleted at start and then daily.
-  const retention = startRetentionSchedule({ db, log });
+  // Visitor data past the privacy policy's periods is deleted at start and then daily; tables over their row ceilings are trimmed hourly.
+  const storage = visitorStorageConfig();
+  const retention = startRetentionSchedule({ db, log, ceilings: options.tableCeilings ?? storage.ceilings });
   // Demo offers are kept confirmed (looked at shortly after start, then hourly), their prices moving once a UK day.
   const demoRefresh = (options.demoRefresh ?? true) ? startDemoRefresh({ db, catalogueChanged: (change) => catalogueChanged(change), log }) : null;
 
@@ -204,7 +211,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
   });
 
   const publicOrigin = new URL(siteConfig.baseUrl).origin;
-  const requests = createRequestGuard({ publicOrigin, trustedProxies: parseTrustedProxies(trustedProxyList()), limits: options.writeLimits });
+  const requests = createRequestGuard({
+    publicOrigin,
+    trustedProxies: parseTrustedProxies(trustedProxyList()),
+    limits: options.writeLimits,
+    storage: options.storageBudget ?? new StorageBudget({ rowsPerDay: storage.rowsPerClientPerDay }),
+  });
 
   const admin: AdminContext = {
     // A hash from the environment is fixed; one in the database may be changed by `npm run admin:password`.

@@ -14,6 +14,7 @@ import {
   shutdownGraceMs,
   siteBuildProcesses,
   trustedProxyList,
+  visitorStorageConfig,
 } from "../data/config.ts";
 import { isDamagedDatabaseError } from "../data/db/integrity.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
@@ -31,6 +32,7 @@ export function checkConfiguration(): void {
     ["ALERT_CHECK_INTERVAL_MINUTES", alertCheckIntervalMinutes],
     ["the price pipeline settings", pricePipelineConfig],
     ["NIGHTLY_CRON", nightlyCron],
+    ["the visitor storage settings (VISITOR_ROWS_PER_DAY, MAX_ROWS_*)", visitorStorageConfig],
     ["the feed settings (FEED_UPLOADS_DIR, FEED_UPLOAD_MAX_BYTES, FEED_DOWNLOAD_MAX_BYTES, FEED_DOWNLOAD_TIMEOUT_MINUTES)", feedConfig],
   ];
   for (const [name, read] of checks) {

@@ -2,11 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { alertCheckIntervalMinutes, appSecret, mailConfig, nightlyCron, pricePipelineConfig, projectRoot, siteBuildProcesses } from "./config.ts";
+import { alertCheckIntervalMinutes, appSecret, mailConfig, nightlyCron, pricePipelineConfig, projectRoot, siteBuildProcesses, visitorStorageConfig } from "./config.ts";
 
 const saved = { ...process.env };
+const storageSettings = ["VISITOR_ROWS_PER_DAY", "MAX_ROWS_CLICKS", "MAX_ROWS_FAVOURITES", "MAX_ROWS_RECENTLY_VIEWED", "MAX_ROWS_VOUCHER_USES", "MAX_ROWS_PENDING_ALERTS"];
 afterEach(() => {
-  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON", "NIGHTLY_CRON"]) {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON", "NIGHTLY_CRON", ...storageSettings]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -113,5 +114,33 @@ describe("NIGHTLY_CRON", () => {
     expect(nightlyCron()).toBe("15 3 * * *");
     process.env.NIGHTLY_CRON = "every night";
     expect(() => nightlyCron()).toThrow(/^NIGHTLY_CRON is not a cron pattern/);
+  });
+});
+
+describe("visitorStorageConfig", () => {
+  it("defaults to 500 rows per address a day and generous table ceilings", () => {
+    for (const name of storageSettings) delete process.env[name];
+    expect(visitorStorageConfig()).toEqual({
+      rowsPerClientPerDay: 500,
+      ceilings: { clicks: 5_000_000, favourites: 1_000_000, recentlyViewed: 2_000_000, voucherUses: 1_000_000, pendingAlerts: 200_000 },
+    });
+  });
+
+  it("reads each setting as a whole number of at least 1, refusing anything else naming the setting", () => {
+    process.env.VISITOR_ROWS_PER_DAY = " 1 ";
+    process.env.MAX_ROWS_CLICKS = "10";
+    process.env.MAX_ROWS_FAVOURITES = "11";
+    process.env.MAX_ROWS_RECENTLY_VIEWED = "12";
+    process.env.MAX_ROWS_VOUCHER_USES = "13";
+    process.env.MAX_ROWS_PENDING_ALERTS = "14";
+    expect(visitorStorageConfig()).toEqual({ rowsPerClientPerDay: 1, ceilings: { clicks: 10, favourites: 11, recentlyViewed: 12, voucherUses: 13, pendingAlerts: 14 } });
+    for (const name of storageSettings) {
+      for (const bad of ["0", "-3", "2.5", "1e3", "lots"]) {
+        const before = process.env[name];
+        process.env[name] = bad;
+        expect(() => visitorStorageConfig(), `${name}=${bad}`).toThrow(new RegExp(`^${name} must be a whole number of at least 1`));
+        process.env[name] = before;
+      }
+    }
   });
 });

@@ -218,3 +218,34 @@ export function feedConfig() {
     downloadTimeoutMs: minutes * 60_000,
   };
 }
+
+/** A whole number of at least 1 from the environment. */
+function count(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Ceilings on what anonymous visitors can store. VISITOR_ROWS_PER_DAY (default 500): the rows of
+ * visitor data (clicks, favourites, recently viewed, voucher uses, price alerts, newsletter
+ * sign-ups and their confirmation mails) one client address, or one IPv6 /64, may store per UTC
+ * day, whatever visitor ids it sends. MAX_ROWS_CLICKS, MAX_ROWS_FAVOURITES,
+ * MAX_ROWS_RECENTLY_VIEWED, MAX_ROWS_VOUCHER_USES and MAX_ROWS_PENDING_ALERTS: the most rows each
+ * of those tables keeps (price alerts: those still waiting for confirmation); past it the
+ * retention job deletes the oldest.
+ */
+export function visitorStorageConfig() {
+  return {
+    rowsPerClientPerDay: count("VISITOR_ROWS_PER_DAY", 500),
+    ceilings: {
+      clicks: count("MAX_ROWS_CLICKS", 5_000_000),
+      favourites: count("MAX_ROWS_FAVOURITES", 1_000_000),
+      recentlyViewed: count("MAX_ROWS_RECENTLY_VIEWED", 2_000_000),
+      voucherUses: count("MAX_ROWS_VOUCHER_USES", 1_000_000),
+      pendingAlerts: count("MAX_ROWS_PENDING_ALERTS", 200_000),
+    },
+  };
+}

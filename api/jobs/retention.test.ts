@@ -38,4 +38,27 @@ describe("retention schedule", () => {
     expect(schedule.runNow().recentlyViewed).toBe(1);
     schedule.stop();
   });
+
+  it("trims tables over their row ceilings as it starts, logging what went, and again when asked; without ceilings it trims nothing", () => {
+    const productId = (temp.db.$client.prepare("SELECT id FROM products LIMIT 1").get() as { id: number }).id;
+    temp.db.$client.exec("DELETE FROM favorites");
+    const insert = temp.db.$client.prepare("INSERT INTO favorites (user_id, product_id) VALUES (?, ?)");
+    for (const userId of ["user_ceiling1", "user_ceiling2", "user_ceiling3"]) insert.run(userId, productId);
+    const favourites = () => (temp.db.$client.prepare("SELECT user_id AS v FROM favorites ORDER BY id").all() as { v: string }[]).map((row) => row.v);
+    const unbounded = startRetentionSchedule({ db: temp.db, intervalMs: 0, log: () => {} });
+    expect(unbounded.trimNow()).toBeNull();
+    expect(favourites()).toHaveLength(3);
+    const lines: string[] = [];
+    const ceilings = { clicks: 1000, favourites: 2, recentlyViewed: 1000, voucherUses: 1000, pendingAlerts: 1000 };
+    const schedule = startRetentionSchedule({ db: temp.db, ceilings, log: (line) => lines.push(line) });
+    try {
+      expect(favourites()).toEqual(["user_ceiling2", "user_ceiling3"]);
+      expect(lines).toContain("Row ceilings: deleted the oldest 1 favourites");
+      insert.run("user_ceiling4", productId);
+      expect(schedule.trimNow()).toEqual({ clicks: 0, favourites: 1, recentlyViewed: 0, voucherUses: 0, pendingAlerts: 0 });
+      expect(favourites()).toEqual(["user_ceiling3", "user_ceiling4"]);
+    } finally {
+      schedule.stop();
+    }
+  });
 });

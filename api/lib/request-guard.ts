@@ -6,15 +6,20 @@
  *  - its body is JSON: any other content type (an HTML form's urlencoded, multipart or text/plain)
  *    is refused (415), and a body without a content type too; a file upload route names the raw
  *    types it takes instead (never a form's);
- *  - anonymous writes are limited per client address (./rate-limit.ts): 429 with Retry-After.
+ *  - anonymous writes are limited per client address (./rate-limit.ts): 429 with Retry-After;
+ *  - the rows they store count against the address's daily storage budget (./storage-budget.ts).
  */
 import { HTTPError, type H3Event } from "h3";
 import { clientAddress, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
 import { defaultWriteLimits, RateLimiter, type WriteLimits } from "./rate-limit.ts";
+import { chargeStorageTo, StorageBudget } from "./storage-budget.ts";
+import { visitorStorageConfig } from "../../data/config.ts";
 
 export interface RequestGuard {
   limiter: RateLimiter;
   limits: WriteLimits;
+  /** Rows of visitor data each client may store per UTC day. */
+  storage: StorageBudget;
   trustedProxies: TrustedProxies;
   /** The site's public origin (PUBLIC_BASE_URL), accepted as a request's Origin besides the request's own. */
   publicOrigin: string | null;
@@ -24,6 +29,7 @@ export function createRequestGuard(options: Partial<Omit<RequestGuard, "limiter"
   return {
     limiter: new RateLimiter(),
     limits: { ...defaultWriteLimits, ...options.limits },
+    storage: options.storage ?? new StorageBudget({ rowsPerDay: visitorStorageConfig().rowsPerClientPerDay }),
     trustedProxies: options.trustedProxies ?? noTrustedProxies,
     publicOrigin: options.publicOrigin ?? null,
   };
@@ -60,7 +66,9 @@ export function assertBodyType(event: H3Event, types: readonly string[]): void {
   if (!types.includes(type)) throw new HTTPError({ status: 415, message: `Send the file as the body with Content-Type ${types.join(", ")}` });
 }
 
-/** Counts the request against its limit for the client it comes from. */
+/** Counts the request against its limit for the client it comes from; the rows it stores count against the same client's budget. */
 export function takeLimit(event: H3Event, guard: RequestGuard, name: keyof WriteLimits): void {
-  guard.limiter.take(name, guard.limits[name], clientAddress(event, guard.trustedProxies));
+  const client = clientAddress(event, guard.trustedProxies);
+  guard.limiter.take(name, guard.limits[name], client);
+  chargeStorageTo(event, guard.storage, client);
 }

@@ -2,6 +2,7 @@ import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineRoute } from "../context.ts";
 import { badRequest, noContent, readJson } from "../lib/http.ts";
+import { storeWithinBudget } from "../lib/storage-budget.ts";
 import { sessionIdSchema, visitorIdSchema } from "../../data/domain/visitor.ts";
 import { dailyClickCap, recordClicks } from "../../data/db/behaviour.ts";
 
@@ -23,7 +24,10 @@ const body = z.object({
 /** Affiliate clicks from visitors who accepted analytics cookies, stored as user behaviour, capped per visitor per day. */
 export default defineRoute(async (event, { db }) => {
   const { userId, sessionId, events } = await readJson(event, body);
-  const outcome = recordClicks(db, userId, sessionId, events);
+  const outcome = storeWithinBudget(event, db, () => {
+    const outcome = recordClicks(db, userId, sessionId, events);
+    return { value: outcome, rows: outcome === "recorded" ? events.length : 0 };
+  });
   if (outcome === "unknown-product") throw badRequest("productId: unknown product");
   if (outcome === "daily-cap") {
     throw new HTTPError({

@@ -45,4 +45,44 @@ describe("retention in the server", () => {
       await services.close();
     }
   });
+
+  it("trims the anonymous tables to their row ceilings when the services start: the oldest pending alerts go, confirmed ones stay", async () => {
+    const databaseFile = path.join(dir, "ceilings.db");
+    const db = openDb(databaseFile);
+    await migrateDb(db);
+    db.$client.prepare("INSERT INTO categories (name, slug, icon) VALUES ('Dog', 'dog', 'dog')").run();
+    db.$client.prepare("INSERT INTO products (name, slug, brand, category_id) VALUES ('Bone', 'bone', 'Acme', 1)").run();
+    const now = Date.now();
+    const insert = db.$client.prepare(
+      "INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, created_at, confirmed_at) VALUES ('user_ceilingservices00000000', 1, ?, 100, ?, ?)",
+    );
+    // Within the week an unconfirmed alert is kept for, so only the ceiling removes any.
+    const minutesAgo = (minutes: number) => new Date(now - minutes * 60_000).toISOString();
+    insert.run("confirmed-oldest@example.com", minutesAgo(50), minutesAgo(49));
+    insert.run("pending-old@example.com", minutesAgo(40), null);
+    insert.run("pending-mid@example.com", minutesAgo(30), null);
+    insert.run("pending-new@example.com", minutesAgo(20), null);
+    const click = db.$client.prepare("INSERT INTO user_behaviour (user_id, action, timestamp) VALUES (?, 'affiliate_click', ?)");
+    click.run("user_clickold", minutesAgo(10));
+    click.run("user_clicknew", minutesAgo(5));
+    db.$client.close();
+
+    const services = await createServices({
+      databaseFile,
+      prepare: false,
+      mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
+      alertsOnChange: false,
+      adminPasswordHash: await testAdminPasswordHash(),
+      refreshCron: null,
+      tableCeilings: { clicks: 1, favourites: 10, recentlyViewed: 10, voucherUses: 10, pendingAlerts: 2 },
+      log: () => {},
+    });
+    try {
+      const column = (sql: string) => (services.db.$client.prepare(sql).all() as { v: string }[]).map((row) => row.v);
+      expect(column("SELECT email AS v FROM price_alerts ORDER BY id")).toEqual(["confirmed-oldest@example.com", "pending-mid@example.com", "pending-new@example.com"]);
+      expect(column("SELECT user_id AS v FROM user_behaviour")).toEqual(["user_clicknew"]);
+    } finally {
+      await services.close();
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { toNodeHandler } from "h3";
 import { createApp } from "../app.ts";
 import type { ResponseCache } from "../lib/response-cache.ts";
 import type { WriteLimits } from "../lib/rate-limit.ts";
+import type { StorageBudget } from "../lib/storage-budget.ts";
 import { createMailer } from "../mail/mailer.ts";
 import type { SiteBuilds } from "../context.ts";
 import { hashPassword } from "../lib/admin-auth.ts";
@@ -77,6 +78,8 @@ export interface TestServerOptions {
   sources?: Map<string, ProductSource>;
   /** Per-client write limits (default: the production ones; every test client is 127.0.0.1). */
   writeLimits?: Partial<WriteLimits>;
+  /** Rows each client may store per UTC day (default: the production budget on the real clock). */
+  storageBudget?: StorageBudget;
   /** The largest feed upload (default 1 MiB). Uploads go to a folder in the test's own directory. */
   uploadMaxBytes?: number;
   /** Lets feed sources download fixture feeds from loopback. */
@@ -99,6 +102,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     sources: options.sources,
     refreshCron: null,
     writeLimits: options.writeLimits,
+    storageBudget: options.storageBudget,
     uploadsDir: path.join(dir, "uploads"),
     uploadMaxBytes: options.uploadMaxBytes ?? 1024 * 1024,
     feedAllowance: options.feedAllowance,

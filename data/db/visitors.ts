@@ -8,18 +8,22 @@ import type { RecentlyViewedItem } from "../domain/catalogue.ts";
 export const recentlyViewedLimit = 20;
 
 
-/** Records a view: one entry per product (a repeat view moves it to the front), the newest 20 kept. */
-export function recordView(db: Db, userId: string, productId: number): void {
-  db.$client.transaction(() => {
+/**
+ * Records a view: one entry per product (a repeat view moves it to the front), the newest 20 kept.
+ * True when the product was not in the visitor's list (a new entry), false for a repeat view.
+ */
+export function recordView(db: Db, userId: string, productId: number): boolean {
+  return db.$client.transaction(() => {
     // Delete and insert (not upsert) so the newest view always has the highest id: two views in
     // the same millisecond still come back in the order they happened.
-    statement(db, "DELETE FROM recently_viewed WHERE user_id = ? AND product_id = ?").run(userId, productId);
+    const repeat = statement(db, "DELETE FROM recently_viewed WHERE user_id = ? AND product_id = ?").run(userId, productId).changes > 0;
     statement(db, "INSERT INTO recently_viewed (user_id, product_id) VALUES (?, ?)").run(userId, productId);
     statement(
       db,
       `DELETE FROM recently_viewed WHERE user_id = ? AND id NOT IN (
          SELECT id FROM recently_viewed WHERE user_id = ? ORDER BY id DESC LIMIT ?)`,
     ).run(userId, userId, recentlyViewedLimit);
+    return !repeat;
   })();
 }
 

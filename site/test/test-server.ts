@@ -51,6 +51,9 @@ export async function spawnTestServer(options: {
       SMTP_URL: "",
       // No scheduled page reads: a test run must never fetch retailers' real pages.
       REFRESH_CRON: "off",
+      // Every browser test file writes as the one client 127.0.0.1 to this one server: the daily
+      // storage budget is tested in api/test/storage-budget.test.ts, not spent across files here.
+      VISITOR_ROWS_PER_DAY: "1000000",
       ADMIN_PASSWORD_HASH: await hashPassword(options.adminPassword),
       ...options.env,
     },

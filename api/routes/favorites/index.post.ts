@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import { badRequest, readJson } from "../../lib/http.ts";
+import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { favoriteLimit, notesSchema, productIdSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { productExists } from "../../../data/db/products.ts";
 import { addFavorite } from "../../../data/db/favorites.ts";
@@ -11,7 +12,10 @@ const body = z.object({ userId: visitorIdSchema, productId: productIdSchema, not
 export default defineRoute(async (event, { db }) => {
   const { userId, productId, notes } = await readJson(event, body);
   if (!productExists(db, productId)) throw badRequest("productId: unknown product");
-  const result = addFavorite(db, userId, productId, notes);
+  const result = storeWithinBudget(event, db, () => {
+    const result = addFavorite(db, userId, productId, notes);
+    return { value: result, rows: "created" in result && result.created ? 1 : 0 };
+  });
   if ("limitReached" in result) throw badRequest(`You can save up to ${favoriteLimit} favourites. Remove one to add another.`);
   event.res.status = result.created ? 201 : 200;
   return result.favorite;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import { badRequest, readJson } from "../../lib/http.ts";
+import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { toPence } from "../../../data/domain/money.ts";
 import { alertKinds, maxDropPercent, minDropPercent } from "../../../data/domain/alerts.ts";
 import { activeAlertLimit, emailSchema, productIdSchema, targetPriceSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
@@ -53,7 +54,11 @@ const body = z
 export default defineRoute(async (event, ctx) => {
   const { userId, productId, email, rule } = await readJson(event, body);
   if (!productExists(ctx.db, productId)) throw badRequest("productId: unknown product");
-  const result = createAlert(ctx.db, { userId, productId, email, rule });
+  // A new alert is a row stored, and so is the confirmation mail it queues.
+  const result = storeWithinBudget(event, ctx.db, () => {
+    const result = createAlert(ctx.db, { userId, productId, email, rule });
+    return { value: result, rows: "alert" in result ? Number(result.created) + Number(result.confirmationSent) : 0 };
+  });
   if ("limitReached" in result) throw badRequest(`You can have up to ${activeAlertLimit} price alerts. Delete one to add another.`);
   if ("noPriceToDropFrom" in result) throw badRequest("A drop alert is measured from today's price, and this product is out of stock everywhere: choose back in stock instead.");
   // Sends the confirmation mail, or (for an active alert) checks now whether the alert is already due.

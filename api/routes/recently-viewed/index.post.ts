@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import { badRequest, noContent, readJson } from "../../lib/http.ts";
+import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { productExists } from "../../../data/db/products.ts";
 import { recordView } from "../../../data/db/visitors.ts";
@@ -13,6 +14,7 @@ const body = z.object({
 export default defineRoute(async (event, { db }) => {
   const { userId, productId } = await readJson(event, body);
   if (!productExists(db, productId)) throw badRequest("productId: unknown product");
-  recordView(db, userId, productId);
+  // A product new to the visitor's list is a row stored; a repeat view only moves its entry to the front.
+  storeWithinBudget(event, db, () => ({ value: null, rows: recordView(db, userId, productId) ? 1 : 0 }));
   return noContent();
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import { readJson } from "../../lib/http.ts";
+import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { emailSchema } from "../../../data/domain/visitor.ts";
 import { subscribe } from "../../../data/db/subscribers.ts";
 
@@ -16,7 +17,11 @@ const body = z.object({
  */
 export default defineRoute(async (event, ctx) => {
   const { email, source } = await readJson(event, body);
-  const result = subscribe(ctx.db, email, source);
+  // A new subscriber is a row stored, and so is the confirmation mail it queues.
+  const result = storeWithinBudget(event, ctx.db, () => {
+    const result = subscribe(ctx.db, email, source);
+    return { value: result, rows: Number(result.created) + Number(result.confirmationSent) };
+  });
   // The mail job sends queued confirmation mails.
   if (result.confirmationSent) ctx.onAlertsChanged?.();
   event.res.status = result.created ? 201 : 200;

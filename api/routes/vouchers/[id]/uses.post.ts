@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineRoute } from "../../../context.ts";
 import { noContent, notFound, parseWith, readJson, routeParam } from "../../../lib/http.ts";
+import { storeWithinBudget } from "../../../lib/storage-budget.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 import { visitorIdSchema } from "../../../../data/domain/visitor.ts";
 import { recordVoucherUse } from "../../../../data/db/vouchers.ts";
@@ -14,6 +15,10 @@ const body = z.object({ userId: visitorIdSchema });
 export default defineRoute(async (event, { db }) => {
   const id = parseWith(idParam(), routeParam(event, "id"));
   const { userId } = await readJson(event, body);
-  if (recordVoucherUse(db, id, userId) === "unknown") throw notFound("Voucher not found");
+  const outcome = storeWithinBudget(event, db, () => {
+    const outcome = recordVoucherUse(db, id, userId);
+    return { value: outcome, rows: outcome === "counted" ? 1 : 0 };
+  });
+  if (outcome === "unknown") throw notFound("Voucher not found");
   return noContent();
 });
