@@ -91,6 +91,10 @@ import machineTokens from "./routes/admin/machine-tokens/index.get.ts";
 import createMachineToken from "./routes/admin/machine-tokens/index.post.ts";
 import revokeMachineToken from "./routes/admin/machine-tokens/[id].delete.ts";
 import nightlyRuns from "./routes/admin/nightly-runs.get.ts";
+import privacyLookup from "./routes/admin/privacy/lookup.post.ts";
+import privacyExport from "./routes/admin/privacy/export.post.ts";
+import privacyErase from "./routes/admin/privacy/erase.post.ts";
+import clearVisitorData from "./routes/visitor-data/index.delete.ts";
 import startNightly from "./routes/machine/nightly/index.post.ts";
 import nightlyRun from "./routes/machine/nightly/[id].get.ts";
 import currentRelease from "./routes/machine/releases/current-release.get.ts";
@@ -223,6 +227,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/subscribers/unsubscribe", newsletterUnsubscribe],
   ["POST", "/api/subscribers/unsubscribe", newsletterUnsubscribeOneClick, oneClick],
   ["GET", "/api/email/confirm", confirmEmail],
+  ["DELETE", "/api/visitor-data", clearVisitorData, visitorWrite],
   // Admin: signing in and out are open (they check for themselves); everything else needs a session.
   ["POST", "/api/admin/login", adminLogin, { limit: "own" }],
   ["POST", "/api/admin/logout", adminLogout, { limit: "own" }],
@@ -272,6 +277,9 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["POST", "/api/admin/machine-tokens", createMachineToken, admin],
   ["DELETE", "/api/admin/machine-tokens/:id", revokeMachineToken, admin],
   ["GET", "/api/admin/nightly-runs", nightlyRuns, admin],
+  ["POST", "/api/admin/privacy/lookup", privacyLookup, admin],
+  ["POST", "/api/admin/privacy/export", privacyExport, admin],
+  ["POST", "/api/admin/privacy/erase", privacyErase, admin],
   // Machine routes: a machine token's scope, never the admin session.
   ["POST", "/api/machine/nightly", startNightly, nightlyCalls],
   ["GET", "/api/machine/nightly/:id", nightlyRun, nightlyCalls],

@@ -246,6 +246,20 @@ const voucherBody = (overrides: Record<string, unknown> = {}) => ({
 });
 const affiliateBody = (overrides: Record<string, unknown> = {}) => ({ AMAZON: "paw-21", PETS_AT_HOME: "pah1", JOLLYES: "jol1", ZOOPLUS: "zoo1", EBAY: "5338000000", ...overrides });
 
+/**
+ * A person for the data-rights routes: an address at example.com with a newsletter sign-up, and a
+ * visitor id that confirmed it for an alert and saved a favourite.
+ */
+function privacyPerson(name: string): { email: string; userId: string } {
+  const email = `${name}-routes@example.com`;
+  const userId = `user_${`${name}routes`.padEnd(24, "0")}`;
+  api.db.$client.prepare("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, ?, 100)").run(userId, f.product.id, email);
+  api.db.$client.prepare("INSERT INTO email_consents (email, user_id, confirmed_at) VALUES (?, ?, ?)").run(email, userId, new Date().toISOString());
+  api.db.$client.prepare("INSERT INTO email_subscribers (email) VALUES (?)").run(email);
+  api.db.$client.prepare("INSERT INTO favorites (user_id, product_id) VALUES (?, ?)").run(userId, f.product.id);
+  return { email, userId };
+}
+
 /** A category no product uses, made for a test that deletes or clashes with it. */
 const spareCategory = (slug: string) => row<{ id: number }>("INSERT INTO categories (name, slug, icon) VALUES (?, ?, 'PawPrint') RETURNING id", slug, slug).id;
 const auditRows = () => rows<{ action: string; entity: string; entity_id: number | null; summary: string }>("SELECT action, entity, entity_id, summary FROM audit_log ORDER BY id");
@@ -657,6 +671,25 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     anonymous("GET", "/api/admin/nightly-runs"),
     { path: "/api/admin/nightly-runs", headers: { authorization: `Bearer ${f.machineToken}` }, status: 401, error: "Sign in to the admin area" },
   ],
+  ...Object.fromEntries(
+    ["lookup", "export", "erase"].map((action): [string, () => BadCase[]] => {
+      const path = `/api/admin/privacy/${action}`;
+      const bad = (body: unknown, error: string | RegExp): BadCase => ({ method: "POST", path, admin: true, body, status: 400, error });
+      return [
+        `POST ${path}`,
+        () => [
+          anonymous("POST", path, { email: "owner@example.com" }),
+          crossSite("POST", path, { email: "owner@example.com" }, evilOrigin),
+          bad({}, "Give an e-mail address (email) or a visitor id (userId)"),
+          bad({ email: "owner@example.com", userId: alice }, "Give an e-mail address or a visitor id, not both"),
+          bad({ email: "owner(at)example.com" }, "email: Please enter a valid email address"),
+          bad({ userId: `${alice}0` }, /^userId must be an anonymous visitor id/),
+          { method: "POST", path, admin: true, body: "email=owner@example.com", contentType: form, status: 415, error: "Send a JSON body (Content-Type: application/json)" },
+          { method: "GET", path, admin: true, status: 405, error: "GET is not allowed here; use POST" },
+        ],
+      ];
+    }),
+  ),
   // Machine routes: a machine token with the route's scope, never the admin's session.
   "POST /api/machine/nightly": () => [
     { method: "POST", path: "/api/machine/nightly", status: 401, error: "Send a machine token: Authorization: Bearer <token>" },
@@ -1216,6 +1249,41 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     const runs = (await adminOk("GET", "/api/admin/nightly-runs")) as { id: number; status: string; error: string | null; summary: unknown }[];
     expect(runs[0]).toMatchObject({ id, trigger: "schedule", status: "failed", error: "feeds: 1 of 1 failed (X)", summary: {} });
   },
+  "POST /api/admin/privacy/lookup": async () => {
+    const [carol, dave] = [privacyPerson("carol"), privacyPerson("dave")];
+    const report = (await adminOk("POST", "/api/admin/privacy/lookup", { email: carol.email.toUpperCase() })) as {
+      counts: Record<string, number>;
+      data: Record<string, { id: number; visitorId?: string }[]>;
+    };
+    expect(report.counts).toMatchObject({ priceAlerts: 1, newsletter: 1, emailConsents: 1, favorites: 1, recentlyViewed: 0 });
+    expect(report.data.favorites!.map((r) => [r.id, r.visitorId])).toEqual(rows<{ id: number; user_id: string }>("SELECT id, user_id FROM favorites WHERE user_id = ?", carol.userId).map((r) => [r.id, r.user_id]));
+    expect(JSON.stringify(report)).not.toContain(dave.userId);
+    expect(auditRows().at(-1)).toEqual({ action: "lookup", entity: "privacy-request", entity_id: null, summary: "Privacy lookup (e-mail address): 4 rows of 4 kinds" });
+  },
+  "POST /api/admin/privacy/export": async () => {
+    const erin = privacyPerson("erin");
+    const response = await request("POST", "/api/admin/privacy/export", { userId: erin.userId }, undefined, { cookie: session });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="pawprice-personal-data-\d{4}-\d{2}-\d{2}\.json"$/);
+    const file = (await response.json()) as { request: unknown; data: Record<string, { visitorId: string }[]> };
+    expect(file.request).toEqual({ kind: "visitor", value: erin.userId });
+    expect(file.data.priceAlerts!.map((r) => r.visitorId)).toEqual([erin.userId]);
+    expect(file.data.favorites).toHaveLength(1);
+    expect(auditRows().at(-1)).toEqual({ action: "export", entity: "privacy-request", entity_id: null, summary: "Privacy export (visitor id): 3 rows of 3 kinds" });
+  },
+  "POST /api/admin/privacy/erase": async () => {
+    const [frank, grace] = [privacyPerson("frank"), privacyPerson("grace")];
+    const graceRows = () => [rows("SELECT * FROM price_alerts WHERE user_id = ?", grace.userId), rows("SELECT * FROM favorites WHERE user_id = ?", grace.userId), rows("SELECT * FROM email_subscribers WHERE email = ?", grace.email)];
+    const before = graceRows();
+    const result = (await adminOk("POST", "/api/admin/privacy/erase", { email: frank.email })) as { counts: Record<string, number>; total: number };
+    expect(result).toMatchObject({ counts: { priceAlerts: 1, newsletter: 1, emailConsents: 1, favorites: 1 }, total: 4 });
+    expect(rows("SELECT id FROM price_alerts WHERE email = ? OR user_id = ?", frank.email, frank.userId)).toEqual([]);
+    expect(rows("SELECT id FROM favorites WHERE user_id = ?", frank.userId)).toEqual([]);
+    expect(rows("SELECT id FROM email_subscribers WHERE email = ?", frank.email)).toEqual([]);
+    expect(rows("SELECT user_id FROM email_consents WHERE email = ?", frank.email)).toEqual([]);
+    expect(graceRows()).toEqual(before);
+    expect(auditRows().at(-1)).toEqual({ action: "erase", entity: "privacy-request", entity_id: null, summary: "Privacy erasure (e-mail address): 4 rows deleted" });
+  },
   "POST /api/machine/nightly": async () => {
     // A run under way is answered, not a second one started (one at a time).
     const running = row<{ id: number }>("INSERT INTO nightly_runs (trigger, status) VALUES ('schedule', 'running') RETURNING id").id;
@@ -1447,6 +1515,11 @@ const badInput: Record<string, () => BadCase[]> = {
       status: 404,
       error: "This newsletter subscription no longer exists",
     },
+  ],
+  "DELETE /api/visitor-data": () => [
+    { method: "DELETE", path: "/api/visitor-data", status: 400, error: "userId is required" },
+    { method: "DELETE", path: `/api/visitor-data?userId=${alice}0`, status: 400, error: /^userId must be an anonymous visitor id/ },
+    { method: "DELETE", path: `/api/visitor-data?userId=${alice}`, headers: evilOrigin, status: 403, error: "Requests from other sites are refused" },
   ],
   "GET /api/email/confirm": () => [
     { path: "/api/email/confirm", status: 400, error: "Invalid confirmation link" },
@@ -1685,6 +1758,18 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("POST", `/api/subscribers/unsubscribe?token=${signToken("newsletter-unsubscribe", id)}`, oneClick, 200, form)).toEqual({ unsubscribed: true, alreadyUnsubscribed: false });
     expect(row("SELECT is_active FROM email_subscribers WHERE id = ?", id)).toEqual({ is_active: 0 });
     expect(row("SELECT is_active FROM email_subscribers WHERE id = ?", f.subscriberId)).toEqual({ is_active: 1 });
+  },
+  "DELETE /api/visitor-data": async () => {
+    const [heidi, ivan] = [privacyPerson("heidi"), privacyPerson("ivan")];
+    const ivanRows = () => [rows("SELECT * FROM price_alerts WHERE user_id = ?", ivan.userId), rows("SELECT * FROM favorites WHERE user_id = ?", ivan.userId)];
+    const before = ivanRows();
+    const body = (await ok("DELETE", `/api/visitor-data?userId=${heidi.userId}`)) as { deleted: Record<string, number> };
+    expect(body.deleted).toMatchObject({ priceAlerts: 1, emailConsents: 1, favorites: 1, newsletter: 0 });
+    expect(rows("SELECT id FROM price_alerts WHERE user_id = ?", heidi.userId)).toEqual([]);
+    expect(rows("SELECT id FROM favorites WHERE user_id = ?", heidi.userId)).toEqual([]);
+    // The newsletter is keyed on the address, not on the browser: it stays.
+    expect(rows("SELECT email FROM email_subscribers WHERE email = ?", heidi.email)).toEqual([{ email: heidi.email }]);
+    expect(ivanRows()).toEqual(before);
   },
   "GET /api/email/confirm": async () => {
     const email = "confirming@example.com";

@@ -5,10 +5,11 @@
 import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 
-export type AuditEntity = "product" | "category" | "retailer" | "voucher" | "affiliate-ids" | "subscriber" | "site" | "machine-token";
+export type AuditEntity = "product" | "category" | "retailer" | "voucher" | "affiliate-ids" | "subscriber" | "site" | "machine-token" | "privacy-request";
 
 export interface AuditRecord {
-  action: "create" | "update" | "delete" | "rebuild" | "revoke";
+  /** lookup, export, erase: a data-rights request (privacy-request), recorded without its key. */
+  action: "create" | "update" | "delete" | "rebuild" | "revoke" | "lookup" | "export" | "erase";
   entity: AuditEntity;
   entityId: number | null;
   summary: string;

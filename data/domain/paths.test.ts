@@ -6,6 +6,7 @@ import {
   adminPath,
   alertsPath,
   apiPath,
+  browserDataPath,
   categoryPath,
   cookiePath,
   favoritesPath,
@@ -30,6 +31,7 @@ describe("page paths", () => {
       "/cookie-policy",
       "/search",
     ]);
+    expect(browserDataPath).toBe("/your-data");
   });
   it("encode slugs", () => {
     expect(productPath("royal-canin-maxi")).toBe("/product/royal-canin-maxi");

@@ -10,6 +10,8 @@ export const favoritesPath = "/favorites";
 export const adminPath = "/admin";
 export const privacyPath = "/privacy-policy";
 export const cookiePath = "/cookie-policy";
+/** Shows this browser's visitor id and clears this browser's data. */
+export const browserDataPath = "/your-data";
 export const searchBasePath = "/search";
 
 const apiPrefix = "/api";

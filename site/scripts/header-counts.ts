@@ -39,7 +39,13 @@ let latest = 0;
 
 async function refresh(): Promise<void> {
   const userId = storedVisitorId();
-  if (userId === null) return;
+  // No visitor id (a fresh visitor, or one who cleared this browser's data): nothing saved, no badges.
+  if (userId === null) {
+    latest++;
+    show("favorites", 0);
+    show("alerts", 0);
+    return;
+  }
   const ask = ++latest;
   try {
     const response = await fetch(apiPath("/visitor-counts", { userId }), { headers: { accept: "application/json" } });

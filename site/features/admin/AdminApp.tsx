@@ -29,6 +29,7 @@ import PriceReview from "./screens/PriceReview.tsx";
 import FeedsList from "./screens/FeedsList.tsx";
 import FeedForm from "./screens/FeedForm.tsx";
 import MachineTokens from "./screens/MachineTokens.tsx";
+import PrivacyRequests from "./screens/PrivacyRequests.tsx";
 
 function NotFound() {
   return (
@@ -77,6 +78,8 @@ function Screen({ route }: { route: AdminRoute }) {
       return <FeedForm key={route.id ?? "new"} id={route.id} />;
     case "machine-tokens":
       return <MachineTokens />;
+    case "privacy-requests":
+      return <PrivacyRequests />;
     case "login":
     case "not-found":
       return <NotFound />;

@@ -2,7 +2,7 @@
  * The frame around every signed-in admin screen: the top bar (site name, View site, Logout) and
  * the section navigation (a sidebar on wide screens, a scrolling row on phones).
  */
-import { ArrowUpRight, BadgePoundSterling, ChartColumn, FolderTree, House, Import, KeyRound, LayoutDashboard, Link2, LogOut, Mails, Package, Rss, Store, TicketPercent } from "./icons.tsx";
+import { ArrowUpRight, BadgePoundSterling, ChartColumn, FolderTree, House, Import, KeyRound, LayoutDashboard, Link2, LogOut, Mails, Package, Rss, ShieldUser, Store, TicketPercent } from "./icons.tsx";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { homePath } from "../../../data/domain/paths.ts";
 import { cn } from "../../lib/cn.ts";
@@ -23,6 +23,7 @@ export const sections: Section[] = [
   { href: adminPaths.vouchers, label: "Vouchers", icon: TicketPercent, screens: ["vouchers", "voucher-form"] },
   { href: adminPaths.affiliateLinks, label: "Affiliate IDs", icon: Link2, screens: ["affiliate-links"] },
   { href: adminPaths.emailSubscribers, label: "Subscribers", icon: Mails, screens: ["email-subscribers"] },
+  { href: adminPaths.privacyRequests, label: "Privacy requests", icon: ShieldUser, screens: ["privacy-requests"] },
   { href: adminPaths.analytics, label: "Analytics", icon: ChartColumn, screens: ["analytics"] },
   { href: adminPaths.amazonImport, label: "Import", icon: Import, screens: ["amazon-import"] },
   { href: adminPaths.feeds, label: "Feeds", icon: Rss, screens: ["feeds", "feed-form"] },

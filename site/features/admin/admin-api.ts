@@ -10,6 +10,7 @@ import { ApiError } from "../../lib/api.ts";
 import type { ColumnMapping, FeedLayoutChoice, FeedRun, FeedSourceView } from "../../../data/domain/feed-sources.ts";
 import type { CreatedMachineToken, MachineScope, MachineTokenView } from "../../../data/domain/machine-tokens.ts";
 import type { NightlyRun } from "../../../data/domain/nightly.ts";
+import type { KindCounts, PersonalDataReport } from "../../../data/domain/privacy.ts";
 import { uploadContentType } from "./feeds.ts";
 import { sessionExpired } from "./session.store.ts";
 
@@ -207,13 +208,17 @@ export const fetchBrands = () =>
     .then((list) => list.map((option) => option.brand))
     .catch(() => [] as string[]);
 
-/** The spreadsheet of all products, with the file name the server gives it. */
-export async function exportProducts(): Promise<{ blob: Blob; fileName: string }> {
-  const response = await send("GET", "/api/admin/export-products");
+/** A download's body with the file name the server gives it (Content-Disposition), else `fallback`. */
+async function downloaded(response: Response, fallback: string): Promise<{ blob: Blob; fileName: string }> {
   const disposition = response.headers.get("content-disposition") ?? "";
   const match = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
-  const fileName = match ? decodeURIComponent(match[1] ?? match[2] ?? "") : "products.xlsx";
-  return { blob: await response.blob(), fileName: fileName || "products.xlsx" };
+  const fileName = match ? decodeURIComponent(match[1] ?? match[2] ?? "") : fallback;
+  return { blob: await response.blob(), fileName: fileName || fallback };
+}
+
+/** The spreadsheet of all products, with the file name the server gives it. */
+export async function exportProducts(): Promise<{ blob: Blob; fileName: string }> {
+  return downloaded(await send("GET", "/api/admin/export-products"), "products.xlsx");
 }
 
 // Categories and retailers
@@ -458,3 +463,23 @@ export const createMachineToken = (input: { name: string; scopes: MachineScope[]
 export const revokeMachineToken = (id: number) => json<MachineTokenView>("DELETE", `/api/admin/machine-tokens/${id}`);
 /** The latest nightly runs, newest first. */
 export const fetchNightlyRuns = () => json<NightlyRun[]>("GET", "/api/admin/nightly-runs");
+
+// Data-rights requests (access, portability, erasure)
+
+/** Whom a request is about: an e-mail address or an anonymous visitor id (the body of each call, never in a URL). */
+export type PrivacyKeyInput = { email: string } | { userId: string };
+
+export type PersonalDataLookup = PersonalDataReport & { mailTransport: "smtp" | "outbox" };
+
+export interface PersonalDataErasure {
+  /** Rows deleted by kind; auditMentions: audit entries whose address was replaced. */
+  counts: KindCounts;
+  total: number;
+}
+
+export const lookUpPersonalData = (key: PrivacyKeyInput) => json<PersonalDataLookup>("POST", "/api/admin/privacy/lookup", key);
+/** The subject access export as a JSON file, with the file name the server gives it. */
+export async function exportPersonalData(key: PrivacyKeyInput): Promise<{ blob: Blob; fileName: string }> {
+  return downloaded(await send("POST", "/api/admin/privacy/export", key), "personal-data.json");
+}
+export const erasePersonalData = (key: PrivacyKeyInput) => json<PersonalDataErasure>("POST", "/api/admin/privacy/erase", key);

@@ -35,6 +35,7 @@ export {
   Rss,
   ScanSearch,
   Search,
+  ShieldUser,
   SquarePen,
   Store,
   TicketPercent,

@@ -24,11 +24,12 @@ describe("matchAdminRoute", () => {
     ["/admin/price-review", { screen: "price-review" }],
     ["/admin/price-review/", { screen: "price-review" }],
     ["/admin/machine-tokens", { screen: "machine-tokens" }],
+    ["/admin/privacy-requests", { screen: "privacy-requests" }],
   ])("%s", (path, route) => {
     expect(matchAdminRoute(path)).toEqual(route);
   });
 
-  it.each(["/admin/nope", "/admin/products/edit/0", "/admin/products/edit/abc", "/admin/categories/12", "/admin/categories/add", "/admin/login/x", "/admin/price-review/3", "/admin/machine-tokens/new", "/admin/products/1/2", "/other"])(
+  it.each(["/admin/nope", "/admin/products/edit/0", "/admin/products/edit/abc", "/admin/categories/12", "/admin/categories/add", "/admin/login/x", "/admin/price-review/3", "/admin/machine-tokens/new", "/admin/privacy-requests/alice@example.com", "/admin/products/1/2", "/other"])(
     "%s is not an admin screen",
     (path) => {
       expect(matchAdminRoute(path)).toEqual({ screen: "not-found" });
@@ -47,5 +48,6 @@ describe("matchAdminRoute", () => {
     expect(adminPaths.priceReview).toBe("/admin/price-review");
     expect(matchAdminRoute(adminPaths.priceReview)).toEqual({ screen: "price-review" });
     expect(matchAdminRoute(adminPaths.machineTokens)).toEqual({ screen: "machine-tokens" });
+    expect(matchAdminRoute(adminPaths.privacyRequests)).toEqual({ screen: "privacy-requests" });
   });
 });

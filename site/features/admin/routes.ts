@@ -21,6 +21,7 @@ export type AdminRoute =
   | { screen: "feeds" }
   | { screen: "feed-form"; id: number | null }
   | { screen: "machine-tokens" }
+  | { screen: "privacy-requests" }
   | { screen: "not-found" };
 
 export const adminPaths = {
@@ -47,6 +48,7 @@ export const adminPaths = {
   newFeed: "/admin/feeds/new",
   editFeed: (id: number) => `/admin/feeds/edit/${id}`,
   machineTokens: "/admin/machine-tokens",
+  privacyRequests: "/admin/privacy-requests",
 } as const;
 
 /** A positive whole-number id from a path segment, else null. */
@@ -71,6 +73,7 @@ const single: Record<string, AdminRoute> = {
   "amazon-import": { screen: "amazon-import" },
   "price-review": { screen: "price-review" },
   "machine-tokens": { screen: "machine-tokens" },
+  "privacy-requests": { screen: "privacy-requests" },
 };
 
 /**

@@ -16,7 +16,8 @@ export interface ClickEvent {
   timestamp: string;
 }
 
-const storageKey = "affiliate_clicks";
+/** Local-storage key of the click log's copy in this browser. */
+export const clickLogKey = "affiliate_clicks";
 const keep = 100;
 const flushAt = 5;
 const flushEveryMs = 60_000;
@@ -26,8 +27,8 @@ let started = false;
 
 function save(events: ClickEvent[]): void {
   try {
-    const stored = JSON.parse(localStorage.getItem(storageKey) ?? "[]") as ClickEvent[];
-    localStorage.setItem(storageKey, JSON.stringify([...stored, ...events].slice(-keep)));
+    const stored = JSON.parse(localStorage.getItem(clickLogKey) ?? "[]") as ClickEvent[];
+    localStorage.setItem(clickLogKey, JSON.stringify([...stored, ...events].slice(-keep)));
   } catch (error) {
     console.error("Could not save the click log", error);
   }

@@ -5,8 +5,9 @@
  */
 import { randomIdAlphabet, randomIdLength, sessionIdPattern, visitorIdPattern } from "../../../data/domain/visitor-id.ts";
 
-const userKey = "userId";
-const sessionKey = "sessionId";
+/** The storage keys of the visitor id (local storage) and the analytics session id (session storage). */
+export const userKey = "userId";
+export const sessionKey = "sessionId";
 export { visitorIdPattern };
 
 function randomId(length: number): string {
