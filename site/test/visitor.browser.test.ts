@@ -120,8 +120,9 @@ describe("price alerts", () => {
     await islandsReady(page);
     await alertFormReady(page);
     const form = page.getByTestId("price-alert-form");
-    // The default target is the current best price to two decimals.
-    expect(await form.getByLabel("Target price (£)").inputValue()).toBe(product.bestPrice!.toFixed(2));
+    // The default target is 5% below the current best price, rounded down to a whole 10p: a target the form accepts.
+    const pence = Math.round(product.bestPrice! * 100);
+    expect(await form.getByLabel("Target price (£)").inputValue()).toBe(((Math.floor((pence * 95) / 1000) * 10) / 100).toFixed(2));
 
     await form.getByLabel("Email address").fill("not-an-email");
     await form.getByLabel("Target price (£)").fill("abc");
