@@ -28,6 +28,14 @@ export function categoryPath(slug: string): string {
   return `/category/${encodeURIComponent(slug)}`;
 }
 
+/**
+ * A pet's page: the categories of everything we compare for it.
+ * @example petPath("dogs") // "/pets/dogs"
+ */
+export function petPath(slug: string): string {
+  return `/pets/${encodeURIComponent(slug)}`;
+}
+
 export const compareBasePath = "/compare";
 
 /**
