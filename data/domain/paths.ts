@@ -11,6 +11,8 @@ export const adminPath = "/admin";
 export const privacyPath = "/privacy-policy";
 export const cookiePath = "/cookie-policy";
 export const searchBasePath = "/search";
+/** The site's icon (site/public), linked from every page: the site's own and the API's. */
+export const faviconPath = "/favicon.svg";
 
 const apiPrefix = "/api";
 
