@@ -114,6 +114,13 @@ describe("unsubscribePage", () => {
     expect(page).toContain("No more &amp; mails");
     expect(page).toContain(`href="https://pawprice.example/"`);
   });
+
+  it("links the site's icon in its head, as the site's pages do; a mail links none", () => {
+    const page = unsubscribePage({ siteName: "PawPrice", baseUrl: "https://pawprice.example", heading: "Done", message: "Off" });
+    const head = /<head>([\s\S]*)<\/head>/.exec(page)![1];
+    expect(head).toContain(`<link rel="icon" href="/favicon.svg" type="image/svg+xml">`);
+    expect(alertMail(alertInput).html).not.toContain(`rel="icon"`);
+  });
 });
 
 describe("confirmationMail", () => {

@@ -7,6 +7,7 @@ import { formatPence, type Pence } from "../../data/domain/money.ts";
 import { alertConditionText, type AlertCondition, type AlertKind } from "../../data/domain/alerts.ts";
 import { windowDays } from "../../data/domain/deal-truth.ts";
 import { percentOff } from "../../data/domain/percent-off.ts";
+import { faviconPath } from "../../data/domain/paths.ts";
 
 export interface RenderedMail {
   subject: string;
@@ -33,11 +34,11 @@ const htmlEntities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 const fontStack = "font-family: Arial, Helvetica, sans-serif";
 const linkStyle = "color: #0f766e";
 
-/** A minimal HTML document around mail content: one centred column, inline styles only. */
-function htmlDocument(title: string, body: string): string {
+/** A minimal HTML document around mail content: one centred column, inline styles only. `head`: more of the head, as HTML. */
+function htmlDocument(title: string, body: string, head = ""): string {
   return `<!doctype html>
 <html lang="en-GB">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>${head}</head>
 <body style="margin: 0; padding: 24px; background: #f5f5f4; ${fontStack}; color: #1c1917; line-height: 1.5">
 <div style="max-width: 560px; margin: 0 auto; padding: 24px; background: #ffffff; border-radius: 8px">
 ${body}
@@ -234,11 +235,13 @@ export interface PageInput {
 
 /** The small page an unsubscribe or confirmation link answers with: what happened, and a way back to the site. */
 export function unsubscribePage(input: PageInput): string {
+  // A page in the browser (not a mail): the site's icon, so the browser does not ask for a missing /favicon.ico.
   return htmlDocument(
     `${input.heading} - ${input.siteName}`,
     `<p style="margin: 0 0 8px; font-size: 14px; color: #57534e">${escapeHtml(input.siteName)}</p>
 <h1 style="margin: 0 0 16px; font-size: 22px">${escapeHtml(input.heading)}</h1>
 <p style="margin: 0 0 24px">${escapeHtml(input.message)}</p>
 <p style="margin: 0"><a href="${escapeHtml(input.baseUrl)}/" style="${linkStyle}">Back to ${escapeHtml(input.siteName)}</a></p>`,
+    `<link rel="icon" href="${faviconPath}" type="image/svg+xml">`,
   );
 }

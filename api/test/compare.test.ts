@@ -63,6 +63,10 @@ function expected(id: number): Omit<CompareProduct, "species" | "kcalPerKg" | "f
          FROM products p JOIN categories c ON c.id = p.category_id LEFT JOIN retailers r ON r.id = p.best_retailer_id WHERE p.id = ?`,
     )
     .get(id) as StoredProduct;
+  // The best deal: the best retailer's own offer, only while it is in stock.
+  const deal = api.db.$client
+    .prepare("SELECT r.key, pp.url FROM product_prices pp JOIN products p ON p.id = pp.product_id JOIN retailers r ON r.id = pp.retailer_id WHERE p.id = ? AND pp.retailer_id = p.best_retailer_id AND pp.in_stock = 1")
+    .get(id) as { key: string; url: string } | undefined;
   const packSize = packSizeOf(row.name);
   const unit = row.best_price_pence === null ? null : unitPriceOf(row.best_price_pence, packSize);
   return {
@@ -81,6 +85,7 @@ function expected(id: number): Omit<CompareProduct, "species" | "kcalPerKg" | "f
     retailerCount: row.retailers,
     inStockCount: row.in_stock,
     bestRetailer: row.retailer_name === null ? null : expect.objectContaining({ key: row.retailer_key, name: row.retailer_name }),
+    bestDeal: deal === undefined ? null : { retailerKey: deal.key, url: deal.url },
   };
 }
 
@@ -92,6 +97,8 @@ describe("GET /api/compare", () => {
     const products = await compare(order.join(","));
     expect(products.map((product) => product.id)).toEqual(order);
     for (const product of products) expect(product, `product ${product.id}`).toMatchObject(expected(product.id));
+    // Each in stock: each links to an offer.
+    for (const product of products) expect(product.bestDeal, `product ${product.id}`).not.toBeNull();
     const byId = new Map(products.map((product) => [product.id, product]));
     expect(byId.get(ids.dogFood)).toMatchObject({ species: "dog", kcalPerKg: 3650, feedingGuide: null });
     expect(byId.get(ids.catFood)).toMatchObject({ species: "cat", kcalPerKg: null, feedingGuide: guide });
@@ -118,7 +125,7 @@ describe("GET /api/compare", () => {
   it("gives a product in stock nowhere no best price and no unit price, whatever its pack size", async () => {
     const [product] = await compare(String(ids.soldOut));
     expect(product!.packSize).not.toBeNull();
-    expect(product).toMatchObject({ bestPrice: null, unitPrice: null, inStockCount: 0 });
+    expect(product).toMatchObject({ bestPrice: null, unitPrice: null, inStockCount: 0, bestDeal: null });
     expect(product!.retailerCount).toBeGreaterThan(0);
     expect(product).toMatchObject(expected(ids.soldOut));
   });

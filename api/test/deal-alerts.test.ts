@@ -203,6 +203,31 @@ describe("creating alerts of each kind", () => {
     expect(db.$client.prepare("SELECT count(*) AS n FROM price_alerts").get()).toEqual({ n: 0 });
   });
 
+  it("refuses a lowest-90 alert while today's price is below every day of the 90 before (it would mail at once); equal to their lowest is accepted", async () => {
+    const id = productIds[7]!;
+    // £20.00 for 100 days; today £19.99: the lowest in 90 days already.
+    oneOffer(id, 1999, [[100, 2000]]);
+    const refused = await post({ userId: alice, email: "owner@example.com", productId: id, kind: "lowest-90" });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      "The price is already £19.99, the lowest in 90 days: no alert needed, you can buy at that price now.",
+    );
+    const count = (table: string) => (db.$client.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    expect(count("price_alerts")).toBe(0);
+    expect(count("email_confirmations")).toBe(0);
+
+    // Equal to the lowest of the days before is no news yet: the alert waits for a new low.
+    setPrice(id, 2000);
+    const accepted = await createAlert({ productId: id, kind: "lowest-90" });
+    expect(accepted.status).toBe("Waiting for a new low");
+    const stored = alertRow(accepted.id);
+    // Asked again once the price is the lowest already: refused, and the alert set earlier is left as it was.
+    setPrice(id, 1999);
+    expect((await post({ userId: alice, email: "owner@example.com", productId: id, kind: "lowest-90" })).status).toBe(400);
+    expect(alertRow(accepted.id)).toEqual(stored);
+    expect(count("price_alerts")).toBe(1);
+  });
+
   it("refuses a drop alert while nothing is in stock (there is no price to drop from)", async () => {
     oneOffer(productIds[2]!, null);
     const response = await post({ userId: alice, email: "owner@example.com", productId: productIds[2], kind: "drop", dropPercent: 10 });

@@ -160,6 +160,7 @@ describe("price alerts wait for the address to be confirmed", () => {
     expect(page.headers.get("content-type")).toContain("text/html");
     const html = await page.text();
     expect(html).toContain("E-mail address confirmed");
+    expect(html).toContain(`<link rel="icon" href="/favicon.svg" type="image/svg+xml">`);
     expect(html).toContain(`We&#39;ll e-mail ${email} when the price drops for:`);
     expect(alertRow(body.id).confirmed_at).not.toBeNull();
     await expect.poll(() => priceMails(email).length).toBe(1);
@@ -356,7 +357,10 @@ describe("bad confirmation links", () => {
       const page = await get(link, { accept: "text/html,application/xhtml+xml" });
       expect(page.status, link).toBe(status);
       expect(page.headers.get("content-type")).toContain("text/html");
-      expect(await page.text()).toContain(heading);
+      const html = await page.text();
+      expect(html).toContain(heading);
+      // The site's icon, so the browser asks for no /favicon.ico (which the site has not).
+      expect(html).toContain(`<link rel="icon" href="/favicon.svg" type="image/svg+xml">`);
     }
     expect(everything()).toEqual(before);
   });

@@ -3,7 +3,7 @@ import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { toPounds, type Pence } from "../domain/money.ts";
 import { activeAlertLimit } from "../domain/visitor.ts";
-import { alertConditionText, alertStatusOf, type AlertCondition, type AlertKind, type AlertStatus } from "../domain/alerts.ts";
+import { alertConditionText, alertStatusOf, metAtOnce, type AlertCondition, type AlertKind, type AlertStatus } from "../domain/alerts.ts";
 import { hasConsent, requestConfirmation } from "./email-consent.ts";
 import { dealFactsFor } from "./deal-facts.ts";
 
@@ -99,7 +99,9 @@ export type CreateAlertResult =
     }
   | { limitReached: true }
   /** A drop is measured from today's best price: none while nothing is in stock. */
-  | { noPriceToDropFrom: true };
+  | { noPriceToDropFrom: true }
+  /** A lowest-90 alert set while today's best price (`currentPence`) is below every day of the 89 before: it would mail at once. */
+  | { lowestAlready: true; currentPence: Pence };
 
 /** What a new alert waits for: a target price, a drop of `dropPercent` %, back in stock, or the lowest price in 90 days. */
 export type NewAlertRule =
@@ -115,7 +117,9 @@ export type NewAlertRule =
  * reference (a drop is measured from it) and whether anything was in stock (back in stock fires
  * when that changes to in stock). The alert is active at once only if this visitor has confirmed
  * the address; otherwise it waits for confirmation and a confirmation mail is queued (within the
- * limits of email-consent.ts): the double opt-in applies to every kind.
+ * limits of email-consent.ts): the double opt-in applies to every kind. A lowest-90 alert is
+ * refused while today's price is the lowest of 90 days already (it would only mail at once); the
+ * product page's form refuses a target at or above today's price the same way (metAtOnce).
  */
 export function createAlert(
   db: Db,
@@ -131,6 +135,11 @@ export function createAlert(
         ?.best_price_pence ?? null;
     const inStock = reference === null ? 0 : 1;
     if (rule.kind === "drop" && reference === null) return { noPriceToDropFrom: true };
+    // The lowest price in 90 days reached already: the alert check would mail it at once (metAtOnce).
+    if (rule.kind === "lowest-90" && reference !== null) {
+      const lowestBeforeTodayPence = dealFactsFor(db, [input.productId], now).get(input.productId)?.lowestBeforeTodayPence ?? null;
+      if (metAtOnce({ kind: "lowest-90" }, { currentPence: reference, lowestBeforeTodayPence })) return { lowestAlready: true, currentPence: reference };
+    }
     const existing = statement(
       db,
       "SELECT id FROM price_alerts WHERE user_id = ? AND product_id = ? AND email = ? AND kind = ? AND is_active = 1",

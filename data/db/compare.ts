@@ -1,11 +1,12 @@
 /**
  * The compare page's read: up to 4 products side by side, with what the page's rows need (price
- * to the door, unit price, stock across retailers, rating) and the food facts a cost per day is
+ * to the door, unit price, stock across retailers, rating, the best offer's link) and the food facts a cost per day is
  * worked out from. Three queries whatever is asked: the products, their offers, their food facts.
  */
 import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { getProductsByIds } from "./products.ts";
+import { bestDealOffer } from "../domain/catalogue.ts";
 import type { CompareProduct } from "../domain/compare-page.ts";
 import { foodSpeciesOf } from "../domain/food.ts";
 import { parseFeedingGuide } from "../domain/feeding.ts";
@@ -37,6 +38,7 @@ export function getCompareProducts(db: Db, ids: readonly number[]): CompareProdu
     const unit = product.bestPrice === null ? null : unitPriceOf(toPence(product.bestPrice) ?? 0, product.packSize);
     const retailers = new Set(product.prices.map((offer) => offer.retailerId));
     const inStock = new Set(product.prices.filter((offer) => offer.inStock).map((offer) => offer.retailerId));
+    const deal = bestDealOffer(product);
     return [
       {
         id: product.id,
@@ -54,6 +56,7 @@ export function getCompareProducts(db: Db, ids: readonly number[]): CompareProdu
         retailerCount: retailers.size,
         inStockCount: inStock.size,
         bestRetailer: product.bestRetailer,
+        bestDeal: deal ? { retailerKey: deal.retailer.key, url: deal.url } : null,
         species: foodSpeciesOf(product.category.slug),
         kcalPerKg: food.kcal_per_kg,
         feedingGuide: parseFeedingGuide(food.feeding_guide),

@@ -62,6 +62,55 @@ export function dropThresholdPence(referencePence: Pence, percent: number): Penc
   return Math.floor((referencePence * (100 - percent)) / 100);
 }
 
+/** What a new alert is judged against when it is set: today's best price and the 89 days before. */
+export interface AlertStartFacts {
+  /** Today's best price (total to the door); null when nothing is in stock. */
+  currentPence: Pence | null;
+  /** The least daily lowest of the 89 days before today; null when nothing was in stock then. */
+  lowestBeforeTodayPence: Pence | null;
+}
+
+/**
+ * Whether an alert would be met the moment it is set, so it would only mail at once: the rule
+ * alertFires checks holds already. A target at or above today's price is met; a lowest-90 alert
+ * is met while today's price is below every day of the 89 before (equal to the lowest is not: it
+ * waits for a new low). A drop is measured from today's price and back in stock from today's
+ * stock, so neither is ever met at the start. Such an alert is refused, by the form and the API.
+ * @example metAtOnce({ kind: "target", targetPence: 1299 }, { currentPence: 1299, lowestBeforeTodayPence: null }) // true
+ * @example metAtOnce({ kind: "lowest-90" }, { currentPence: 1999, lowestBeforeTodayPence: 2000 }) // true
+ * @example metAtOnce({ kind: "lowest-90" }, { currentPence: 2000, lowestBeforeTodayPence: 2000 }) // false
+ */
+export function metAtOnce(rule: AlertRule, facts: AlertStartFacts): boolean {
+  return alertFires(rule, {
+    currentPence: facts.currentPence,
+    referencePence: facts.currentPence,
+    wasInStock: facts.currentPence !== null,
+    lowest90ExcludingTodayPence: facts.lowestBeforeTodayPence,
+  });
+}
+
+/** The form's suggested target is this many percent below today's price... */
+export const suggestedTargetPercentOff = 5;
+/** ...rounded down to a whole multiple of this many pence. */
+export const suggestedTargetStepPence = 10;
+
+/**
+ * The target the alert form fills in: 5% below today's best price, rounded down to a whole 10p,
+ * never below 1p. Null (the field is left empty) when nothing is in stock, or when even 1p would
+ * be met at once (a price of 1p): the suggestion is never a target metAtOnce refuses.
+ * @example suggestedTargetPence(1299) // 1230
+ * @example suggestedTargetPence(100) // 90
+ * @example suggestedTargetPence(50) // 40
+ * @example suggestedTargetPence(10) // 1
+ * @example suggestedTargetPence(1) // null
+ */
+export function suggestedTargetPence(currentPence: Pence | null): Pence | null {
+  if (currentPence === null) return null;
+  const lowered = Math.floor((currentPence * (100 - suggestedTargetPercentOff)) / (100 * suggestedTargetStepPence)) * suggestedTargetStepPence;
+  const target = Math.max(1, lowered);
+  return metAtOnce({ kind: "target", targetPence: target }, { currentPence, lowestBeforeTodayPence: null }) ? null : target;
+}
+
 /**
  * What an alert waits for, in words (My Alerts, the confirmation mail and page).
  * @example alertConditionText({ kind: "target", targetPricePence: 1200, dropPercent: null, referencePricePence: 1500 }) // "£12.00 or less"

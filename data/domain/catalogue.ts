@@ -106,6 +106,11 @@ export interface Product {
   foodFor: Species | null;
 }
 
+/** Where a product's best-deal link goes: its best retailer's offer, when in stock; else undefined. */
+export function bestDealOffer(product: Pick<Product, "prices" | "bestRetailerId">): Offer | undefined {
+  return product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
+}
+
 /** An entry of the Recently Viewed strip (SPEC.md section 3). */
 export interface RecentlyViewedItem {
   id: number;

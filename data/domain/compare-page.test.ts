@@ -160,6 +160,7 @@ describe("columnValues", () => {
     retailerCount: 4,
     inStockCount: 3,
     bestRetailer: null,
+    bestDeal: null,
     species: "dog",
     kcalPerKg: 3800,
     feedingGuide: null,

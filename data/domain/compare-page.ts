@@ -68,6 +68,8 @@ export interface CompareProduct {
   retailerCount: number;
   inStockCount: number;
   bestRetailer: RetailerRef | null;
+  /** The best retailer's in-stock offer (bestDealOffer), which the page links to through the affiliate builder; null when none. */
+  bestDeal: { retailerKey: string; url: string } | null;
   /** dog or cat for dog and cat food and treats (from the category), else null. */
   species: Species | null;
   kcalPerKg: number | null;

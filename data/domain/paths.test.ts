@@ -9,6 +9,7 @@ import {
   browserDataPath,
   categoryPath,
   cookiePath,
+  petPath,
   favoritesPath,
   homePath,
   privacyPath,
@@ -38,6 +39,8 @@ describe("page paths", () => {
     expect(categoryPath("dog-food")).toBe("/category/dog-food");
     expect(productPath("a/b?c#d")).toBe("/product/a%2Fb%3Fc%23d");
     expect(categoryPath("cats & kittens")).toBe("/category/cats%20%26%20kittens");
+    expect(petPath("small-pets")).toBe("/pets/small-pets");
+    expect(petPath("a/b")).toBe("/pets/a%2Fb");
   });
 });
 

@@ -13,6 +13,8 @@ export const cookiePath = "/cookie-policy";
 /** Shows this browser's visitor id and clears this browser's data. */
 export const browserDataPath = "/your-data";
 export const searchBasePath = "/search";
+/** The site's icon (site/public), linked from every page: the site's own and the API's. */
+export const faviconPath = "/favicon.svg";
 
 const apiPrefix = "/api";
 
@@ -28,6 +30,14 @@ export function productPath(slug: string): string {
  */
 export function categoryPath(slug: string): string {
   return `/category/${encodeURIComponent(slug)}`;
+}
+
+/**
+ * A pet's page: the categories of everything we compare for it.
+ * @example petPath("dogs") // "/pets/dogs"
+ */
+export function petPath(slug: string): string {
+  return `/pets/${encodeURIComponent(slug)}`;
 }
 
 export const compareBasePath = "/compare";

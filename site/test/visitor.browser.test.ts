@@ -111,6 +111,9 @@ describe("favourites", () => {
   });
 });
 
+/** The alert form's starting target for a price: 5% below it, rounded down to a whole 10p, as the field shows it. */
+const suggestedTarget = (pounds: number) => ((Math.floor((Math.round(pounds * 100) * 95) / 1000) * 10) / 100).toFixed(2);
+
 describe("price alerts", () => {
   it("validates, creates an alert that waits for confirmation, lists it as such on /my-alerts and deletes it", async () => {
     const product = inStock();
@@ -120,8 +123,8 @@ describe("price alerts", () => {
     await islandsReady(page);
     await alertFormReady(page);
     const form = page.getByTestId("price-alert-form");
-    // The default target is the current best price to two decimals.
-    expect(await form.getByLabel("Target price (£)").inputValue()).toBe(product.bestPrice!.toFixed(2));
+    // The default target is 5% below the current best price, rounded down to a whole 10p: a target the form accepts.
+    expect(await form.getByLabel("Target price (£)").inputValue()).toBe(suggestedTarget(product.bestPrice!));
 
     await form.getByLabel("Email address").fill("not-an-email");
     await form.getByLabel("Target price (£)").fill("abc");
@@ -304,7 +307,7 @@ describe("product page without React up front", () => {
     expect(await form.isVisible()).toBe(false);
     await page.getByRole("button", { name: "Create Another Alert" }).click();
     // The form comes back with the default target and a ready button.
-    expect(await target.inputValue()).toBe(product.bestPrice!.toFixed(2));
+    expect(await target.inputValue()).toBe(suggestedTarget(product.bestPrice!));
     expect(await submit.textContent()).toContain("Create Price Alert");
     expect(await submit.isEnabled()).toBe(true);
     await context.close();

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import { badRequest, readJson } from "../../lib/http.ts";
 import { storeWithinBudget } from "../../lib/storage-budget.ts";
-import { toPence } from "../../../data/domain/money.ts";
+import { formatPence, toPence } from "../../../data/domain/money.ts";
 import { alertKinds, maxDropPercent, minDropPercent } from "../../../data/domain/alerts.ts";
+import { windowDays } from "../../../data/domain/deal-truth.ts";
 import { activeAlertLimit, emailSchema, productIdSchema, targetPriceSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { productExists } from "../../../data/db/products.ts";
 import { createAlert, type NewAlertRule } from "../../../data/db/alerts.ts";
@@ -50,6 +51,8 @@ const body = z
  * 201 with the new alert; 200 when it replaced the visitor's alert of the same kind for the same
  * product and address. `state` is "pending_confirmation" until this visitor has confirmed the
  * address, and `confirmationSent` says whether a confirmation mail goes out for this request.
+ * 400 for a lowest-90 alert while today's price is the lowest in 90 days already: it would mail
+ * at once.
  */
 export default defineRoute(async (event, ctx) => {
   const { userId, productId, email, rule } = await readJson(event, body);
@@ -61,6 +64,9 @@ export default defineRoute(async (event, ctx) => {
   });
   if ("limitReached" in result) throw badRequest(`You can have up to ${activeAlertLimit} price alerts. Delete one to add another.`);
   if ("noPriceToDropFrom" in result) throw badRequest("A drop alert is measured from today's price, and this product is out of stock everywhere: choose back in stock instead.");
+  if ("lowestAlready" in result) {
+    throw badRequest(`The price is already ${formatPence(result.currentPence)}, the lowest in ${windowDays} days: no alert needed, you can buy at that price now.`);
+  }
   // Sends the confirmation mail, or (for an active alert) checks now whether the alert is already due.
   ctx.onAlertsChanged?.();
   event.res.status = result.created ? 201 : 200;

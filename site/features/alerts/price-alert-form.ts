@@ -2,14 +2,25 @@
  * The price-drop alert form in plain script: validates both fields on submit (messages tied to
  * their inputs with aria-invalid and aria-describedby), sends the alert, raises the toast, and
  * shows the "check your inbox" or "created" panel until "Create Another Alert" brings the form
- * back with the default target. A target the current price has met already is not sent: the form
- * says so, with the page's best-offer link.
+ * back with the default target. An alert the current price meets already (metAtOnce: a target at
+ * or above it, the lowest in 90 days while today's price is below every day before) is not sent:
+ * the form says so, with the page's best-offer link.
  */
 import { ApiError, api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
 import { toast } from "../toast/toast.store.ts";
-import { alreadyReached, createdMessageOf, parseTarget, pendingMessage, reachedMessage, validateAlertOf, type CreatedAlert } from "./price-alert.ts";
+import {
+  alreadyLowest,
+  alreadyReached,
+  createdMessageOf,
+  lowestMessage,
+  parseTarget,
+  pendingMessage,
+  reachedMessage,
+  validateAlertOf,
+  type CreatedAlert,
+} from "./price-alert.ts";
 import type { AlertKind } from "../../../data/domain/alerts.ts";
 
 /** The product page's Buy Now link for the best offer (in its best-price box), if it has one. */
@@ -52,11 +63,12 @@ function enhance(root: HTMLElement): void {
   const productName = root.dataset.productName ?? "";
   const defaultTarget = root.dataset.defaultTarget ?? "";
   const currentPrice = root.dataset.currentPrice ? Number(root.dataset.currentPrice) : null;
+  const lowestBeforeToday = root.dataset.lowestBeforeToday ? Number(root.dataset.lowestBeforeToday) : null;
   const reached = root.querySelector<HTMLElement>('[data-testid="alert-already-reached"]')!;
 
-  /** Says the price has met the target already and offers the best offer's link (a copy of Buy Now: same tracking). */
-  const showReached = (targetPrice: number, price: number) => {
-    reached.querySelector("[data-reached-message]")!.textContent = reachedMessage(targetPrice, price);
+  /** Says the price meets the alert already and offers the best offer's link (a copy of Buy Now: same tracking). */
+  const showReached = (message: string) => {
+    reached.querySelector("[data-reached-message]")!.textContent = message;
     const deal = reached.querySelector<HTMLElement>("[data-reached-deal]")!;
     const source = bestOfferLink();
     deal.hidden = source === null;
@@ -88,12 +100,21 @@ function enhance(root: HTMLElement): void {
     event.preventDefault();
     if (submit.disabled) return;
     const kind = kindOf();
-    // An alert met at once would only say 'Price reached!': say so before asking for anything else.
+    // An alert met at once would only mail at once: say so before asking for anything else.
     const wanted = kind === "target" ? parseTarget(target.value) : null;
-    if (wanted !== null && currentPrice !== null && alreadyReached(wanted, currentPrice)) {
+    const met =
+      currentPrice === null
+        ? null
+        : wanted !== null && alreadyReached(wanted, currentPrice)
+          ? reachedMessage(wanted, currentPrice)
+          : kind === "lowest-90" && alreadyLowest(currentPrice, lowestBeforeToday)
+            ? lowestMessage(currentPrice)
+            : null;
+    if (met !== null) {
       showError(email, undefined);
       showError(target, undefined);
-      showReached(wanted, currentPrice);
+      showError(percent, undefined);
+      showReached(met);
       return;
     }
     reached.hidden = true;

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  alreadyLowest,
   alreadyReached,
   createdMessage,
   createdMessageOf,
+  defaultTargetText,
   dropPercentError,
   isEmail,
+  lowestMessage,
   offeredKinds,
   parseDropPercent,
   parseTarget,
@@ -99,5 +102,40 @@ describe("alert kinds in the form", () => {
     expect(createdMessageOf("a@b.co", { kind: "back-in-stock" }, null)).toBe("We'll e-mail a@b.co when it's back in stock.");
     expect(createdMessageOf("a@b.co", { kind: "lowest-90" }, 5)).toBe("We'll e-mail a@b.co when the price is the lowest in 90 days.");
     expect(createdMessageOf("a@b.co", { kind: "target", targetPrice: 12 }, 20)).toBe(createdMessage("a@b.co", 12));
+  });
+});
+
+describe("the target the form starts with", () => {
+  it("is 5% below the price, down to a whole 10p, as the field shows it", () => {
+    expect(defaultTargetText(12.99)).toBe("12.30");
+    expect(defaultTargetText(1)).toBe("0.90");
+    expect(defaultTargetText(0.5)).toBe("0.40");
+    expect(defaultTargetText(0.1)).toBe("0.01");
+    // At 1p every target would be met already; out of stock there is no price to start from.
+    expect(defaultTargetText(0.01)).toBe("");
+    expect(defaultTargetText(null)).toBe("");
+  });
+
+  it("is a target the form accepts and does not call reached, at every price from 1p to £2,000.00 but 1p", () => {
+    for (let pence = 2; pence <= 200_000; pence++) {
+      const price = pence / 100;
+      const text = defaultTargetText(price);
+      const { request } = validateAlertOf({ kind: "target", email: "a@b.co", target: text, percent: "" });
+      if (request?.kind !== "target" || alreadyReached(request.targetPrice, price)) expect.fail(`price ${price}: starts at "${text}"`);
+    }
+  });
+});
+
+describe("a lowest-in-90-days alert the price meets already", () => {
+  it("counts a price below every day before today, not one equal to their lowest", () => {
+    expect(alreadyLowest(19.99, 2000)).toBe(true);
+    expect(alreadyLowest(20, 2000)).toBe(false);
+    expect(alreadyLowest(20.01, 2000)).toBe(false);
+    expect(alreadyLowest(19.99, null)).toBe(false);
+    expect(alreadyLowest(null, 2000)).toBe(false);
+  });
+
+  it("says the price is the lowest in 90 days", () => {
+    expect(lowestMessage(19.99)).toBe("The price is already £19.99 — the lowest in 90 days.");
   });
 });

@@ -4,8 +4,9 @@
  * target is met already.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
-import { dropThresholdPence, maxDropPercent, minDropPercent, type AlertKind } from "../../../data/domain/alerts.ts";
-import { formatPence } from "../../../data/domain/money.ts";
+import { dropThresholdPence, maxDropPercent, metAtOnce, minDropPercent, suggestedTargetPence, type AlertKind } from "../../../data/domain/alerts.ts";
+import { windowDays } from "../../../data/domain/deal-truth.ts";
+import { formatPence, type Pence } from "../../../data/domain/money.ts";
 
 /** What the API answers for a created alert: whether it waits for the address to be confirmed. */
 export interface CreatedAlert {
@@ -46,15 +47,48 @@ export function validateAlert(email: string, target: string): { errors: AlertFor
   return { errors, targetPrice: errors.email || errors.target ? null : targetPrice };
 }
 
+/** Pounds (a form's or the page's figure) to whole pence, free of float noise. */
+const pence = (pounds: number): Pence => Math.round(pounds * 100);
+
 /**
- * Whether an alert for this target would be met at once: the current best price (pounds, null
- * when out of stock everywhere) is at or below it. Compared in pence, free of float noise.
+ * Whether an alert for this target would be met at once (metAtOnce): the current best price
+ * (pounds, null when out of stock everywhere) is at or below it.
  * @example alreadyReached(15, 12.99) // true
  * @example alreadyReached(12.99, 12.99) // true
  * @example alreadyReached(12.98, 12.99) // false
  */
 export function alreadyReached(targetPrice: number, currentPrice: number | null): boolean {
-  return currentPrice !== null && Math.round(targetPrice * 100) >= Math.round(currentPrice * 100);
+  return metAtOnce({ kind: "target", targetPence: pence(targetPrice) }, { currentPence: currentPrice === null ? null : pence(currentPrice), lowestBeforeTodayPence: null });
+}
+
+/**
+ * Whether a lowest-in-90-days alert would be met at once (metAtOnce): the current best price
+ * (pounds) is below every day of the 89 before today (their lowest in pence, null when none).
+ * @example alreadyLowest(19.99, 2000) // true
+ * @example alreadyLowest(20, 2000) // false
+ */
+export function alreadyLowest(currentPrice: number | null, lowestBeforeTodayPence: Pence | null): boolean {
+  return metAtOnce({ kind: "lowest-90" }, { currentPence: currentPrice === null ? null : pence(currentPrice), lowestBeforeTodayPence });
+}
+
+/**
+ * The target field's starting text: the suggested target (suggestedTargetPence) in pounds to
+ * two decimals, or empty when there is none, so the form never starts with a target it refuses.
+ * @example defaultTargetText(12.99) // "12.30"
+ * @example defaultTargetText(0.01) // ""
+ * @example defaultTargetText(null) // ""
+ */
+export function defaultTargetText(currentPrice: number | null): string {
+  const target = suggestedTargetPence(currentPrice === null ? null : pence(currentPrice));
+  return target === null ? "" : (target / 100).toFixed(2);
+}
+
+/**
+ * What the form says instead of creating a lowest-in-90-days alert that would be met at once.
+ * @example lowestMessage(19.99) // "The price is already £19.99 — the lowest in 90 days."
+ */
+export function lowestMessage(currentPrice: number): string {
+  return `The price is already ${formatPrice(currentPrice)} — the lowest in ${windowDays} days.`;
 }
 
 /**

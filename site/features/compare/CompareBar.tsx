@@ -1,23 +1,27 @@
 import { useStore } from "@nanostores/react";
 import { ChevronDown, ChevronUp, Scale } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { compareBarLabel, compareLimit } from "../../../data/domain/compare.ts";
 import { comparePath } from "../../../data/domain/paths.ts";
+import { useKeepToastsClear } from "../toast/keep-clear.ts";
 import { $compareItems, $compareOpen, setCompareOpen } from "./compare.store.ts";
 
 /**
  * The bottom compare bar, on every page with the compare tray: the first 3 names, then '+N more',
  * a button that shows or hides the tray (so a closed tray can always be reopened) and 'Compare
- * now' to the compare page. Nothing while the tray is empty.
+ * now' to the compare page. Nothing while the tray is empty. Toasts stay above it.
  */
 export default function CompareBar() {
   const items = useStore($compareItems);
   const open = useStore($compareOpen);
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  if (!hydrated || items.length === 0) return null;
+  const bar = useRef<HTMLDivElement>(null);
+  const shown = hydrated && items.length > 0;
+  useKeepToastsClear(bar, shown);
+  if (!shown) return null;
   return (
-    <div className="sticky bottom-0 z-30 border-t border-brand-800 bg-brand-900 text-white" data-testid="compare-bar">
+    <div ref={bar} className="sticky bottom-0 z-30 border-t border-brand-800 bg-brand-900 text-white" data-testid="compare-bar">
       {/* A fixed height (h-16), which the open tray sits above (CompareTray). */}
       <div className="container-page flex h-16 items-center justify-between gap-2 sm:gap-3">
         <p className="min-w-0 flex-1 truncate text-sm">

@@ -1,8 +1,9 @@
 // First: schemas constructed by the imports below must find Zod jitless (CSP without eval).
 import "../../lib/zod-jitless.ts";
 import { useStore } from "@nanostores/react";
-import { Trophy, X } from "lucide-react";
+import { ExternalLink, Trophy, X } from "lucide-react";
 import { useEffect, useState, type ReactNode } from "react";
+import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import {
   bestPerRow,
   columnValues,
@@ -19,8 +20,10 @@ import { formatPence } from "../../../data/domain/money.ts";
 import { apiPath, categoryPath, comparePath, productPath } from "../../../data/domain/paths.ts";
 import { formatUnitPrice, unitWords } from "../../../data/domain/unit-price.ts";
 import { fetchCompare } from "../../lib/api.ts";
+import { logClick } from "../../lib/browser/clicks.ts";
 import { cn } from "../../lib/cn.ts";
 import { $petProfile, loadPetProfile } from "../pet-profile/pet-profile.store.ts";
+import type { LinkContext } from "../products/ProductCard.tsx";
 import { $compareItems, removeProductFromCompare } from "./compare.store.ts";
 
 type Load = { status: "loading" } | { status: "ready"; products: CompareProduct[]; asked: number } | { status: "error" };
@@ -87,6 +90,37 @@ function CostPerDay({ product, pet }: { product: CompareProduct; pet: PetProfile
   }
 }
 
+/** The product's best offer as an affiliate link (as a card's View Best Deal), labelled as one; "See prices" when nothing is in stock. */
+function BestDeal({ product, links }: { product: CompareProduct; links: LinkContext }) {
+  if (product.bestDeal === null) {
+    return (
+      <a href={productPath(product.slug)} className="btn-outline px-3">
+        See prices
+      </a>
+    );
+  }
+  const href = buildAffiliateUrl(product.bestDeal.retailerKey, product.bestDeal.url, links.affiliateIds, links.siteName);
+  const retailer = product.bestRetailer?.name ?? "Unknown";
+  return (
+    <>
+      <a
+        href={href}
+        target="_blank"
+        rel="sponsored noopener"
+        className="btn-deal px-3 whitespace-nowrap"
+        onClick={() => logClick({ retailer, productName: product.name, productId: product.id, price: product.bestPrice, url: href })}
+      >
+        View Best Deal <ExternalLink className="size-3.5" aria-hidden="true" />
+        <span className="sr-only">
+          {" "}
+          for {product.name} at {retailer} (opens in a new tab)
+        </span>
+      </a>
+      <p className="sponsored-label mt-1">Affiliate link: we may earn a commission</p>
+    </>
+  );
+}
+
 interface Row {
   key: string;
   heading: string;
@@ -96,9 +130,10 @@ interface Row {
 
 /**
  * The compare page: up to 4 products side by side (the ids in the address, else the tray's), the
- * best value of each row marked in words. Removing a column updates the address and the tray.
+ * best value of each row marked in words, and each product's best offer as an affiliate link.
+ * Removing a column updates the address and the tray.
  */
-export default function ComparePage({ categories }: { categories: { name: string; slug: string }[] }) {
+export default function ComparePage({ categories, links }: { categories: { name: string; slug: string }[]; links: LinkContext }) {
   const pet = useStore($petProfile);
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [attempt, setAttempt] = useState(0);
@@ -248,6 +283,11 @@ export default function ComparePage({ categories }: { categories: { name: string
         ) : (
           <span>{deliveryText(product.bestDelivery === null ? null : Math.round(product.bestDelivery * 100))}</span>
         ),
+    },
+    {
+      key: "deal",
+      heading: "Best offer",
+      render: (product) => <BestDeal product={product} links={links} />,
     },
   ];
 

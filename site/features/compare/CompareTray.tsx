@@ -1,12 +1,13 @@
 import { useStore } from "@nanostores/react";
 import { ChevronLeft, ChevronRight, Maximize2, Minimize2, Scale, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { bestPricedId, canExpand, collapsedWindow, compareLimit, compareUnitPrice, type CompareItem } from "../../../data/domain/compare.ts";
 import { formatUnitPrice } from "../../../data/domain/unit-price.ts";
 import { formatPrice } from "../../../data/domain/display.ts";
 import { comparePath, packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { cn } from "../../lib/cn.ts";
+import { useKeepToastsClear } from "../toast/keep-clear.ts";
 import {
   $compareExpanded,
   $compareItems,
@@ -67,7 +68,7 @@ function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean
 /**
  * The compare tray (SPEC.md section 2): up to 4 products, collapsed (2 at a time) or expanded,
  * and 'Compare now' to the compare page. It always comes with the bottom compare bar
- * (CompareDock.astro), whose button opens it again once closed.
+ * (CompareDock.astro), whose button opens it again once closed. Toasts stay above it.
  */
 export default function CompareTray() {
   const items = useStore($compareItems);
@@ -77,6 +78,9 @@ export default function CompareTray() {
   // Session storage is read in the browser only; render nothing until hydrated to match the static HTML.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
+  const tray = useRef<HTMLElement>(null);
+  // It sits higher while the bar is shown under it (items), which changes no size of its own.
+  useKeepToastsClear(tray, hydrated && open, [items.length > 0]);
   if (!hydrated || !open) return null;
 
   const best = bestPricedId(items);
@@ -85,6 +89,7 @@ export default function CompareTray() {
 
   return (
     <section
+      ref={tray}
       id="compare-tray"
       aria-label="Compare products"
       className={cn(

@@ -2,7 +2,7 @@ import { ArrowDown, ArrowUp, Equal, ExternalLink, HeartOff, Pencil } from "lucid
 import { AlertDialog } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
-import type { Product } from "../../../data/domain/catalogue.ts";
+import { bestDealOffer, type Product } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice } from "../../../data/domain/display.ts";
 import { homePath, packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { maxNotesLength } from "../../../data/domain/limits.ts";
@@ -204,7 +204,7 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
     <ul className="grid gap-4 md:grid-cols-2" data-testid="favorites">
       {state.favorites.map((favorite) => {
         const { product } = favorite;
-        const best = product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
+        const best = bestDealOffer(product);
         const href = best ? buildAffiliateUrl(best.retailer.key, best.url, links.affiliateIds, links.siteName) : null;
         const discount = discountPercent(product.originalPrice, product.bestPrice);
         return (

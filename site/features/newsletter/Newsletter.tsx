@@ -1,6 +1,7 @@
 import { Mail } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { api, ApiError } from "../../lib/api.ts";
+import { useIsClient } from "../../lib/browser/use-is-client.ts";
 import { toast } from "../toast/toast.store.ts";
 
 /**
@@ -11,14 +12,20 @@ function withoutFieldName(message: string): string {
   return message.replace(/^email: /, "");
 }
 
-/** The newsletter block (SPEC.md section 2; stored as a subscriber, DECISIONS.md item 3). */
+/**
+ * The newsletter block (SPEC.md section 2; stored as a subscriber, DECISIONS.md item 3). The
+ * island hydrates when it comes into view; until then Subscribe is disabled, so pressing it (or
+ * Enter in the field) cannot send the static form and reload the page. The field is left to the
+ * browser (read on submit, not held in state), so an address typed before hydration stays.
+ */
 export default function Newsletter() {
-  const [email, setEmail] = useState("");
+  const field = useRef<HTMLInputElement>(null);
+  const hydrated = useIsClient();
   const [submitting, setSubmitting] = useState(false);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    const address = email.trim();
+    const address = (field.current?.value ?? "").trim();
     if (!address) {
       toast({ title: "Email required", description: "Please enter your email address.", variant: "destructive" });
       return;
@@ -26,7 +33,7 @@ export default function Newsletter() {
     setSubmitting(true);
     try {
       const result = await api.post<{ status: "pending_confirmation" | "active"; confirmationSent: boolean }>("/api/subscribers", { email: address, source: "website" });
-      setEmail("");
+      if (field.current) field.current.value = "";
       if (result.status === "active") {
         toast({ description: "You're already subscribed to our pet deals newsletter." });
       } else if (result.confirmationSent) {
@@ -63,12 +70,11 @@ export default function Newsletter() {
             type="email"
             autoComplete="email"
             placeholder="you@example.co.uk"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            ref={field}
             maxLength={254}
             className="min-w-0 flex-1 rounded-lg border border-white bg-white px-4 py-3 text-slate-900 placeholder:text-slate-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           />
-          <button type="submit" disabled={submitting} className="btn-deal px-6 py-3">
+          <button type="submit" disabled={!hydrated || submitting} className="btn-deal px-6 py-3">
             {submitting ? "Subscribing..." : "Subscribe"}
           </button>
         </form>

@@ -1,13 +1,13 @@
 import { useStore } from "@nanostores/react";
 import { Check, ExternalLink, Plus } from "lucide-react";
-import { useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice, formatRating, ratingStars, shownRating } from "../../../data/domain/display.ts";
-import { packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
+import { imageFallback, productImage, productPath } from "../../../data/domain/paths.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 import { formatUnitPrice, unitPrice } from "../../../data/domain/unit-price.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
+import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { useIsClient } from "../../lib/browser/use-is-client.ts";
 import { cn } from "../../lib/cn.ts";
 import { $compareItems, addProductToCompare } from "../compare/compare.store.ts";
@@ -21,19 +21,23 @@ export interface LinkContext {
   siteName: string;
 }
 
-/** The product's own image; its packshot when it has none or its own fails to load. */
+/**
+ * The product's own image; its packshot when it has none or its own fails to load, as on the
+ * product page: the static card carries the fallback in data-fallback-src, which the page's
+ * script (enhanceImageFallbacks) uses before the grid has hydrated, and React's onError after.
+ */
 function ProductImage({ product }: { product: CardProduct }) {
-  const [failed, setFailed] = useState(false);
-  const src = failed ? packshotPath(product.slug) : productImage(product);
+  const fallback = imageFallback(product);
   return (
     <img
-      src={src}
+      src={productImage(product)}
+      data-fallback-src={fallback}
       alt={product.name}
       width={400}
       height={400}
       loading="lazy"
       decoding="async"
-      onError={() => setFailed(true)}
+      onError={fallback === undefined ? undefined : (event) => showFallbackImage(event.currentTarget, fallback)}
       className="aspect-square w-full rounded-l-xl bg-slate-100 object-contain p-2 min-[480px]:rounded-t-xl min-[480px]:rounded-l-none min-[480px]:p-4"
     />
   );
@@ -70,6 +74,7 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
   const bestDealUrl = product.bestDeal ? buildAffiliateUrl(product.bestDeal.retailerKey, product.bestDeal.url, links.affiliateIds, links.siteName) : null;
 
   const compare = () => {
+    if (compared) return;
     const result = addProductToCompare(toCompareEntry(product));
     if (result === "full") toast({ title: "Compare tray is full", description: "Remove a product to add another (up to 4).", variant: "destructive" });
   };
@@ -185,11 +190,12 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
               See prices
             </a>
           )}
+          {/* Once added it is aria-disabled, not disabled: a disabled button would drop the keyboard's focus to the page. */}
           <button
             type="button"
             onClick={compare}
-            disabled={compared}
-            className={cn("btn-outline px-3", compared && "border-emerald-600 text-emerald-800")}
+            aria-disabled={compared || undefined}
+            className={cn("btn-outline px-3", compared && "cursor-default border-emerald-600 text-emerald-800")}
             aria-label={compared ? `${product.name} is in the comparison` : `Add ${product.name} to compare`}
             title={compared ? "In comparison" : "Add to compare"}
           >

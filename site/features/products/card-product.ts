@@ -3,7 +3,7 @@
  * home and category page as island props, so each field here costs bytes on every visit.
  * Products from the API are reshaped the same way before they reach a card.
  */
-import type { Product } from "../../../data/domain/catalogue.ts";
+import { bestDealOffer, type Product } from "../../../data/domain/catalogue.ts";
 import type { CompareItem } from "../../../data/domain/compare.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 
@@ -42,7 +42,7 @@ export interface CardProduct extends CompareItem {
 }
 
 export function toCardProduct(product: Product): CardProduct {
-  const bestOffer = product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
+  const bestOffer = bestDealOffer(product);
   return {
     id: product.id,
     slug: product.slug,

@@ -4,8 +4,20 @@ import { Toast } from "radix-ui";
 import { cn } from "../../lib/cn.ts";
 import { $toast, dismissToast } from "./toast.store.ts";
 
+/**
+ * Where toasts show: at the foot of the screen, above whatever is docked there (keep-clear.ts:
+ * the compare bar and tray), or at the top under the admin's header, clear of its Save bars and
+ * results at the foot.
+ */
+export type ToastPlacement = "bottom" | "top";
+
+const viewportPlacement: Record<ToastPlacement, string> = {
+  bottom: "bottom-[var(--toasts-keep-clear-bottom,0px)]",
+  top: "top-14",
+};
+
 /** Radix Toast gives the timings of SPEC.md section 9: 5 s, swipe right 50 px to dismiss, F8 focuses the region. */
-export default function RadixToaster() {
+export default function RadixToaster({ placement = "bottom" }: { placement?: ToastPlacement }) {
   const current = useStore($toast);
   return (
     <Toast.Provider duration={5000} swipeDirection="right" swipeThreshold={50}>
@@ -31,7 +43,7 @@ export default function RadixToaster() {
           </Toast.Close>
         </Toast.Root>
       )}
-      <Toast.Viewport className="fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none" />
+      <Toast.Viewport className={cn("fixed right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none", viewportPlacement[placement])} />
     </Toast.Provider>
   );
 }

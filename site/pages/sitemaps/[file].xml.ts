@@ -1,12 +1,13 @@
 /**
- * The sitemaps listed by /sitemap.xml: /sitemaps/pages.xml (home, vouchers, categories and the
- * static pages) and /sitemaps/products-1.xml, products-2.xml, ... with at most 40,000 product
+ * The sitemaps listed by /sitemap.xml: /sitemaps/pages.xml (home, vouchers, categories, the pets'
+ * pages and the static pages) and /sitemaps/products-1.xml, products-2.xml, ... with at most 40,000 product
  * URLs each, all read in one query. URLs are absolute, from the configured public base URL.
  */
 import type { APIRoute, InferGetStaticPropsType } from "astro";
 import { siteConfig } from "../../../data/config.ts";
-import { categoryPath, cookiePath, homePath, privacyPath, productPath, vouchersPath } from "../../../data/domain/paths.ts";
+import { categoryPath, cookiePath, homePath, petPath, privacyPath, productPath, vouchersPath } from "../../../data/domain/paths.ts";
 import { allCategories, productSitemapFiles } from "../../lib/build-data.ts";
+import { shopByPet } from "../../lib/shop-by-pet.ts";
 
 interface UrlEntry {
   path: string;
@@ -17,7 +18,12 @@ interface UrlEntry {
 const staticPaths = [homePath, vouchersPath, privacyPath, cookiePath, "/about", "/contact", "/partner-with-us", "/how-we-compare"];
 
 export function getStaticPaths() {
-  const pages: UrlEntry[] = [...staticPaths.map((path) => ({ path })), ...allCategories().map((category) => ({ path: categoryPath(category.slug) }))];
+  const pets = shopByPet(allCategories()).filter((pet) => pet.href === petPath(pet.slug));
+  const pages: UrlEntry[] = [
+    ...staticPaths.map((path) => ({ path })),
+    ...allCategories().map((category) => ({ path: categoryPath(category.slug) })),
+    ...pets.map((pet) => ({ path: petPath(pet.slug) })),
+  ];
   return [
     { params: { file: "pages" }, props: { entries: pages } },
     ...productSitemapFiles().map((file) => ({
