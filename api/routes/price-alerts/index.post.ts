@@ -4,7 +4,9 @@ import { badRequest, readJson } from "../../lib/http.ts";
 import { toPence } from "../../../data/domain/money.ts";
 import { alertKinds, maxDropPercent, minDropPercent } from "../../../data/domain/alerts.ts";
 import { activeAlertLimit, emailSchema, productIdSchema, targetPriceSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
-import { productExists } from "../../../data/db/products.ts";
+import { HTTPError } from "h3";
+import { productLegalCategory } from "../../../data/db/products.ts";
+import { isPrescriptionOnly } from "../../../data/domain/legal-category.ts";
 import { createAlert, type NewAlertRule } from "../../../data/db/alerts.ts";
 
 const dropPercentMessage = `dropPercent must be a whole number from ${minDropPercent} to ${maxDropPercent}`;
@@ -49,10 +51,16 @@ const body = z
  * 201 with the new alert; 200 when it replaced the visitor's alert of the same kind for the same
  * product and address. `state` is "pending_confirmation" until this visitor has confirmed the
  * address, and `confirmationSent` says whether a confirmation mail goes out for this request.
+ * 422 for a prescription-only medicine (POM-V, POM-VPS): it may not be advertised, so no alert
+ * of any kind is set for it (nothing is stored, no mail goes out).
  */
 export default defineRoute(async (event, ctx) => {
   const { userId, productId, email, rule } = await readJson(event, body);
-  if (!productExists(ctx.db, productId)) throw badRequest("productId: unknown product");
+  const legalCategory = productLegalCategory(ctx.db, productId);
+  if (legalCategory === undefined) throw badRequest("productId: unknown product");
+  if (isPrescriptionOnly(legalCategory)) {
+    throw new HTTPError({ status: 422, message: "productId: price alerts are not offered for prescription-only medicines (POM-V, POM-VPS)" });
+  }
   const result = createAlert(ctx.db, { userId, productId, email, rule });
   if ("limitReached" in result) throw badRequest(`You can have up to ${activeAlertLimit} price alerts. Delete one to add another.`);
   if ("noPriceToDropFrom" in result) throw badRequest("A drop alert is measured from today's price, and this product is out of stock everywhere: choose back in stock instead.");
