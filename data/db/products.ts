@@ -302,6 +302,11 @@ export function getProductsByIds(db: Db, ids: readonly number[]): Map<number, Pr
   return new Map(withOffers(db, rows).map((product) => [product.id, product]));
 }
 
+/** Every prescription-only medicine (POM-V, POM-VPS) in the catalogue, by name: what a newsletter issue may not promote. */
+export function listPrescriptionOnlyProducts(db: Db): { name: string; slug: string }[] {
+  return statement(db, `SELECT name, slug FROM products WHERE legal_category IN ${prescriptionOnlySqlList} ORDER BY name, id`).all() as { name: string; slug: string }[];
+}
+
 /** A product's legal category as a veterinary medicine; undefined when there is no such product. */
 export function productLegalCategory(db: Db, id: number): LegalCategory | undefined {
   const row = statement(db, "SELECT legal_category FROM products WHERE id = ?").get(id) as { legal_category: LegalCategory } | undefined;

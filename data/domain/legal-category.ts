@@ -27,6 +27,16 @@ export const legalCategoryLabels: Readonly<Record<LegalCategory, string>> = {
 export const prescriptionNeededText = "Prescription needed";
 
 /**
+ * Who may prescribe a prescription-only medicine, for its page; null for any other category.
+ * @example prescriberText("POM-V") // "a prescription from a vet (POM-V)"
+ */
+export function prescriberText(category: string | null | undefined): string | null {
+  if (category === "POM-V") return "a prescription from a vet (POM-V)";
+  if (category === "POM-VPS") return "a prescription from a vet, pharmacist or SQP (POM-VPS)";
+  return null;
+}
+
+/**
  * Whether a product of this category needs a prescription: POM-V or POM-VPS. Anything else
  * (none, NFA-VPS, AVM-GSL, a value not known) does not.
  * @example isPrescriptionOnly("POM-VPS") // true
@@ -59,4 +69,23 @@ export function parseLegalCategory(text: string | undefined): LegalCategory | nu
   const trimmed = text?.trim() ?? "";
   if (trimmed === "") return undefined;
   return byCompactCode.get(compactCode(trimmed)) ?? null;
+}
+
+/** A product as a newsletter issue could mention it. */
+export interface NamedProduct {
+  name: string;
+  slug: string;
+}
+
+/**
+ * The products among `medicines` (the catalogue's prescription-only ones) that an issue's text or
+ * HTML promotes: it links to the product's page (/product/<slug>, whole slug) or names the product
+ * in full (any case, any spacing). Each product once, in the order given.
+ * @example promotedProducts("See https://pawprice.example/product/wormer-4-pack", [{ name: "Wormer 4 pack", slug: "wormer-4-pack" }]) // [that product]
+ */
+export function promotedProducts(issue: string, medicines: readonly NamedProduct[]): NamedProduct[] {
+  const linked = new Set([...issue.matchAll(/\/product\/([a-z0-9]+(?:-[a-z0-9]+)*)(?![a-z0-9-])/g)].map((match) => match[1]!));
+  const words = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+  const text = words(issue);
+  return medicines.filter((product) => linked.has(product.slug) || (words(product.name) !== "" && text.includes(words(product.name))));
 }
