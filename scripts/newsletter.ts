@@ -7,7 +7,10 @@
  *
  * --dry-run prints how many would get it and sends nothing. Mail goes over SMTP_URL, or into
  * the outbox folder without it. Sends are not recorded per subscriber, so running it again sends
- * the issue again. Exit codes: 0 all sent, 1 some failed or the run stopped, 2 bad arguments.
+ * the issue again. An issue that links to or names a prescription-only medicine (POM-V, POM-VPS)
+ * in the catalogue is refused before anything is sent, dry run or not: such a medicine may not be
+ * advertised to the public. Exit codes: 0 all sent, 1 some failed or the run stopped, 2 bad
+ * arguments or a refused issue.
  */
 import fs from "node:fs";
 import { databasePath, siteConfig } from "../data/config.ts";
@@ -17,6 +20,8 @@ import { apiPath } from "../data/domain/paths.ts";
 import { signToken } from "../api/lib/tokens.ts";
 import { createMailer, type Mailer } from "../api/mail/mailer.ts";
 import { newsletterMail } from "../api/mail/templates.ts";
+import { listPrescriptionOnlyProducts } from "../data/db/products.ts";
+import { promotedProducts } from "../data/domain/legal-category.ts";
 
 const usage = 'Usage: node scripts/newsletter.ts --subject "..." --text-file PATH [--html-file PATH] [--dry-run]';
 /** After this many failures in a row the mail server is taken to be down and the run stops. */
@@ -93,6 +98,12 @@ async function sendAll(mailer: Mailer, issue: Issue, subscribers: Subscriber[]):
 
 async function send(issue: Issue): Promise<number> {
   return withDatabase(databasePath(), async (db) => {
+    const medicines = promotedProducts(`${issue.text}\n${issue.html ?? ""}`, listPrescriptionOnlyProducts(db));
+    if (medicines.length > 0) {
+      const named = medicines.map((product) => `"${product.name}" (/product/${product.slug})`).join(", ");
+      console.error(`newsletter: the issue links to or names prescription-only medicines, which may not be advertised: ${named}. Remove them; nothing was sent`);
+      return 2;
+    }
     const subscribers = activeSubscribers(db);
     if (issue.dryRun) {
       console.log(`Dry run: "${issue.subject}" would go to ${subscribers.length} active subscriber(s); nothing sent`);

@@ -12,14 +12,18 @@
  *   factor of the product's best price. An offer's URL must be on its retailer's hosts.
  * - An unmatched row creates a product only when the source is configured to; it goes into the
  *   category its feed category maps to (no mapping: reported, not imported). The first 6
- *   products created by a run are featured; the row's merchant (for the best-seller source, the
- *   marketplace) is the product's first and primary retailer.
+ *   products created by a run are featured, prescription-only medicines (POM-V, POM-VPS) never
+ *   (they neither are featured nor use up a featured place); the row's merchant (for the
+ *   best-seller source, the marketplace) is the product's first and primary retailer.
+ * - A row's legal category (legal_category, vmd_category or distribution_category) is the new
+ *   product's; a matched product whose category is none takes it, one already set keeps its own.
+ *   A category no one knows makes the row malformed.
  * - A malformed row is reported with its line number and skipped; it never stops the import, and
  *   each product is written whole or not at all. Re-running the same import changes nothing.
  * - Messages are kept up to a cap (the count is exact), so a 200 MB feed cannot fill memory.
  */
 import type { Db } from "../../data/db/client.ts";
-import { adoptFeedImages, createProduct, isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import { adoptFeedImages, adoptFeedLegalCategories, createProduct, isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { addOffer, defaultHoldPolicy, recordPriceChecks, type HoldPolicy, type PriceCheck } from "../../data/db/price-writer.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { slugify } from "../../data/domain/catalogue-input.ts";
@@ -29,6 +33,7 @@ import { compactName } from "../../data/domain/retailers.ts";
 import { storedTextList } from "../../data/db/catalogue.ts";
 import type { FeedItem } from "../../data/domain/feed-row.ts";
 import type { RefusalCounts, RefusalReason, RunCounters } from "../../data/domain/feed-sources.ts";
+import { isPrescriptionOnly, type LegalCategory } from "../../data/domain/legal-category.ts";
 
 export interface ImportSource {
   /** Short name, stored as the offers' source (feed:<name>). */
@@ -182,6 +187,10 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
   let pending: PriceCheck[] = [];
   /** The first feed image of each matched product: taken by those without an image of their own. */
   const feedImages = new Map<number, string>();
+  /** The first legal category a feed row states for each matched product: taken by those without one. */
+  const feedLegalCategories = new Map<number, LegalCategory>();
+  /** Products this run created featured (prescription-only medicines are never featured). */
+  let featured = 0;
   const flush = () => {
     if (pending.length === 0) return;
     const { value, change } = recordPriceChecks(db, pending, policy, now());
@@ -212,9 +221,10 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     if (productId !== undefined) {
       summary.existing += 1;
       report(`Skipped "${offer.name}": it already exists`);
-      // A refused row gives nothing, not even its image.
+      // A refused row gives nothing, not even its image or legal category.
       const takeImage = () => {
         if (offer.image && !feedImages.has(productId)) feedImages.set(productId, offer.image);
+        if (offer.legalCategory !== undefined && offer.legalCategory !== "none" && !feedLegalCategories.has(productId)) feedLegalCategories.set(productId, offer.legalCategory);
       };
       if (index.offers.has(`${productId}:${retailer.id}`)) {
         takeImage();
@@ -284,7 +294,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       // A feed carries no ratings: none are invented.
       rating: null,
       reviewCount: 0,
-      isFeatured: summary.created < featuredFirst,
+      isFeatured: featured < featuredFirst && !isPrescriptionOnly(offer.legalCategory),
+      legalCategory: offer.legalCategory ?? "none",
       retailerLinks: [
         {
           retailerId: retailer.id,
@@ -314,6 +325,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       remember(index, value.id, { name: parsed.data.name, slug: value.slug, brand: parsed.data.brand, gtin: offer.gtin, mpn: offer.mpn });
       index.offers.add(`${value.id}:${retailer.id}`);
       summary.created += 1;
+      if (parsed.data.isFeatured) featured += 1;
       changes.push(change);
     } catch (error) {
       if (!(error instanceof WriteRefused)) throw error;
@@ -324,6 +336,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
   flush();
   const adopted = adoptFeedImages(db, feedImages, now());
   if (isChange(adopted.change)) changes.push(adopted.change);
+  const categorised = adoptFeedLegalCategories(db, feedLegalCategories, now());
+  if (isChange(categorised.change)) changes.push(categorised.change);
   summary.success = summary.created;
   summary.change = mergeChanges(changes);
   return summary;

@@ -10,7 +10,7 @@ import type { Db } from "../../data/db/client.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
 const headers = [
-  "Product ID", "Name", "Slug", "Brand", "Category", "Rating", "Reviews", "Featured", "Best Price", "Original Price",
+  "Product ID", "Name", "Slug", "Brand", "Category", "Rating", "Reviews", "Featured", "Legal Category", "Best Price", "Original Price",
   "Best Retailer", "Created", "Last Edited", "Retailer", "Retailer Key", "Price", "Was Price", "Effective Price", "Override",
   "Manual Price", "In Stock", "Free Delivery", "URL", "Offer Updated",
 ];
@@ -95,7 +95,7 @@ function seedKnownCatalogue(db: Db): void {
   product(6, dangerousNames[4]!);
   product(7, dangerousNames[5]!);
   product(8, "Safe - Name = fine +1 @home");
-  product(9, "Big Bag", { best_price_pence: 123456 });
+  product(9, "Big Bag", { best_price_pence: 123456, legal_category: "POM-VPS" });
   offer(9, 3, { price_pence: 123456 });
 }
 
@@ -207,7 +207,7 @@ describe("writeProductsXlsx", () => {
     expect(sheet.getRow(2).getCell(1).font?.bold).toBeFalsy();
     expect(sheet.getColumn(headers.indexOf("Name") + 1).width).toBeGreaterThan(sheet.getColumn(headers.indexOf("Rating") + 1).width!);
     expect(sheet.views).toEqual([expect.objectContaining({ state: "frozen", xSplit: 0, ySplit: 1 })]);
-    expect(sheet.autoFilter).toBe("A1:X1");
+    expect(sheet.autoFilter).toBe("A1:Y1");
   });
 
   it("writes one row per offer plus one per product without offers, by product id then retailer name", async () => {
@@ -264,6 +264,9 @@ describe("writeProductsXlsx", () => {
     expect([cell(3, "Override").value, cell(3, "In Stock").value]).toEqual(["No", "No"]);
     expect([cell(5, "Override").value, cell(5, "In Stock").value, cell(5, "Free Delivery").value]).toEqual(["No", "Yes", "Yes"]);
     expect(cell(6, "Featured").value).toBe("No");
+    // The legal category's code, on every row of the product; "None" for a product that is not a medicine.
+    expect([cell(2, "Legal Category").value, cell(5, "Legal Category").value, cell(12, "Legal Category").value]).toEqual(["None", "None", "None"]);
+    expect(cell(13, "Legal Category").value).toBe("POM-VPS");
     expect([cell(2, "Best Retailer").value, cell(2, "Retailer Key").value, cell(3, "Retailer Key").value]).toEqual(["Amazon", "amazon", "ebay"]);
     expect([cell(2, "Name").value, cell(2, "Slug").value, cell(2, "Brand").value, cell(2, "Category").value]).toEqual([
       "Royal Canin Mini Adult 2kg",

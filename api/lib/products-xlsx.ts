@@ -16,6 +16,7 @@ import { statement } from "../../data/db/statements.ts";
 import { ukToday } from "../../data/domain/dates.ts";
 import { toPounds, type Pence } from "../../data/domain/money.ts";
 import { effectivePence } from "../../data/domain/offers.ts";
+import type { LegalCategory } from "../../data/domain/legal-category.ts";
 import { slugify } from "../../data/seed/generate.ts";
 
 export const xlsxContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -72,6 +73,7 @@ interface ExportRow {
   rating: number;
   review_count: number;
   is_featured: number;
+  legal_category: LegalCategory;
   best_price_pence: Pence | null;
   original_price_pence: Pence | null;
   best_retailer: string | null;
@@ -99,7 +101,7 @@ type Offer = ExportRow & { offer_id: number; retailer_id: number; retailer: stri
  * row whose offer columns are null.
  */
 const pageSql = `SELECT p.id AS product_id, p.name, p.slug, p.brand, c.name AS category, p.rating, p.review_count,
-    p.is_featured, p.best_price_pence, p.original_price_pence, br.name AS best_retailer, p.created_at, p.last_edited_at,
+    p.is_featured, p.legal_category, p.best_price_pence, p.original_price_pence, br.name AS best_retailer, p.created_at, p.last_edited_at,
     pp.id AS offer_id, pp.retailer_id, r.name AS retailer, r.key AS retailer_key, pp.price_pence,
     pp.original_price_pence AS was_price_pence, pp.price_override, pp.manual_price_pence, pp.in_stock, pp.free_delivery,
     pp.url, pp.updated_at AS offer_updated_at
@@ -175,6 +177,8 @@ export const exportColumns: readonly ExportColumn[] = [
   { header: "Rating", width: 8, numFmt: "0.0", cell: (row) => row.rating },
   { header: "Reviews", width: 10, numFmt: "#,##0", cell: (row) => row.review_count },
   { header: "Featured", width: 10, cell: (row) => yesNo(row.is_featured) },
+  // The veterinary medicine category's code (POM-V, POM-VPS, NFA-VPS, AVM-GSL), or "None".
+  { header: "Legal Category", width: 15, cell: (row) => (row.legal_category === "none" ? "None" : row.legal_category) },
   { header: "Best Price", width: 12, numFmt: poundsFormat, cell: (row) => toPounds(row.best_price_pence) },
   { header: "Original Price", width: 14, numFmt: poundsFormat, cell: (row) => toPounds(row.original_price_pence) },
   { header: "Best Retailer", width: 15, cell: (row) => text(row.best_retailer) },

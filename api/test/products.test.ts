@@ -64,7 +64,7 @@ describe("GET /api/products", () => {
       [
         "id", "name", "slug", "description", "image", "brand", "categoryId", "category", "rating", "reviewCount", "bestPrice",
         "originalPrice", "bestDelivery", "packSize", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
-        "kcalPerKg", "feedingGuide", "foodFor",
+        "kcalPerKg", "feedingGuide", "foodFor", "legalCategory",
       ].sort(),
     );
     expect(product.category).toEqual({ name: expect.any(String), slug: expect.any(String) });
@@ -189,7 +189,8 @@ describe("GET /api/products", () => {
       rank_asc: (p) => p.rank,
       price_asc: (p) => p.bestPrice ?? Number.POSITIVE_INFINITY,
       price_desc: (p) => -(p.bestPrice ?? Number.NEGATIVE_INFINITY),
-      rating_desc: (p) => -p.rating,
+      // Products without reviews have no rating: after every reviewed one.
+      rating_desc: (p) => (p.reviewCount > 0 ? -p.rating : 1),
       savings_desc: (p) => -discount(p),
     };
     const values = products.map(key[sort]!);

@@ -366,6 +366,16 @@ const adminBadInput: Record<string, () => BadCase[]> = {
       error: "retailerLinks.0.manualPrice: manualPrice is required when priceOverride is on",
     },
     { method: "POST", path: "/api/products", admin: true, body: productBody({ image: "javascript:alert(1)" }), status: 400, error: "image must be an http or https URL or a path on this site" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ legalCategory: "POM" }), status: 400, error: "legalCategory must be one of none, POM-V, POM-VPS, NFA-VPS, AVM-GSL" },
+    { method: "POST", path: "/api/products", admin: true, body: productBody({ legalCategory: "pom-v" }), status: 400, error: "legalCategory must be one of none, POM-V, POM-VPS, NFA-VPS, AVM-GSL" },
+    {
+      method: "POST",
+      path: "/api/products",
+      admin: true,
+      body: productBody({ legalCategory: "POM-VPS", isFeatured: true }),
+      status: 400,
+      error: "isFeatured: a prescription-only medicine (POM-V or POM-VPS) cannot be featured",
+    },
     // Product writes take up to 256 KiB (fifty offers), so a 100 KiB body reaches validation.
     { method: "POST", path: "/api/products", admin: true, body: productBody({ description: "d".repeat(100 * 1024) }), status: 400, error: "description must be at most 10000 characters" },
   ],
@@ -385,6 +395,15 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ isFeatured: "yes" }), status: 400, error: "isFeatured must be true or false" },
     { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ familyKey: "Royal Canin Maxi" }), status: 400, error: "familyKey must use only a-z, 0-9 and single hyphens between them" },
     { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ familyKey: 42 }), status: 400, error: "familyKey must use only a-z, 0-9 and single hyphens between them" },
+    { method: "PUT", path: `/api/products/${f.product.id}`, admin: true, body: productBody({ legalCategory: null }), status: 400, error: "legalCategory must be one of none, POM-V, POM-VPS, NFA-VPS, AVM-GSL" },
+    {
+      method: "PUT",
+      path: `/api/products/${f.product.id}`,
+      admin: true,
+      body: productBody({ legalCategory: "POM-V", isFeatured: true }),
+      status: 400,
+      error: "isFeatured: a prescription-only medicine (POM-V or POM-VPS) cannot be featured",
+    },
   ],
   "DELETE /api/products/:id": () => [
     anonymous("DELETE", `/api/products/${f.product.id}`),

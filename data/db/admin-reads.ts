@@ -5,6 +5,7 @@ import { listAffiliateLinks } from "./products.ts";
 import { statement } from "./statements.ts";
 import { toPounds } from "../domain/money.ts";
 import { parseFeedingGuide, type FeedingGuide } from "../domain/feeding.ts";
+import type { LegalCategory } from "../domain/legal-category.ts";
 import { toFtsQuery } from "../domain/search.ts";
 
 export const adminPageSize = 100;
@@ -110,6 +111,8 @@ export interface AdminProduct {
   kcalPerKg: number | null;
   /** A food's feeding guide; null when none. */
   feedingGuide: FeedingGuide | null;
+  /** Its legal category as a veterinary medicine; "none" when it is not one. */
+  legalCategory: LegalCategory;
 }
 
 /** A product as the edit form loads it: the same shape the form saves. */
@@ -142,6 +145,7 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
     familyKey: row.family_key,
     kcalPerKg: row.kcal_per_kg,
     feedingGuide: parseFeedingGuide(row.feeding_guide),
+    legalCategory: row.legal_category,
   };
 }
 

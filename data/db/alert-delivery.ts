@@ -11,6 +11,7 @@
 import type { Db } from "./client.ts";
 import { dealFactsFor } from "./deal-facts.ts";
 import { statement } from "./statements.ts";
+import { prescriptionOnlySqlList } from "./product-rows.ts";
 import { alertRuleOf, type AlertKind } from "../domain/alerts.ts";
 import { alertFires } from "../domain/deal-truth.ts";
 import type { Pence } from "../domain/money.ts";
@@ -138,7 +139,9 @@ export interface ClaimOptions {
  *   the stock state of the back-in-stock alerts it does not claim (a claimed one is recorded as
  *   in stock once its mail is sent), so it fires on the change only.
  * An alert waiting for its confirmation is never due (double opt-in) and its stock state is not
- * recorded: once confirmed, a product that came back meanwhile is news.
+ * recorded: once confirmed, a product that came back meanwhile is news. An alert on a
+ * prescription-only medicine (POM-V, POM-VPS) is never due: such a medicine may not be
+ * advertised, and a mail about its price would be.
  * IMMEDIATE takes the write lock before reading, so a second process waits (busy_timeout) and
  * then sees the claims instead of claiming the same rows.
  */
@@ -150,7 +153,7 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
       `UPDATE price_alerts SET claim_token = ?, claimed_at = ?
        WHERE id IN (
          SELECT a.id FROM price_alerts a JOIN products p ON p.id = a.product_id
-         WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind = 'target'
+         WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind = 'target' AND p.legal_category NOT IN ${prescriptionOnlySqlList}
            AND p.best_price_pence IS NOT NULL AND p.best_price_pence <= a.target_price_pence
            AND (a.last_notified_price_pence IS NULL OR p.best_price_pence < a.last_notified_price_pence)
            AND (a.claim_token IS NULL OR a.claimed_at < ?)
@@ -185,7 +188,7 @@ function claimOtherKinds(db: Db, claimToken: string, now: Date, staleBefore: str
   const candidates = statement(
     db,
     `SELECT ${ruleColumns} FROM price_alerts a JOIN products p ON p.id = a.product_id
-     WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind <> 'target'
+     WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind <> 'target' AND p.legal_category NOT IN ${prescriptionOnlySqlList}
        AND (a.claim_token IS NULL OR a.claimed_at < ?)
      ORDER BY a.id`,
   ).all(staleBefore) as RuleRow[];

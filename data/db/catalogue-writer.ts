@@ -21,11 +21,12 @@ import { productRow, type ProductOwnRow } from "./product-rows.ts";
 import { statement } from "./statements.ts";
 import { affiliateKeys, type AffiliateIds } from "../domain/catalogue.ts";
 import type { CategoryInput, OfferInput, ProductInput, RetailerInput, VoucherInput } from "../domain/catalogue-input.ts";
-import { slugify } from "../domain/catalogue-input.ts";
+import { featuredPrescriptionMessage, slugify } from "../domain/catalogue-input.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
 import { parseFeedingGuide, type FeedingGuide } from "../domain/feeding.ts";
 import { effectivePence } from "../domain/offers.ts";
 import { offerUrlProblem, retailerHosts } from "../domain/retailers.ts";
+import { isPrescriptionOnly, type LegalCategory } from "../domain/legal-category.ts";
 import { storedTextList } from "./catalogue.ts";
 
 /** What a committed write changed, for the change signal. */
@@ -210,6 +211,7 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
           familyKey: product.family_key,
           kcalPerKg: product.kcal_per_kg,
           feedingGuide: parseFeedingGuide(product.feeding_guide),
+          legalCategory: product.legal_category,
         }
       : {
           name: product.name,
@@ -224,6 +226,7 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
           familyKey: product.familyKey ?? null,
           kcalPerKg: product.kcalPerKg ?? null,
           feedingGuide: product.feedingGuide ?? null,
+          legalCategory: product.legalCategory ?? "none",
         };
   const offerViews: Record<string, unknown> = {};
   for (const offer of offers) {
@@ -371,6 +374,7 @@ const storedGuide = (guide: FeedingGuide | null): string | null => (guide === nu
 
 export function createProduct(db: Db, input: ProductInput, now = new Date(), origin?: ProductOrigin): Written<{ id: number; slug: string }> {
   return catalogueTransaction(db, () => {
+    if (input.isFeatured && isPrescriptionOnly(input.legalCategory)) throw new WriteRefused(400, featuredPrescriptionMessage);
     assertCategory(db, input.categoryId);
     assertRetailers(db, input.retailerLinks);
     assertProductSlugFree(db, input.slug, null);
@@ -379,8 +383,8 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
     const { id } = statement(
       db,
       `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at, gtin, mpn, family_key,
-         kcal_per_kg, feeding_guide)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?, ?, ?, ?) RETURNING id`,
+         kcal_per_kg, feeding_guide, legal_category)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     ).get(
       input.name,
       input.slug,
@@ -397,6 +401,7 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
       input.familyKey ?? null,
       input.kcalPerKg ?? null,
       storedGuide(input.feedingGuide ?? null),
+      input.legalCategory ?? "none",
     ) as { id: number };
     writeOffers(db, id, input.retailerLinks, at, origin);
     recomputeBestPrices(db, [id], now);
@@ -419,13 +424,16 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
   return catalogueTransaction(db, () => {
     const before = productRow(db, id);
     if (!before) throw new WriteRefused(404, "Product not found");
-    // A family, energy or feeding guide left out is kept.
+    // A family, energy, feeding guide or legal category left out is kept.
     const input = {
       ...given,
       familyKey: given.familyKey === undefined ? before.family_key : given.familyKey,
       kcalPerKg: given.kcalPerKg === undefined ? before.kcal_per_kg : given.kcalPerKg,
       feedingGuide: given.feedingGuide === undefined ? storedGuideRows(before.feeding_guide) : given.feedingGuide,
+      legalCategory: given.legalCategory === undefined ? before.legal_category : given.legalCategory,
     };
+    // The input's own check sees only the category it was sent; a kept one is checked here.
+    if (input.isFeatured && isPrescriptionOnly(input.legalCategory)) throw new WriteRefused(400, featuredPrescriptionMessage);
     assertCategory(db, input.categoryId);
     assertRetailers(db, input.retailerLinks);
     assertProductSlugFree(db, input.slug, id);
@@ -438,7 +446,7 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
     statement(
       db,
       `UPDATE products SET name = ?, slug = ?, description = ?, image = ?, brand = ?, category_id = ?, rating = ?, review_count = ?,
-         is_featured = ?, last_edited_at = ?, family_key = ?, kcal_per_kg = ?, feeding_guide = ? WHERE id = ?`,
+         is_featured = ?, last_edited_at = ?, family_key = ?, kcal_per_kg = ?, feeding_guide = ?, legal_category = ? WHERE id = ?`,
     ).run(
       input.name,
       input.slug,
@@ -453,6 +461,7 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
       input.familyKey,
       input.kcalPerKg,
       storedGuide(input.feedingGuide ?? null),
+      input.legalCategory,
       id,
     );
     writeOffers(db, id, input.retailerLinks, at);
@@ -516,6 +525,39 @@ export function adoptFeedImages(db: Db, images: ReadonlyMap<number, string>, now
     if (productIds.length === 0) return { value: 0, change: noChange };
     recordAudit(db, { action: "update", entity: "product", entityId: productIds.length === 1 ? productIds[0]! : null, summary: `Took the feed's image for ${plural(productIds.length, "product")} without one` }, now);
     return { value: productIds.length, change: { productIds: productIds.sort((a, b) => a - b), categoryIds: [...categoryIds].sort((a, b) => a - b), siteWide: false } };
+  });
+}
+
+/**
+ * The legal categories feeds state for products they matched: a product whose category is
+ * "none" takes the feed's (so a feed can say a product is a prescription-only medicine); a
+ * category already set, by hand or by an earlier feed, is never replaced by a feed. A product
+ * that becomes prescription-only stops being featured and loses its was price. One audit entry
+ * for the batch.
+ */
+export function adoptFeedLegalCategories(db: Db, categories: ReadonlyMap<number, LegalCategory>, now = new Date()): Written<number> {
+  return catalogueTransaction(db, () => {
+    const adopt = statement(db, "UPDATE products SET legal_category = ? WHERE id = ? AND legal_category = 'none' RETURNING category_id");
+    const unfeature = statement(db, "UPDATE products SET is_featured = 0 WHERE id = ?");
+    const productIds: number[] = [];
+    const categoryIds = new Set<number>();
+    for (const [productId, legalCategory] of categories) {
+      if (legalCategory === "none") continue;
+      const row = adopt.get(legalCategory, productId) as { category_id: number } | undefined;
+      if (!row) continue;
+      if (isPrescriptionOnly(legalCategory)) unfeature.run(productId);
+      productIds.push(productId);
+      categoryIds.add(row.category_id);
+    }
+    if (productIds.length === 0) return { value: 0, change: noChange };
+    productIds.sort((a, b) => a - b);
+    recomputeBestPrices(db, productIds, now);
+    recordAudit(
+      db,
+      { action: "update", entity: "product", entityId: productIds.length === 1 ? productIds[0]! : null, summary: `Took the feed's legal category for ${plural(productIds.length, "product")} without one` },
+      now,
+    );
+    return { value: productIds.length, change: { productIds, categoryIds: [...categoryIds].sort((a, b) => a - b), siteWide: false } };
   });
 }
 

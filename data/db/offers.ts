@@ -3,6 +3,7 @@ import { bestOffer, type OfferPricing } from "../domain/offers.ts";
 import { dailyLowestTotals } from "../domain/deal-facts.ts";
 import { wasPrice } from "../domain/deal-truth.ts";
 import { packSizeOf, pricePerKgOf } from "../domain/product-quantity.ts";
+import { isPrescriptionOnly } from "../domain/legal-category.ts";
 import { readItemHistory } from "./deal-facts.ts";
 
 interface OfferRow {
@@ -68,6 +69,8 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
  * today's best that was the day's lowest on at least 28 of the last 90 days (wasPrice,
  * data/domain/deal-truth.ts); a retailer's own claimed was-price is not enough. So the product
  * page, the cards, the "Biggest Savings" sort and the API all show only supported savings.
+ * A prescription-only medicine (POM-V, POM-VPS) has no was price at all: it may not be
+ * advertised, so no saving is ever shown or sorted on for it.
  *
  * Returns the ids of the products whose row changed (a row already right is not written).
  */
@@ -87,13 +90,17 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
     // The pack size, and so the price per kg, comes from the product's name.
     const nameRows = (
       ids === null
-        ? sqlite.prepare("SELECT id, name FROM products").all()
-        : sqlite.prepare("SELECT id, name FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
-    ) as { id: number; name: string }[];
+        ? sqlite.prepare("SELECT id, name, legal_category FROM products").all()
+        : sqlite.prepare("SELECT id, name, legal_category FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
+    ) as { id: number; name: string; legal_category: string }[];
     const names = new Map(nameRows.map(({ id, name }) => [id, name]));
+    const prescriptionOnly = new Set(nameRows.filter((row) => isPrescriptionOnly(row.legal_category)).map((row) => row.id));
     for (const [productId, offers] of byProduct) {
       const best = bestOffer(offers);
-      const was = best.bestPricePence === null ? null : wasPrice(dailyLowestTotals(history.get(productId) ?? [], offers, now), best.bestPricePence);
+      const was =
+        best.bestPricePence === null || prescriptionOnly.has(productId)
+          ? null
+          : wasPrice(dailyLowestTotals(history.get(productId) ?? [], offers, now), best.bestPricePence);
       const perKg = pricePerKgOf(best.bestPricePence, packSizeOf(names.get(productId) ?? ""));
       const { changes } = update.run({
         id: productId,

@@ -4,6 +4,13 @@
  */
 import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
+import { prescriptionOnlyCategories, type LegalCategory } from "../domain/legal-category.ts";
+
+/**
+ * The legal categories that need a prescription, as an SQL list ('POM-V', 'POM-VPS'), from the
+ * domain's one rule (isPrescriptionOnly): queries that promote leave such products out with it.
+ */
+export const prescriptionOnlySqlList = `(${prescriptionOnlyCategories.map((category) => `'${category}'`).join(", ")})`;
 
 export interface ProductOwnRow {
   id: number;
@@ -20,12 +27,13 @@ export interface ProductOwnRow {
   kcal_per_kg: number | null;
   /** JSON of the feeding guide's rows, or null. */
   feeding_guide: string | null;
+  legal_category: LegalCategory;
 }
 
 export function productRow(db: Db, id: number): ProductOwnRow | undefined {
   return statement(
     db,
-    `SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide
+    `SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide, legal_category
      FROM products WHERE id = ?`,
   ).get(id) as ProductOwnRow | undefined;
 }

@@ -36,6 +36,56 @@ describe("product page queries", () => {
   });
 });
 
+describe("Highest Rated", () => {
+  /**
+   * Products of one new category: reviewed ones by rating, equal ratings by review count then
+   * rank; products without reviews after all of them by rank, whatever rating their row holds
+   * (the 4.5 default, or a 5 left behind).
+   */
+  const ratingCategory = "rating-order";
+  const expected = ["four-many-rank30", "four-many-rank60", "four-few", "three", "one", "unreviewed-five", "unreviewed-default", "unreviewed-zero"];
+  beforeAll(() => {
+    const { id: categoryId } = db.$client
+      .prepare("INSERT INTO categories (name, slug, icon) VALUES ('Rating order', ?, 'star') RETURNING id")
+      .get(ratingCategory) as { id: number };
+    const insert = db.$client.prepare("INSERT INTO products (name, slug, brand, category_id, rating, review_count, rank) VALUES (?, ?, 'Ratewell', ?, ?, ?, ?)");
+    // Inserted out of order, so neither id nor insertion order can produce the expected one.
+    for (const [slug, rating, reviews, rank] of [
+      ["unreviewed-five", 5, 0, 1],
+      ["three", 3, 10, 5],
+      ["unreviewed-zero", 0, 0, 3],
+      ["four-few", 4, 5, 2],
+      ["four-many-rank60", 4, 20, 60],
+      ["one", 1, 1, 4],
+      ["four-many-rank30", 4, 20, 30],
+      ["unreviewed-default", 4.5, 0, 2],
+    ] as const) {
+      insert.run(slug, slug, categoryId, rating, reviews, rank);
+    }
+  });
+
+  const ratedSlugs = (offset = 0, limit = 20) => {
+    const { sql, params } = productListSql({ category: ratingCategory }, "rating_desc");
+    return (db.$client.prepare(sql).all(...params, limit, offset) as { slug: string }[]).map((row) => row.slug);
+  };
+
+  it("ranks every reviewed product above every product without reviews, a 5 without reviews below a reviewed 3.0 and 1.0", () => {
+    expect(ratedSlugs()).toEqual(expected);
+  });
+
+  it("orders a page boundary the same way (pages are slices of one order)", () => {
+    expect([...ratedSlugs(0, 5), ...ratedSlugs(5, 5)]).toEqual(expected);
+  });
+
+  it("reads the rating sort in its index's order, with and without a category", () => {
+    const all = productListSql({}, "rating_desc");
+    expect(plan(all.sql, all.params)).toMatch(/USING INDEX products_rating_idx/);
+    const inCategory = productListSql({ category: ratingCategory }, "rating_desc");
+    expect(plan(inCategory.sql, inCategory.params)).toMatch(/USING INDEX products_category_rating_idx/);
+    expect(plan(inCategory.sql, inCategory.params)).not.toContain("TEMP B-TREE");
+  });
+});
+
 describe("product search", () => {
   /**
    * The reference: FTS5's own matching; the products holding fewest of the words not as a whole

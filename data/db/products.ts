@@ -13,11 +13,12 @@ import { repeatTotalPence } from "../domain/repeat-delivery.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
 import { parseFeedingGuide } from "../domain/feeding.ts";
 import { foodSpeciesOf } from "../domain/food.ts";
+import type { LegalCategory } from "../domain/legal-category.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
-import type { ProductOwnRow } from "./product-rows.ts";
+import { prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
 
 /** A product's own columns (its family apart) with its category and best-price facts. */
 interface ProductRow extends Omit<ProductOwnRow, "family_key"> {
@@ -62,7 +63,7 @@ interface OfferRow {
 const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
   c.name AS category_name, c.slug AS category_slug, p.rating, p.review_count, p.best_price_pence,
   p.original_price_pence, p.best_delivery_pence, p.best_retailer_id, r.key AS best_retailer_key, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
-  p.is_featured, p.rank, p.created_at, p.last_edited_at, p.kcal_per_kg, p.feeding_guide`;
+  p.is_featured, p.rank, p.created_at, p.last_edited_at, p.kcal_per_kg, p.feeding_guide, p.legal_category`;
 
 const productFrom = `FROM products p
   JOIN categories c ON c.id = p.category_id
@@ -82,7 +83,8 @@ export const orderBy: Record<SortKey, string> = {
   rank_asc: "p.rank, p.id",
   price_asc: "coalesce(p.best_price_pence, 9007199254740991), p.rank, p.id",
   price_desc: "p.best_price_pence DESC, p.rank, p.id",
-  rating_desc: "p.rating DESC, p.review_count DESC, p.rank, p.id",
+  // Products with reviews by rating; those without (no rating: NULL) after them all, by rank.
+  rating_desc: "(CASE WHEN p.review_count > 0 THEN p.rating END) DESC, p.review_count DESC, p.rank, p.id",
   savings_desc:
     "(CASE WHEN p.original_price_pence > p.best_price_pence THEN (p.original_price_pence - p.best_price_pence) * 1.0 / p.original_price_pence ELSE 0 END) DESC, p.rank, p.id",  // products_category_price_per_kg_idx; offered only within a category (sorting.ts sortOffered).
   price_per_kg_asc: "coalesce(p.best_price_per_kg_pence, 9007199254740991), p.rank, p.id",
@@ -195,6 +197,7 @@ function toProduct(row: ProductRow, prices: Offer[]): Product {
     kcalPerKg: row.kcal_per_kg,
     feedingGuide: parseFeedingGuide(row.feeding_guide),
     foodFor: foodSpeciesOf(row.category_slug),
+    legalCategory: row.legal_category,
   };
 }
 
@@ -267,10 +270,15 @@ export function countProducts(db: Db, filters: ProductFilters): number {
   return row.count;
 }
 
+/**
+ * Featured products by rank (the home page's example deal, GET /api/products/featured). A
+ * prescription-only medicine is never featured: the writer refuses the flag, and this read
+ * leaves one out whatever its row says.
+ */
 export function listFeaturedProducts(db: Db, limit: number): Product[] {
   const rows = statement(
     db,
-    `SELECT ${productColumns} ${productFrom} WHERE p.is_featured = 1 ORDER BY p.rank, p.id LIMIT ?`,
+    `SELECT ${productColumns} ${productFrom} WHERE p.is_featured = 1 AND p.legal_category NOT IN ${prescriptionOnlySqlList} ORDER BY p.rank, p.id LIMIT ?`,
   ).all(limit) as ProductRow[];
   return withOffers(db, rows);
 }
@@ -292,6 +300,17 @@ export function getProductsByIds(db: Db, ids: readonly number[]): Map<number, Pr
     JSON.stringify(ids),
   ) as ProductRow[];
   return new Map(withOffers(db, rows).map((product) => [product.id, product]));
+}
+
+/** Every prescription-only medicine (POM-V, POM-VPS) in the catalogue, by name: what a newsletter issue may not promote. */
+export function listPrescriptionOnlyProducts(db: Db): { name: string; slug: string }[] {
+  return statement(db, `SELECT name, slug FROM products WHERE legal_category IN ${prescriptionOnlySqlList} ORDER BY name, id`).all() as { name: string; slug: string }[];
+}
+
+/** A product's legal category as a veterinary medicine; undefined when there is no such product. */
+export function productLegalCategory(db: Db, id: number): LegalCategory | undefined {
+  const row = statement(db, "SELECT legal_category FROM products WHERE id = ?").get(id) as { legal_category: LegalCategory } | undefined;
+  return row?.legal_category;
 }
 
 export function productExists(db: Db, id: number): boolean {

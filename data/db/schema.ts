@@ -6,6 +6,7 @@
  */
 import { sql, type SQLWrapper } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { legalCategories } from "../domain/legal-category.ts";
 
 /** SQL default so raw inserts (seed, triggers) get the same ISO-8601 UTC text as drizzle's. */
 const isoNow = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
@@ -21,6 +22,12 @@ export const noPriceSortKey = Number.MAX_SAFE_INTEGER;
 export const priceAscKey = (bestPrice: SQLWrapper) => sql`coalesce(${bestPrice}, ${sql.raw(String(noPriceSortKey))})`;
 export const savingsKey = (originalPrice: SQLWrapper, bestPrice: SQLWrapper) =>
   sql`(CASE WHEN ${originalPrice} > ${bestPrice} THEN (${originalPrice} - ${bestPrice}) * 1.0 / ${originalPrice} ELSE 0 END)`;
+/**
+ * "Highest Rated" sorts by the rating of products with reviews; a product with no reviews has no
+ * rating (its stored one is a default shown nowhere), so its key is NULL, which sorts after every
+ * rating in descending order.
+ */
+export const ratedKey = (rating: SQLWrapper, reviewCount: SQLWrapper) => sql`(CASE WHEN ${reviewCount} > 0 THEN ${rating} END)`;
 
 export const categories = sqliteTable("categories", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -106,6 +113,11 @@ export const products = sqliteTable(
     mpn: text("mpn"),
     createdAt: createdAt("created_at"),
     lastEditedAt: text("last_edited_at"),
+    /**
+     * Its legal category as a veterinary medicine: POM-V, POM-VPS, NFA-VPS, AVM-GSL, or none (not
+     * a medicine). POM-V and POM-VPS need a prescription and are never promoted (data/domain/legal-category.ts).
+     */
+    legalCategory: text("legal_category", { enum: legalCategories }).notNull().default("none"),
   },
   (t) => [
     // One index per sort order (with and without a category), so a page of any sort is read in
@@ -116,8 +128,8 @@ export const products = sqliteTable(
     index("products_price_asc_idx").on(priceAscKey(t.bestPricePence), t.rank),
     index("products_category_price_desc_idx").on(t.categoryId, sql`${t.bestPricePence} DESC`, t.rank),
     index("products_price_desc_idx").on(sql`${t.bestPricePence} DESC`, t.rank),
-    index("products_category_rating_idx").on(t.categoryId, sql`${t.rating} DESC`, sql`${t.reviewCount} DESC`, t.rank),
-    index("products_rating_idx").on(sql`${t.rating} DESC`, sql`${t.reviewCount} DESC`, t.rank),
+    index("products_category_rating_idx").on(t.categoryId, sql`${ratedKey(t.rating, t.reviewCount)} DESC`, sql`${t.reviewCount} DESC`, t.rank),
+    index("products_rating_idx").on(sql`${ratedKey(t.rating, t.reviewCount)} DESC`, sql`${t.reviewCount} DESC`, t.rank),
     index("products_category_savings_idx").on(t.categoryId, sql`${savingsKey(t.originalPricePence, t.bestPricePence)} DESC`, t.rank),
     index("products_savings_idx").on(sql`${savingsKey(t.originalPricePence, t.bestPricePence)} DESC`, t.rank),
     index("products_brand_idx").on(t.brand),
@@ -127,6 +139,7 @@ export const products = sqliteTable(
     index("products_category_price_per_kg_idx").on(t.categoryId, priceAscKey(t.bestPricePerKgPence), t.rank),
     check("products_rating_range", sql`${t.rating} >= 0 AND ${t.rating} <= 5`),
     check("products_review_count_nonneg", sql`${t.reviewCount} >= 0`),
+    check("products_legal_category_ck", sql`${t.legalCategory} IN (${sql.raw(legalCategories.map((category) => `'${category}'`).join(", "))})`),
   ],
 );
 

@@ -10,6 +10,7 @@ import { formatPence, toPence, type Pence } from "./money.ts";
 import { feedingGuideSchema } from "./feeding.ts";
 import { effectivePence } from "./offers.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
+import { isPrescriptionOnly, legalCategories } from "./legal-category.ts";
 
 /** Lowercase letters, digits and single hyphens between them: the shape of every slug we serve. */
 export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -127,6 +128,9 @@ export const minKcalPerKg = 100;
 export const maxKcalPerKg = 9000;
 const kcalMessage = `kcalPerKg must be a whole number from ${minKcalPerKg} to ${maxKcalPerKg.toLocaleString("en-GB")}`;
 
+/** Why a prescription-only medicine cannot be featured: featuring it would advertise it to the public. */
+export const featuredPrescriptionMessage = "isFeatured: a prescription-only medicine (POM-V or POM-VPS) cannot be featured";
+
 export const productInput = z
   .object({
     name: requiredText("name", 200),
@@ -178,6 +182,11 @@ export const productInput = z
       .optional(),
     /** A food's feeding guide (daily grams by body weight); null for none; left out, an update keeps the stored one. */
     feedingGuide: feedingGuideSchema.nullable().optional(),
+    /**
+     * Its legal category as a veterinary medicine (POM-V, POM-VPS, NFA-VPS, AVM-GSL) or "none";
+     * left out, an update keeps the stored one (a new product has none).
+     */
+    legalCategory: z.enum(legalCategories, { error: `legalCategory must be one of ${legalCategories.join(", ")}` }).optional(),
   })
   .transform((input, ctx) => {
     const slugValue = input.slug ? input.slug : slugify(input.name);
@@ -201,6 +210,10 @@ export const productInput = z
         ctx.addIssue({ code: "custom", path: ["retailerLinks", index, problem.field], message: problem.message });
         return z.NEVER;
       }
+    }
+    if (input.isFeatured && isPrescriptionOnly(input.legalCategory)) {
+      ctx.addIssue({ code: "custom", path: ["isFeatured"], message: featuredPrescriptionMessage });
+      return z.NEVER;
     }
     if (input.reviewCount > 0 && input.rating === null) {
       ctx.addIssue({ code: "custom", path: ["rating"], message: "rating is required when reviewCount is above 0" });

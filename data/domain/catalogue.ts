@@ -4,6 +4,7 @@
  */
 import type { PackSize } from "./product-quantity.ts";
 import type { FeedingGuide, Species } from "./feeding.ts";
+import type { LegalCategory } from "./legal-category.ts";
 
 export interface Category {
   id: number;
@@ -104,6 +105,8 @@ export interface Product {
   feedingGuide: FeedingGuide | null;
   /** The species the product feeds as a diet (from its category: dog food, cat food); null for everything else. */
   foodFor: Species | null;
+  /** Its legal category as a veterinary medicine ("none" when it is not one); POM-V and POM-VPS need a prescription. */
+  legalCategory: LegalCategory;
 }
 
 /** Where a product's best-deal link goes: its best retailer's offer, when in stock; else undefined. */

@@ -8,7 +8,7 @@
  * so every layout gets the same checks and the same FeedOffer: pence, GBP only, barcodes
  * normalised, pack size, delivery for one item, stock.
  */
-import { headerProblem, normaliseHeaderName, parsePrice, type FeedRowContext } from "./feed-row.ts";
+import { headerProblem, legalCategoryColumns, normaliseHeaderName, parsePrice, type FeedRowContext } from "./feed-row.ts";
 
 /**
  * - awin-publisher: Awin's product-data download for publishers (aw_deep_link, search_price, ...),
@@ -39,6 +39,7 @@ export const feedFields = [
   "category",
   "merchantName",
   "merchantId",
+  "legalCategory",
 ] as const;
 export type FeedField = (typeof feedFields)[number];
 /** Our field -> the feed's column (header name as written) for the "mapped" layout. */
@@ -87,6 +88,7 @@ const layoutSpecs: Readonly<Record<"awin-merchant" | "google-merchant", LayoutSp
       condition: ["condition"],
       merchantName: ["merchant_name"],
       groupId: ["parent_product_id"],
+      legalCategory: legalCategoryColumns,
     },
   },
   "google-merchant": {
@@ -109,6 +111,7 @@ const layoutSpecs: Readonly<Record<"awin-merchant" | "google-merchant", LayoutSp
       category: ["product_type", "google_product_category"],
       groupId: ["item_group_id"],
       measure: ["unit_pricing_measure"],
+      legalCategory: legalCategoryColumns,
     },
   },
 };
@@ -387,5 +390,6 @@ export function awinCellsOf(record: LayoutRecord, now: Date): Record<string, str
     condition: record.condition,
     base_price_text: record.measure,
     parent_product_id: record.groupId,
+    legal_category: record.legalCategory,
   };
 }

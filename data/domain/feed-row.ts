@@ -11,6 +11,7 @@ import { toPence, type Pence } from "./money.ts";
 import { parsePriceText, parseSchemaPrice } from "./price-text.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 import { registryEntryByName } from "./retailers.ts";
+import { legalCategories, parseLegalCategory, type LegalCategory } from "./legal-category.ts";
 
 /** Awin's standard columns, in their usual order. */
 export const standardFeedColumns = [
@@ -46,6 +47,13 @@ export const repeatPriceColumns = ["subscribe_and_save_price", "repeat_delivery_
 /** The scheme's terms: the first non-empty one. */
 export const repeatTermsColumns = ["repeat_delivery_terms", "subscription_terms"] as const;
 
+/**
+ * A veterinary medicine's legal category (POM-V, POM-VPS, NFA-VPS, AVM-GSL), in the order they
+ * are tried: the first non-empty one is the row's. Not standard columns: a pet pharmacy that
+ * exports its medicines' categories uses one of these names.
+ */
+export const legalCategoryColumns = ["legal_category", "vmd_category", "distribution_category"] as const;
+
 /** Optional columns this reader uses when a feed has them. */
 export const optionalFeedColumns = [
   "brand_name",
@@ -63,6 +71,7 @@ export const optionalFeedColumns = [
   "condition",
   ...repeatPriceColumns,
   ...repeatTermsColumns,
+  ...legalCategoryColumns,
 ] as const;
 
 const knownColumns: ReadonlySet<string> = new Set<string>([...standardFeedColumns, ...optionalFeedColumns]);
@@ -117,6 +126,8 @@ export interface FeedOffer {
   repeatPricePence?: Pence | null;
   /** The scheme's terms in one line (at most 200 characters); absent as repeatPricePence, null without a repeat price. */
   repeatTerms?: string | null;
+  /** The legal category the row states (a veterinary medicine's, or "none"); absent when it states none. */
+  legalCategory?: LegalCategory;
 }
 
 /** What one record of a feed becomes. An error's text starts with "line N: ". */
@@ -697,6 +708,14 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
   // Awin link itself (it redirects there).
   const url = merchantLink ?? awinDestination(affiliateLink!) ?? affiliateLink!;
 
+  // A legal category the row states must be one we know: a medicine whose category cannot be read
+  // could be a prescription-only one, which must never be promoted, so the row is not imported.
+  const legalCategoryText = legalCategoryColumns.map((column) => cell(record, column)).find((value) => value !== undefined);
+  const legalCategory = parseLegalCategory(legalCategoryText);
+  if (legalCategory === null) {
+    return error(`legal category ${JSON.stringify(legalCategoryText)} is not one of ${legalCategories.filter((category) => category !== "none").join(", ")} (not imported)`);
+  }
+
   let originalPricePence: Pence | null = null;
   for (const column of ["rrp_price", "product_price_old"]) {
     const text = cell(record, column);
@@ -736,6 +755,7 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
       packSize,
       lastUpdated: cell(record, "last_updated") ?? null,
       ...repeatDeliveryOf(record, price.pence),
+      ...(legalCategory === undefined ? {} : { legalCategory }),
     },
   };
 }

@@ -39,6 +39,7 @@ export const feedFieldLabels = {
   category: { label: "Category", required: false },
   merchantName: { label: "Merchant name", required: false },
   merchantId: { label: "Merchant id", required: false },
+  legalCategory: { label: "Legal category (POM-V, POM-VPS, NFA-VPS, AVM-GSL)", required: false },
 } as const satisfies Record<FeedField, { label: string; required: boolean }>;
 export const mappableFields = Object.keys(feedFieldLabels) as FeedField[];
 export const requiredMappedFields = mappableFields.filter((field) => feedFieldLabels[field].required);

@@ -1,3 +1,4 @@
+import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import { badRequest, readJson } from "../../lib/http.ts";
@@ -6,7 +7,8 @@ import { formatPence, toPence } from "../../../data/domain/money.ts";
 import { alertKinds, maxDropPercent, minDropPercent } from "../../../data/domain/alerts.ts";
 import { windowDays } from "../../../data/domain/deal-truth.ts";
 import { activeAlertLimit, emailSchema, productIdSchema, targetPriceSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
-import { productExists } from "../../../data/db/products.ts";
+import { productLegalCategory } from "../../../data/db/products.ts";
+import { isPrescriptionOnly } from "../../../data/domain/legal-category.ts";
 import { createAlert, type NewAlertRule } from "../../../data/db/alerts.ts";
 
 const dropPercentMessage = `dropPercent must be a whole number from ${minDropPercent} to ${maxDropPercent}`;
@@ -52,11 +54,16 @@ const body = z
  * product and address. `state` is "pending_confirmation" until this visitor has confirmed the
  * address, and `confirmationSent` says whether a confirmation mail goes out for this request.
  * 400 for a lowest-90 alert while today's price is the lowest in 90 days already: it would mail
- * at once.
+ * at once. 422 for a prescription-only medicine (POM-V, POM-VPS): it may not be advertised, so no
+ * alert of any kind is set for it (nothing is stored, no mail goes out).
  */
 export default defineRoute(async (event, ctx) => {
   const { userId, productId, email, rule } = await readJson(event, body);
-  if (!productExists(ctx.db, productId)) throw badRequest("productId: unknown product");
+  const legalCategory = productLegalCategory(ctx.db, productId);
+  if (legalCategory === undefined) throw badRequest("productId: unknown product");
+  if (isPrescriptionOnly(legalCategory)) {
+    throw new HTTPError({ status: 422, message: "productId: price alerts are not offered for prescription-only medicines (POM-V, POM-VPS)" });
+  }
   // A new alert is a row stored, and so is the confirmation mail it queues.
   const result = storeWithinBudget(event, ctx.db, () => {
     const result = createAlert(ctx.db, { userId, productId, email, rule });

@@ -4,16 +4,21 @@ import { slugParam } from "../../../data/domain/queries.ts";
 import { getProductBySlug } from "../../../data/db/products.ts";
 import { dealFactsFor, dealFactsInPounds } from "../../../data/db/deal-facts.ts";
 import { sizesOf } from "../../../data/db/product-pages.ts";
+import { isPrescriptionOnly } from "../../../data/domain/legal-category.ts";
 
-/** The product with its offers, `deal` (lowest in 90 days, typical price, deal, supported was-price) and its family's `sizes`. */
+/**
+ * The product with its offers, `deal` (lowest in 90 days, typical price, deal, supported
+ * was-price) and its family's `sizes`. A prescription-only medicine (POM-V, POM-VPS) may not be
+ * advertised: its `deal` is null, whatever its prices did.
+ */
 export default defineCachedRead({
   path: { slug: slugParam() },
   maxAgeSeconds: 10,
   read: ({ path: { slug } }, { db }) => {
     const product = getProductBySlug(db, slug);
     if (!product) throw notFound("Product not found");
-    const facts = dealFactsFor(db, [product.id], new Date()).get(product.id)!;
+    const deal = isPrescriptionOnly(product.legalCategory) ? null : dealFactsInPounds(dealFactsFor(db, [product.id], new Date()).get(product.id)!);
     // Its deal facts, and the sizes of its family (each its own product and address) for the islands' size choice.
-    return { ...product, deal: dealFactsInPounds(facts), sizes: sizesOf(db, product.id) };
+    return { ...product, deal, sizes: sizesOf(db, product.id) };
   },
 });

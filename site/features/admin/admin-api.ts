@@ -6,6 +6,7 @@
  */
 import { apiPath, type ApiParams } from "../../../data/domain/paths.ts";
 import type { AffiliateIds, Category, Retailer } from "../../../data/domain/catalogue.ts";
+import type { LegalCategory } from "../../../data/domain/legal-category.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { ColumnMapping, FeedLayoutChoice, FeedRun, FeedSourceView } from "../../../data/domain/feed-sources.ts";
 import type { CreatedMachineToken, MachineScope, MachineTokenView } from "../../../data/domain/machine-tokens.ts";
@@ -188,6 +189,8 @@ export interface ProductInput {
   kcalPerKg: number | null;
   /** A food's feeding guide: daily grams by body weight, weights rising; null for none. */
   feedingGuide: FeedingGuideRows | null;
+  /** Its legal category as a veterinary medicine; "none" when it is not one. POM-V and POM-VPS cannot be featured. */
+  legalCategory: LegalCategory;
 }
 
 export interface FeedingGuideRows {

@@ -87,6 +87,7 @@ const likelyColumns: Record<(typeof mappableFields)[number], string[]> = {
   category: ["category_name", "merchant_category", "product_type", "category"],
   merchantName: ["merchant_name"],
   merchantId: ["merchant_id"],
+  legalCategory: ["legal_category", "vmd_category", "distribution_category"],
 };
 
 /**

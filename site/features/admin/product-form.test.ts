@@ -21,6 +21,7 @@ import {
   pickableCandidates,
   usablePrice,
   withExtractedPrice,
+  withLegalCategory,
   withPickedCandidate,
   withOverride,
 } from "./product-form.ts";
@@ -119,6 +120,7 @@ describe("productInput", () => {
       familyKey: null,
       kcalPerKg: null,
       feedingGuide: null,
+      legalCategory: "none",
     });
   });
 
@@ -143,6 +145,26 @@ describe("productInput", () => {
     expect(productInput({ ...fields, familyField: "royal-canin-maxi-adult" }).familyKey).toBe("royal-canin-maxi-adult");
     expect(productInput({ ...fields, familyField: "  " }).familyKey).toBeNull();
     expect(productInput({ ...fields, familyField: "!!" }).familyKey).toBeNull();
+  });
+});
+
+describe("legal category", () => {
+  const fields = { ...emptyProductFields(), name: "Wormer Tablets", categoryId: "1" };
+
+  it("loads and sends the stored category", () => {
+    const stored = { ...productInput(fields), id: 7, legalCategory: "NFA-VPS" as const };
+    expect(productFieldsFrom(stored).legalCategory).toBe("NFA-VPS");
+    expect(productInput(productFieldsFrom(stored)).legalCategory).toBe("NFA-VPS");
+  });
+
+  it("clears Featured when a prescription-only category is chosen, and keeps it for any other", () => {
+    const featured = { ...fields, isFeatured: true };
+    expect(withLegalCategory(featured, "POM-V")).toMatchObject({ legalCategory: "POM-V", isFeatured: false });
+    expect(withLegalCategory(featured, "POM-VPS")).toMatchObject({ legalCategory: "POM-VPS", isFeatured: false });
+    expect(withLegalCategory(featured, "NFA-VPS")).toMatchObject({ legalCategory: "NFA-VPS", isFeatured: true });
+    expect(withLegalCategory(featured, "AVM-GSL")).toMatchObject({ legalCategory: "AVM-GSL", isFeatured: true });
+    // Going back from a prescription-only category does not feature it again by itself.
+    expect(withLegalCategory(withLegalCategory(featured, "POM-V"), "none")).toMatchObject({ legalCategory: "none", isFeatured: false });
   });
 });
 

@@ -2,6 +2,7 @@
  * The product form's rules, apart from its UI: the slug, the offer rows and what is sent.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
+import { isPrescriptionOnly, type LegalCategory } from "../../../data/domain/legal-category.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { toast } from "../toast/toast.store.ts";
 import type { AdminProduct, ExtractedPrice, FeedingGuideRows, ProductInput, RetailerLink } from "./admin-api.ts";
@@ -230,6 +231,8 @@ export interface ProductFields {
   kcalField: string;
   /** A food's feeding guide as typed, a row per line ("5 kg: 95 g"); "" for none. */
   guideField: string;
+  /** Its legal category as a veterinary medicine; "none" when it is not one. */
+  legalCategory: LegalCategory;
 }
 
 export function emptyProductFields(): ProductFields {
@@ -248,6 +251,7 @@ export function emptyProductFields(): ProductFields {
     familyField: "",
     kcalField: "",
     guideField: "",
+    legalCategory: "none",
   };
 }
 
@@ -316,7 +320,17 @@ export function productFieldsFrom(product: AdminProduct): ProductFields {
     familyField: product.familyKey ?? "",
     kcalField: product.kcalPerKg === null ? "" : String(product.kcalPerKg),
     guideField: guideText(product.feedingGuide),
+    legalCategory: product.legalCategory,
   };
+}
+
+/**
+ * The fields after the admin chose a legal category: a prescription-only medicine (POM-V,
+ * POM-VPS) cannot be featured, so choosing one clears Featured (the server refuses both together).
+ * @example withLegalCategory({ ...fields, isFeatured: true }, "POM-V") // { ...fields, legalCategory: "POM-V", isFeatured: false }
+ */
+export function withLegalCategory(fields: ProductFields, legalCategory: LegalCategory): ProductFields {
+  return { ...fields, legalCategory, isFeatured: isPrescriptionOnly(legalCategory) ? false : fields.isFeatured };
 }
 
 /** Name and category are required; the form says so before anything is sent. */
@@ -358,6 +372,7 @@ export function productInput(fields: ProductFields): ProductInput {
     familyKey: slugFromName(fields.familyField.trim()) || null,
     kcalPerKg: fields.kcalField.trim() === "" ? null : Number(fields.kcalField.trim()),
     feedingGuide: guideOrNull(parseGuideText(fields.guideField)),
+    legalCategory: fields.legalCategory,
   };
 }
 

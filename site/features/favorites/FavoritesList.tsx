@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import { bestDealOffer, type Product } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice } from "../../../data/domain/display.ts";
+import { isPrescriptionOnly, prescriptionNeededText } from "../../../data/domain/legal-category.ts";
 import { homePath, packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
 import { maxNotesLength } from "../../../data/domain/limits.ts";
 import { priceMoveSinceSaved } from "../../../data/domain/saved-price.ts";
@@ -206,7 +207,9 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
         const { product } = favorite;
         const best = bestDealOffer(product);
         const href = best ? buildAffiliateUrl(best.retailer.key, best.url, links.affiliateIds, links.siteName) : null;
-        const discount = discountPercent(product.originalPrice, product.bestPrice);
+        // A prescription-only medicine may not be advertised: no saving, was price or price move, and "Prescription needed".
+        const prescriptionOnly = isPrescriptionOnly(product.legalCategory);
+        const discount = prescriptionOnly ? null : discountPercent(product.originalPrice, product.bestPrice);
         return (
           <li key={favorite.id} className="card flex gap-4 p-4" data-testid="favorite">
             <a href={productPath(product.slug)} className="shrink-0">
@@ -224,7 +227,13 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
                 {product.originalPrice !== null && discount !== null && <s className="text-sm text-slate-500">{formatPrice(product.originalPrice)}</s>}
                 {product.bestRetailer && <span className="text-xs text-slate-600">at {product.bestRetailer.name}</span>}
               </p>
-              <PriceMove favorite={favorite} />
+              {prescriptionOnly ? (
+                <p className="mt-1 text-sm font-semibold text-amber-900" data-testid="favorite-prescription">
+                  {prescriptionNeededText}
+                </p>
+              ) : (
+                <PriceMove favorite={favorite} />
+              )}
               <Notes favorite={favorite} onSaved={(notes) => update(favorite.id, (f) => ({ ...f, notes }))} />
               <div className="mt-3 flex flex-wrap gap-2">
                 {href && best ? (

@@ -3,6 +3,7 @@ import { Check, ExternalLink, Plus } from "lucide-react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
 import { discountPercent, formatPrice, formatRating, ratingStars, shownRating } from "../../../data/domain/display.ts";
+import { prescriptionNeededText } from "../../../data/domain/legal-category.ts";
 import { imageFallback, productImage, productPath } from "../../../data/domain/paths.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 import { formatUnitPrice, unitPrice } from "../../../data/domain/unit-price.ts";
@@ -111,6 +112,11 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
               {formatRating(rating)} ({product.reviewCount.toLocaleString("en-GB")})
             </span>
           </div>
+        )}
+        {product.prescriptionOnly && (
+          <p className="self-start rounded bg-amber-50 px-2 py-0.5 text-xs font-semibold text-amber-900 ring-1 ring-amber-200" data-testid="card-prescription">
+            {prescriptionNeededText}
+          </p>
         )}
         {product.bestPrice === null ? (
           <div className="mt-auto" data-testid="card-out-of-stock">

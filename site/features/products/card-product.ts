@@ -6,6 +6,7 @@
 import { bestDealOffer, type Product } from "../../../data/domain/catalogue.ts";
 import type { CompareItem } from "../../../data/domain/compare.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
+import { isPrescriptionOnly } from "../../../data/domain/legal-category.ts";
 
 /** How many offers a card lists under the best price. */
 export const cardOfferCount = 3;
@@ -39,10 +40,18 @@ export interface CardProduct extends CompareItem {
   bestDeal: { retailerKey: string; url: string } | null;
   /** Listed by cost per day for the visitor's pet: what a day of this food costs it at the best price (pounds); null when unknown. */
   costPerDay?: number | null;
+  /** A prescription-only medicine (POM-V, POM-VPS): a plain price list with "Prescription needed"; absent otherwise. */
+  prescriptionOnly?: true;
 }
 
+/**
+ * A product as its card shows it. A prescription-only medicine may not be advertised: its card
+ * has no was price (so no "Save N%" and nothing struck through) and no "View Best Deal" link
+ * (it links to its page, "See prices"), and says "Prescription needed".
+ */
 export function toCardProduct(product: Product): CardProduct {
-  const bestOffer = bestDealOffer(product);
+  const prescriptionOnly = isPrescriptionOnly(product.legalCategory);
+  const bestOffer = prescriptionOnly ? undefined : bestDealOffer(product);
   return {
     id: product.id,
     slug: product.slug,
@@ -53,7 +62,7 @@ export function toCardProduct(product: Product): CardProduct {
     reviewCount: product.reviewCount,
     bestPrice: product.bestPrice,
     bestRetailer: product.bestRetailer?.name ?? null,
-    originalPrice: product.originalPrice,
+    originalPrice: prescriptionOnly ? null : product.originalPrice,
     bestDelivery: product.bestDelivery,
     packSize: product.packSize,
     lastSeenPrice: product.bestPrice === null && product.prices.length > 0 ? Math.min(...product.prices.map((offer) => offer.total)) : null,
@@ -67,6 +76,7 @@ export function toCardProduct(product: Product): CardProduct {
     offerCount: product.prices.length,
     bestDeal: bestOffer ? { retailerKey: bestOffer.retailer.key, url: bestOffer.url } : null,
     ...("costPerDay" in product ? { costPerDay: (product as Product & { costPerDay: number | null }).costPerDay } : {}),
+    ...(prescriptionOnly ? { prescriptionOnly: true as const } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { useId, useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
 import { cn } from "../../../lib/cn.ts";
 import { formatPrice } from "../../../../data/domain/display.ts";
+import { isLegalCategory, isPrescriptionOnly, legalCategories, legalCategoryLabels } from "../../../../data/domain/legal-category.ts";
 import { toast } from "../../toast/toast.store.ts";
 import {
   createProduct,
@@ -37,6 +38,7 @@ import {
   productInput,
   slugFromName,
   withExtractedPrice,
+  withLegalCategory,
   withPickedCandidate,
   withOverride,
   type OfferRow,
@@ -339,7 +341,35 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               />
             )}
           </Field>
-          <Checkbox label="Featured product (shown first on the home page)" checked={fields.isFeatured} onChange={(event) => set("isFeatured", event.target.checked)} />
+          <Field
+            label="Legal category"
+            hint="Veterinary medicines only, as on the pack. POM-V and POM-VPS need a prescription: shown as a plain price list, never featured, with no deal badges or price alerts."
+          >
+            {({ id: inputId, describedBy }) => (
+              <select
+                id={inputId}
+                value={fields.legalCategory}
+                onChange={(event) => {
+                  const value = event.target.value;
+                  if (isLegalCategory(value)) setFields((previous) => withLegalCategory(previous, value));
+                }}
+                className={inputClass}
+                aria-describedby={describedBy}
+              >
+                {legalCategories.map((category) => (
+                  <option key={category} value={category}>
+                    {legalCategoryLabels[category]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Checkbox
+            label="Featured product (shown first on the home page)"
+            checked={fields.isFeatured}
+            disabled={isPrescriptionOnly(fields.legalCategory)}
+            onChange={(event) => set("isFeatured", event.target.checked)}
+          />
         </Card>
       </div>
 
