@@ -57,13 +57,6 @@ export const equivalentMutants = [
     reason: "Equal ids would be two offers of one retailer for one product, which the unique (product, retailer) index rules out.",
   },
   {
-    file: "data/domain/offers.ts",
-    mutator: "ConditionalExpression",
-    original: "best.originalPricePence !== null",
-    replacement: "true",
-    reason: "null > price is false in JavaScript, so a missing was-price is dropped by the comparison that follows.",
-  },
-  {
     file: "data/domain/compare.ts",
     mutator: "ConditionalExpression",
     original: "item.bestPrice === null",

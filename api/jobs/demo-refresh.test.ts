@@ -9,14 +9,12 @@ import { demoRecheckAfterMs, demoRefreshDue, refreshDemoOffers, startDemoRefresh
 import { createServices } from "../services.ts";
 import { createMailer } from "../mail/mailer.ts";
 import { clearDemoCatalogue } from "../../data/db/demo.ts";
-import { readItemHistory } from "../../data/db/deal-facts.ts";
 import { dealFactsFor } from "../../data/db/deal-facts.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { readOfferPricing } from "../../data/db/offers.ts";
 import { markStaleOffers } from "../../data/db/price-writer.ts";
-import { ukToday } from "../../data/domain/dates.ts";
-import { dailyLowestTotals } from "../../data/domain/deal-facts.ts";
-import { wasPriceMinDays } from "../../data/domain/deal-truth.ts";
+import { monthsBeforeDay, ukToday } from "../../data/domain/dates.ts";
+import { historyTotals, utcDay, type ItemPricePoint } from "../../data/domain/deal-facts.ts";
 
 const hourMs = 60 * 60 * 1000;
 const dayMs = 24 * hourMs;
@@ -107,15 +105,29 @@ describe("the demo refresher over a simulated week", () => {
         expect(facts.get(product.id)?.todayPence ?? null, `product ${product.id}`).toBe(product.best);
         expect(facts.get(product.id)?.wasPence ?? null, `product ${product.id}`).toBe(product.was);
       }
-      // No invented was-price: each one was the day's lowest, exactly, on 28 or more of the 90 days, above today's.
-      const history = readItemHistory(temp.db, now, null);
+      // No invented was-price: each one is above today's, and the best offer's own retailer charged it (to the door) over
+      // 28 whole days or more ending no more than six months ago, with nothing higher since.
       const pricing = readOfferPricing(temp.db, null);
       const withWas = stored.filter((p) => p.was !== null);
       expect(withWas.length, `day ${day}`).toBeGreaterThan(0);
+      const retailerOf = new Map(rows<{ id: number; retailer: number }>("SELECT id, best_retailer_id AS retailer FROM products").map((p) => [p.id, p.retailer]));
+      const oldest = Date.parse(`${monthsBeforeDay(utcDay(now), 6)}T00:00:00Z`);
       for (const product of withWas) {
-        const days = dailyLowestTotals(history.get(product.id) ?? [], pricing.get(product.id) ?? [], now);
         expect(product.was!, `product ${product.id}`).toBeGreaterThan(product.best!);
-        expect(days.filter((d) => d.lowestTotalPence === product.was).length, `product ${product.id}`).toBeGreaterThanOrEqual(wasPriceMinDays);
+        const retailer = retailerOf.get(product.id)!;
+        const steps = historyTotals(
+          rows<ItemPricePoint>("SELECT retailer_id AS retailerId, price_pence AS pricePence, recorded_at AS recordedAt FROM price_history WHERE product_id = ? AND retailer_id = ? ORDER BY recorded_at, id", product.id, retailer),
+          pricing.get(product.id)!.filter((offer) => offer.retailerId === retailer),
+          now,
+        ).map((row) => ({ total: row.totalPence, time: Date.parse(row.recordedAt) }));
+        const runs = steps.slice(0, -1).flatMap((step, i) => {
+          // Whole days from the midnight after the price was set to the midnight before it changed.
+          const firstDay = Math.ceil(step.time / dayMs) * dayMs;
+          const end = Math.floor(steps[i + 1]!.time / dayMs) * dayMs;
+          return step.total === product.was && end - firstDay >= 28 * dayMs && end - dayMs >= oldest ? [i] : [];
+        });
+        expect(runs.length, `product ${product.id}`).toBeGreaterThan(0);
+        expect(Math.max(...steps.slice(runs.at(-1)! + 1).map((step) => step.total ?? 0)), `product ${product.id}`).toBeLessThanOrEqual(product.was!);
       }
       before = new Map(after.map((offer) => [key(offer), offer]));
     }

@@ -158,7 +158,8 @@ describe("the daily was-price check", () => {
     const retailerId = first("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id");
     const t0 = Date.parse("2026-01-01T12:00:00.000Z");
     const day = (d: number, hour = 12) => new Date(t0 + d * 86_400_000 + (hour - 12) * 3_600_000);
-    // £20.00 for 40 days, then £15.00: the was-price of £20.00 (plus delivery) holds until day 101 and lapses on day 102.
+    // £20.00 from noon on 1 January to noon on 10 February, then £15.00: the run's last whole day is 9 February, so the
+    // was-price of £20.00 (plus delivery) holds until 9 August (day 220) and lapses on 10 August (day 221).
     const input = (price: number) =>
       productInput.parse({ name: "Daily Check Kibble", categoryId, retailerLinks: [{ retailerId, affiliateUrl: offerUrl(api.db, retailerId, "d"), price }] });
     const id = createProduct(api.db, input(20), day(0)).value.id;
@@ -171,14 +172,14 @@ describe("the daily was-price check", () => {
     const signalled: CatalogueChange[] = [];
     const pipeline = await unscheduledPipeline(api, signalled);
     try {
-      expect(pipeline.rederiveForDay(day(101, 0))).toEqual(expect.any(Number));
+      expect(pipeline.rederiveForDay(day(220, 0))).toEqual(expect.any(Number));
       expect(was()).toBe(supported);
       const signalsBefore = signalled.length;
       // Later the same UTC day: done already.
-      expect(pipeline.rederiveForDay(day(101, 23))).toBeNull();
+      expect(pipeline.rederiveForDay(day(220, 23))).toBeNull();
       expect(signalled.length).toBe(signalsBefore);
       // The next day: the was-price lapses, and the change names the product.
-      const changed = pipeline.rederiveForDay(day(102, 0));
+      const changed = pipeline.rederiveForDay(day(221, 0));
       expect(changed).toBeGreaterThanOrEqual(1);
       expect(was()).toBeNull();
       expect(signalled.length).toBe(signalsBefore + 1);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recomputeBestPrices } from "./offers.ts";
+import { dealFactsFor, readWasHistory } from "./deal-facts.ts";
 import { tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 
 let temp: TempDb;
@@ -142,42 +143,104 @@ describe("recomputeBestPrices", () => {
 });
 
 describe("recomputeBestPrices: the was-price is the one the price history supports", () => {
+  // Today is 2026-06-30; six calendar months before it is 2025-12-30.
   const now = new Date("2026-06-30T12:00:00.000Z");
-  const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
-  /** One offer at `current` now (others removed), with item price history `points` ([days ago, pence]). */
-  function history(productId: number, current: number, points: [number, number][], claimedWas: number | null = null): void {
-    const [keep, ...others] = offers(productId);
-    for (const other of others) run("DELETE FROM product_prices WHERE id = ?", other.id);
-    run("UPDATE product_prices SET price_pence = ?, in_stock = 1, stale = 0, price_override = 0, free_delivery = 0, delivery_pence = NULL, original_price_pence = ? WHERE id = ?", current, claimedWas, keep!.id);
+  /** The product's offers at these current prices (in retailer order, the rest removed), each with item price history `points` ([retailer index, time, pence]). */
+  function history(productId: number, current: number[], points: [number, string, number][], claimedWas: number | null = null): number[] {
+    const kept = offers(productId).slice(0, current.length);
+    for (const other of offers(productId).slice(current.length)) run("DELETE FROM product_prices WHERE id = ?", other.id);
+    kept.forEach((offer, i) =>
+      run("UPDATE product_prices SET price_pence = ?, in_stock = 1, stale = 0, price_override = 0, free_delivery = 0, delivery_pence = NULL, original_price_pence = ? WHERE id = ?", current[i]!, claimedWas, offer.id),
+    );
     run("DELETE FROM price_history WHERE product_id = ?", productId);
-    for (const [days, pence] of points) {
-      run("INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)", productId, keep!.retailer_id, pence, daysAgo(days));
+    for (const [index, at, pence] of points) {
+      run("INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)", productId, kept[index]!.retailer_id, pence, at);
     }
+    return kept.map((offer) => offer.retailer_id);
   }
 
-  it("takes a price charged on 28 of the last 90 days, and not one charged on 27; a retailer's claim alone is not enough", () => {
+  it("stores a price the best offer's retailer charged for 28 whole days, not 27; a retailer's claimed was-price alone is nothing", () => {
     const id = productIds[6]!;
-    // 12.00 from 47 days ago until 19 days ago: days -47 .. -20 are 28 days at 12.00; today 10.00.
-    history(id, 1000, [[47.1, 1200], [19.1, 1000]], 1500);
+    // 12.00 from midnight on 1 May to midnight on 29 May: 28 whole days; 10.00 since.
+    history(id, [1000], [[0, "2026-05-01T00:00:00.000Z", 1200], [0, "2026-05-29T00:00:00.000Z", 1000]], 1500);
     recomputeBestPrices(temp.db, [id], now);
     expect(best(id)).toMatchObject({ price: 1000, original: 1200 });
-    // One day fewer at 12.00: 27 days, unsupported.
-    history(id, 1000, [[46.1, 1200], [19.1, 1000]], 1500);
+    // Changed at 09:00 on 28 May: 27 whole days.
+    history(id, [1000], [[0, "2026-05-01T00:00:00.000Z", 1200], [0, "2026-05-28T09:00:00.000Z", 1000]], 1500);
     recomputeBestPrices(temp.db, [id], now);
     expect(best(id)).toMatchObject({ price: 1000, original: null });
   });
 
+  it("reads back far enough: a run that ended six calendar months ago stands, one that ended a day earlier does not", () => {
+    const id = productIds[8]!;
+    // 12.00 from November 2025; 10.00 from midnight on 31 December: the run's last day is 30 December.
+    history(id, [1000], [[0, "2025-11-01T08:00:00.000Z", 1200], [0, "2025-12-31T00:00:00.000Z", 1000]]);
+    recomputeBestPrices(temp.db, [id], now);
+    expect(best(id)).toMatchObject({ price: 1000, original: 1200 });
+    // The deal facts read the 90 days first: these do not settle it, so the longer history is read for it too.
+    expect(dealFactsFor(temp.db, [id], now).get(id)?.wasPence).toBe(1200);
+    // 10.00 from midnight on 30 December: the last day at 12.00 was 29 December.
+    history(id, [1000], [[0, "2025-11-01T08:00:00.000Z", 1200], [0, "2025-12-30T00:00:00.000Z", 1000]]);
+    recomputeBestPrices(temp.db, [id], now);
+    expect(best(id)).toMatchObject({ price: 1000, original: null });
+    expect(dealFactsFor(temp.db, [id], now).get(id)?.wasPence).toBeNull();
+  });
+
+  it("never takes another retailer's run, and drops the was-price once a higher step follows the run", () => {
+    const id = productIds[9]!;
+    // The second retailer held 13.00 for months; the first, today's best at 10.00, never charged more.
+    const [first] = history(id, [1000, 1100], [[1, "2026-01-01T00:00:00.000Z", 1300], [1, "2026-06-01T00:00:00.000Z", 1100], [0, "2026-01-01T00:00:00.000Z", 1000]]);
+    recomputeBestPrices(temp.db, [id], now);
+    expect(best(id)).toMatchObject({ price: 1000, retailer: first, original: null });
+    // The first retailer at 12.00 through March, 10.00 since: supported...
+    history(id, [1000, 1100], [[1, "2026-01-01T00:00:00.000Z", 1300], [0, "2026-03-01T00:00:00.000Z", 1200], [0, "2026-04-01T00:00:00.000Z", 1000]]);
+    recomputeBestPrices(temp.db, [id], now);
+    expect(best(id)).toMatchObject({ price: 1000, retailer: first, original: 1200 });
+    // ...until a step up to 12.50 for a week in May.
+    history(id, [1000, 1100], [[0, "2026-03-01T00:00:00.000Z", 1200], [0, "2026-04-01T00:00:00.000Z", 1000], [0, "2026-05-10T00:00:00.000Z", 1250], [0, "2026-05-17T00:00:00.000Z", 1000]]);
+    recomputeBestPrices(temp.db, [id], now);
+    expect(best(id)).toMatchObject({ price: 1000, retailer: first, original: null });
+  });
+
   it("counts history as totals to the door: an item price below the free-delivery threshold carries the delivery", () => {
     const id = productIds[7]!;
-    history(id, 4000, [[80.1, 3800], [5.1, 4000]]);
+    history(id, [4000], [[0, "2026-04-01T10:00:00.000Z", 3800], [0, "2026-06-25T10:00:00.000Z", 4000]]);
     const [offer] = offers(id);
     run("UPDATE retailers SET delivery_pence = 399, free_delivery_from_pence = 3900 WHERE id = ?", offer!.retailer_id);
     try {
-      // 38.00 + 3.99 = 41.99 to the door for 75 days, above today's 40.00 delivered free.
+      // 38.00 + 3.99 = 41.99 to the door for 84 whole days, above today's 40.00 delivered free.
       recomputeBestPrices(temp.db, [id], now);
       expect(best(id)).toMatchObject({ price: 4000, original: 4199 });
     } finally {
       run("UPDATE retailers SET delivery_pence = NULL, free_delivery_from_pence = NULL WHERE id = ?", offer!.retailer_id);
     }
+  });
+});
+
+describe("readWasHistory", () => {
+  it("reads the asked retailer's points from the rule's first day on, and the one point in force then, for each product in one go", () => {
+    const [a, b] = [productIds[4]!, productIds[5]!];
+    const [retailerA, otherA] = offers(a).map((offer) => offer.retailer_id);
+    const [retailerB] = offers(b).map((offer) => offer.retailer_id);
+    run("DELETE FROM price_history WHERE product_id IN (?, ?)", a, b);
+    const insert = (product: number, retailer: number, pence: number, at: string) =>
+      run("INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)", product, retailer, pence, at);
+    // Today 2026-06-30: the rule's first day is 2025-12-03.
+    insert(a, retailerA!, 900, "2025-10-01T00:00:00.000Z");
+    insert(a, retailerA!, 950, "2025-12-02T23:59:59.999Z");
+    insert(a, retailerA!, 960, "2025-12-02T23:59:59.999Z");
+    insert(a, retailerA!, 1000, "2025-12-03T00:00:00.000Z");
+    insert(a, retailerA!, 1100, "2026-06-30T08:00:00.000Z");
+    insert(a, otherA!, 500, "2026-01-01T00:00:00.000Z");
+    insert(b, retailerB!, 700, "2025-01-01T00:00:00.000Z");
+    const points = readWasHistory(temp.db, new Date("2026-06-30T12:00:00.000Z"), new Map([[a, retailerA!], [b, retailerB!]]));
+    expect(points.get(a)).toEqual([
+      // Of the two at the last instant before the first day, the later row.
+      { retailerId: retailerA, pricePence: 960, recordedAt: "2025-12-02T23:59:59.999Z" },
+      { retailerId: retailerA, pricePence: 1000, recordedAt: "2025-12-03T00:00:00.000Z" },
+      { retailerId: retailerA, pricePence: 1100, recordedAt: "2026-06-30T08:00:00.000Z" },
+    ]);
+    expect(points.get(b)).toEqual([{ retailerId: retailerB, pricePence: 700, recordedAt: "2025-01-01T00:00:00.000Z" }]);
+    expect(readWasHistory(temp.db, new Date("2026-06-30T12:00:00.000Z"), new Map())).toEqual(new Map());
   });
 });

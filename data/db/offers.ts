@@ -1,10 +1,8 @@
 import type { Db } from "./client.ts";
 import { bestOffer, type OfferPricing } from "../domain/offers.ts";
-import { dailyLowestTotals } from "../domain/deal-facts.ts";
-import { wasPrice } from "../domain/deal-truth.ts";
 import { packSizeOf, pricePerKgOf } from "../domain/product-quantity.ts";
 import { isPrescriptionOnly } from "../domain/legal-category.ts";
-import { readItemHistory } from "./deal-facts.ts";
+import { wasPricesFor } from "./deal-facts.ts";
 
 interface OfferRow {
   product_id: number;
@@ -65,10 +63,13 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
  * products when `productIds` is omitted) from their price entries and their retailers' delivery
  * rules, so the product row never disagrees with its offers. Call inside the transaction that changed the offers or a retailer's delivery rule.
  *
- * The original ("was") price is the one the price history supports as of `now`: a total above
- * today's best that was the day's lowest on at least 28 of the last 90 days (wasPrice,
- * data/domain/deal-truth.ts); a retailer's own claimed was-price is not enough. So the product
- * page, the cards, the "Biggest Savings" sort and the API all show only supported savings.
+ * The original ("was") price is the one the price history supports as of `now` (wasPrice,
+ * data/domain/deal-truth.ts): a total to the door above today's best that the best offer's own
+ * retailer charged for at least 28 consecutive days, in a run that ended no more than six
+ * calendar months ago, with no higher price from that retailer since. A retailer's own claimed
+ * was-price (RRP) counts for nothing. So the product page, the cards, favourites, the "Biggest
+ * Savings" sort and the API all show only savings that rule allows. The history is read for the
+ * best offer's retailer only, in one query for all the products.
  * A prescription-only medicine (POM-V, POM-VPS) has no was price at all: it may not be
  * advertised, so no saving is ever shown or sorted on for it.
  *
@@ -86,7 +87,7 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
 
   const apply = (ids: readonly number[] | null) => {
     const byProduct = readOfferPricing(db, ids);
-    const history = readItemHistory(db, now, ids);
+    const wasPrices = wasPricesFor(db, now, byProduct);
     // The pack size, and so the price per kg, comes from the product's name.
     const nameRows = (
       ids === null
@@ -97,10 +98,7 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
     const prescriptionOnly = new Set(nameRows.filter((row) => isPrescriptionOnly(row.legal_category)).map((row) => row.id));
     for (const [productId, offers] of byProduct) {
       const best = bestOffer(offers);
-      const was =
-        best.bestPricePence === null || prescriptionOnly.has(productId)
-          ? null
-          : wasPrice(dailyLowestTotals(history.get(productId) ?? [], offers, now), best.bestPricePence);
+      const was = prescriptionOnly.has(productId) ? null : (wasPrices.get(productId) ?? null);
       const perKg = pricePerKgOf(best.bestPricePence, packSizeOf(names.get(productId) ?? ""));
       const { changes } = update.run({
         id: productId,

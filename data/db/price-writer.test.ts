@@ -395,7 +395,7 @@ describe("markStaleOffers: nothing to mark", () => {
 describe("rederiveDailyPrices", () => {
   const days = (d: number) => hours(d * 24);
   const was = (id: number) => row<{ was: number | null }>("SELECT original_price_pence AS was FROM products WHERE id = ?", id).was;
-  /** £20.00 at one retailer from t0, cut to £15.00 on day 40: 40 days at £20.00 support it as the was-price. */
+  /** £20.00 at one retailer from t0 (1 November 2026), cut to £15.00 on day 40 (11 December): 2 November to 10 December are 39 whole days at £20.00. */
   function cutOnDay40(name: string): number {
     const links = (price: number) => [{ retailerId: retailers[0], affiliateUrl: offerUrl(temp.db, retailers[0], "w"), price }];
     const id = createProduct(temp.db, productInput.parse({ name, categoryId: category, retailerLinks: links(20) }), t0).value.id;
@@ -403,16 +403,16 @@ describe("rederiveDailyPrices", () => {
     return id;
   }
 
-  it("drops a was-price on the first day it is the day's lowest on fewer than 28 of the last 90 days, as one change", () => {
+  it("drops a was-price on the first day its run ended more than six calendar months before, as one change", () => {
     const id = cutOnDay40("Lapsing Was Kibble");
     expect(was(id)).toBe(2000);
-    // Day 101: the window (days 12-101) still holds 28 days at £20.00 (days 12-39).
-    rederiveDailyPrices(temp.db, days(101));
+    // Day 221 is 10 June 2027: the run's last day, 10 December, is exactly six months before.
+    rederiveDailyPrices(temp.db, days(221));
     expect(was(id)).toBe(2000);
     const revision = catalogueRevision(temp.db);
     const since = lastAuditId();
-    // Day 102: 27 days; the was-price goes, the best price stays.
-    const { value, change } = rederiveDailyPrices(temp.db, days(102));
+    // Day 222, 11 June 2027: six months and a day; the was-price goes, the best price stays.
+    const { value, change } = rederiveDailyPrices(temp.db, days(222));
     expect(was(id)).toBeNull();
     expect(best(id)).toEqual({ price: 1500, retailer: retailers[0] });
     expect(change.productIds).toContain(id);
@@ -420,7 +420,7 @@ describe("rederiveDailyPrices", () => {
     expect(value.changed).toBe(change.productIds.length);
     expect(catalogueRevision(temp.db)).toBe(revision + 1);
     expect(audits(since).map((audit) => audit.summary)).toEqual([
-      `Was-prices re-checked for a new day: ${value.changed === 1 ? "1 product" : `${value.changed} products`} changed (a was-price must have been the day's lowest on 28 of the last 90 days)`,
+      `Was-prices re-checked for a new day: ${value.changed === 1 ? "1 product" : `${value.changed} products`} changed (a was-price needs a run of 28 days at that price that ended no more than 6 months ago)`,
     ]);
   });
 

@@ -449,9 +449,9 @@ export function markStaleOffers(db: Db, now = new Date(), freshForMs = defaultFr
 
 /**
  * Re-derives every product's best-price facts as of `now`: run once a day. A "was" price stands
- * only while it was the day's lowest on 28 of the last 90 days, so with no price written it
- * lapses as the window moves on (and one can become supported). The products whose row changed
- * are the change, audited as one entry; nothing changed, nothing written.
+ * only while its run of 28 days ended no more than six calendar months ago, so with no price
+ * written it lapses as the days go by. The products whose row changed are the change, audited as
+ * one entry; nothing changed, nothing written.
  */
 export function rederiveDailyPrices(db: Db, now = new Date()): Written<{ changed: number }> {
   return catalogueTransaction(db, () => {
@@ -463,7 +463,7 @@ export function rederiveDailyPrices(db: Db, now = new Date()): Written<{ changed
         action: "update",
         entity: "product",
         entityId: null,
-        summary: `Was-prices re-checked for a new day: ${changed.length === 1 ? "1 product" : `${changed.length} products`} changed (a was-price must have been the day's lowest on 28 of the last 90 days)`,
+        summary: `Was-prices re-checked for a new day: ${changed.length === 1 ? "1 product" : `${changed.length} products`} changed (a was-price needs a run of 28 days at that price that ended no more than 6 months ago)`,
       },
       now,
     );

@@ -3,8 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDb, migrateDb, openDb, type Db } from "./client.ts";
-import { familySizes, loadProductPages, productSitemaps, sizesOf, withFamilyMembers, type HistoryPoint, type ProductPageData } from "./product-pages.ts";
-import { recomputeBestPrices } from "./offers.ts";
+import { defaultHistoryDays, familySizes, loadProductPages, productSitemaps, sizesOf, withFamilyMembers, type HistoryPoint, type ProductPageData } from "./product-pages.ts";
+import { readOfferPricing, recomputeBestPrices } from "./offers.ts";
+import { toPence } from "../domain/money.ts";
+import { pointsToDoor, priceChart } from "../domain/price-chart.ts";
 import { productSizes, type FamilyMember } from "../domain/families.ts";
 import { getProductBySlug } from "./products.ts";
 import { seedCatalogue } from "./seed.ts";
@@ -114,6 +116,24 @@ describe("loadProductPages", () => {
         expect(history.filter((point) => point.retailerId === retailerId && point.recordedAt < windowStart).length).toBeLessThanOrEqual(1);
       }
     }
+  });
+});
+
+describe("the price chart of a product page", () => {
+  it("plots each offer's price to the door: its line ends on the total the retailer table shows for today", () => {
+    const pricing = readOfferPricing(db, null);
+    let withDelivery = 0;
+    for (const { product, history } of pages) {
+      const chart = priceChart(pointsToDoor(history, pricing.get(product.id) ?? []), { now, days: defaultHistoryDays, width: 720, height: 240 });
+      for (const offer of product.prices) {
+        const line = chart.lines.find((entry) => entry.retailerName === offer.retailer.name);
+        if (line === undefined) continue;
+        expect(line.lastPricePence, `${product.slug} at ${offer.retailer.name}`).toBe(toPence(offer.total));
+        if ((offer.delivery ?? 0) > 0) withDelivery++;
+      }
+    }
+    // Offers whose delivery makes the total differ from the item price are among them.
+    expect(withDelivery).toBeGreaterThan(10);
   });
 });
 

@@ -49,6 +49,7 @@ export interface Offer {
   retailerId: number;
   retailer: RetailerRef;
   price: number;
+  /** The retailer's own claimed was-price (RRP) as its source gave it: never shown as a "was" price (Product.originalPrice is the one the rule allows). */
   originalPrice: number | null;
   url: string;
   inStock: boolean;
@@ -86,7 +87,11 @@ export interface Product {
   reviewCount: number;
   /** The lowest total to the door (item plus delivery) among current in-stock offers. */
   bestPrice: number | null;
-  /** The best offer's was-price to the door, only when above bestPrice. */
+  /**
+   * The "was" price to the door the price history allows (wasPrice in deal-truth.ts: the best
+   * offer's retailer charged it for 28 days in a row within six months, nothing higher since),
+   * only when above bestPrice; the one a page, card or list may strike through.
+   */
   originalPrice: number | null;
   /** The delivery inside bestPrice; null when not known. */
   bestDelivery: number | null;

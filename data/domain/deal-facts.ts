@@ -1,20 +1,19 @@
 /**
  * A product's deal facts (lowest in 90 days, typical price, deal, supported was-price) from its
  * price history, which records ITEM prices per retailer, while the site compares totals to the
- * door. The daily lowest total is derived like this:
+ * door. The history becomes totals like this:
  * - each history point of a retailer the product is sold at now becomes that item price plus the
- *   delivery that item price carries at that offer today (its stated delivery, else free when
- *   marked free, else its retailer's current rule at that item price, so a price that crossed a
- *   free-delivery threshold is counted with free delivery): the same conversion the was-price of
- *   bestOffer uses. A retailer the product is no longer sold at is left out, as the chart does;
+ *   delivery that item price carries at that offer today (offerTotalAt: its stated delivery, else
+ *   free when marked free, else its retailer's current rule at that item price, so a price that
+ *   crossed a free-delivery threshold is counted with free delivery); the price chart converts
+ *   the same way. A retailer the product is no longer sold at is left out, as the chart does;
  * - today every offer counts with its current total when it is in stock and not stale, else as
  *   out of stock from now on, so today's lowest is exactly the product's best price.
- * Pure: the build, the API and the alert check share it.
+ * Pure: the build, the API, the best-price writer and the alert check share it.
  */
-import { dailyLowest, isDeal, lowestIn90Days, typicalPrice, wasPrice, type DailyLowest, type HistoryRow } from "./deal-truth.ts";
-import { totalPence } from "./delivery.ts";
+import { dailyLowest, isDeal, lowestIn90Days, typicalPrice, wasPrice, wasPriceFirstDay, type DailyLowest, type HistoryRow } from "./deal-truth.ts";
 import type { Pence } from "./money.ts";
-import { offerDeliveryPence, offerTotalPence, type OfferPricing } from "./offers.ts";
+import { bestOffer, offerTotalAt, offerTotalPence, type OfferPricing } from "./offers.ts";
 
 /** One recorded item price of one retailer's offer (a row of price_history). */
 export interface ItemPricePoint {
@@ -35,7 +34,7 @@ export interface DealFacts {
   typicalPence: Pence | null;
   /** Today's price is at least 5% below the typical price. */
   isDeal: boolean;
-  /** A struck-through "was" price the history supports (the day's lowest on 28+ of the 90 days); else null. */
+  /** A struck-through "was" price the best offer's retailer's history supports (wasPrice); else null. */
   wasPence: Pence | null;
   /** The least daily lowest of the 89 days before today: what a "lowest in 90 days" alert has to beat. */
   lowestBeforeTodayPence: Pence | null;
@@ -55,7 +54,7 @@ export function historyTotals(points: readonly ItemPricePoint[], offers: readonl
   for (const point of points) {
     const offer = offerAt.get(point.retailerId);
     if (offer === undefined) continue;
-    rows.push({ retailerId: point.retailerId, totalPence: totalPence(point.pricePence, offerDeliveryPence(offer, point.pricePence)), recordedAt: point.recordedAt });
+    rows.push({ retailerId: point.retailerId, totalPence: offerTotalAt(offer, point.pricePence), recordedAt: point.recordedAt });
   }
   const at = now.toISOString();
   for (const offer of offers) {
@@ -69,8 +68,34 @@ export function dailyLowestTotals(points: readonly ItemPricePoint[], offers: rea
   return dailyLowest(historyTotals(points, offers, now), utcDay(now));
 }
 
-/** Every deal fact of one product from its daily lowest totals (today last). */
-export function dealFactsOf(days: readonly DailyLowest[]): DealFacts {
+/**
+ * The "was" price of a product as of `now` (wasPrice): its best offer's retailer's history, as
+ * totals to the door, against its best price. `points` must reach back to wasPriceFirstDay of
+ * `now`'s UTC day with the point in force then (readWasHistory reads exactly that); other
+ * retailers' points are ignored.
+ */
+export function supportedWasPrice(points: readonly ItemPricePoint[], offers: readonly OfferPricing[], now: Date): Pence | null {
+  const best = bestOffer(offers);
+  if (best.bestRetailerId === null) return null;
+  const own = points.filter((point) => point.retailerId === best.bestRetailerId);
+  return wasPrice(historyTotals(own, offers, now), best.bestRetailerId, best.bestPricePence, utcDay(now));
+}
+
+/**
+ * Whether one retailer's points from a shorter read (every point from some start on, plus the
+ * one in force then) settle its "was" price as of `today`, `was` being what they give: older
+ * points cannot change a qualifying run found in them (the runs after it are all known), nor
+ * anything when the points reach back to the start of wasPriceFirstDay or there are none at all.
+ * Otherwise the longer history has to be read.
+ */
+export function wasPriceSettled(points: readonly ItemPricePoint[], was: Pence | null, today: string): boolean {
+  if (was !== null || points.length === 0) return true;
+  const firstDayStart = Date.parse(`${wasPriceFirstDay(today)}T00:00:00Z`);
+  return points.some((point) => Date.parse(point.recordedAt) <= firstDayStart);
+}
+
+/** Every deal fact of one product from its daily lowest totals (today last) and its "was" price (supportedWasPrice). */
+export function dealFactsOf(days: readonly DailyLowest[], wasPence: Pence | null): DealFacts {
   const todayPence = days.at(-1)?.lowestTotalPence ?? null;
   const lowest = lowestIn90Days(days);
   return {
@@ -79,7 +104,7 @@ export function dealFactsOf(days: readonly DailyLowest[]): DealFacts {
     isLowestIn90Days: lowest.isTodayLowest,
     typicalPence: typicalPrice(days),
     isDeal: isDeal(todayPence, days),
-    wasPence: wasPrice(days, todayPence),
+    wasPence,
     lowestBeforeTodayPence: lowest.lowestBeforeTodayPence,
   };
 }

@@ -6,6 +6,8 @@ import {
   lowestIn90Days,
   typicalPrice,
   wasPrice,
+  wasPriceFirstDay,
+  wasPriceMinDays,
   type AlertState,
   type DailyLowest,
   type HistoryRow,
@@ -209,34 +211,123 @@ describe("isDeal", () => {
 });
 
 describe("wasPrice", () => {
-  it("allows a higher price that was the day's lowest on 28 days, and not on 27", () => {
-    expect(wasPrice(days([...run(28, 2199), ...run(62, 1799)]), 1799)).toBe(2199);
-    expect(wasPrice(days([...run(27, 2199), ...run(63, 1799)]), 1799)).toBeNull();
+  // Six calendar months before 2026-11-27 is 2026-05-27.
+  const today = "2026-11-27";
+  const dayMs = 86_400_000;
+  const plusDays = (day: string, count: number) => new Date(Date.parse(`${day}T00:00:00Z`) + count * dayMs).toISOString().slice(0, 10);
+  /** Retailer `retailerId` charging `totalPence` (null: out of stock) from `time` on `day`. */
+  const at = (day: string, totalPence: number | null, retailerId = 1, time = "00:00:00"): HistoryRow => ({ retailerId, totalPence, recordedAt: `${day}T${time}Z` });
+  /** Today's best offer as historyTotals adds it: retailer 1 at 17.99 now. */
+  const now = at(today, 1799, 1, "12:00:00");
+  const was = (rows: HistoryRow[], todayPence: number | null = 1799, retailerId: number | null = 1) => wasPrice([...rows, now], retailerId, todayPence, today);
+
+  it("needs 28 consecutive whole days at the price: 27 are not enough", () => {
+    // 21.99 from midnight on 1 October; 17.99 from midnight on 29 October: 28 whole days.
+    expect(was([at("2026-10-01", 2199), at("2026-10-29", 1799)])).toBe(2199);
+    expect(was([at("2026-10-01", 2199), at("2026-10-28", 1799)])).toBeNull();
   });
 
-  it("counts the days anywhere in the window, not only in a row", () => {
-    const scattered = [...run(14, 2199), ...run(30, 1999), ...run(14, 2199), ...run(32, 1799)];
-    expect(wasPrice(days(scattered), 1799)).toBe(2199);
+  it("counts only whole days: the day a price starts or ends part-way is not a day at that price", () => {
+    // Changed at 10:00 on 29 October: 1 to 28 October are still 28 whole days.
+    expect(was([at("2026-10-01", 2199), at("2026-10-29", 1799, 1, "10:00:00")])).toBe(2199);
+    // Started at 10:00 on 1 October: 2 to 28 October are 27.
+    expect(was([at("2026-10-01", 2199, 1, "10:00:00"), at("2026-10-29", 1799)])).toBeNull();
+    // A change and a change back within one day break the run there.
+    expect(was([at("2026-10-01", 2199), at("2026-10-15", 2099, 1, "09:00:00"), at("2026-10-15", 2199, 1, "17:00:00"), at("2026-11-15", 1799)])).toBe(2199);
+    expect(was([at("2026-10-01", 2199), at("2026-10-15", 2099, 1, "09:00:00"), at("2026-10-15", 2199, 1, "17:00:00"), at("2026-11-12", 1799)])).toBeNull();
   });
 
-  it("takes the highest qualifying price, not the most common", () => {
-    const history = [...run(40, 2199), ...run(28, 2499), ...run(22, 1799)];
-    expect(wasPrice(days(history), 1799)).toBe(2499);
-    // 2999 on 27 days does not qualify, so 2499 is the was price.
-    expect(wasPrice(days([...run(27, 2999), ...run(28, 2499), ...run(35, 1799)]), 1799)).toBe(2499);
+  it("is broken by a day out of stock or a day at another price", () => {
+    const around = (middle: HistoryRow) => [at("2026-10-01", 2199), middle, at("2026-10-16", 2199), at("2026-10-30", 1799)];
+    // 29 days at 21.99 with nothing between them qualify...
+    expect(was([at("2026-10-01", 2199), at("2026-10-30", 1799)])).toBe(2199);
+    // ...but not split 14 + 14 by a day out of stock, or by a day at 20.99.
+    expect(was(around(at("2026-10-15", null)))).toBeNull();
+    expect(was(around(at("2026-10-15", 2099)))).toBeNull();
+    // Out of stock for one hour is out of stock that day.
+    expect(was([at("2026-10-01", 2199), at("2026-10-15", null, 1, "11:00:00"), at("2026-10-15", 2199, 1, "12:00:00"), at("2026-10-30", 1799)])).toBeNull();
   });
 
-  it("counts a price only on days it was exactly the lowest, not days above it", () => {
-    // 2199 on 20 days and 2299 on 20 days: neither was charged on 28.
-    expect(wasPrice(days([...run(20, 2199), ...run(20, 2299), ...run(50, 1799)]), 1799)).toBeNull();
+  it("is ruled out by a higher price from that retailer between the run and today, not by a lower one or a spell out of stock", () => {
+    const run = [at("2026-09-01", 2199), at("2026-10-01", 1799)];
+    expect(was(run)).toBe(2199);
+    expect(was([...run, at("2026-10-10", 2499), at("2026-10-13", 1799)])).toBeNull();
+    // For an hour only, still a higher price charged.
+    expect(was([...run, at("2026-10-10", 2499, 1, "09:00:00"), at("2026-10-10", 1799, 1, "10:00:00")])).toBeNull();
+    // The same price again is not higher; a penny more is.
+    expect(was([...run, at("2026-10-10", 2199), at("2026-10-13", 1799)])).toBe(2199);
+    expect(was([...run, at("2026-10-10", 2200), at("2026-10-13", 1799)])).toBeNull();
+    // A lower step and a spell out of stock leave it standing.
+    expect(was([...run, at("2026-10-10", 1999), at("2026-10-15", 1799)])).toBe(2199);
+    expect(was([...run, at("2026-10-10", null), at("2026-10-20", 1799)])).toBe(2199);
+    // Earlier today counts too.
+    expect(wasPrice([...run, at(today, 2499, 1, "06:00:00"), now], 1, 1799, today)).toBeNull();
   });
 
-  it("gives nothing at or below today's price, for no price today, or from outside the window", () => {
-    expect(wasPrice(days(run(90, 1799)), 1799)).toBeNull();
-    expect(wasPrice(days([...run(28, 1699), ...run(62, 1799)]), 1799)).toBeNull();
-    expect(wasPrice(days(run(90, 2199)), null)).toBeNull();
-    const old = Array.from({ length: 28 }, (_, index) => ({ day: `2025-11-${String(index + 1).padStart(2, "0")}`, lowestTotalPence: 2999 }));
-    expect(wasPrice([...old, ...days(run(90, 1799))], 1799)).toBeNull();
+  it("allows a run that ended exactly six calendar months before today, not six months and a day", () => {
+    // 28 whole days, 30 April to 27 May, then 17.99.
+    expect(was([at("2026-04-30", 2199), at("2026-05-28", 1799)])).toBe(2199);
+    // 29 April to 26 May: the price was recorded before the first day the rule reads, and holds into it.
+    expect(was([at("2026-04-29", 2199), at("2026-05-27", 1799)])).toBeNull();
+    // A longer run ending on 27 May counts, however long ago it began.
+    expect(was([at("2025-12-01", 2199), at("2026-05-28", 1799)])).toBe(2199);
+    expect(was([at("2025-12-01", 2199), at("2026-05-27", 1799)])).toBeNull();
+  });
+
+  it("counts calendar months at a month end: six months before 31 August is 28 February", () => {
+    const endOfAugust = (rows: HistoryRow[]) => wasPrice([...rows, at("2026-08-31", 1799, 1, "12:00:00")], 1, 1799, "2026-08-31");
+    expect(endOfAugust([at("2026-02-01", 2199), at("2026-03-01", 1799)])).toBe(2199);
+    expect(endOfAugust([at("2026-01-31", 2199), at("2026-02-28", 1799)])).toBeNull();
+  });
+
+  it("looks only at the retailer of today's best offer", () => {
+    const rows = [at("2026-09-01", 2199, 2), at("2026-11-01", 1899, 2), at("2026-09-01", 1799, 1)];
+    expect(was(rows)).toBeNull();
+    // The same history read for retailer 2 has its run of 21.99 (above 17.99).
+    expect(wasPrice(rows, 2, 1799, today)).toBe(2199);
+    // A lower price at another retailer between the run and today does not matter either way.
+    expect(was([at("2026-09-01", 2199), at("2026-10-01", 1799), at("2026-10-05", 2999, 2)])).toBe(2199);
+  });
+
+  it("takes the most recent qualifying run, not an older higher one; an older one when the recent run is too short", () => {
+    const higherThenLower = [at("2026-07-01", 2499), at("2026-08-15", 2199), at("2026-09-20", 1799)];
+    expect(was(higherThenLower)).toBe(2199);
+    // 21.99 for 20 days only: the 24.99 before it stands (nothing higher since).
+    expect(was([at("2026-07-01", 2499), at("2026-08-15", 2199), at("2026-09-04", 1799)])).toBe(2499);
+    // A lower run after a higher one still comes first, however long the older one was.
+    expect(was([at("2026-06-01", 2999), at("2026-09-01", 2099), at("2026-10-01", 1799)])).toBe(2099);
+  });
+
+  it("gives nothing at or below today's price, and then looks further back", () => {
+    expect(was([at("2026-09-01", 1799)])).toBeNull();
+    expect(was([at("2026-09-01", 1699), at("2026-10-15", 1799)])).toBeNull();
+    // A penny above today's price is a was price.
+    expect(was([at("2026-09-01", 1800), at("2026-10-15", 1799)])).toBe(1800);
+    // 21.99 for 30 days, then 17.99 for 30 days: the recent run is today's price, the older one the was price.
+    expect(was([at("2026-08-01", 2199), at("2026-08-31", 1799), at("2026-09-30", 1999), at("2026-10-01", 1799)])).toBe(2199);
+  });
+
+  it("gives nothing without a best offer today, and ignores rows after today or without a date", () => {
+    const run = [at("2026-09-01", 2199), at("2026-10-01", 1799)];
+    expect(was(run, null)).toBeNull();
+    expect(was(run, 1799, null)).toBeNull();
+    expect(was([...run, at(plusDays(today, 1), 2999)])).toBe(2199);
+    expect(was([...run, { retailerId: 1, totalPence: 2999, recordedAt: "not a date" }])).toBe(2199);
+    // Of two rows at the same instant, the later one holds.
+    expect(was([at("2026-09-01", 2199), at("2026-09-01", 2099), at("2026-10-01", 1799)])).toBe(2099);
+  });
+
+  it("refuses a today that is not a date", () => {
+    expect(() => wasPrice([], 1, 1799, "2026-02-30")).toThrow(RangeError);
+    expect(() => wasPriceFirstDay("27/11/2026")).toThrow(RangeError);
+  });
+});
+
+describe("wasPriceFirstDay", () => {
+  it("is the first day of 28 ending six calendar months before today", () => {
+    expect(wasPriceMinDays).toBe(28);
+    expect(wasPriceFirstDay("2026-11-27")).toBe("2026-04-30");
+    expect(wasPriceFirstDay("2026-08-31")).toBe("2026-02-01");
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * Deal signals a shopper can trust, worked out from a product's price history: the lowest price
  * in 90 days, the typical price, whether today's price is a deal, a "was" price the history
- * supports, and when a price alert fires. Every figure is the lowest in-stock total (price plus
- * delivery) of a day, in integer pence.
+ * supports, and when a price alert fires. Every figure is a total to the door (price plus
+ * delivery) in integer pence: the day's lowest in-stock total, except the "was" price, which is
+ * one retailer's own.
  */
+import { monthsBeforeDay } from "./dates.ts";
 import type { Pence } from "./money.ts";
 
 /** One UTC day of a product's history, oldest first; the last one is today. */
@@ -27,12 +29,23 @@ export interface HistoryRow {
 export const windowDays = 90;
 /** Fewer days with a price than this says nothing about a typical price. */
 export const minPricedDays = 14;
-/** A "was" price must have been the day's lowest on at least this many days of the window. */
+/** A "was" price must have been charged for at least this many consecutive days. */
 export const wasPriceMinDays = 28;
+/** ... in a run that ended no more than this many calendar months before today. */
+export const wasPriceMaxAgeMonths = 6;
 /** A deal is at least this many percent below the typical price. */
 export const dealPercent = 5;
 
 const dayMs = 24 * 60 * 60 * 1000;
+
+/** The start (ms) of a YYYY-MM-DD day, UTC. Throws a RangeError when `day` is not a date. */
+function dayStartOf(day: string): number {
+  const start = Date.parse(`${day}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !Number.isFinite(start) || new Date(start).toISOString().slice(0, 10) !== day) {
+    throw new RangeError(`Not a YYYY-MM-DD date: ${day}`);
+  }
+  return start;
+}
 
 /** The window ending on the last `today` asked for: a build asks for one day, for every product. */
 let lastWindow: { today: string; firstDayStart: number; labels: readonly string[] } | undefined;
@@ -43,11 +56,7 @@ let lastWindow: { today: string; firstDayStart: number; labels: readonly string[
  */
 function windowOf(today: string): { firstDayStart: number; labels: readonly string[] } {
   if (lastWindow?.today === today) return lastWindow;
-  const todayStart = Date.parse(`${today}T00:00:00Z`);
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || !Number.isFinite(todayStart) || new Date(todayStart).toISOString().slice(0, 10) !== today) {
-    throw new RangeError(`Not a YYYY-MM-DD date: ${today}`);
-  }
-  const firstDayStart = todayStart - (windowDays - 1) * dayMs;
+  const firstDayStart = dayStartOf(today) - (windowDays - 1) * dayMs;
   const labels = Array.from({ length: windowDays }, (_, index) => new Date(firstDayStart + index * dayMs).toISOString().slice(0, 10));
   lastWindow = { today, firstDayStart, labels };
   return lastWindow;
@@ -157,20 +166,95 @@ export function isDeal(todayPence: Pence | null, days: readonly DailyLowest[]): 
 }
 
 /**
- * A struck-through "was" price the history supports: the highest price above today's that was
- * the day's lowest, exactly, on at least 28 days of the window (not necessarily in a row). Null
- * when no such price or no price today: no invented savings.
- * @example wasPrice(days, 1799) // 2199 when 2199 was the day's lowest on 28 of the 90 days
+ * The first UTC day the "was" price rule looks at for `today`: the first day of a 28-day run that
+ * ended exactly six calendar months before today. A price recorded before it holds into it, so a
+ * reader passes each retailer's last recording before this day as well.
+ * @example wasPriceFirstDay("2026-11-27") // "2026-04-30" (28 days ending 2026-05-27)
  */
-export function wasPrice(days: readonly DailyLowest[], todayPence: Pence | null): Pence | null {
-  if (todayPence === null) return null;
-  const daysAt = new Map<Pence, number>();
-  for (const price of pricesOf(inWindow(days))) daysAt.set(price, (daysAt.get(price) ?? 0) + 1);
-  let was: Pence | null = null;
-  for (const [price, count] of daysAt) {
-    if (price > todayPence && count >= wasPriceMinDays && (was === null || price > was)) was = price;
+export function wasPriceFirstDay(today: string): string {
+  dayStartOf(today);
+  const lastDayAllowed = dayStartOf(monthsBeforeDay(today, wasPriceMaxAgeMonths));
+  return new Date(lastDayAllowed - (wasPriceMinDays - 1) * dayMs).toISOString().slice(0, 10);
+}
+
+/**
+ * A "was" price may be shown next to today's best price only when the same retailer (the retailer
+ * of today's best offer) charged that price, as a total to the door on the same basis as the best
+ * price, for at least 28 consecutive days; that run ended no more than six calendar months before
+ * today; and between the end of that run and today that retailer never charged a higher price.
+ * A day out of stock or with another price breaks the run. The most recent run of 28 days or more
+ * that meets all of this gives the "was" price, and only when it is above today's price; otherwise
+ * there is no "was" price.
+ *
+ * Days are UTC days. A day counts towards a run only when the retailer charged that one price,
+ * in stock, the whole day: from the price in force at midnight (its last row at or before then)
+ * through every row in the day. So the day a price starts and the day it changes are not days at
+ * that price. "Six calendar months before today" is monthsBeforeDay: for 2026-11-27 a run whose
+ * last day is 2026-05-27 is recent enough and one ending 2026-05-26 is not. A higher price charged
+ * on any day after the run's last day, today included, rules the run out (out of stock does not).
+ *
+ * `rows` are totals to the door as historyTotals gives them (other retailers' rows are ignored),
+ * reaching back to wasPriceFirstDay(today) plus the row in force then; rows after today are
+ * ignored. `retailerId` and `todayPence` are today's best offer's retailer and total (null: no
+ * best offer, no "was" price). Throws a RangeError when `today` is not a date.
+ * @example wasPrice(rows, 1, 1799, "2026-11-27") // 2199 when retailer 1 charged 2199 all day from 1 to 28 October and nothing higher since
+ */
+export function wasPrice(rows: readonly HistoryRow[], retailerId: number | null, todayPence: Pence | null, today: string): Pence | null {
+  if (retailerId === null || todayPence === null) return null;
+  const todayStart = dayStartOf(today);
+  const firstDayStart = dayStartOf(wasPriceFirstDay(today));
+  const dayCount = Math.round((todayStart - firstDayStart) / dayMs) + 1;
+  // The run's last day may be no earlier than this day of the count (six months before today).
+  const lastDayAllowed = wasPriceMinDays - 1;
+  const todayEnd = todayStart + dayMs;
+  // This retailer's rows by time (a stable sort: of the same instant, the later row wins).
+  const own = rows
+    .filter((row) => row.retailerId === retailerId)
+    .map((row) => ({ totalPence: row.totalPence, time: Date.parse(row.recordedAt) }))
+    .filter((row) => Number.isFinite(row.time) && row.time < todayEnd)
+    .sort((a, b) => a.time - b.time);
+
+  // Per day: the one price charged in stock all day (null: none, or more than one), and the
+  // highest price charged at any moment of it (null: out of stock or not yet seen all day).
+  const heldAllDay: (Pence | null)[] = [];
+  const highest: (Pence | null)[] = [];
+  let current: Pence | null = null;
+  let next = 0;
+  for (let index = 0; index < dayCount; index++) {
+    const dayStart = firstDayStart + index * dayMs;
+    for (; next < own.length && own[next]!.time <= dayStart; next++) current = own[next]!.totalPence;
+    let held = current;
+    let top = current;
+    for (; next < own.length && own[next]!.time < dayStart + dayMs; next++) {
+      current = own[next]!.totalPence;
+      if (current !== held) held = null;
+      if (current !== null && (top === null || current > top)) top = current;
+    }
+    // Today is not over: it is never a whole day at a price.
+    heldAllDay.push(index === dayCount - 1 ? null : held);
+    highest.push(top);
   }
-  return was;
+
+  // From today back: each run of days at one price, most recent first.
+  let highestSince: Pence | null = null;
+  for (let index = dayCount - 1; index >= 0; ) {
+    const price = heldAllDay[index] ?? null;
+    if (price === null) {
+      const top = highest[index] ?? null;
+      if (top !== null && (highestSince === null || top > highestSince)) highestSince = top;
+      index--;
+      continue;
+    }
+    // Older runs ended earlier still: none is recent enough.
+    if (index < lastDayAllowed) return null;
+    let first = index;
+    while (first > 0 && heldAllDay[first - 1] === price) first--;
+    const longEnough = index - first + 1 >= wasPriceMinDays;
+    if (longEnough && price > todayPence && (highestSince === null || highestSince <= price)) return price;
+    if (highestSince === null || price > highestSince) highestSince = price;
+    index = first - 1;
+  }
+  return null;
 }
 
 export type AlertRule =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bestOffer, defaultFreshForMs, effectivePence, freshnessText, offerListOrder, offerTotalPence, type ListedOffer, type OfferPricing } from "./offers.ts";
+import { bestOffer, defaultFreshForMs, effectivePence, freshnessText, offerListOrder, offerTotalAt, offerTotalPence, type ListedOffer, type OfferPricing } from "./offers.ts";
 
-const offer = (over: Partial<OfferPricing>): OfferPricing => ({
+const offer = (over: Partial<OfferPricing> = {}): OfferPricing => ({
   retailerId: 1,
   pricePence: 1000,
   originalPricePence: null,
@@ -26,7 +26,7 @@ describe("bestOffer", () => {
       offer({ retailerId: 2, pricePence: 900, inStock: false }),
       offer({ retailerId: 3, pricePence: 1500, priceOverride: true, manualPricePence: 1100 }),
     ]);
-    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 3, originalPricePence: null, bestDeliveryPence: null });
+    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 3, bestDeliveryPence: null });
   });
   it("breaks a tie on price by the lower retailer id, whichever comes first", () => {
     expect(bestOffer([offer({ retailerId: 5 }), offer({ retailerId: 2 })]).bestRetailerId).toBe(2);
@@ -40,32 +40,21 @@ describe("bestOffer", () => {
     expect(bestOffer([offer({ retailerId: 1, pricePence: 1001 }), offer({ retailerId: 8, pricePence: 1000 })])).toMatchObject({ bestRetailerId: 8, bestPricePence: 1000 });
     expect(bestOffer([offer({ retailerId: 8, pricePence: 1000 }), offer({ retailerId: 1, pricePence: 1001 })])).toMatchObject({ bestRetailerId: 8, bestPricePence: 1000 });
   });
-  it("keeps the best offer's was-price only when it is above the price", () => {
-    expect(bestOffer([offer({ originalPricePence: 1500 })]).originalPricePence).toBe(1500);
-    expect(bestOffer([offer({ originalPricePence: 1001 })]).originalPricePence).toBe(1001);
-    // Equal to the price: no saving, so no was-price.
-    expect(bestOffer([offer({ originalPricePence: 1000 })]).originalPricePence).toBeNull();
-    expect(bestOffer([offer({ originalPricePence: 900 })]).originalPricePence).toBeNull();
-  });
-  it("compares the was-price with the manual price when the admin overrides", () => {
-    expect(bestOffer([offer({ originalPricePence: 1000, priceOverride: true, manualPricePence: 800 })]).originalPricePence).toBe(1000);
-    expect(bestOffer([offer({ pricePence: 700, originalPricePence: 800, priceOverride: true, manualPricePence: 800 })]).originalPricePence).toBeNull();
-  });
-  it("takes the was-price of the best offer, not of another", () => {
+  it("gives no was-price of its own: a retailer's claimed was-price (RRP) is not one", () => {
     const best = bestOffer([offer({ retailerId: 1, pricePence: 1200, originalPricePence: 2000 }), offer({ retailerId: 2, pricePence: 1100, originalPricePence: 1300 })]);
-    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 2, originalPricePence: 1300, bestDeliveryPence: null });
+    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 2, bestDeliveryPence: null });
   });
   it("has no best price when nothing is in stock", () => {
-    expect(bestOffer([offer({ inStock: false })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null });
+    expect(bestOffer([offer({ inStock: false })])).toEqual({ bestPricePence: null, bestRetailerId: null, bestDeliveryPence: null });
     // An out-of-stock offer never wins, however cheap, wherever it stands.
     expect(bestOffer([offer({ retailerId: 1, pricePence: 1, inStock: false }), offer({ retailerId: 2 })]).bestRetailerId).toBe(2);
     expect(bestOffer([offer({ retailerId: 2 }), offer({ retailerId: 1, pricePence: 1, inStock: false })]).bestRetailerId).toBe(2);
-    expect(bestOffer([])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null });
+    expect(bestOffer([])).toEqual({ bestPricePence: null, bestRetailerId: null, bestDeliveryPence: null });
   });
   it("never chooses a stale offer, however cheap, and has no best price when only stale offers are in stock", () => {
     expect(bestOffer([offer({ retailerId: 1, pricePence: 1, stale: true }), offer({ retailerId: 2, pricePence: 1000 })])).toMatchObject({ bestRetailerId: 2, bestPricePence: 1000 });
     expect(bestOffer([offer({ retailerId: 2, pricePence: 1000 }), offer({ retailerId: 1, pricePence: 1, stale: true })])).toMatchObject({ bestRetailerId: 2, bestPricePence: 1000 });
-    expect(bestOffer([offer({ stale: true })])).toEqual({ bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null });
+    expect(bestOffer([offer({ stale: true })])).toEqual({ bestPricePence: null, bestRetailerId: null, bestDeliveryPence: null });
     expect(bestOffer([offer({ stale: false, retailerId: 4 })]).bestRetailerId).toBe(4);
   });
   it("counts a price as current for 24 hours by default", () => {
@@ -84,7 +73,7 @@ describe("best price to the door", () => {
   it("ranks by item plus delivery, so a dearer item with free delivery can win", () => {
     const offers = [offer({ retailerId: 1, pricePence: 3800, deliveryRule: rule }), offer({ retailerId: 2, pricePence: 3900, deliveryRule: rule })];
     // 3800 + 399 = 4199 against 3900 + 0 (exactly on the free threshold).
-    expect(bestOffer(offers)).toEqual({ bestPricePence: 3900, bestRetailerId: 2, originalPricePence: null, bestDeliveryPence: 0 });
+    expect(bestOffer(offers)).toEqual({ bestPricePence: 3900, bestRetailerId: 2, bestDeliveryPence: 0 });
     expect(bestOffer([...offers].reverse()).bestRetailerId).toBe(2);
   });
   it("breaks a tie on the total by the lower retailer id", () => {
@@ -103,14 +92,13 @@ describe("best price to the door", () => {
     expect(bestOffer([offer({ pricePence: 1000, deliveryRule: rule })]).bestDeliveryPence).toBe(399);
     expect(bestOffer([offer({ pricePence: 1000 })])).toMatchObject({ bestPricePence: 1000, bestDeliveryPence: null });
   });
-  it("states the was-price at the door, with the delivery that price would have carried, and only above the total", () => {
-    // Was 5000 (free delivery at that price) against 3000 + 399 now.
-    expect(bestOffer([offer({ pricePence: 3000, originalPricePence: 5000, deliveryRule: rule })]).originalPricePence).toBe(5000);
-    // Was 3850 + 399 = 4249 against 3900 + 0: a saving of 349 at the door.
-    expect(bestOffer([offer({ pricePence: 3900, originalPricePence: 3850, deliveryRule: rule })]).originalPricePence).toBe(4249);
-    expect(bestOffer([offer({ pricePence: 3700, originalPricePence: 3899, deliveryRule: rule })]).originalPricePence).toBe(4298);
-    // Was 3900 (free) against 3700 + 399 = 4099: no real saving to the door.
-    expect(bestOffer([offer({ pricePence: 3700, originalPricePence: 3900, deliveryRule: rule })]).originalPricePence).toBeNull();
+  it("prices a recorded item price to the door as the offer stands today: across the free-delivery threshold, stated delivery, marked free", () => {
+    expect(offerTotalAt(offer({ deliveryRule: rule }), 3899)).toBe(4298);
+    expect(offerTotalAt(offer({ deliveryRule: rule }), 3900)).toBe(3900);
+    expect(offerTotalAt(offer({ deliveryPence: 250, deliveryRule: rule }), 5000)).toBe(5250);
+    expect(offerTotalAt(offer({ freeDelivery: true, deliveryRule: rule }), 1000)).toBe(1000);
+    // Delivery not known: the item alone.
+    expect(offerTotalAt(offer(), 1000)).toBe(1000);
   });
 });
 

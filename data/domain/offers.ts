@@ -4,6 +4,7 @@ import type { Pence } from "./money.ts";
 export interface OfferPricing {
   retailerId: number;
   pricePence: Pence;
+  /** The retailer's own claimed was-price (RRP) from a feed or the admin: never shown as a "was" price by itself. */
   originalPricePence: Pence | null;
   inStock: boolean;
   priceOverride: boolean;
@@ -41,30 +42,35 @@ export function offerDeliveryPence(offer: OfferPricing, itemPence: Pence = effec
   return deliveryFor(itemPence, { deliveryPence: offer.deliveryPence ?? null, freeDelivery: offer.freeDelivery ?? false }, offer.deliveryRule ?? noDeliveryRule);
 }
 
+/**
+ * What the offer would cost to the door at `itemPence`: that item price plus the delivery it
+ * carries at this offer today (its own statement, else free when marked, else its retailer's
+ * rule at that price). How a recorded item price becomes a total to the door for the history.
+ */
+export function offerTotalAt(offer: OfferPricing, itemPence: Pence): Pence {
+  return totalPence(itemPence, offerDeliveryPence(offer, itemPence));
+}
+
 /** The compared price of an offer: its effective item price plus the delivery one unit costs. */
 export function offerTotalPence(offer: OfferPricing): Pence {
-  return totalPence(effectivePence(offer), offerDeliveryPence(offer));
+  return offerTotalAt(offer, effectivePence(offer));
 }
 
 export interface BestOffer {
   /** The lowest total to the door (item plus delivery). */
   bestPricePence: Pence | null;
   bestRetailerId: number | null;
-  /**
-   * What the best offer's was-price came to at the door (with the delivery that price would have
-   * carried), only when it is above the best total (no invented savings).
-   */
-  originalPricePence: Pence | null;
   /** The delivery inside the best total; null when not known (the total is then the item alone). */
   bestDeliveryPence: Pence | null;
 }
 
-const noBestOffer: BestOffer = { bestPricePence: null, bestRetailerId: null, originalPricePence: null, bestDeliveryPence: null };
+const noBestOffer: BestOffer = { bestPricePence: null, bestRetailerId: null, bestDeliveryPence: null };
 
 /**
  * The product's best price: the lowest total to the door (effective item price plus delivery)
  * among in-stock offers that are not stale; ties go to the lower retailer id so the result is
- * stable. No such offer: no best price.
+ * stable. No such offer: no best price. A retailer's own claimed was-price (RRP) plays no part:
+ * a "was" price comes from the price history only (wasPrice in deal-truth.ts).
  */
 export function bestOffer(offers: readonly OfferPricing[]): BestOffer {
   let best: OfferPricing | null = null;
@@ -78,11 +84,7 @@ export function bestOffer(offers: readonly OfferPricing[]): BestOffer {
     }
   }
   if (best === null) return noBestOffer;
-  const delivery = offerDeliveryPence(best);
-  const wasItem = best.originalPricePence;
-  const wasTotal = wasItem === null ? null : totalPence(wasItem, offerDeliveryPence(best, wasItem));
-  const original = wasTotal !== null && wasTotal > bestTotal ? wasTotal : null;
-  return { bestPricePence: bestTotal, bestRetailerId: best.retailerId, originalPricePence: original, bestDeliveryPence: delivery };
+  return { bestPricePence: bestTotal, bestRetailerId: best.retailerId, bestDeliveryPence: offerDeliveryPence(best) };
 }
 
 /** What the listing order of a product's offers looks at. */

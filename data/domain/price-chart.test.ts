@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defaultChartPadding, priceChart, retailerStyle, retailerStyles, type ChartPoint } from "./price-chart.ts";
+import { defaultChartPadding, pointsToDoor, priceChart, retailerStyle, retailerStyles, type ChartPoint } from "./price-chart.ts";
+import type { OfferPricing } from "./offers.ts";
 
 const now = new Date("2026-03-31T12:00:00Z");
 const dayMs = 24 * 60 * 60 * 1000;
@@ -136,6 +137,35 @@ describe("priceChart", () => {
     expect(defaultChartPadding).toEqual({ top: 12, right: 16, bottom: 28, left: 60 });
     const chart = priceChart([], { ...size, padding: { top: 0, right: 0, bottom: 0, left: 0 } });
     expect(chart.plot).toEqual({ left: 0, top: 0, right: 576, bottom: 240 });
+  });
+});
+
+describe("pointsToDoor", () => {
+  const offer = (retailerId: number, over: Partial<OfferPricing> = {}): OfferPricing => ({
+    retailerId,
+    pricePence: 3900,
+    originalPricePence: null,
+    inStock: true,
+    priceOverride: false,
+    manualPricePence: null,
+    ...over,
+  });
+  const at = (retailerId: number, pricePence: number, ago: number) => ({ retailerId, retailerName: `Shop ${retailerId}`, pricePence, recordedAt: daysAgo(ago) });
+
+  it("adds the delivery each recorded price carries at its offer today, across the free-delivery threshold", () => {
+    const rule = { standardPence: 399, freeFromPence: 3900 };
+    const offers = [offer(1, { deliveryRule: rule }), offer(2, { deliveryPence: 250 }), offer(3, { freeDelivery: true, deliveryRule: rule })];
+    expect(pointsToDoor([at(1, 3899, 20), at(1, 3900, 5), at(2, 1000, 20), at(3, 1000, 20)], offers).map((point) => point.pricePence)).toEqual([4298, 3900, 1250, 1000]);
+  });
+
+  it("keeps each point's retailer and time, and leaves out a retailer the product has no offer at", () => {
+    expect(pointsToDoor([at(1, 1000, 20), at(9, 500, 10)], [offer(1)])).toEqual([{ ...at(1, 1000, 20) }]);
+  });
+
+  it("makes a line end at the offer's total to the door", () => {
+    const offers = [offer(1, { pricePence: 1000, deliveryPence: 299 })];
+    const chart = priceChart(pointsToDoor([at(1, 1200, 40), at(1, 1000, 10)], offers), size);
+    expect(chart.lines.map((line) => [line.lastPricePence, line.lowestPence])).toEqual([[1299, 1299]]);
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * The product page's price-history chart, as plain numbers and SVG path text: one step line per
  * retailer over the last N days, with price and date ticks. Pure, so the static build renders
- * it as inline SVG with no JavaScript and a test can check every coordinate.
+ * it as inline SVG with no JavaScript and a test can check every coordinate. The page charts
+ * prices to the door (pointsToDoor), the basis its retailer table ranks on.
  */
 import { formatPence, type Pence } from "./money.ts";
+import { offerTotalAt, type OfferPricing } from "./offers.ts";
 import { registryEntryByName, retailerRegistry } from "./retailers.ts";
 
 /** One recorded price of one offer (a row of price_history with its retailer's name). */
@@ -16,6 +18,24 @@ export interface HistoryPoint {
 }
 
 export type ChartPoint = Pick<HistoryPoint, "retailerName" | "pricePence" | "recordedAt">;
+
+/**
+ * The points as prices to the door: each recorded item price plus the delivery that price
+ * carries at its offer today (offerTotalAt: the offer's own delivery, else free when marked, else
+ * its retailer's rule at that price), as the retailer table ranks offers and the deal facts count
+ * the history. So a line ends at its offer's total in the table. A retailer the product has no
+ * offer at is left out.
+ * @example pointsToDoor([{ retailerId: 1, retailerName: "Zooplus", pricePence: 1000, recordedAt }], [offer at retailer 1 with £2.99 delivery])[0].pricePence // 1299
+ */
+export function pointsToDoor(points: readonly HistoryPoint[], offers: readonly OfferPricing[]): HistoryPoint[] {
+  const offerAt = new Map(offers.map((offer) => [offer.retailerId, offer]));
+  const converted: HistoryPoint[] = [];
+  for (const point of points) {
+    const offer = offerAt.get(point.retailerId);
+    if (offer !== undefined) converted.push({ ...point, pricePence: offerTotalAt(offer, point.pricePence) });
+  }
+  return converted;
+}
 
 export interface ChartPadding {
   top: number;

@@ -21,6 +21,8 @@ import {
 } from "../../data/db/product-pages.ts";
 import { countProducts, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
 import { dealFactsFor } from "../../data/db/deal-facts.ts";
+import { readOfferPricing } from "../../data/db/offers.ts";
+import type { OfferPricing } from "../../data/domain/offers.ts";
 import { hasDemoOffers } from "../../data/db/demo.ts";
 import type { DealFacts } from "../../data/domain/deal-facts.ts";
 import { brandCountsByCategory, listBrandCounts } from "../../data/db/facets.ts";
@@ -142,16 +144,26 @@ export function productPages(now: Date): ProductPageData[] {
 }
 
 /**
+ * The pricing inputs (item price, delivery, the retailer's delivery rule) of this pass's
+ * products' offers, by product id, in one query: what turns a recorded item price into a price to
+ * the door for the chart and the deal facts.
+ */
+export function productOfferPricing(): ReadonlyMap<number, readonly OfferPricing[]> {
+  return once("product-offer-pricing", (db) => readOfferPricing(db, passData().pass.productIds ?? null));
+}
+
+/**
  * Deal facts (lowest in 90 days, typical price, deal, supported was-price) of this pass's product
- * pages as of `now`, by product id: worked out in bulk from the history the pages already read,
- * plus one query for the offers' delivery rules.
+ * pages as of `now`, by product id: worked out in bulk from the history the pages already read
+ * and the offers' pricing, plus one query for the longer history of the products whose "was"
+ * price the 90 days do not settle.
  */
 export function productDealFacts(now: Date): ReadonlyMap<number, DealFacts> {
   return once("product-deal-facts", (db) => {
     const pages = productPages(now);
     const history = new Map(pages.map((page) => [page.product.id, page.history]));
     const { pass } = passData();
-    return dealFactsFor(db, pass.productIds ?? null, now, history);
+    return dealFactsFor(db, pass.productIds ?? null, now, history, productOfferPricing());
   });
 }
 

@@ -1,7 +1,8 @@
 /**
  * Deal truth on the public pages: the product page's deal panel (typical price, deal badge,
  * lowest in 90 days) checked against figures this test works out itself from the database's
- * price history; a was-price shown only where the history supports it; and a drop alert made
+ * price history; a was-price shown only where the best offer's retailer's history allows it (28
+ * whole days in a row within six months, nothing higher since), and the panel saying so; and a drop alert made
  * through the product page's form, stored with its kind and percent and listed on /my-alerts in
  * words, on the desktop table and the 375 px cards.
  */
@@ -33,11 +34,22 @@ interface Facts {
   claimedWas: number | null;
 }
 
+/** The day (YYYY-MM-DD) `months` calendar months before `day`, on the month's last day when it has no such day. */
+function monthsBack(day: string, months: number): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(year, month - 1 - months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(date, last))).toISOString().slice(0, 10);
+}
+
 /**
  * Every product's deal facts, worked out here from the rows: each day of the 90 ending today, a
  * current retailer's price is its last recorded item price before the day ends plus the delivery
  * that price carries (the offer's own, else free when marked, else free from the retailer's
  * threshold, else its charge); today is the offers as they are (in stock and not stale only).
+ * The was-price: the best offer's retailer's price on each whole day it charged one price all day
+ * (the same conversion), the most recent run of 28 such days or more above today's price that
+ * ended no more than six calendar months ago, with no higher price from it since.
  */
 function factsFromDatabase(): Facts[] {
   const db = new Database(databaseFile, { readonly: true });
@@ -92,10 +104,38 @@ function factsFromDatabase(): Facts[] {
       const today = daily[89]!;
       const middle = priced.length >> 1;
       const typical = priced.length < 14 ? null : priced.length % 2 ? priced[middle]! : Math.floor((priced[middle - 1]! + priced[middle]! + 1) / 2);
-      const counts = new Map<number, number>();
-      for (const price of priced) counts.set(price, (counts.get(price) ?? 0) + 1);
-      const supported = [...counts].filter(([price, count]) => today !== null && price > today && count >= 28).map(([price]) => price);
       const bestOffer = mine.find((offer) => offer.retailer_id === product.best_retailer_id);
+      let was: number | null = null;
+      if (bestOffer !== undefined && today !== null) {
+        const rows = history
+          .filter((row) => row.product_id === product.id && row.retailer_id === bestOffer.retailer_id)
+          .map((row) => ({ time: Date.parse(row.recorded_at), total: total(bestOffer, row.price_pence) }));
+        const lastDayAllowed = Date.parse(`${monthsBack(new Date(todayStart).toISOString().slice(0, 10), 6)}T00:00:00Z`);
+        // Whole days from 27 days before the last one allowed up to yesterday: the one price charged all day, else null.
+        const days: { start: number; held: number | null; top: number | null }[] = [];
+        for (let start = lastDayAllowed - 27 * dayMs; start <= todayStart; start += dayMs) {
+          const atStart = rows.filter((row) => row.time <= start).at(-1);
+          const during = rows.filter((row) => row.time > start && row.time < start + dayMs).map((row) => row.total);
+          const charged = [...(atStart ? [atStart.total] : []), ...during, ...(start === todayStart ? [today] : [])];
+          const held = start < todayStart && atStart !== undefined && charged.every((price) => price === atStart.total) ? atStart.total : null;
+          days.push({ start, held, top: charged.length === 0 ? null : Math.max(...charged) });
+        }
+        let highestSince = 0;
+        for (let i = days.length - 1; i >= 0 && was === null; ) {
+          const { held, top, start } = days[i]!;
+          if (held === null) {
+            highestSince = Math.max(highestSince, top ?? 0);
+            i--;
+            continue;
+          }
+          if (start < lastDayAllowed) break;
+          let first = i;
+          while (first > 0 && days[first - 1]!.held === held) first--;
+          if (i - first + 1 >= 28 && held > today && highestSince <= held) was = held;
+          highestSince = Math.max(highestSince, held);
+          i = first - 1;
+        }
+      }
       return {
         slug: product.slug,
         name: product.name,
@@ -103,7 +143,7 @@ function factsFromDatabase(): Facts[] {
         typical,
         isDeal: today !== null && typical !== null && today * 100 <= typical * 95,
         isLowest: today !== null && daily[0] !== null && today === priced[0],
-        was: supported.length === 0 ? null : Math.max(...supported),
+        was,
         claimedWas: bestOffer?.claimed ?? null,
       };
     });
@@ -131,6 +171,9 @@ describe("the deal panel", () => {
       } else {
         expect(await panel.getByTestId("deal-typical").innerText(), facts.slug).toBe(`Typical price ${pounds(facts.typical)}`);
         expect(await panel.getByTestId("deal-method").innerText()).toContain("middle of each day's lowest price to your door over the last 90 days");
+        expect(await panel.getByTestId("deal-method").innerText()).toContain(
+          'A "was" price is shown only when the retailer with today\'s best price charged it, to your door, for at least 28 days in a row',
+        );
       }
       expect(await panel.getByTestId("deal-badge").count(), `${facts.slug} deal badge`).toBe(facts.isDeal ? 1 : 0);
       expect(await panel.getByTestId("deal-lowest-90").count(), `${facts.slug} lowest in 90 days`).toBe(facts.isLowest ? 1 : 0);

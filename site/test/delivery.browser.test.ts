@@ -1,7 +1,7 @@
 /**
  * Prices to the door on the public pages: the product page's table and headline, the visitor's
- * "item prices only" choice (kept per browser, not shared with another visitor), and a product
- * out of stock at every retailer.
+ * "item prices only" choice (kept per browser, not shared with another visitor, acting on product
+ * pages only: cards elsewhere keep prices to the door), and a product out of stock at every retailer.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -38,7 +38,7 @@ async function allProducts(): Promise<Product[]> {
 const headline = (page: Page) => page.getByTestId("best-price").locator(":scope > span").first().innerText();
 
 describe("price to the door", () => {
-  it("shows the total with its item price and delivery; 'Show item prices only' is remembered in this browser and not another", async () => {
+  it("shows the total with its item price and delivery; 'Show item prices only' is remembered in this browser and not another, and leaves cards at the total", async () => {
     // A product whose best price carries a delivery charge, so total and item price differ.
     const product = (await allProducts()).find((p) => p.bestDelivery !== null && p.bestDelivery > 0 && p.bestPrice !== null)!;
     expect(product).toBeDefined();
@@ -58,12 +58,28 @@ describe("price to the door", () => {
     await page.reload();
     expect(await headline(page)).toBe(pounds(best.price));
     expect(await toggle.isChecked()).toBe(true);
-    // Cards elsewhere follow the same choice.
-    await page.goto(baseUrl);
+    // The choice acts on product pages only: a category grid card in this browser still shows the
+    // price to the door, the API's best price, for a product whose delivery makes it differ from the item price.
+    await page.goto(`${baseUrl}/category/${product.category.slug}`);
     await islandsReady(page);
-    const card = page.getByTestId("product-card").first();
-    await expect.poll(() => card.locator(".price-item-view").first().isVisible()).toBe(true);
-    expect(await card.locator(".price-total-view").first().isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.documentElement.getAttribute("data-price-view"))).toBe("item");
+    const slugs = await page.getByTestId("product-card").locator("h3 a").evaluateAll((links) => links.map((link) => link.getAttribute("href")!.replace("/product/", "")));
+    const charged: Product[] = [];
+    for (const slug of slugs) {
+      const live = (await (await fetch(`${baseUrl}/api/products/${slug}`)).json()) as Product;
+      if (live.bestPrice !== null && (live.bestDelivery ?? 0) > 0) charged.push(live);
+    }
+    expect(charged.length).toBeGreaterThan(0);
+    const card = page.getByTestId("product-card").filter({ has: page.getByRole("heading", { name: charged[0]!.name, exact: true }) });
+    await expect
+      .poll(async () => {
+        const live = (await (await fetch(`${baseUrl}/api/products/${charged[0]!.slug}`)).json()) as Product;
+        const shown = card.getByTestId("card-best-price");
+        return (await shown.isVisible()) ? `${await shown.innerText()} against ${pounds(live.bestPrice!)}` : "hidden";
+      })
+      .toBe(`${pounds(charged[0]!.bestPrice!)} against ${pounds(charged[0]!.bestPrice!)}`);
+    expect(await card.innerText()).toContain("Best price to your door");
+    expect(await card.innerText()).not.toContain("Item price");
 
     // A second visitor sees prices to the door.
     const other = await openPage(browser);

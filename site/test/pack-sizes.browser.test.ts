@@ -155,7 +155,7 @@ describe("Price per kg: Low to High", () => {
 
     // The compare tray shows the compared product's best price per kg as the card does.
     const first = page.getByTestId("product-card").first();
-    const perKg = await first.getByTestId("card-unit-price").locator(".price-total-view").innerText();
+    const perKg = await first.getByTestId("card-unit-price").innerText();
     expect(perKg).toMatch(/^£\d+\.\d{2} per kg$/);
     await first.getByRole("button", { name: /^Add .* to compare$/ }).click();
     await expect.poll(() => page.getByTestId("compare-tray").getByTestId("compare-unit-price").first().innerText()).toBe(perKg);

@@ -50,14 +50,14 @@ describe("home page", () => {
     await context.close();
   });
 
-  it("shows the hero example's prices to the door in listing order, marks the lowest in-stock total, and item prices under the toggle", async () => {
+  it("shows the hero example's prices to the door in listing order, marks the lowest in-stock total, and keeps them to the door under the toggle", async () => {
     const featured = ((await (await fetch(`${baseUrl}/api/products/featured?limit=1`)).json()) as Product[])[0]!;
     const shown = featured.prices.slice(0, 4);
     const pounds = (value: number) => `£${value.toFixed(2)}`;
     const { page, context } = await openPage(browser);
     await page.goto(baseUrl);
     const prices = page.getByTestId("hero-offer-price");
-    // An offer out of stock says so in words before its struck-through price.
+    // An offer out of stock says so in words before its price, which is not struck through (that would read as a "was" price).
     const expected = (pick: (offer: (typeof shown)[number]) => number) => shown.map((offer) => `${offer.inStock ? "" : "Out of stock "}${pounds(pick(offer))}`);
     await expect(prices.allInnerTexts()).resolves.toEqual(expected((offer) => offer.total));
     await expect(page.getByTestId("hero-price-basis").innerText()).resolves.toBe("Prices to your door, delivery included");
@@ -67,11 +67,13 @@ describe("home page", () => {
     const bestRow = page.getByTestId("hero-offer").filter({ hasText: "Best price" });
     await expect(bestRow.count()).resolves.toBe(1);
     await expect(bestRow.getByTestId("hero-offer-price").innerText()).resolves.toBe(pounds(Math.min(...inStockTotals)));
-    // The visitor's choice of item prices holds here too.
+    expect(await page.getByTestId("hero-offers").locator("s, del, .line-through").count()).toBe(0);
+    // The visitor's choice of item prices acts on product pages only: here the prices stay to the door.
     await page.evaluate(() => localStorage.setItem("price_view", "item"));
     await page.reload();
-    await expect(prices.allInnerTexts()).resolves.toEqual(expected((offer) => offer.price));
-    await expect(page.getByTestId("hero-price-basis").innerText()).resolves.toBe("Item prices, before delivery");
+    expect(await page.evaluate(() => document.documentElement.getAttribute("data-price-view"))).toBe("item");
+    await expect(prices.allInnerTexts()).resolves.toEqual(expected((offer) => offer.total));
+    await expect(page.getByTestId("hero-price-basis").innerText()).resolves.toBe("Prices to your door, delivery included");
     await context.close();
   });
 

@@ -224,7 +224,12 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
               <p className="mt-1 line-clamp-2 text-sm text-slate-600">{product.description}</p>
               <p className="mt-2 flex items-baseline gap-2">
                 <span className="text-xl font-extrabold text-slate-900">{formatPrice(product.bestPrice, "N/A")}</span>
-                {product.originalPrice !== null && discount !== null && <s className="text-sm text-slate-500">{formatPrice(product.originalPrice)}</s>}
+                {product.originalPrice !== null && discount !== null && (
+                  <span className="text-sm text-slate-500">
+                    <span className="sr-only">was </span>
+                    <s>{formatPrice(product.originalPrice)}</s>
+                  </span>
+                )}
                 {product.bestRetailer && <span className="text-xs text-slate-600">at {product.bestRetailer.name}</span>}
               </p>
               {prescriptionOnly ? (

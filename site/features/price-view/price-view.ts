@@ -1,9 +1,11 @@
 /**
- * The visitor's price view: prices to the door (item plus delivery, the default and the order
- * everything is ranked in) or item prices only. Kept per browser in local storage; the head
- * script (CookieConsentCheck.astro) marks <html data-price-view="item"> before the first paint
- * and CSS shows the matching `.price-total-view` / `.price-item-view` text. A display preference
- * the visitor sets, so it needs no cookie consent.
+ * The visitor's price view on product pages: prices to the door (item plus delivery, the default
+ * and the order everything is ranked in) or item prices only. Kept per browser in local storage;
+ * the head script (CookieConsentCheck.astro) marks <html data-price-view="item"> before the first
+ * paint and CSS shows the matching `.price-total-view` / `.price-item-view` text, inside a
+ * product page's own prices ([data-price-view-scope]) only: product cards, grids, favourites and
+ * every other list always show prices to the door. The toggle is on the product page alone. A
+ * display preference the visitor sets, so it needs no cookie consent.
  */
 export const priceViewKey = "price_view";
 export type PriceView = "total" | "item";

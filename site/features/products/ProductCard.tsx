@@ -125,15 +125,15 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
           </div>
         ) : (
           <div className="mt-auto">
-            <p className="text-xs text-slate-600">
-              <span className="price-total-view">Best price to your door</span>
-              <span className="price-item-view">Item price</span>
-            </p>
+            {/* Always the price to the door: the product page alone offers item prices. */}
+            <p className="text-xs text-slate-600">Best price to your door</p>
             <p className="flex items-baseline gap-2">
-              <span className="price-total-view text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice)}</span>
-              <span className="price-item-view text-2xl font-extrabold text-slate-900">{formatPrice(product.bestPrice - (product.bestDelivery ?? 0))}</span>
+              <span className="text-2xl font-extrabold text-slate-900" data-testid="card-best-price">{formatPrice(product.bestPrice)}</span>
               {product.originalPrice !== null && discount !== null && (
-                <span className="price-total-view text-sm text-slate-500 line-through">{formatPrice(product.originalPrice)}</span>
+                <span className="text-sm text-slate-500">
+                  <span className="sr-only">was </span>
+                  <s>{formatPrice(product.originalPrice)}</s>
+                </span>
               )}
             </p>
             {petName !== undefined && typeof product.costPerDay === "number" && (
@@ -143,8 +143,7 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
             )}
             {product.packSize && (
               <p className="text-sm font-semibold text-slate-900" data-testid="card-unit-price">
-                <span className="price-total-view">{cardUnitText(product.bestPrice, product.packSize)}</span>
-                <span className="price-item-view">{cardUnitText(product.bestPrice - (product.bestDelivery ?? 0), product.packSize)}</span>
+                {cardUnitText(product.bestPrice, product.packSize)}
               </p>
             )}
             <p className="text-xs text-slate-600">
@@ -163,14 +162,10 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
                   <span className="truncate">{offer.retailerName}</span>
                 </span>
                 {offer.inStock ? (
-                  <span className="font-semibold text-slate-900">
-                    <span className="price-total-view">{formatPrice(offer.total)}</span>
-                    <span className="price-item-view">{formatPrice(offer.price)}</span>
-                  </span>
+                  <span className="font-semibold text-slate-900">{formatPrice(offer.total)}</span>
                 ) : (
-                  <span className="text-slate-600">
-                    <span className="line-through">{formatPrice(offer.total)}</span> Out of stock
-                  </span>
+                  // Not struck through: a struck-through price reads as a "was" price.
+                  <span className="text-slate-600">{formatPrice(offer.total)} Out of stock</span>
                 )}
               </li>
             ))}

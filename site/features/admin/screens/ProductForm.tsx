@@ -532,7 +532,7 @@ function OfferRowEditor(props: {
               />
             )}
           </Field>
-          <Field label="Original price (£)" className="lg:col-span-2" hint="The was-price, if any.">
+          <Field label="Original price (£)" className="lg:col-span-2" hint="The retailer's RRP or was-price, if any. Shoppers see a was-price only from the price history.">
             {({ id, describedBy }) => (
               <input
                 id={id}
