@@ -1662,10 +1662,15 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "GET /api/alerts/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, 'a@example.com', 100) RETURNING id", alice, f.product.id).id;
+    // Opening the link shows the button and changes nothing; the button posts to the same address.
+    const before = databaseDigest();
     const response = await request("GET", `/api/alerts/unsubscribe?token=${signToken("alert-unsubscribe", id)}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("Price alert switched off");
-    expect(rows("SELECT id FROM price_alerts WHERE is_active = 0")).toEqual([{ id }]);
+    const page = await response.text();
+    expect(page).toContain("Switch off this price alert?");
+    expect(page).toContain(`<form method="post" action="/api/alerts/unsubscribe?token=${signToken("alert-unsubscribe", id)}"`);
+    expect(databaseDigest()).toBe(before);
+    expect(rows("SELECT id FROM price_alerts WHERE is_active = 0")).toEqual([]);
   },
   "POST /api/alerts/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, 'a@example.com', 100) RETURNING id", bob, f.product.id).id;
@@ -1675,10 +1680,14 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "GET /api/subscribers/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO email_subscribers (email) VALUES ('leaving@example.com') RETURNING id").id;
+    const before = databaseDigest();
     const response = await request("GET", `/api/subscribers/unsubscribe?token=${signToken("newsletter-unsubscribe", id)}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("Unsubscribed from the newsletter");
-    expect(rows("SELECT id FROM email_subscribers WHERE is_active = 0")).toEqual([{ id }]);
+    const page = await response.text();
+    expect(page).toContain("Unsubscribe from the newsletter?");
+    expect(page).toContain(`<form method="post" action="/api/subscribers/unsubscribe?token=${signToken("newsletter-unsubscribe", id)}"`);
+    expect(databaseDigest()).toBe(before);
+    expect(rows("SELECT id FROM email_subscribers WHERE is_active = 0")).toEqual([]);
   },
   "POST /api/subscribers/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO email_subscribers (email) VALUES ('one-click@example.com') RETURNING id").id;
