@@ -226,7 +226,7 @@ function productBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const categoryBody = (overrides: Record<string, unknown> = {}) => ({ name: "Tortoise", slug: "tortoise", icon: "Turtle", description: "Shells and salad.", ...overrides });
+const categoryBody = (overrides: Record<string, unknown> = {}) => ({ name: "Tortoise", slug: "tortoise", icon: "house", description: "Shells and salad.", ...overrides });
 const retailerBody = (overrides: Record<string, unknown> = {}) => ({
   name: "Paws Direct",
   logo: "https://cdn.example.com/paws.svg",
@@ -382,7 +382,14 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     crossSite("POST", "/api/categories", categoryBody(), evilOrigin),
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ name: "" }), status: 400, error: "name is required" },
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ slug: f.category.slug }), status: 409, error: `A category with the slug "${f.category.slug}" already exists` },
-    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ icon: "<svg>" }), status: 400, error: "icon must be an icon name, like PawPrint or shield-dog" },
+    ...["<svg>", "Turtle", "bones", "shield dogs"].map((icon) => ({
+      method: "POST",
+      path: "/api/categories",
+      admin: true,
+      body: categoryBody({ icon }),
+      status: 400,
+      error: "icon must be one of paw-print, bone, fish, baseball, house, shield-dog, scissors, whistle, rabbit, bird, heart, toy, bed",
+    })),
     // Over the default 16 KiB body limit.
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ description: "d".repeat(17 * 1024) }), status: 413, error: "Request body size exceeds the limit of 16384 bytes" },
   ],
@@ -806,16 +813,18 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   },
   "POST /api/categories": async () => {
     builds.length = 0;
-    const created = (await adminOk("POST", "/api/categories", categoryBody(), 201)) as { id: number };
-    expect(row("SELECT name, slug, icon, description FROM categories WHERE id = ?", created.id)).toEqual(categoryBody());
+    // An icon name in any case is stored by its own name.
+    const created = (await adminOk("POST", "/api/categories", categoryBody({ icon: "Bone" }), 201)) as { id: number; icon: string };
+    expect(created.icon).toBe("bone");
+    expect(row("SELECT name, slug, icon, description FROM categories WHERE id = ?", created.id)).toEqual(categoryBody({ icon: "bone" }));
     expect(auditRows().at(-1)).toEqual({ action: "create", entity: "category", entity_id: created.id, summary: 'Created category "Tortoise"' });
     expect(builds).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
     expect(((await ok("GET", "/api/categories")) as { slug: string }[]).map((c) => c.slug)).toContain("tortoise");
   },
   "PUT /api/categories/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM categories WHERE slug = 'tortoise'").id;
-    // Icon names come in both styles the seed uses (PawPrint, shield-dog).
-    const updated = await adminOk("PUT", `/api/categories/${id}`, categoryBody({ name: "Tortoises", icon: "shield-dog", description: "" }));
+    // Icon names in any style ("ShieldDog", "PawPrint") are stored as the tile's names ("shield-dog").
+    const updated = await adminOk("PUT", `/api/categories/${id}`, categoryBody({ name: "Tortoises", icon: "ShieldDog", description: "" }));
     expect(updated).toEqual({ id, ...categoryBody({ name: "Tortoises", icon: "shield-dog", description: "" }) });
     expect(row("SELECT name, icon, description FROM categories WHERE id = ?", id)).toEqual({ name: "Tortoises", icon: "shield-dog", description: "" });
     expect(auditRows().at(-1)?.summary).toBe('Updated category "Tortoises": name, icon, description');
