@@ -45,7 +45,7 @@ describe("retailers and brands", () => {
   });
 
   it("lists distinct brands alphabetically", async () => {
-    const brands = (await api.json<{ brand: string }[]>("/api/brands")).map((option) => option.brand);
+    const brands = await api.json<string[]>("/api/brands");
     expect(brands.length).toBeGreaterThan(5);
     expect(new Set(brands).size).toBe(brands.length);
     expect(brands).toEqual([...brands].sort((a, b) => a.localeCompare(b, "en", { sensitivity: "base" })));

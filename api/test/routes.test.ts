@@ -1321,8 +1321,12 @@ const badInput: Record<string, () => BadCase[]> = {
   ],
   "GET /api/brands": () => [
     { method: "DELETE", path: "/api/brands", status: 405, error: "DELETE is not allowed here; use GET or HEAD" },
-    { path: "/api/brands?category=no-such-category", status: 404, error: "Category not found" },
-    { path: "/api/brands?brand=Whiskas", status: 400, error: 'Unknown query parameter "brand": this endpoint takes q, category, retailer, minPrice, maxPrice' },
+    { path: "/api/brands?category=dog-food", status: 400, error: 'Unknown query parameter "category": this endpoint takes no query parameters' },
+  ],
+  "GET /api/brands/counts": () => [
+    { method: "DELETE", path: "/api/brands/counts", status: 405, error: "DELETE is not allowed here; use GET or HEAD" },
+    { path: "/api/brands/counts?category=no-such-category", status: 404, error: "Category not found" },
+    { path: "/api/brands/counts?brand=Whiskas", status: 400, error: 'Unknown query parameter "brand": this endpoint takes q, category, retailer, minPrice, maxPrice' },
   ],
   "GET /api/vouchers": () => [
     { path: "/api/vouchers?status=expired", status: 400, error: "status must be all or active" },
@@ -1536,10 +1540,14 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("GET", `/api/retailers/${f.retailer.id}`)).toEqual(f.retailer);
   },
   "GET /api/brands": async () => {
+    const expected = rows<{ brand: string }>("SELECT brand FROM products WHERE brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE");
+    expect(await ok("GET", "/api/brands")).toEqual(expected.map((row) => row.brand));
+  },
+  "GET /api/brands/counts": async () => {
     const expected = rows("SELECT brand, count(*) AS count FROM products WHERE brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE");
-    expect(await ok("GET", "/api/brands")).toEqual(expected);
+    expect(await ok("GET", "/api/brands/counts")).toEqual(expected);
     const inCategory = rows("SELECT brand, count(*) AS count FROM products WHERE category_id = ? AND brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE", f.category.id);
-    expect(await ok("GET", `/api/brands?category=${f.category.slug}`)).toEqual(inCategory);
+    expect(await ok("GET", `/api/brands/counts?category=${f.category.slug}`)).toEqual(inCategory);
   },
   "GET /api/vouchers": async () => {
     const response = await request("GET", "/api/vouchers?sort=popular&limit=3");
@@ -1806,6 +1814,7 @@ describe("cache headers", () => {
       ["/api/retailers", lists],
       [`/api/retailers/${f.retailer.id}`, lists],
       ["/api/brands", lists],
+      ["/api/brands/counts", lists],
       ["/api/vouchers", lists],
       ["/api/placeholder/10/10", "public, max-age=86400"],
       [`/api/packshot/${f.product.slug}.svg`, "public, max-age=86400"],

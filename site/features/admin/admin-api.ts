@@ -202,10 +202,7 @@ export const updateProduct = (id: number, input: ProductInput) => json<{ id: num
 export const deleteProduct = (id: number) => json<void>("DELETE", `/api/products/${id}`);
 
 /** Brand names for the product form; a failed load gives an empty list (a new brand can still be typed). */
-export const fetchBrands = () =>
-  json<{ brand: string }[]>("GET", "/api/brands")
-    .then((list) => list.map((option) => option.brand))
-    .catch(() => [] as string[]);
+export const fetchBrands = () => json<string[]>("GET", "/api/brands").catch(() => [] as string[]);
 
 /** The spreadsheet of all products, with the file name the server gives it. */
 export async function exportProducts(): Promise<{ blob: Blob; fileName: string }> {
