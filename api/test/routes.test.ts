@@ -725,8 +725,18 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     expect(body.recentChanges).toHaveLength(20);
   },
   "GET /api/admin/products": async () => {
-    const body = (await adminOk("GET", "/api/admin/products?page=1")) as { products: { id: number }[]; total: number; page: number; pageSize: number };
+    const body = (await adminOk("GET", "/api/admin/products?page=1")) as {
+      products: { id: number; createdAt: string; lastEditedAt: string | null }[];
+      total: number;
+      page: number;
+      pageSize: number;
+    };
     expect(body.products.map((p) => p.id)).toEqual(rows<{ id: number }>("SELECT id FROM products ORDER BY rank, id LIMIT 100").map((r) => r.id));
+    // When each was created and last edited: the list shows a product never edited by its creation.
+    const [first] = body.products;
+    expect({ createdAt: first!.createdAt, lastEditedAt: first!.lastEditedAt }).toEqual(
+      row("SELECT created_at AS createdAt, last_edited_at AS lastEditedAt FROM products WHERE id = ?", first!.id),
+    );
     expect(body).toMatchObject({ total: row<{ n: number }>("SELECT count(*) AS n FROM products").n, page: 1, pageSize: 100 });
     const page2 = (await adminOk("GET", "/api/admin/products?page=2")) as { products: unknown[] };
     expect(page2.products).toEqual([]);

@@ -144,8 +144,8 @@ describe("admin products", () => {
     // £13.99 is delivered free.
     expect(cells[2]).toBe("Zooplus");
     expect(cells[3]).toBe("£13.99");
-    // Created, never edited.
-    expect(cells[6]).toBe("Never");
+    // Created, never edited: when it was created.
+    expect(cells[6]).toBe("Created just now");
     slug = (await row.locator('a[href^="/product/"]').getAttribute("href"))!.replace("/product/", "");
     expect(slug).toBe(name.toLowerCase().replace(/ /g, "-"));
   });

@@ -145,6 +145,7 @@ export interface AdminProductRow {
   reviewCount: number;
   isFeatured: boolean;
   lastEditedAt: string | null;
+  createdAt: string;
 }
 
 export interface AdminProductPage {
