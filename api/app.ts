@@ -20,6 +20,7 @@ import categoryBySlug from "./routes/categories/slug/[slug].get.ts";
 import listRetailers from "./routes/retailers/index.get.ts";
 import retailerById from "./routes/retailers/[id].get.ts";
 import brands from "./routes/brands.get.ts";
+import brandCounts from "./routes/brands/counts.get.ts";
 import vouchers from "./routes/vouchers/index.get.ts";
 import voucherUse from "./routes/vouchers/[id]/uses.post.ts";
 import subscribe from "./routes/subscribers/index.post.ts";
@@ -204,6 +205,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/retailers", listRetailers, cached],
   ["GET", "/api/retailers/:id", retailerById, cached],
   ["GET", "/api/brands", brands, cached],
+  ["GET", "/api/brands/counts", brandCounts, cached],
   ["GET", "/api/vouchers", vouchers],
   ["POST", "/api/vouchers/:id/uses", voucherUse, visitorWrite],
   ["GET", "/api/affiliate-links", affiliateLinks],

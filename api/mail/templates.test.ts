@@ -113,6 +113,20 @@ describe("unsubscribePage", () => {
     expect(page).toContain("<title>Done - Paw &lt;Price&gt;</title>");
     expect(page).toContain("No more &amp; mails");
     expect(page).toContain(`href="https://pawprice.example/"`);
+    expect(page).not.toContain("<form");
+  });
+
+  it("carries a button posting to the action with its hidden fields, all escaped", () => {
+    const page = unsubscribePage({
+      siteName: "PawPrice",
+      baseUrl: "https://pawprice.example",
+      heading: "Switch off?",
+      message: "Press the button.",
+      form: { action: '/api/alerts/unsubscribe?token=a.1.x&y="z"', label: "Switch <off>", fields: { "List-Unsubscribe": "One-Click" } },
+    });
+    expect(page).toContain('<form method="post" action="/api/alerts/unsubscribe?token=a.1.x&amp;y=&quot;z&quot;"');
+    expect(page).toContain('<input type="hidden" name="List-Unsubscribe" value="One-Click">');
+    expect(page).toContain(">Switch &lt;off&gt;</button>");
   });
 
   it("links the site's icon in its head, as the site's pages do; a mail links none", () => {

@@ -231,17 +231,30 @@ export interface PageInput {
   baseUrl: string;
   heading: string;
   message: string;
+  /**
+   * A button that posts to `action` (a path on this site) with `fields` as hidden inputs: the
+   * step a person confirms, which a mail scanner following the link never takes.
+   */
+  form?: { action: string; label: string; fields?: Readonly<Record<string, string>> };
 }
 
-/** The small page an unsubscribe or confirmation link answers with: what happened, and a way back to the site. */
+/** The small page an unsubscribe or confirmation link answers with: what happened (or the button that does it), and a way back to the site. */
 export function unsubscribePage(input: PageInput): string {
+  const form = input.form
+    ? `<form method="post" action="${escapeHtml(input.form.action)}" style="margin: 0 0 24px">
+${Object.entries(input.form.fields ?? {})
+  .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">\n`)
+  .join("")}<button type="submit" style="padding: 10px 16px; background: #0f766e; color: #ffffff; border: 0; border-radius: 6px; font-size: 16px; cursor: pointer">${escapeHtml(input.form.label)}</button>
+</form>
+`
+    : "";
   // A page in the browser (not a mail): the site's icon, so the browser does not ask for a missing /favicon.ico.
   return htmlDocument(
     `${input.heading} - ${input.siteName}`,
     `<p style="margin: 0 0 8px; font-size: 14px; color: #57534e">${escapeHtml(input.siteName)}</p>
 <h1 style="margin: 0 0 16px; font-size: 22px">${escapeHtml(input.heading)}</h1>
 <p style="margin: 0 0 24px">${escapeHtml(input.message)}</p>
-<p style="margin: 0"><a href="${escapeHtml(input.baseUrl)}/" style="${linkStyle}">Back to ${escapeHtml(input.siteName)}</a></p>`,
+${form}<p style="margin: 0"><a href="${escapeHtml(input.baseUrl)}/" style="${linkStyle}">Back to ${escapeHtml(input.siteName)}</a></p>`,
     `<link rel="icon" href="${faviconPath}" type="image/svg+xml">`,
   );
 }

@@ -473,6 +473,26 @@ describe("alert schedule timing and log", () => {
   });
 });
 
+/** What a browser sends when it opens a link or posts a form. */
+const browserAccept = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+/** The button form of an unsubscribe page: where it posts, its hidden fields (as a form body) and its label. */
+function pageForm(page: string): { action: string; fields: string; label: string } {
+  const unescape = (text: string) => text.replace(/&amp;/g, "&").replace(/&quot;/g, '"');
+  const form = /<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page);
+  expect(form, "a form in the page").not.toBeNull();
+  const fields = [...form![2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => new URLSearchParams({ [unescape(name!)]: unescape(value!) }).toString());
+  const label = /<button type="submit"[^>]*>([^<]+)<\/button>/.exec(form![2]!)?.[1] ?? "";
+  return { action: unescape(form![1]!), fields: fields.join("&"), label };
+}
+
+/** Presses the page's button as a browser does: a form post to its action, asking for a page. */
+function press(form: { action: string; fields: string }): Promise<Response> {
+  return Promise.resolve(
+    app.request(form.action, { method: "POST", headers: { ...browserAccept, "content-type": "application/x-www-form-urlencoded" }, body: form.fields }),
+  );
+}
+
 describe("unsubscribe links", () => {
   const request = (pathAndQuery: string, init?: RequestInit) => Promise.resolve(app.request(pathAndQuery, init));
 
@@ -484,27 +504,69 @@ describe("unsubscribe links", () => {
     return { alertId, link: unsubscribeLink(mail, "/api/alerts/unsubscribe") };
   }
 
-  it("the alert link from the mail switches the alert off once; a second use says so and changes nothing", async () => {
+  it("the alert link from the mail only shows a page with a button; the button switches the alert off once", async () => {
     const { alertId, link } = await mailedAlert(productIds[0]!);
-    const first = await request(linkPath(link));
-    expect(first.status).toBe(200);
-    expect(first.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(first.headers.get("cache-control")).toBe("no-store");
-    const page = await first.text();
-    expect(page).toContain("Price alert switched off");
+    const before = alertRow(alertId);
+    // A mail scanner or link preview fetching the link, with or without asking for a page, changes nothing.
+    for (const init of [undefined, { headers: { accept: "*/*" } }, { method: "HEAD" }, { headers: browserAccept }]) {
+      expect((await request(linkPath(link), init)).status).toBe(200);
+    }
+    expect(alertRow(alertId)).toEqual(before);
+    expect(before.is_active).toBe(1);
+
+    const opened = await request(linkPath(link), { headers: browserAccept });
+    expect(opened.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(opened.headers.get("cache-control")).toBe("no-store");
+    const page = await opened.text();
+    expect(page).toContain("Switch off this price alert?");
     expect(page).toContain(siteConfig.siteName);
     expect(page).toContain(`href="${siteConfig.baseUrl}/"`);
+    const button = pageForm(page);
+    expect(button).toEqual({ action: linkPath(link), fields: "List-Unsubscribe=One-Click", label: "Switch off price alert" });
+    expect(alertRow(alertId)).toEqual(before);
+
+    // The person presses the button: the browser posts the form.
+    const pressed = await press(button);
+    expect(pressed.status).toBe(200);
+    expect(pressed.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(await pressed.text()).toContain("Price alert switched off");
     expect(alertRow(alertId).is_active).toBe(0);
 
-    const before = alertRow(alertId);
-    const second = await request(linkPath(link));
-    expect(second.status).toBe(200);
-    expect(await second.text()).toContain("already switched off");
-    expect(alertRow(alertId)).toEqual(before);
+    // Opened or pressed again: says so, shows no button, changes nothing.
+    const off = alertRow(alertId);
+    const again = await (await request(linkPath(link), { headers: browserAccept })).text();
+    expect(again).toContain("already switched off");
+    expect(again).not.toContain("<form");
+    expect(await (await press(button)).text()).toContain("already switched off");
+    expect(alertRow(alertId)).toEqual(off);
 
     // Switched off means no more mail, even for a deeper drop.
     setBestPrice(productIds[0]!, 100);
     expect((await check()).sent).toBe(0);
+  });
+
+  it("shows a browser a page for a bad or dead link, with its status, and changes nothing", async () => {
+    const { alertId, link } = await mailedAlert(productIds[5]!);
+    const token = new URL(link).searchParams.get("token")!;
+    const before = db.$client.prepare("SELECT id, is_active FROM price_alerts ORDER BY id").all();
+    const changed = `/api/alerts/unsubscribe?token=${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;
+    for (const init of [{ headers: browserAccept }, { method: "POST", headers: { ...browserAccept, "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }]) {
+      const bad = await request(changed, init);
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const text = await bad.text();
+      expect(text).toContain("Invalid unsubscribe link");
+      expect(text).toContain("Nothing has changed.");
+      expect(text).not.toContain("<form");
+    }
+    expect(db.$client.prepare("SELECT id, is_active FROM price_alerts ORDER BY id").all()).toEqual(before);
+
+    db.$client.prepare("DELETE FROM price_alerts WHERE id = ?").run(alertId);
+    const gone = await request(linkPath(link), { headers: browserAccept });
+    expect(gone.status).toBe(404);
+    const text = await gone.text();
+    expect(text).toContain("Price alert not found");
+    expect(text).not.toContain("<form");
   });
 
   it("refuses a tampered, foreign, missing or repeated token with 400 and changes nothing", async () => {
@@ -566,7 +628,7 @@ describe("newsletter", () => {
       cwd: projectRoot,
       env: { ...process.env, DATABASE_PATH: databaseFile, SMTP_URL: smtp.url, SECRETS_DIR: process.env.SECRETS_DIR },
     });
-  const request = (pathAndQuery: string) => Promise.resolve(app.request(pathAndQuery));
+  const request = (pathAndQuery: string, init?: RequestInit) => Promise.resolve(app.request(pathAndQuery, init));
 
   it("npm run newsletter:send mails every active subscriber their own unsubscribe link, which works once", async () => {
     db.$client.prepare("DELETE FROM email_subscribers").run();
@@ -594,13 +656,22 @@ describe("newsletter", () => {
     expect(link).toContain(`token=newsletter-unsubscribe.${reader}.`);
     expect(mail.headers.get("list-unsubscribe")).toBe(`<${link}>`);
 
-    const first = await request(linkPath(link));
+    const active = (id: number) => (db.$client.prepare("SELECT is_active FROM email_subscribers WHERE id = ?").get(id) as { is_active: number }).is_active;
+    // Opening the link (a person, or a mail scanner) only shows the button.
+    const opened = await request(linkPath(link), { headers: browserAccept });
+    expect(opened.status).toBe(200);
+    const page = await opened.text();
+    expect(page).toContain("Unsubscribe from the newsletter?");
+    expect([active(reader), active(other)]).toEqual([1, 1]);
+    const button = pageForm(page);
+    expect(button).toEqual({ action: linkPath(link), fields: "List-Unsubscribe=One-Click", label: "Unsubscribe" });
+
+    const first = await press(button);
     expect(first.status).toBe(200);
     expect(await first.text()).toContain("Unsubscribed from the newsletter");
-    const active = (id: number) => (db.$client.prepare("SELECT is_active FROM email_subscribers WHERE id = ?").get(id) as { is_active: number }).is_active;
     expect(active(reader)).toBe(0);
     expect(active(other)).toBe(1);
-    const second = await request(linkPath(link));
+    const second = await request(linkPath(link), { headers: browserAccept });
     expect(second.status).toBe(200);
     expect(await second.text()).toContain("already unsubscribed");
 

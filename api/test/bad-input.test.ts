@@ -41,12 +41,13 @@ const cases: [string, string][] = [
   ["/api/search?q=dog&sort=bogus", "sort"],
   ["/api/search?q=dog&minPrice=50&maxPrice=10", "minPrice"],
   ["/api/search?q=dog&category=Dog%20Food", "category"],
-  ["/api/brands?category=Dog%20Food", "category"],
-  ["/api/brands?minPrice=20&maxPrice=10", "minPrice"],
-  ["/api/brands?maxPrice=cheap", "maxPrice"],
-  ["/api/brands?retailer=0", "retailer"],
-  [`/api/brands?q=${"a".repeat(201)}`, "q"],
-  ["/api/brands?brand=Whiskas", "brand"],
+  ["/api/brands/counts?category=Dog%20Food", "category"],
+  ["/api/brands/counts?minPrice=20&maxPrice=10", "minPrice"],
+  ["/api/brands/counts?maxPrice=cheap", "maxPrice"],
+  ["/api/brands/counts?retailer=0", "retailer"],
+  [`/api/brands/counts?q=${"a".repeat(201)}`, "q"],
+  ["/api/brands/counts?brand=Whiskas", "brand"],
+  ["/api/brands?q=dog", "q"],
   ["/api/categories/abc", "id"],
   ["/api/categories/-1", "id"],
   ["/api/categories/slug/UPPER", "slug"],
@@ -69,7 +70,7 @@ describe("bad input", () => {
   });
 
   it("answers a brand list for an unknown category with 404 and a JSON error", async () => {
-    for (const path of ["/api/brands?category=no-such-category", "/api/brands?category=dog-food-x&minPrice=10&q=dog"]) {
+    for (const path of ["/api/brands/counts?category=no-such-category", "/api/brands/counts?category=dog-food-x&minPrice=10&q=dog"]) {
       const response = await api.get(path);
       expect(response.status).toBe(404);
       expect(response.headers.get("content-type")).toMatch(/application\/json/);

@@ -49,6 +49,7 @@ describe("response cache", () => {
       "/api/retailers",
       `/api/retailers/${retailer.id}`,
       "/api/brands",
+      "/api/brands/counts?category=dog-food",
     ];
     const notCached = [`/api/products/by-id/${product!.id}`, "/api/vouchers", `/api/affiliate-links?productId=${product!.id}`, "/api/health"];
     for (const path of [...cached, ...notCached]) {

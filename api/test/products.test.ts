@@ -301,7 +301,7 @@ describe("GET /api/products/featured, /{slug}, /by-id/{id}", () => {
   });
 });
 
-describe("GET /api/brands", () => {
+describe("GET /api/brands/counts", () => {
   type BrandCount = { brand: string; count: number };
   /** Products per brand, as the brand list must give them: by name, ignoring case. */
   const tally = (products: Product[]): BrandCount[] => {
@@ -311,7 +311,7 @@ describe("GET /api/brands", () => {
   };
 
   it("lists every brand with its product count without parameters", async () => {
-    expect(await api.json<BrandCount[]>("/api/brands")).toEqual(tally(await all()));
+    expect(await api.json<BrandCount[]>("/api/brands/counts")).toEqual(tally(await all()));
   });
 
   it("counts a category's brands within a price range, a best price on either bound counted as the grid's filter counts it", async () => {
@@ -321,7 +321,7 @@ describe("GET /api/brands", () => {
     for (const category of new Set([ten.category.slug, twenty.category.slug, "dog-food"])) {
       for (const range of ["minPrice=10&maxPrice=20", "minPrice=0&maxPrice=10", "minPrice=20", "minPrice=10.01&maxPrice=19.99", ""]) {
         const scope = `category=${category}${range ? `&${range}` : ""}`;
-        const brands = await api.json<BrandCount[]>(`/api/brands?${scope}`);
+        const brands = await api.json<BrandCount[]>(`/api/brands/counts?${scope}`);
         expect(brands, scope).toEqual(tally(await all(scope)));
         for (const { brand, count } of brands.slice(0, 3)) {
           expect((await api.json<{ count: number }>(`/api/products/count?${scope}&brand=${encodeURIComponent(brand)}`)).count, `${scope} ${brand}`).toBe(count);
@@ -329,7 +329,7 @@ describe("GET /api/brands", () => {
       }
     }
     // The bounds are inclusive: the £10.00 product counts in 10-20 and in 0-10, not from 10.01.
-    const countOf = async (scope: string, brand: string) => (await api.json<BrandCount[]>(`/api/brands?${scope}`)).find((b) => b.brand === brand)?.count ?? 0;
+    const countOf = async (scope: string, brand: string) => (await api.json<BrandCount[]>(`/api/brands/counts?${scope}`)).find((b) => b.brand === brand)?.count ?? 0;
     const tenScope = `category=${ten.category.slug}`;
     expect((await countOf(`${tenScope}&minPrice=10&maxPrice=20`, ten.brand!)) - (await countOf(`${tenScope}&minPrice=10.01&maxPrice=20`, ten.brand!))).toBe(1);
     expect(await countOf(`${tenScope}&minPrice=0&maxPrice=10`, ten.brand!)).toBeGreaterThanOrEqual(1);
@@ -338,25 +338,43 @@ describe("GET /api/brands", () => {
   });
 
   it("lists only the brands a category has: no cat-only brand among Dog Food's", async () => {
-    const dogFood = await api.json<BrandCount[]>("/api/brands?category=dog-food");
-    const catFood = await api.json<BrandCount[]>("/api/brands?category=cat-food");
+    const dogFood = await api.json<BrandCount[]>("/api/brands/counts?category=dog-food");
+    const catFood = await api.json<BrandCount[]>("/api/brands/counts?category=cat-food");
     const catOnly = catFood.filter((c) => !dogFood.some((d) => d.brand === c.brand));
     expect(catOnly.length).toBeGreaterThan(0);
-    expect(dogFood.length).toBeLessThan((await api.json<BrandCount[]>("/api/brands")).length);
+    expect(dogFood.length).toBeLessThan((await api.json<BrandCount[]>("/api/brands/counts")).length);
     expect(dogFood.every((b) => b.count > 0)).toBe(true);
   });
 
   it("narrows by retailer and by search text, as the grid and the search do", async () => {
     const retailers = await api.json<{ id: number; name: string }[]>("/api/retailers");
     const zooplus = retailers.find((r) => r.name === "Zooplus")!;
-    expect(await api.json<BrandCount[]>(`/api/brands?retailer=${zooplus.id}`)).toEqual(tally(await all(`retailer=${zooplus.id}`)));
+    expect(await api.json<BrandCount[]>(`/api/brands/counts?retailer=${zooplus.id}`)).toEqual(tally(await all(`retailer=${zooplus.id}`)));
     const search = await api.json<{ products: Product[]; total: number }>("/api/search?q=zanzibarian");
-    expect(await api.json<BrandCount[]>("/api/brands?q=zanzibarian")).toEqual(tally(search.products));
-    expect(await api.json<BrandCount[]>("/api/brands?q=zanzibarian")).toContainEqual({ brand: "Zanzibarian", count: 1 });
+    expect(await api.json<BrandCount[]>("/api/brands/counts?q=zanzibarian")).toEqual(tally(search.products));
+    expect(await api.json<BrandCount[]>("/api/brands/counts?q=zanzibarian")).toContainEqual({ brand: "Zanzibarian", count: 1 });
     const dogs = await api.json<{ products: Product[]; total: number }>("/api/search?q=dog&category=dog-food&limit=100");
     expect(dogs.total).toBeLessThanOrEqual(100);
-    expect(await api.json<BrandCount[]>("/api/brands?q=dog&category=dog-food")).toEqual(tally(dogs.products));
-    expect(await api.json("/api/brands?q=zzzzqqqq")).toEqual([]);
+    expect(await api.json<BrandCount[]>("/api/brands/counts?q=dog&category=dog-food")).toEqual(tally(dogs.products));
+    expect(await api.json("/api/brands/counts?q=zzzzqqqq")).toEqual([]);
+  });
+});
+
+describe("GET /api/brands", () => {
+  it("answers a JSON array of every brand's name, by name, each once whatever its case", async () => {
+    const names = await api.json<unknown[]>("/api/brands");
+    const products = await all();
+    const expected = [...new Map(products.filter((p) => p.brand).map((p) => [p.brand!.toLowerCase(), p.brand!])).values()].sort((a, b) =>
+      a.localeCompare(b, "en", { sensitivity: "base" }),
+    );
+    expect(names).toEqual(expected);
+    expect(names.every((name) => typeof name === "string")).toBe(true);
+  });
+
+  it("takes no parameters: a filter belongs to /api/brands/counts", async () => {
+    const response = await api.get("/api/brands?category=dog-food");
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'Unknown query parameter "category": this endpoint takes no query parameters' });
   });
 });
 

@@ -226,7 +226,7 @@ function productBody(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const categoryBody = (overrides: Record<string, unknown> = {}) => ({ name: "Tortoise", slug: "tortoise", icon: "Turtle", description: "Shells and salad.", ...overrides });
+const categoryBody = (overrides: Record<string, unknown> = {}) => ({ name: "Tortoise", slug: "tortoise", icon: "house", description: "Shells and salad.", ...overrides });
 const retailerBody = (overrides: Record<string, unknown> = {}) => ({
   name: "Paws Direct",
   logo: "https://cdn.example.com/paws.svg",
@@ -415,7 +415,14 @@ const adminBadInput: Record<string, () => BadCase[]> = {
     crossSite("POST", "/api/categories", categoryBody(), evilOrigin),
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ name: "" }), status: 400, error: "name is required" },
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ slug: f.category.slug }), status: 409, error: `A category with the slug "${f.category.slug}" already exists` },
-    { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ icon: "<svg>" }), status: 400, error: "icon must be an icon name, like PawPrint or shield-dog" },
+    ...["<svg>", "Turtle", "bones", "shield dogs"].map((icon) => ({
+      method: "POST",
+      path: "/api/categories",
+      admin: true,
+      body: categoryBody({ icon }),
+      status: 400,
+      error: "icon must be one of paw-print, bone, fish, baseball, house, shield-dog, scissors, whistle, rabbit, bird, heart, toy, bed",
+    })),
     // Over the default 16 KiB body limit.
     { method: "POST", path: "/api/categories", admin: true, body: categoryBody({ description: "d".repeat(17 * 1024) }), status: 413, error: "Request body size exceeds the limit of 16384 bytes" },
   ],
@@ -770,8 +777,18 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
     expect(body.recentChanges).toHaveLength(20);
   },
   "GET /api/admin/products": async () => {
-    const body = (await adminOk("GET", "/api/admin/products?page=1")) as { products: { id: number }[]; total: number; page: number; pageSize: number };
+    const body = (await adminOk("GET", "/api/admin/products?page=1")) as {
+      products: { id: number; createdAt: string; lastEditedAt: string | null }[];
+      total: number;
+      page: number;
+      pageSize: number;
+    };
     expect(body.products.map((p) => p.id)).toEqual(rows<{ id: number }>("SELECT id FROM products ORDER BY rank, id LIMIT 100").map((r) => r.id));
+    // When each was created and last edited: the list shows a product never edited by its creation.
+    const [first] = body.products;
+    expect({ createdAt: first!.createdAt, lastEditedAt: first!.lastEditedAt }).toEqual(
+      row("SELECT created_at AS createdAt, last_edited_at AS lastEditedAt FROM products WHERE id = ?", first!.id),
+    );
     expect(body).toMatchObject({ total: row<{ n: number }>("SELECT count(*) AS n FROM products").n, page: 1, pageSize: 100 });
     const page2 = (await adminOk("GET", "/api/admin/products?page=2")) as { products: unknown[] };
     expect(page2.products).toEqual([]);
@@ -858,16 +875,18 @@ const adminGoodInput: Record<string, () => Promise<void>> = {
   },
   "POST /api/categories": async () => {
     builds.length = 0;
-    const created = (await adminOk("POST", "/api/categories", categoryBody(), 201)) as { id: number };
-    expect(row("SELECT name, slug, icon, description FROM categories WHERE id = ?", created.id)).toEqual(categoryBody());
+    // An icon name in any case is stored by its own name.
+    const created = (await adminOk("POST", "/api/categories", categoryBody({ icon: "Bone" }), 201)) as { id: number; icon: string };
+    expect(created.icon).toBe("bone");
+    expect(row("SELECT name, slug, icon, description FROM categories WHERE id = ?", created.id)).toEqual(categoryBody({ icon: "bone" }));
     expect(auditRows().at(-1)).toEqual({ action: "create", entity: "category", entity_id: created.id, summary: 'Created category "Tortoise"' });
     expect(builds).toEqual([{ productIds: [], categoryIds: [], siteWide: true }]);
     expect(((await ok("GET", "/api/categories")) as { slug: string }[]).map((c) => c.slug)).toContain("tortoise");
   },
   "PUT /api/categories/:id": async () => {
     const id = row<{ id: number }>("SELECT id FROM categories WHERE slug = 'tortoise'").id;
-    // Icon names come in both styles the seed uses (PawPrint, shield-dog).
-    const updated = await adminOk("PUT", `/api/categories/${id}`, categoryBody({ name: "Tortoises", icon: "shield-dog", description: "" }));
+    // Icon names in any style ("ShieldDog", "PawPrint") are stored as the tile's names ("shield-dog").
+    const updated = await adminOk("PUT", `/api/categories/${id}`, categoryBody({ name: "Tortoises", icon: "ShieldDog", description: "" }));
     expect(updated).toEqual({ id, ...categoryBody({ name: "Tortoises", icon: "shield-dog", description: "" }) });
     expect(row("SELECT name, icon, description FROM categories WHERE id = ?", id)).toEqual({ name: "Tortoises", icon: "shield-dog", description: "" });
     expect(auditRows().at(-1)?.summary).toBe('Updated category "Tortoises": name, icon, description');
@@ -1399,8 +1418,12 @@ const badInput: Record<string, () => BadCase[]> = {
   ],
   "GET /api/brands": () => [
     { method: "DELETE", path: "/api/brands", status: 405, error: "DELETE is not allowed here; use GET or HEAD" },
-    { path: "/api/brands?category=no-such-category", status: 404, error: "Category not found" },
-    { path: "/api/brands?brand=Whiskas", status: 400, error: 'Unknown query parameter "brand": this endpoint takes q, category, retailer, minPrice, maxPrice' },
+    { path: "/api/brands?category=dog-food", status: 400, error: 'Unknown query parameter "category": this endpoint takes no query parameters' },
+  ],
+  "GET /api/brands/counts": () => [
+    { method: "DELETE", path: "/api/brands/counts", status: 405, error: "DELETE is not allowed here; use GET or HEAD" },
+    { path: "/api/brands/counts?category=no-such-category", status: 404, error: "Category not found" },
+    { path: "/api/brands/counts?brand=Whiskas", status: 400, error: 'Unknown query parameter "brand": this endpoint takes q, category, retailer, minPrice, maxPrice' },
   ],
   "GET /api/vouchers": () => [
     { path: "/api/vouchers?status=expired", status: 400, error: "status must be all or active" },
@@ -1619,10 +1642,14 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(await ok("GET", `/api/retailers/${f.retailer.id}`)).toEqual(f.retailer);
   },
   "GET /api/brands": async () => {
+    const expected = rows<{ brand: string }>("SELECT brand FROM products WHERE brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE");
+    expect(await ok("GET", "/api/brands")).toEqual(expected.map((row) => row.brand));
+  },
+  "GET /api/brands/counts": async () => {
     const expected = rows("SELECT brand, count(*) AS count FROM products WHERE brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE");
-    expect(await ok("GET", "/api/brands")).toEqual(expected);
+    expect(await ok("GET", "/api/brands/counts")).toEqual(expected);
     const inCategory = rows("SELECT brand, count(*) AS count FROM products WHERE category_id = ? AND brand IS NOT NULL AND brand <> '' GROUP BY brand ORDER BY brand COLLATE NOCASE", f.category.id);
-    expect(await ok("GET", `/api/brands?category=${f.category.slug}`)).toEqual(inCategory);
+    expect(await ok("GET", `/api/brands/counts?category=${f.category.slug}`)).toEqual(inCategory);
   },
   "GET /api/vouchers": async () => {
     const response = await request("GET", "/api/vouchers?sort=popular&limit=3");
@@ -1754,10 +1781,15 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "GET /api/alerts/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, 'a@example.com', 100) RETURNING id", alice, f.product.id).id;
+    // Opening the link shows the button and changes nothing; the button posts to the same address.
+    const before = databaseDigest();
     const response = await request("GET", `/api/alerts/unsubscribe?token=${signToken("alert-unsubscribe", id)}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("Price alert switched off");
-    expect(rows("SELECT id FROM price_alerts WHERE is_active = 0")).toEqual([{ id }]);
+    const page = await response.text();
+    expect(page).toContain("Switch off this price alert?");
+    expect(page).toContain(`<form method="post" action="/api/alerts/unsubscribe?token=${signToken("alert-unsubscribe", id)}"`);
+    expect(databaseDigest()).toBe(before);
+    expect(rows("SELECT id FROM price_alerts WHERE is_active = 0")).toEqual([]);
   },
   "POST /api/alerts/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO price_alerts (user_id, product_id, email, target_price_pence) VALUES (?, ?, 'a@example.com', 100) RETURNING id", bob, f.product.id).id;
@@ -1767,10 +1799,14 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "GET /api/subscribers/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO email_subscribers (email) VALUES ('leaving@example.com') RETURNING id").id;
+    const before = databaseDigest();
     const response = await request("GET", `/api/subscribers/unsubscribe?token=${signToken("newsletter-unsubscribe", id)}`);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain("Unsubscribed from the newsletter");
-    expect(rows("SELECT id FROM email_subscribers WHERE is_active = 0")).toEqual([{ id }]);
+    const page = await response.text();
+    expect(page).toContain("Unsubscribe from the newsletter?");
+    expect(page).toContain(`<form method="post" action="/api/subscribers/unsubscribe?token=${signToken("newsletter-unsubscribe", id)}"`);
+    expect(databaseDigest()).toBe(before);
+    expect(rows("SELECT id FROM email_subscribers WHERE is_active = 0")).toEqual([]);
   },
   "POST /api/subscribers/unsubscribe": async () => {
     const id = row<{ id: number }>("INSERT INTO email_subscribers (email) VALUES ('one-click@example.com') RETURNING id").id;
@@ -1892,6 +1928,7 @@ describe("cache headers", () => {
       ["/api/retailers", lists],
       [`/api/retailers/${f.retailer.id}`, lists],
       ["/api/brands", lists],
+      ["/api/brands/counts", lists],
       ["/api/vouchers", lists],
       ["/api/placeholder/10/10", "public, max-age=86400"],
       [`/api/packshot/${f.product.slug}.svg`, "public, max-age=86400"],

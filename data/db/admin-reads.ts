@@ -21,6 +21,7 @@ export interface AdminProductRow {
   reviewCount: number;
   isFeatured: boolean;
   lastEditedAt: string | null;
+  createdAt: string;
 }
 
 interface ProductListRow {
@@ -36,10 +37,11 @@ interface ProductListRow {
   review_count: number;
   is_featured: number;
   last_edited_at: string | null;
+  created_at: string;
 }
 
 const adminColumns = `p.id, p.name, p.slug, p.category_id, c.name AS category_name, p.best_retailer_id, r.name AS best_retailer_name,
-  p.best_price_pence, p.rating, p.review_count, p.is_featured, p.last_edited_at`;
+  p.best_price_pence, p.rating, p.review_count, p.is_featured, p.last_edited_at, p.created_at`;
 const adminFrom = "FROM products p JOIN categories c ON c.id = p.category_id LEFT JOIN retailers r ON r.id = p.best_retailer_id";
 
 /**
@@ -78,6 +80,7 @@ export function listAdminProducts(db: Db, options: { page: number; q?: string | 
       reviewCount: row.review_count,
       isFeatured: row.is_featured === 1,
       lastEditedAt: row.last_edited_at,
+      createdAt: row.created_at,
     })),
   };
 }

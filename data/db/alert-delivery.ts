@@ -242,6 +242,25 @@ function deactivate(db: Db, table: "price_alerts" | "email_subscribers", id: num
   })();
 }
 
+/** Whether an unsubscribe link's alert or subscription is still on, off already, or gone; reading it changes nothing. */
+export type SubscriptionState = "active" | "already-unsubscribed" | "not-found";
+
+function subscriptionState(db: Db, table: "price_alerts" | "email_subscribers", id: number): SubscriptionState {
+  const row = statement(db, `SELECT is_active FROM ${table} WHERE id = ?`).get(id) as { is_active: number } | undefined;
+  if (!row) return "not-found";
+  return row.is_active === 1 ? "active" : "already-unsubscribed";
+}
+
+/** An alert's state as its unsubscribe link's page shows it before the person confirms. */
+export function alertState(db: Db, id: number): SubscriptionState {
+  return subscriptionState(db, "price_alerts", id);
+}
+
+/** A newsletter subscriber's state as the unsubscribe link's page shows it before the person confirms. */
+export function subscriberState(db: Db, id: number): SubscriptionState {
+  return subscriptionState(db, "email_subscribers", id);
+}
+
 /** Switches an alert off (its unsubscribe link). The row stays, inactive, so a second click can say it is off already. */
 export function deactivateAlert(db: Db, id: number): UnsubscribeOutcome {
   return deactivate(db, "price_alerts", id);

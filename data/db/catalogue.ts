@@ -5,6 +5,7 @@ import { affiliateKeys, type AffiliateIds, type Category, type Retailer, type Vo
 import { ukToday } from "../domain/dates.ts";
 import { toPounds } from "../domain/money.ts";
 import { retailerHosts } from "../domain/retailers.ts";
+import { retailerNameKey } from "../domain/voucher-retailers.ts";
 
 export function listCategories(db: Db): Category[] {
   return statement(db, "SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id").all() as Category[];
@@ -74,7 +75,10 @@ export interface VoucherFilter {
   limit: number;
 }
 
-/** Vouchers with `isValid` (not expired, UK date), soonest expiry or most used first. */
+/**
+ * Vouchers with `isValid` (not expired, UK date), soonest expiry or most used first; `retailer`
+ * matches the voucher's retailer name without case, spaces or punctuation.
+ */
 export function listVouchers(db: Db, filter: VoucherFilter, today = ukToday()): { vouchers: Voucher[]; total: number } {
   const conditions: string[] = [];
   const params: unknown[] = [];
@@ -83,8 +87,13 @@ export function listVouchers(db: Db, filter: VoucherFilter, today = ukToday()): 
     params.push(today);
   }
   if (filter.retailer !== undefined) {
-    conditions.push("retailer = ? COLLATE NOCASE");
-    params.push(filter.retailer);
+    // The retailer's vouchers under any spelling of its name ("Pet Planet" for "Petplanet").
+    const key = retailerNameKey(filter.retailer);
+    const names = (statement(db, "SELECT DISTINCT retailer FROM vouchers").all() as { retailer: string }[])
+      .map((row) => row.retailer)
+      .filter((name) => retailerNameKey(name) === key);
+    conditions.push("retailer IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(names));
   }
   const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
   const order = filter.sort === "popular" ? "uses DESC, expiry_date, id" : "expiry_date, id";

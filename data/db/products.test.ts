@@ -8,6 +8,7 @@ import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries } from "../dom
 import { seedCatalogue } from "./seed.ts";
 import { generateCatalogue } from "../seed/generate.ts";
 import { sortKeys, sortOffered } from "../domain/sorting.ts";
+import { foodSpeciesOf } from "../domain/food.ts";
 
 let dir: string;
 let db: Db;
@@ -88,19 +89,23 @@ describe("Highest Rated", () => {
 
 describe("product search", () => {
   /**
-   * The reference: FTS5's own matching; the products holding fewest of the words not as a whole
-   * word of the name or category first (FTS5 column-filtered matching), then bm25, rank, id.
+   * The reference: FTS5's own matching; for a species' name alone ("cat", "dogs"), the products of
+   * that species' food categories (cat-food and its sub-aisles) first; then the products holding
+   * fewest of the words not as a whole word of the name or category (FTS5 column-filtered
+   * matching), then bm25, rank, id.
    */
   function ftsSearch(text: string, offset: number, limit: number) {
     const match = toFtsQuery(text)!;
     const wholeWords = toWholeWordQueries(text);
     const tier = wholeWords.map(() => "(s.rowid NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?))").join(" + ");
+    const species = ({ dog: "dog", dogs: "dog", cat: "cat", cats: "cat" } as Record<string, string>)[text.trim().toLowerCase()];
+    const speciesTier = species ? `(c.slug NOT IN ('${species}-food') AND c.slug NOT LIKE '${species}-food-%'), ` : "";
     const total = (db.$client.prepare("SELECT count(*) AS n FROM product_search WHERE product_search MATCH ?").get(match) as { n: number }).n;
     const ids = (
       db.$client
         .prepare(
-          `SELECT s.rowid AS id FROM product_search s JOIN products p ON p.id = s.rowid WHERE product_search MATCH ?
-           ORDER BY ${tier}, bm25(product_search, 10.0, 6.0, 3.0, 1.0), p.rank, p.id LIMIT ? OFFSET ?`,
+          `SELECT s.rowid AS id FROM product_search s JOIN products p ON p.id = s.rowid JOIN categories c ON c.id = p.category_id WHERE product_search MATCH ?
+           ORDER BY ${speciesTier}${tier}, bm25(product_search, 10.0, 6.0, 3.0, 1.0), p.rank, p.id LIMIT ? OFFSET ?`,
         )
         .all(match, ...wholeWords, limit, offset) as { id: number }[]
     ).map((row) => row.id);
@@ -121,12 +126,16 @@ describe("product search", () => {
     return [...queries];
   }
 
-  it("ranks in memory exactly as FTS5 does: whole-word tier, bm25 with the column weights, then rank", () => {
+  it("ranks in memory exactly as FTS5 does: species food, whole-word tier, bm25 with the column weights, then rank", () => {
     const rows = db.$client
-      .prepare("SELECT s.rowid AS id, p.rank, s.name, s.brand, s.category, s.description FROM product_search s JOIN products p ON p.id = s.rowid")
-      .all() as { id: number; rank: number; name: string; brand: string; category: string; description: string }[];
-    const index = new SearchIndex(rows.map((row) => ({ id: row.id, rank: row.rank, columns: [row.name, row.brand, row.category, row.description] })));
-    const queries = typicalQueries();
+      .prepare(
+        "SELECT s.rowid AS id, p.rank, s.name, s.brand, s.category, s.description, c.slug FROM product_search s JOIN products p ON p.id = s.rowid JOIN categories c ON c.id = p.category_id",
+      )
+      .all() as { id: number; rank: number; name: string; brand: string; category: string; description: string; slug: string }[];
+    const index = new SearchIndex(
+      rows.map((row) => ({ id: row.id, rank: row.rank, columns: [row.name, row.brand, row.category, row.description], foodFor: foodSpeciesOf(row.slug) })),
+    );
+    const queries = [...typicalQueries(), "cat", "Cats", "dog", "dogs"];
     expect(queries.length).toBeGreaterThan(100);
     for (const query of queries) {
       for (const [offset, limit] of [
@@ -163,6 +172,36 @@ describe("product search", () => {
     const fromIndex = search();
     check(fromIndex);
     expect(fromIndex.map((product) => product.id)).toEqual(fromFts.map((product) => product.id));
+  });
+
+  it("lists a species' food first for its name alone ('cat', 'dogs'), then its other matches as before; a longer search is unchanged", async () => {
+    const slugOf = new Map(
+      (db.$client.prepare("SELECT p.id, c.slug FROM products p JOIN categories c ON c.id = p.category_id").all() as { id: number; slug: string }[]).map((row) => [row.id, row.slug]),
+    );
+    const order = (text: string) => searchProducts(db, text, { offset: 0, limit: 100 }).products.map((product) => product.id);
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // the in-memory index answers, not FTS5 after the tests' changes
+    for (const [text, food] of [
+      ["cat", "cat-food"],
+      ["Cats", "cat-food"],
+      ["dog", "dog-food"],
+    ] as const) {
+      const ids = order(text);
+      const foods = ids.filter((id) => slugOf.get(id) === food);
+      expect(foods.length, text).toBeGreaterThan(2);
+      // Every food product comes before every other match: the food block is the list's start.
+      expect(ids.slice(0, foods.length), text).toEqual(foods);
+      // Other categories' matches come after.
+      expect(ids.length, text).toBeGreaterThan(foods.length);
+      expect({ ids, total: ids.length }, text).toEqual(ftsSearch(text, 0, 100));
+    }
+    // Cat litter no longer ranks above cat food for "cat"; with more words the shopper said what they want.
+    const cat = order("cat");
+    expect(slugOf.get(cat[0]!)).toBe("cat-food");
+    expect(slugOf.get(order("cat litter")[0]!)).toBe("cat-litter");
+    // A word that only starts like a species ("catnip") or a species among other words is not favoured.
+    const catnip = order("catnip");
+    expect(catnip.length).toBeGreaterThan(0);
+    expect(catnip).toEqual(ftsSearch("catnip", 0, 100).ids);
   });
 
   it("answers with FTS5's results, before and right after a change", () => {

@@ -16,7 +16,7 @@ import { foodSpeciesOf } from "../domain/food.ts";
 import type { LegalCategory } from "../domain/legal-category.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
-import { SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
+import { bareSpecies, SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
 
@@ -323,9 +323,9 @@ export interface SearchResult {
 }
 
 /**
- * Full-text search, best match first (products holding the query's words as whole words of their
- * name or category first; then name counts most, then brand, category, description), then
- * rank. Answered from an in-memory copy of the FTS5 index (SearchIndex, same matching and bm25
+ * Full-text search, best match first (for a species' name alone, "cat", that species' food
+ * first; then products holding the query's words as whole words of their name or category;
+ * then name counts most, then brand, category, description), then rank. Answered from an in-memory copy of the FTS5 index (SearchIndex, same matching and bm25
  * ranking, ~1 ms where FTS5's per-row ranking takes tens of ms for common words); FTS5 answers
  * while that copy is being brought up to date after a change, and for text the copy cannot
  * take as one token per word.
@@ -348,7 +348,11 @@ export function searchMatchIds(db: Db, text: string): number[] {
   return (index?.search(terms, 0, index.size) ?? searchWithFts(db, text, { offset: 0, limit: -1 })).ids;
 }
 
-/** FTS5's answer, ranked as SearchIndex ranks (the tier of whole-word matches, bm25, rank, id). */
+/**
+ * FTS5's answer, ranked as SearchIndex ranks (for a species' name alone, its food categories
+ * first; the tier of whole-word matches, bm25, rank, id). A food category's slug is
+ * "<species>-food" or one of its sub-aisles, "<species>-food-…" (foodSpeciesOf).
+ */
 function searchWithFts(db: Db, text: string, page: { offset: number; limit: number }): SearchHits {
   const match = toFtsQuery(text)!;
   const { total } = statement(db, "SELECT count(*) AS total FROM product_search WHERE product_search MATCH ?").get(match) as {
@@ -357,15 +361,18 @@ function searchWithFts(db: Db, text: string, page: { offset: number; limit: numb
   if (total === 0 || page.offset >= total) return { ids: [], total };
   const wholeWords = toWholeWordQueries(text);
   const tier = wholeWords.map(() => "(hits.id NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?))").join(" + ");
+  const species = bareSpecies(searchTerms(text));
+  const speciesTier = species === null ? "" : "(c.slug <> ? AND c.slug NOT GLOB ?), ";
+  const speciesParams = species === null ? [] : [`${species}-food`, `${species}-food-*`];
   const rows = statement(
     db,
     `WITH hits AS (
        SELECT rowid AS id, bm25(product_search, 10.0, 6.0, 3.0, 1.0) AS score
        FROM product_search WHERE product_search MATCH ?
      )
-     SELECT p.id FROM hits JOIN products p ON p.id = hits.id
-     ORDER BY ${tier}, hits.score, p.rank, p.id LIMIT ? OFFSET ?`,
-  ).all(match, ...wholeWords, page.limit, page.offset) as { id: number }[];
+     SELECT p.id FROM hits JOIN products p ON p.id = hits.id JOIN categories c ON c.id = p.category_id
+     ORDER BY ${speciesTier}${tier}, hits.score, p.rank, p.id LIMIT ? OFFSET ?`,
+  ).all(match, ...speciesParams, ...wholeWords, page.limit, page.offset) as { id: number }[];
   return { ids: rows.map((row) => row.id), total };
 }
 
@@ -396,11 +403,16 @@ function buildSearchIndex(db: Db): { index: SearchIndex; version: string } {
     const version = searchVersion(db);
     const rows = statement(
       db,
-      `SELECT s.rowid AS id, p.rank, s.name, s.brand, s.category, s.description
-       FROM product_search s JOIN products p ON p.id = s.rowid`,
-    ).all() as { id: number; rank: number; name: string; brand: string; category: string; description: string }[];
+      `SELECT s.rowid AS id, p.rank, s.name, s.brand, s.category, s.description, c.slug AS category_slug
+       FROM product_search s JOIN products p ON p.id = s.rowid JOIN categories c ON c.id = p.category_id`,
+    ).all() as { id: number; rank: number; name: string; brand: string; category: string; description: string; category_slug: string }[];
     const index = new SearchIndex(
-      rows.map((row) => ({ id: row.id, rank: row.rank, columns: [row.name, row.brand ?? "", row.category ?? "", row.description ?? ""] as const })),
+      rows.map((row) => ({
+        id: row.id,
+        rank: row.rank,
+        columns: [row.name, row.brand ?? "", row.category ?? "", row.description ?? ""] as const,
+        foodFor: foodSpeciesOf(row.category_slug),
+      })),
     );
     return { index, version };
   })();

@@ -26,6 +26,20 @@ export function relativeTime(date: Date | string | number | null | undefined, no
 }
 
 /**
+ * The admin 'Last Edited' column: how long ago the product was edited, or, for one never edited
+ * since it was created, when it was created ("Created 3h ago").
+ * @example lastEditedText({ lastEditedAt: null, createdAt: "2026-03-01T12:10:00Z" }, new Date("2026-03-01T12:30:00Z")) // "Created just now"
+ * @example lastEditedText({ lastEditedAt: "2026-03-01T09:00:00Z", createdAt: "2026-02-01T09:00:00Z" }, new Date("2026-03-01T12:30:00Z")) // "3h ago"
+ */
+export function lastEditedText(product: { lastEditedAt: string | null; createdAt: string | null }, now: Date = new Date()): string {
+  const edited = relativeTime(product.lastEditedAt, now);
+  if (edited !== "Never") return edited;
+  const created = relativeTime(product.createdAt, now);
+  if (created === "Never") return "Never";
+  return created === "Just now" ? "Created just now" : `Created ${created}`;
+}
+
+/**
  * Cuts text to at most `max` characters and appends '...' when it was longer.
  * @example truncate("Royal Canin Maxi Adult Dry Dog Food 15kg", 11) // "Royal Canin..."
  * @example truncate("Short", 40) // "Short"

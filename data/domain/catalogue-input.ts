@@ -8,6 +8,7 @@ import { affiliateKeys, type AffiliateIds } from "./catalogue.ts";
 import { affiliateProgramme, parseHostList } from "./retailers.ts";
 import { formatPence, toPence, type Pence } from "./money.ts";
 import { feedingGuideSchema } from "./feeding.ts";
+import { categoryIconName, categoryIconNames } from "./category-icons.ts";
 import { effectivePence } from "./offers.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 import { isPrescriptionOnly, legalCategories } from "./legal-category.ts";
@@ -227,7 +228,15 @@ export type ProductInput = z.infer<typeof productInput>;
 export const categoryInput = z.object({
   name: requiredText("name", 100),
   slug: slug("slug"),
-  icon: requiredText("icon", 50).regex(/^[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*$/, "icon must be an icon name, like PawPrint or shield-dog"),
+  /** One of the tile icons, in any case or style ("Bone", "ShieldDog"), stored by its own name ("bone", "shield-dog"). */
+  icon: requiredText("icon", 50).transform((typed, ctx) => {
+    const name = categoryIconName(typed);
+    if (name === null) {
+      ctx.addIssue({ code: "custom", message: `icon must be one of ${categoryIconNames.join(", ")}` });
+      return z.NEVER;
+    }
+    return name;
+  }),
   description: text("description", 2000).default(""),
 });
 export type CategoryInput = z.infer<typeof categoryInput>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relativeTime, truncate } from "./admin-display.ts";
+import { lastEditedText, relativeTime, truncate } from "./admin-display.ts";
 import { discountPercent, formatPrice, formatRating, ratingStars, shownRating } from "./display.ts";
 import { percentOff } from "./percent-off.ts";
 
@@ -120,6 +120,26 @@ describe("relativeTime", () => {
     expect(relativeTime(hoursAgo(168), now)).toBe("03/03/26");
     expect(relativeTime("2025-12-31T23:30:00Z", now)).toBe("31/12/25");
     expect(relativeTime("2025-06-30T23:30:00Z", now)).toBe("01/07/25"); // British Summer Time
+  });
+});
+
+describe("lastEditedText", () => {
+  const now = new Date("2026-03-10T12:00:00Z");
+  const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000).toISOString();
+
+  it("shows the last edit when there was one, whenever the product was created", () => {
+    expect(lastEditedText({ lastEditedAt: hoursAgo(3), createdAt: hoursAgo(500) }, now)).toBe("3h ago");
+    expect(lastEditedText({ lastEditedAt: hoursAgo(0.5), createdAt: hoursAgo(0.9) }, now)).toBe("Just now");
+  });
+  it("shows when a product never edited was created, not Never", () => {
+    expect(lastEditedText({ lastEditedAt: null, createdAt: hoursAgo(0.99) }, now)).toBe("Created just now");
+    expect(lastEditedText({ lastEditedAt: null, createdAt: hoursAgo(1) }, now)).toBe("Created 1h ago");
+    expect(lastEditedText({ lastEditedAt: null, createdAt: hoursAgo(48) }, now)).toBe("Created 2d ago");
+    expect(lastEditedText({ lastEditedAt: null, createdAt: hoursAgo(168) }, now)).toBe("Created 03/03/26");
+  });
+  it("says Never only without either date", () => {
+    expect(lastEditedText({ lastEditedAt: null, createdAt: null }, now)).toBe("Never");
+    expect(lastEditedText({ lastEditedAt: "", createdAt: "not a date" }, now)).toBe("Never");
   });
 });
 

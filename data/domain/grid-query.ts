@@ -211,7 +211,7 @@ export function toCountParams(state: GridState): Record<string, string> {
 }
 
 /**
- * The query for GET /api/brands: the view's filters and search text but the brand, since a
+ * The query for GET /api/brands/counts: the view's filters and search text but the brand, since a
  * brand's count is what choosing it would give.
  * @example toFacetParams({ category: "dog-food", brand: "Whiskas", priceRange: "10-25", sort: "price_asc", page: 2 }) // { category: "dog-food", minPrice: "10", maxPrice: "25" }
  */

@@ -143,7 +143,7 @@ export const searchQuery = z
 const { brand: _brandFilter, ...facetScopeShape } = productFilterShape;
 
 /**
- * GET /api/brands: the brands of a view (the grid's filters but the brand, and a search's text),
+ * GET /api/brands/counts: the brands of a view (the grid's filters but the brand, and a search's text),
  * each with its count.
  */
 export const brandFacetQuery = z.object({ q: searchTextParam, ...facetScopeShape }).refine(priceOrder, priceOrderMessage);

@@ -4,8 +4,8 @@ import { SearchIndex, searchColumnWeights, searchTerms, searchTokens, type Searc
 /**
  * The definition, computed the plain way: every document scored for every word (f summed over
  * every token the word is a prefix of), idf from how many documents match the word; the fewest
- * words that are not a whole word of the name or category first, then best score, then rank,
- * then id. The index must give exactly this, whatever shortcuts it takes.
+ * words that are not a whole word of the name or category first (after, for a species' name
+ * alone, that species' food), then best score, then rank, then id. The index must give exactly this, whatever shortcuts it takes.
  */
 function reference(documents: readonly SearchDocument[], text: string, offset: number, limit: number) {
   const k1 = 1.2;
@@ -21,6 +21,8 @@ function reference(documents: readonly SearchDocument[], text: string, offset: n
   const averageLength = lengths.reduce((sum, length) => sum + length, 0) / documents.length;
   const wholeWords = documents.map((document) => new Set([...searchTokens(document.columns[0]), ...searchTokens(document.columns[2])]));
   const prefixes = searchTerms(text);
+  // A species' name alone puts that species' food first.
+  const species = prefixes.length === 1 ? ({ dog: "dog", dogs: "dog", cat: "cat", cats: "cat" } as const)[prefixes[0] as "dog"] : undefined;
   const f = prefixes.map((prefix) =>
     tokenWeights.map((weights) => [...weights].reduce((sum, [token, weight]) => (token.startsWith(prefix) ? sum + weight : sum), 0)),
   );
@@ -37,7 +39,8 @@ function reference(documents: readonly SearchDocument[], text: string, offset: n
         const count = counts[d]!;
         score += idf[w]! * ((count * (k1 + 1.0)) / (count + k1 * (1 - b + (b * lengths[d]!) / averageLength)));
       });
-      const tier = prefixes.filter((prefix) => !wholeWords[d]!.has(prefix)).length;
+      const favoured = species === undefined || document.foodFor === species;
+      const tier = (favoured ? 0 : 100) + prefixes.filter((prefix) => !wholeWords[d]!.has(prefix)).length;
       return { id: document.id, rank: document.rank, tier, score: -1.0 * score };
     })
     .filter((hit) => hit !== null)
@@ -62,8 +65,8 @@ function catalogue(): SearchDocument[] {
   for (let i = 0; i < 600; i++) {
     const animal = i % 2 === 0 ? "Dog" : "Cat";
     const extra = i % 120 === 7 ? " Zebra" : i === 333 ? " Quokka Formula" : "";
-    documents.push(
-      doc(
+    documents.push({
+      ...doc(
         1000 + ((i * 7919) % 600), // ids not in document order
         (i * 31) % 97, // ranks repeat: ties on score and rank fall to id
         `${flavours[i % 5]} ${animal} Food${extra}`,
@@ -71,7 +74,9 @@ function catalogue(): SearchDocument[] {
         `${animal} Food`,
         i % 4 === 0 ? "Complete food for adult pets, with fortified vitamins" : "For fussy eaters",
       ),
-    );
+      // Most in their species' food category, some elsewhere (a species' name alone favours the first).
+      foodFor: i % 7 === 3 ? null : animal === "Dog" ? "dog" : "cat",
+    });
   }
   return documents;
 }
@@ -93,7 +98,9 @@ describe("SearchIndex", () => {
     "royal royal", // the same word twice
     "nothing", // no match
     "food nothing",
-    "dog", // in exactly half the products: idf is log(1) = 0, which bm25 raises to 1e-6 (not 0)
+    "dog", // in exactly half the products: idf is log(1) = 0, which bm25 raises to 1e-6 (not 0); dog food first
+    "cats", // a species' name alone: its food first
+    "cat food", // a species among other words: no species tier
   ])("ranks %j exactly as bm25 defines, on every page", (text) => {
     for (const [offset, limit] of [
       [0, 15],
@@ -180,6 +187,29 @@ describe("SearchIndex", () => {
     // Equal products in one tier go by rank: the same category word, identical text.
     const twins = [doc(10, 8, "Tuna Pouches", "Whiskas", "Cat Food"), doc(11, 4, "Tuna Pouches", "Whiskas", "Cat Food"), doc(12, 1, "Catsan Litter", "Catsan")];
     expect(new SearchIndex(twins).search(["cat"], 0, 10)).toEqual({ ids: [11, 10, 12], total: 3 });
+  });
+
+  it("lists a species' food first for its name alone, ahead of better bm25 and whole-word matches; not for other words", () => {
+    const documents: SearchDocument[] = [
+      doc(1, 1, "Catsan Ultra Clumping Cat Litter", "Catsan", "Cat Litter & Trays", "Cat litter"),
+      doc(2, 2, "Petface Catnip Cat Toys", "Petface", "Cat Toys & Scratchers"),
+      { ...doc(3, 9, "Burns Adult Dry Food Chicken 2kg", "Burns", "Complete Feline Diet", "For adult cats"), foodFor: "cat" },
+      { ...doc(4, 5, "Whiskas Tuna Cat Pouches", "Whiskas", "Cat Food"), foodFor: "cat" },
+      { ...doc(5, 3, "Wagg Dry Dog Food", "Wagg", "Dog Food", "Not for a cat"), foodFor: "dog" },
+    ];
+    const index = new SearchIndex(documents);
+    // Cat food first (4 holds "cat" whole, 3 only "cats" in its description), then the rest as before.
+    expect(index.search(["cat"], 0, 10)).toEqual({ ids: [4, 3, 1, 2, 5], total: 5 });
+    expect(index.search(["cat"], 0, 10)).toEqual(reference(documents, "cat", 0, 10));
+    expect(index.search(["cats"], 0, 10)).toEqual(reference(documents, "cats", 0, 10));
+    expect(index.search(["cats"], 0, 10)!.ids[0]).toBe(3);
+    // Paged: the boundary falls inside the food block.
+    expect(index.search(["cat"], 1, 2)).toEqual({ ids: [3, 1], total: 5 });
+    // "dog" puts dog food first; "catnip" and "cat litter" are not a species' name alone.
+    expect(index.search(["dog"], 0, 10)!.ids[0]).toBe(5);
+    expect(index.search(["catnip"], 0, 10)).toEqual(reference(documents, "catnip", 0, 10));
+    expect(index.search(["cat", "litter"], 0, 10)!.ids[0]).toBe(1);
+    expect(index.search(["cat", "litter"], 0, 10)).toEqual(reference(documents, "cat litter", 0, 10));
   });
 
   it("counts the words not held whole: more whole-word matches rank higher, a prefix being typed ties", () => {

@@ -1,6 +1,23 @@
+import type { Species } from "./feeding.ts";
+
 /** Longest search text accepted (characters); longer is a 400, not a silent cut. */
 export const maxSearchLength = 200;
 const maxTerms = 10;
+
+/** The words that name a species by themselves. */
+const speciesWords: Readonly<Record<string, Species>> = { dog: "dog", dogs: "dog", cat: "cat", cats: "cat" };
+
+/**
+ * The species a search is for when its whole text is that species' name ("cat", "Dogs"), else
+ * null. Such a search lists the products of the species' food categories (its main aisle: what
+ * its owners buy most often, and where the home page's "Browse Cat Products" leads) before its
+ * other matches, so "cat" starts with cat food, not litter or toys.
+ * @example bareSpecies(["cats"]) // "cat"
+ * @example bareSpecies(["cat", "litter"]) // null
+ */
+export function bareSpecies(terms: readonly string[]): Species | null {
+  return terms.length === 1 ? (speciesWords[terms[0]!] ?? null) : null;
+}
 
 /**
  * Turns visitor text into an FTS5 MATCH expression: every word must match as a prefix, so
@@ -71,7 +88,13 @@ export interface SearchDocument {
   rank: number;
   /** Name, brand, category name and description. */
   columns: readonly [string, string, string, string];
+  /** The species whose food category it is in (see `bareSpecies`); null or absent for any other category. */
+  foodFor?: Species | null;
 }
+
+/** A tier step larger than any count of words: the species tier comes before the whole-word tier. */
+const speciesTierStep = maxTerms + 1;
+const speciesCodes: Readonly<Record<Species, number>> = { dog: 1, cat: 2 };
 
 export interface SearchHits {
   /** Product ids of the requested page, best match first. */
@@ -102,8 +125,10 @@ const shortListMax = 256;
  * An in-memory copy of the product search index that ranks exactly as the FTS5 query in
  * data/db/products.ts does (`bm25(product_search, 10, 6, 3, 1)` after the whole-word tier),
  * without FTS5's per-row cost: every word of the query must match a token of the product as a
- * prefix (in any column). Products come first by tier: how many of the query's words are not a
- * whole word of the product's name or category name (fewest first, see `toWholeWordQueries`);
+ * prefix (in any column). Products come first by tier: for a search that is a species' name
+ * alone, the products of that species' food categories before the rest (`bareSpecies`); then how
+ * many of the query's words are not a whole word of the product's name or category name (fewest
+ * first, see `toWholeWordQueries`);
  * within a tier by score: per word, idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgD)), where f is the
  * weighted count of the word's matches over the columns, D the product's token count and avgD
  * the average, and idf comes from how many products match the word; then by rank, then by id.
@@ -130,6 +155,8 @@ export class SearchIndex {
   readonly #docWholeWord: Uint8Array;
   readonly #ids: Int32Array;
   readonly #ranks: Float64Array;
+  /** Per document, the species code of its food category (0: none). */
+  readonly #foodFor: Uint8Array;
   /** Per document, the length part of bm25's denominator: k1(1 − b + b·D/avgD). */
   readonly #lengthNorms: Float64Array;
   /** Scratch, reused by every search and left zeroed: f of the rarest word per document, and of each read-through word. */
@@ -158,12 +185,14 @@ export class SearchIndex {
     const wholeWords = documents.map(() => new Set<string>());
     this.#ids = new Int32Array(count);
     this.#ranks = new Float64Array(count);
+    this.#foodFor = new Uint8Array(count);
     const lengths = new Float64Array(count);
     this.#docStart = new Int32Array(count + 1);
     let totalLength = 0;
     documents.forEach((document, doc) => {
       this.#ids[doc] = document.id;
       this.#ranks[doc] = document.rank;
+      this.#foodFor[doc] = document.foodFor ? speciesCodes[document.foodFor] : 0;
       const weights = new Map<string, number>();
       let length = 0;
       document.columns.forEach((text, column) => {
@@ -340,8 +369,9 @@ export class SearchIndex {
       }
     });
 
+    const species = bareSpecies(terms);
     try {
-      return this.#rank(words, driver, counts, idf, candidateCount, offset, limit);
+      return this.#rank(words, driver, counts, idf, candidateCount, offset, limit, species === null ? 0 : speciesCodes[species]);
     } finally {
       for (let i = 0; i < candidateCount; i++) {
         const doc = candidates[i]!;
@@ -360,8 +390,11 @@ export class SearchIndex {
     candidateCount: number,
     offset: number,
     limit: number,
+    /** The species code whose food goes first (0: none). */
+    favoured: number,
   ): SearchHits {
     const ranks = this.#ranks;
+    const foodFor = this.#foodFor;
     const ids = this.#ids;
     const norms = this.#lengthNorms;
     const candidates = this.#candidates;
@@ -392,7 +425,7 @@ export class SearchIndex {
       if (!matches) continue;
       total++;
       score = -1.0 * score;
-      const tier = words.length - this.#wholeCounts[doc]!;
+      const tier = (favoured !== 0 && foodFor[doc] !== favoured ? speciesTierStep : 0) + words.length - this.#wholeCounts[doc]!;
       if (sortAll) {
         keptDocs.push(doc);
         keptTiers.push(tier);

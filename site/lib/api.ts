@@ -52,7 +52,7 @@ export interface SearchResult {
 export const fetchProducts = (params: ApiParams) => api.get<Product[]>("/api/products", params);
 export const fetchProductCount = (params: ApiParams) => api.get<{ count: number }>("/api/products/count", params).then((r) => r.count);
 export const fetchSearch = (params: ApiParams) => api.get<SearchResult>("/api/search", params);
-export const fetchBrandCounts = (params: ApiParams) => api.get<BrandCount[]>("/api/brands", params);
+export const fetchBrandCounts = (params: ApiParams) => api.get<BrandCount[]>("/api/brands/counts", params);
 export async function fetchVouchers(params: ApiParams): Promise<{ vouchers: Voucher[]; total: number }> {
   const { data, response } = await api.getWithResponse<Voucher[]>("/api/vouchers", params);
   return { vouchers: data, total: Number(response.headers.get("x-total-count") ?? data.length) };

@@ -30,6 +30,7 @@ import type { BrandCount } from "../../data/domain/facets.ts";
 import type { AffiliateIds, Category, Product, Retailer, Voucher } from "../../data/domain/catalogue.ts";
 import type { ProductFilters } from "../../data/domain/queries.ts";
 import { defaultSort } from "../../data/domain/sorting.ts";
+import { voucherFilterRetailers } from "../../data/domain/voucher-retailers.ts";
 
 let defaultPass: BuildPass | undefined;
 
@@ -183,12 +184,9 @@ export function gridFirstPage(filters: ProductFilters, pageSize: number): { prod
   return { products: listProducts(db, filters, { sort: defaultSort, offset: 0, limit: pageSize }), count: countProducts(db, filters) };
 }
 
-/** The vouchers island's first page of active vouchers, and the names of retailers with any voucher. */
+/** The vouchers island's first page of active vouchers, and the retailers its filter offers (a fixed list, in its order). */
 export function voucherLists(pageSize: number): { vouchers: Voucher[]; total: number; retailers: string[] } {
   const { db } = passData();
   const { vouchers, total } = listVouchers(db, { status: "active", sort: "expiry", offset: 0, limit: pageSize });
-  const retailers = [
-    ...new Set(listVouchers(db, { status: "all", sort: "expiry", offset: 0, limit: 100 }).vouchers.map((v) => v.retailer)),
-  ].sort();
-  return { vouchers, total, retailers };
+  return { vouchers, total, retailers: [...voucherFilterRetailers] };
 }

@@ -1,11 +1,11 @@
 /**
  * A food's energy (kcal per kg) and feeding guide in the admin's product form: loaded from the
  * database, checked before sending (kcal bounds, a guide line that is not a weight and grams),
- * refused by the server with nothing stored (weights that do not rise), saved, and used on the
- * rebuilt public page, whose feeding panel then estimates from the new energy.
+ * refused by the server with nothing stored (weights that do not rise; the message in plain words
+ * under the field, never the API's path), saved, and used on the rebuilt public page, whose feeding panel then estimates from the new energy.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { openDb } from "../../data/db/client.ts";
 import { launchBrowser, openPage } from "./browser.ts";
 
@@ -30,6 +30,15 @@ function read<T>(sql: string, ...params: unknown[]): T {
 }
 
 const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
+
+/** The text of a control's description: its hint and the message under it (aria-describedby). */
+const description = (control: Locator) =>
+  control.evaluate((element) =>
+    (element.getAttribute("aria-describedby") ?? "")
+      .split(" ")
+      .map((id) => document.getElementById(id)?.textContent ?? "")
+      .join(" "),
+  );
 
 describe("food facts in the admin's product form", () => {
   it("loads, checks, saves and publishes a food's kcal per kg and feeding guide", async () => {
@@ -56,20 +65,33 @@ describe("food facts in the admin's product form", () => {
     await expect.poll(() => kcal.inputValue()).toBe(String(food.kcal));
     expect(await guide.inputValue()).toBe(guideRows.map((row) => `${row.weightKg} kg: ${row.gramsPerDay} g`).join("\n"));
 
-    // Checked in the form: nothing is sent.
+    // Checked in the form: nothing is sent. Each problem shows under its field (as the field's
+    // description) and by the Save button, which names the field.
+    const summary = form.getByTestId("save-summary");
     await kcal.fill("99");
     await update.click();
-    await toastShows(page, "Energy must be a whole number of kcal per kg from 100 to 9,000");
-    await expect(form.getByText("Energy must be a whole number of kcal per kg from 100 to 9,000").first().isVisible()).resolves.toBe(true);
+    await expect.poll(() => description(kcal)).toContain("Energy must be a whole number of kcal per kg from 100 to 9,000");
+    await expect.poll(() => summary.textContent()).toBe("Not saved: check Energy (kcal per kg)");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("product-kcal");
     await kcal.fill("4000");
     await guide.fill("5 kg: 95 g\n10 kg");
     await update.click();
-    await toastShows(page, "Line 2: write a body weight and daily grams, e.g. 5 kg: 95 g");
-    // Refused by the server: weights that fall.
-    await guide.fill("10 kg: 160 g\n5 kg: 170 g");
+    await expect.poll(() => description(guide)).toContain("Line 2: write a body weight and daily grams, e.g. 5 kg: 95 g");
+    // Refused by the server: weights that fall. A blank line between, as people type: the message names the typed line.
+    await guide.fill("10 kg: 160 g\n\n5 kg: 170 g");
     await update.click();
-    await toastShows(page, "feedingGuide.rows.1.weightKg: Body weights must rise row by row");
+    await expect.poll(() => description(guide)).toContain("Line 3: Weight must be a number of kg above 0 and at most 100, and more than on the line above");
+    await expect.poll(() => summary.textContent()).toBe("Not saved: check Feeding guide");
+    expect(await guide.getAttribute("aria-invalid")).toBe("true");
+    // No API path anywhere: not under the field, not in the summary, not in a toast.
+    const shown = await page.evaluate(() => document.body.innerText);
+    expect(shown).not.toMatch(/feedingGuide|rows\.\d|weightKg/);
+    expect(await page.getByTestId("toast").count()).toBe(0);
     expect(stored()).toEqual(before);
+    // The summary's button takes the admin to the field.
+    await kcal.focus();
+    await summary.getByRole("button", { name: "check Feeding guide" }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("product-guide");
 
     // Saved: the new energy, no guide.
     await guide.fill("");

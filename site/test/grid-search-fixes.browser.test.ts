@@ -151,8 +151,8 @@ describe("brand filter of a view", () => {
 
   it("lists only Dog Food's brands with their counts, in the static page already, and counts as the grid does", async () => {
     const { page, errors, context } = await openPage(browser);
-    const dogFood = await getJson<BrandCount[]>("/api/brands?category=dog-food");
-    const catFood = await getJson<BrandCount[]>("/api/brands?category=cat-food");
+    const dogFood = await getJson<BrandCount[]>("/api/brands/counts?category=dog-food");
+    const catFood = await getJson<BrandCount[]>("/api/brands/counts?category=cat-food");
     const catOnly = catFood.map((b) => b.brand).filter((brand) => !dogFood.some((d) => d.brand === brand));
     expect(catOnly.length).toBeGreaterThan(0);
     // The first paint: the grid has not hydrated (a fresh visit waits for a touch).
@@ -175,7 +175,7 @@ describe("brand filter of a view", () => {
     await islandsReady(page);
     await page.locator("#filter-price").selectOption("10-25");
     await page.waitForURL((url) => url.searchParams.get("priceRange") === "10-25");
-    const inRange = await getJson<BrandCount[]>("/api/brands?category=dog-food&minPrice=10&maxPrice=25");
+    const inRange = await getJson<BrandCount[]>("/api/brands/counts?category=dog-food&minPrice=10&maxPrice=25");
     expect(inRange.length).toBeGreaterThan(0);
     await expect.poll(() => optionTexts(page)).toEqual(labels(inRange));
     const { brand, count } = inRange[0]!;
@@ -191,7 +191,7 @@ describe("brand filter of a view", () => {
       const scope = `category=dog-food&minPrice=${min}${max ? `&maxPrice=${max}` : ""}`;
       if ((await getJson<{ count: number }>(`/api/products/count?${scope}&brand=${encodeURIComponent(brand)}`)).count === 0) {
         empty = range;
-        const others = (await getJson<BrandCount[]>(`/api/brands?${scope}`)).filter((b) => b.brand !== brand);
+        const others = (await getJson<BrandCount[]>(`/api/brands/counts?${scope}`)).filter((b) => b.brand !== brand);
         await page.locator("#filter-price").selectOption(range);
         await page.waitForURL((url) => url.searchParams.get("priceRange") === range && url.searchParams.get("brand") === brand);
         const expected = [...others, { brand, count: 0 }].sort((a, b) => a.brand.localeCompare(b.brand, "en", { sensitivity: "base" }));
@@ -210,12 +210,12 @@ describe("brand filter of a view", () => {
     const { page, context } = await openPage(browser);
     await page.goto(`${baseUrl}/search?q=cat`);
     await islandsReady(page);
-    const ofSearch = await getJson<BrandCount[]>("/api/brands?q=cat");
+    const ofSearch = await getJson<BrandCount[]>("/api/brands/counts?q=cat");
     expect(ofSearch.length).toBeGreaterThan(0);
     await expect.poll(() => optionTexts(page)).toEqual(labels(ofSearch));
     await page.getByLabel("Category").selectOption("cat-food");
     await page.waitForURL(`${baseUrl}/search?q=cat&category=cat-food`);
-    await expect.poll(() => optionTexts(page)).toEqual(labels(await getJson<BrandCount[]>("/api/brands?q=cat&category=cat-food")));
+    await expect.poll(() => optionTexts(page)).toEqual(labels(await getJson<BrandCount[]>("/api/brands/counts?q=cat&category=cat-food")));
     await context.close();
   });
 });

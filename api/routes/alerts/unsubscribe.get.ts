@@ -1,5 +1,5 @@
 import { defineRoute } from "../../context.ts";
 import { alertUnsubscribe, unsubscribeFromLink } from "../../lib/unsubscribe.ts";
 
-/** The one-click link in every price-alert mail: switches that alert off and answers a small page. */
+/** The unsubscribe link in every price-alert mail: a page with a button that switches the alert off; opening it changes nothing. */
 export default defineRoute((event, { db }) => unsubscribeFromLink(event, db, alertUnsubscribe));

@@ -32,7 +32,7 @@ function confirmedAnswer(outcome: Extract<ConfirmOutcome, { kind: "confirmed" | 
       status: 200,
       heading: again ? "Subscription already confirmed" : "Newsletter subscription confirmed",
       message: outcome.subscribed
-        ? `${outcome.email} is subscribed to the ${siteConfig.siteName} newsletter.${again ? " Nothing has changed." : ""} Every newsletter has a one-click unsubscribe link.`
+        ? `${outcome.email} is subscribed to the ${siteConfig.siteName} newsletter.${again ? " Nothing has changed." : ""} Every newsletter has an unsubscribe link.`
         : `${outcome.email} is confirmed, but there is no newsletter subscription waiting for it (it may have been cancelled). Sign up again on the site if you want the newsletter.`,
     };
   }
@@ -44,7 +44,7 @@ function confirmedAnswer(outcome: Extract<ConfirmOutcome, { kind: "confirmed" | 
       (alerts.length
         ? `We'll e-mail ${outcome.email} when the price drops for: ${alerts.join("; ")}.`
         : `${outcome.email} is confirmed for price alerts from this browser, but none is set at the moment.`) +
-      (again ? " Nothing has changed." : " Each alert e-mail has a one-click link to switch the alert off."),
+      (again ? " Nothing has changed." : " Each alert e-mail has a link to switch the alert off."),
   };
 }
 

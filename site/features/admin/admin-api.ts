@@ -147,6 +147,7 @@ export interface AdminProductRow {
   reviewCount: number;
   isFeatured: boolean;
   lastEditedAt: string | null;
+  createdAt: string;
 }
 
 export interface AdminProductPage {
@@ -206,10 +207,7 @@ export const updateProduct = (id: number, input: ProductInput) => json<{ id: num
 export const deleteProduct = (id: number) => json<void>("DELETE", `/api/products/${id}`);
 
 /** Brand names for the product form; a failed load gives an empty list (a new brand can still be typed). */
-export const fetchBrands = () =>
-  json<{ brand: string }[]>("GET", "/api/brands")
-    .then((list) => list.map((option) => option.brand))
-    .catch(() => [] as string[]);
+export const fetchBrands = () => json<string[]>("GET", "/api/brands").catch(() => [] as string[]);
 
 /** A download's body with the file name the server gives it (Content-Disposition), else `fallback`. */
 async function downloaded(response: Response, fallback: string): Promise<{ blob: Blob; fileName: string }> {

@@ -16,6 +16,8 @@ import {
   priceNote,
   productFieldsFrom,
   productInput,
+  saveProblem,
+  sentOfferKeys,
   slugFromName,
   slugToSave,
   pickableCandidates,
@@ -318,5 +320,89 @@ describe("extract price", () => {
     });
     expect(extractFailedToast(new ApiError(502, "", "Bad Gateway"))).toEqual({ title: "Error", description: "Failed to extract price", variant: "destructive" });
     expect(extractFailedToast(new TypeError("Failed to fetch"))).toEqual({ title: "Error", description: "Failed to extract price", variant: "destructive" });
+  });
+});
+
+describe("saveProblem: what the server refused, under the field concerned", () => {
+  const refused = (status: number, error: string) => new ApiError(status, JSON.stringify({ error }), "Bad Request");
+  const row = (retailerId: string, affiliateUrl: string) => ({ ...emptyOfferRow(), retailerId, affiliateUrl });
+  const withRows = () => {
+    // Row 2 has no URL, so it is not sent: the server's retailerLinks.1 is the form's third row.
+    const offers = [row("1", "https://www.amazon.co.uk/dp/B0"), row("2", ""), row("3", "https://www.zooplus.co.uk/x")];
+    return { ...emptyProductFields(), name: "Kibble", categoryId: "4", offers, guideField: "5 kg: 95 g\n\n3 kg: 60 g" };
+  };
+  const names = (offer: { retailerId: string }) => ({ "1": "Amazon", "3": "Zooplus" })[offer.retailerId as "1"];
+
+  it("puts a feeding-guide row's problem under the guide, naming the typed line, with no API path", () => {
+    const fields = withRows();
+    // The server's row 1 is the third typed line (a blank line between).
+    const problem = saveProblem(refused(400, "feedingGuide.rows.1.weightKg: Body weights must rise row by row"), fields, "Failed");
+    expect(problem).toEqual({
+      at: { field: "guideField" },
+      label: "Feeding guide",
+      message: "Line 3: Weight must be a number of kg above 0 and at most 100, and more than on the line above",
+    });
+    expect(saveProblem(refused(400, "feedingGuide.rows.0.gramsPerDay: Daily grams of at most 5,000"), fields, "Failed").message).toBe(
+      "Line 1: Daily grams must be a number above 0 and at most 5,000, and not less than on the line above",
+    );
+    expect(saveProblem(refused(400, "feedingGuide.rows: At least two rows"), fields, "Failed")).toEqual({
+      at: { field: "guideField" },
+      label: "Feeding guide",
+      message: "The feeding guide needs 2 to 30 lines, each a body weight and daily grams, e.g. 5 kg: 95 g",
+    });
+  });
+
+  it("puts an offer's problem under that row's field, counting only the rows that were sent", () => {
+    const fields = withRows();
+    expect(sentOfferKeys(fields)).toEqual([fields.offers[0]!.key, fields.offers[2]!.key]);
+    const problem = saveProblem(refused(400, "retailerLinks.1.price: price must be an amount of at least 0 with at most two decimals"), fields, "Failed", names);
+    expect(problem).toEqual({
+      at: { row: fields.offers[2]!.key, field: "price" },
+      label: "Offer 3 (Zooplus): Price",
+      message: "Price must be an amount of at least 0 with at most two decimals",
+    });
+    expect(saveProblem(refused(400, "retailerLinks.0.manualPrice: manualPrice is required when priceOverride is on"), fields, "Failed", names)).toEqual({
+      at: { row: fields.offers[0]!.key, field: "manualPrice" },
+      label: "Offer 1 (Amazon): Manual price",
+      message: "Manual price is required when Override Price is on",
+    });
+    expect(saveProblem(refused(400, "retailerLinks.0.affiliateUrl: the URL's host evil.example is not Amazon's (amazon.co.uk)"), fields, "Failed", names).message).toBe(
+      "The URL's host evil.example is not Amazon's (amazon.co.uk)",
+    );
+    // A one-word field name later in a sentence is a word, not a field.
+    expect(saveProblem(refused(400, "retailerLinks.0.repeatPrice: repeatPrice must not be above the one-off price (£9.99)"), fields, "Failed").message).toBe(
+      "Repeat delivery price must not be above the one-off price (£9.99)",
+    );
+  });
+
+  it("names the product's own fields as the form labels them", () => {
+    const fields = withRows();
+    const cases: [string, string, string][] = [
+      ["name is required", "name", "Product name is required"],
+      ["rating must be from 0 to 5", "rating", "Rating must be from 0 to 5"],
+      ["rating is required when reviewCount is above 0", "rating", "Rating is required when the review count is above 0"],
+      ["reviewCount must be a whole number of at least 0", "reviewCount", "Review count must be a whole number of at least 0"],
+      ["categoryId: unknown category", "categoryId", "Unknown category"],
+      ["familyKey must use only a-z, 0-9 and single hyphens between them", "familyField", "Family must use only a-z, 0-9 and single hyphens between them"],
+      ["kcalPerKg must be a whole number from 100 to 9,000", "kcalField", "Energy must be a whole number of kcal per kg from 100 to 9,000"],
+      ["image must be an http or https URL or a path on this site", "image", "Image URL must be an http or https URL or a path on this site"],
+    ];
+    for (const [error, field, message] of cases) expect(saveProblem(refused(400, error), fields, "Failed"), error).toMatchObject({ at: { field }, message });
+    expect(saveProblem(refused(409, 'A product with the slug "kibble" already exists'), fields, "Failed")).toEqual({
+      at: { field: "slugField" },
+      label: "Slug",
+      message: 'A product with the slug "kibble" already exists: choose another slug (or leave it empty to use the name)',
+    });
+  });
+
+  it("keeps a problem of no field for the summary, and the fallback when the server said nothing", () => {
+    const fields = withRows();
+    expect(saveProblem(refused(400, "retailerLinks: a product can have at most 50 offers"), fields, "Failed")).toEqual({
+      at: null,
+      label: "Retailer offers",
+      message: "A product can have at most 50 offers",
+    });
+    expect(saveProblem(new TypeError("Failed to fetch"), fields, "Failed to create product")).toEqual({ at: null, label: "", message: "Failed to create product" });
+    expect(saveProblem(new ApiError(500, "", "Internal Server Error"), fields, "Failed to create product").message).toBe("Failed to create product");
   });
 });

@@ -378,3 +378,144 @@ export function productInput(fields: ProductFields): ProductInput {
 
 /** A parsed guide to send: a line that is not a row is caught by `foodFactsProblems` first. */
 const guideOrNull = (parsed: ReturnType<typeof parseGuideText>): FeedingGuideRows | null => (parsed === null || "error" in parsed ? null : parsed);
+
+// What the server refused, shown where it belongs
+
+/** The form's fields a refusal can be shown under. */
+export type ProblemField = Exclude<keyof ProductFields, "offers" | "isFeatured">;
+/** An offer row's fields a refusal can be shown under. */
+export type OfferProblemField = "retailerId" | "affiliateUrl" | "price" | "originalPrice" | "manualPrice" | "repeatPrice" | "repeatTerms";
+
+/** Why a save failed, in plain words, and where the form shows it. */
+export interface SaveProblem {
+  /** Under which field: a field of the form, a field of one offer row (by its key), or none (the summary only). */
+  at: { field: ProblemField } | { row: number; field: OfferProblemField } | null;
+  /** The field's name as the form labels it ("Feeding guide", "Offer 2 (Zooplus): Price"). */
+  label: string;
+  /** What is wrong, as a sentence for the admin; never the API's field path. */
+  message: string;
+}
+
+/** The API's product fields, by the form field that holds each, with the form's label. */
+const productFieldNames: Readonly<Record<string, { field: ProblemField; label: string }>> = {
+  name: { field: "name", label: "Product name" },
+  slug: { field: "slugField", label: "Slug" },
+  brand: { field: "brand", label: "Brand" },
+  categoryId: { field: "categoryId", label: "Category" },
+  familyKey: { field: "familyField", label: "Family" },
+  kcalPerKg: { field: "kcalField", label: "Energy (kcal per kg)" },
+  feedingGuide: { field: "guideField", label: "Feeding guide" },
+  image: { field: "image", label: "Image URL" },
+  description: { field: "description", label: "Description" },
+  rating: { field: "rating", label: "Rating" },
+  reviewCount: { field: "reviewCount", label: "Review count" },
+  legalCategory: { field: "legalCategory", label: "Legal category" },
+};
+
+/** An offer's API fields with the form's labels (the flags too, as messages may name them). */
+const offerFieldLabels: Readonly<Record<string, string>> = {
+  retailerId: "Retailer",
+  affiliateUrl: "Product URL",
+  price: "Price",
+  originalPrice: "Original price",
+  manualPrice: "Manual price",
+  repeatPrice: "Repeat delivery price",
+  repeatTerms: "Repeat delivery terms",
+  priceOverride: "Override Price",
+  freeDelivery: "Free delivery",
+  inStock: "In stock",
+};
+const offerProblemFields: ReadonlySet<string> = new Set<OfferProblemField>(["retailerId", "affiliateUrl", "price", "originalPrice", "manualPrice", "repeatPrice", "repeatTerms"]);
+
+/** The API's names of every field, by the label a message shows instead. */
+const apiNameLabels: Readonly<Record<string, string>> = {
+  ...offerFieldLabels,
+  ...Object.fromEntries(Object.entries(productFieldNames).map(([name, { label }]) => [name, label])),
+  reviewCount: "the review count",
+  retailerLinks: "offers",
+  isFeatured: "Featured",
+};
+
+/**
+ * A server message in the form's words: API field names become the labels the admin sees, the
+ * first letter capital.
+ * @example plainMessage("manualPrice is required when priceOverride is on") // "Manual price is required when Override Price is on"
+ */
+function plainMessage(message: string): string {
+  // Names written in camelCase anywhere; a one-word name ("price", "name") only as the first word, where it names the field.
+  const named = message
+    .replace(/\b[a-z]+(?:[A-Z][a-z]+)+\b/g, (word) => apiNameLabels[word] ?? word)
+    .replace(/^[a-z]+\b/, (word) => apiNameLabels[word] ?? word);
+  const sentence = named.charAt(0).toUpperCase() + named.slice(1);
+  return sentence.replace(/^The review count/, "Review count");
+}
+
+/** The typed line of the feeding guide holding the guide's row `index` (blank lines are skipped when rows are read). */
+function guideLineNumber(guideField: string, index: number): number {
+  let row = -1;
+  const lines = guideField.split("\n");
+  for (const [line, text] of lines.entries()) {
+    if (text.trim() === "") continue;
+    row++;
+    if (row === index) return line + 1;
+  }
+  return index + 1;
+}
+
+/** The keys of the offer rows that are sent, in the order the server numbers them (see `productInput`). */
+export function sentOfferKeys(fields: Pick<ProductFields, "offers">): number[] {
+  return fields.offers.filter((row) => row.retailerId !== "" && row.affiliateUrl.trim() !== "").map((row) => row.key);
+}
+
+/**
+ * Where and why the server refused a save, from its error: its message names the field by its
+ * path ("feedingGuide.rows.1.weightKg: ...", "retailerLinks.0.price: ...", "rating must be ..."),
+ * which becomes the form field it belongs under and a plain sentence. Anything else (a network
+ * failure, a server fault) is a problem of no field, with `fallback` when the server said nothing.
+ * `offerNames` names the rows' retailers for the summary.
+ */
+export function saveProblem(error: unknown, fields: ProductFields, fallback: string, offerNames: (row: OfferRow) => string | undefined = () => undefined): SaveProblem {
+  const text = error instanceof ApiError ? error.error?.trim() : undefined;
+  if (!text) return { at: null, label: "", message: fallback };
+  if (error instanceof ApiError && error.status === 409 && /\bslug\b/.test(text)) {
+    return { at: { field: "slugField" }, label: "Slug", message: `${text}: choose another slug (or leave it empty to use the name)` };
+  }
+  const prefixed = /^([A-Za-z]+(?:\.[A-Za-z0-9]+)*): ([\s\S]+)$/.exec(text);
+  const path = prefixed ? prefixed[1]!.split(".") : [/^[A-Za-z]+/.exec(text)?.[0] ?? ""];
+  const message = prefixed ? prefixed[2]! : text;
+  const [top, ...rest] = path;
+
+  if (top === "feedingGuide") {
+    const guide = { field: "guideField" as const };
+    if (rest[0] === "rows" && rest[1] !== undefined && /^\d+$/.test(rest[1])) {
+      const line = guideLineNumber(fields.guideField, Number(rest[1]));
+      const sentence =
+        rest[2] === "gramsPerDay"
+          ? "Daily grams must be a number above 0 and at most 5,000, and not less than on the line above"
+          : "Weight must be a number of kg above 0 and at most 100, and more than on the line above";
+      return { at: guide, label: "Feeding guide", message: `Line ${line}: ${sentence}` };
+    }
+    return { at: guide, label: "Feeding guide", message: "The feeding guide needs 2 to 30 lines, each a body weight and daily grams, e.g. 5 kg: 95 g" };
+  }
+  if (top === "kcalPerKg") {
+    return { at: { field: "kcalField" }, label: "Energy (kcal per kg)", message: "Energy must be a whole number of kcal per kg from 100 to 9,000" };
+  }
+  if (top === "retailerLinks") {
+    const index = rest[0] !== undefined && /^\d+$/.test(rest[0]) ? Number(rest[0]) : null;
+    const key = index === null ? undefined : sentOfferKeys(fields)[index];
+    const row = key === undefined ? undefined : fields.offers.find((offer) => offer.key === key);
+    if (row === undefined || key === undefined) return { at: null, label: "Retailer offers", message: plainMessage(message.replace(/^retailerLinks\b\s*/, "")) };
+    const number = fields.offers.indexOf(row) + 1;
+    const retailer = offerNames(row);
+    const rowLabel = `Offer ${number}${retailer ? ` (${retailer})` : ""}`;
+    const field = rest[1];
+    const shown = plainMessage(message);
+    if (field !== undefined && offerProblemFields.has(field)) {
+      return { at: { row: key, field: field as OfferProblemField }, label: `${rowLabel}: ${offerFieldLabels[field]}`, message: shown };
+    }
+    return { at: { row: key, field: "affiliateUrl" }, label: rowLabel, message: shown };
+  }
+  const known = top === undefined ? undefined : productFieldNames[top];
+  if (known) return { at: { field: known.field }, label: known.label, message: plainMessage(message) };
+  return { at: null, label: "", message: plainMessage(message) };
+}

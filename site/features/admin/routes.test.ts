@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { adminPaths, matchAdminRoute } from "./routes.ts";
+import { adminPaths, matchAdminRoute, productListQuery, productListReturn, productListState } from "./routes.ts";
 
 describe("matchAdminRoute", () => {
   it.each([
@@ -49,5 +49,27 @@ describe("matchAdminRoute", () => {
     expect(matchAdminRoute(adminPaths.priceReview)).toEqual({ screen: "price-review" });
     expect(matchAdminRoute(adminPaths.machineTokens)).toEqual({ screen: "machine-tokens" });
     expect(matchAdminRoute(adminPaths.privacyRequests)).toEqual({ screen: "privacy-requests" });
+  });
+});
+
+describe("product list search and page, carried to the form and back", () => {
+  it("puts only a search and a page past 1 in the query string", () => {
+    expect(productListQuery("", 1)).toBe("");
+    expect(productListQuery("kibble", 1)).toBe("?q=kibble");
+    expect(productListQuery("", 2)).toBe("?page=2");
+    expect(productListQuery("dog & cat", 3)).toBe("?q=dog+%26+cat&page=3");
+  });
+
+  it("reads them back, a bad page as page 1", () => {
+    expect(productListState("?q=%20kibble%20&page=3&x=1")).toEqual({ q: "kibble", page: 3 });
+    expect(productListState("")).toEqual({ q: "", page: 1 });
+    for (const page of ["0", "-2", "abc", "1"]) expect(productListState(`?page=${page}`).page, page).toBe(1);
+    expect(productListState("?page=2.7").page).toBe(2);
+  });
+
+  it("returns from the form to the list with its search and page", () => {
+    expect(productListReturn(productListQuery("dog & cat", 3))).toBe("/admin/products?q=dog+%26+cat&page=3");
+    expect(productListReturn("")).toBe("/admin/products");
+    expect(productListReturn("?unrelated=1")).toBe("/admin/products");
   });
 });

@@ -51,6 +51,41 @@ export const adminPaths = {
   privacyRequests: "/admin/privacy-requests",
 } as const;
 
+/**
+ * The product list's search and page as a query string ("?q=kibble&page=2"; "" for page 1 with
+ * no search). The list carries it to the product form, so after a save, Cancel or Back the
+ * admin is where they were.
+ * @example productListQuery("kibble", 2) // "?q=kibble&page=2"
+ * @example productListQuery("", 1) // ""
+ */
+export function productListQuery(q: string, page: number): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (page > 1) params.set("page", String(page));
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}
+
+/**
+ * The search and page of a product list address's query string: q trimmed, page a whole
+ * number from 1 (anything else is page 1). Other parameters are ignored.
+ * @example productListState("?q=%20kibble%20&page=3&x=1") // { q: "kibble", page: 3 }
+ */
+export function productListState(search: string): { q: string; page: number } {
+  const params = new URLSearchParams(search);
+  return { q: params.get("q")?.trim() ?? "", page: Math.max(1, Math.trunc(Number(params.get("page"))) || 1) };
+}
+
+/**
+ * The product list to go back to from the product form, whose address carries the list's
+ * search and page.
+ * @example productListReturn("?q=kibble&page=2") // "/admin/products?q=kibble&page=2"
+ */
+export function productListReturn(formSearch: string): string {
+  const { q, page } = productListState(formSearch);
+  return adminPaths.products + productListQuery(q, page);
+}
+
 /** A positive whole-number id from a path segment, else null. */
 function parseId(segment: string | undefined): number | null {
   return segment !== undefined && /^[1-9]\d{0,15}$/.test(segment) ? Number(segment) : null;

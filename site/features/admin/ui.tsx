@@ -180,17 +180,17 @@ export function Td({ className, ...props }: ComponentProps<"td">) {
   return <td className={cn("px-3 py-3 align-middle first:pl-4 last:pr-4", className)} {...props} />;
 }
 
-/** Five stars with the rounded rating filled, and the review count; "No reviews" and no stars without reviews. */
+/** Five stars with the rounded rating filled, and the review count with thousands separators ("(9,753)"); "No reviews" and no stars without reviews. */
 export function RatingStars({ rating: stored, reviewCount }: { rating: number; reviewCount: number }) {
   const rating = shownRating(stored, reviewCount);
   if (rating === null) return <span className="text-xs whitespace-nowrap text-slate-600">No reviews</span>;
   const filled = Math.min(maxStars, Math.max(0, Math.round(rating)));
   return (
-    <span className="inline-flex items-center gap-1 whitespace-nowrap" aria-label={`Rated ${rating} out of 5 from ${reviewCount} reviews`} role="img">
+    <span className="inline-flex items-center gap-1 whitespace-nowrap" aria-label={`Rated ${rating} out of 5 from ${reviewCount.toLocaleString("en-GB")} reviews`} role="img">
       {Array.from({ length: maxStars }, (_, index) => (
         <StarIcon key={index} className={cn("size-3.5", index < filled ? "fill-amber-400 text-amber-400" : "text-slate-300")} aria-hidden="true" />
       ))}
-      <span className="ml-1 text-xs text-slate-600">({reviewCount})</span>
+      <span className="ml-1 text-xs text-slate-600">({reviewCount.toLocaleString("en-GB")})</span>
     </span>
   );
 }

@@ -6,7 +6,7 @@ import { fetchBrandCounts } from "../../lib/api.ts";
 const facetKey = (state: GridState) => new URLSearchParams(toFacetParams(state)).toString();
 
 /**
- * The brand filter's options with their counts for the view on screen (GET /api/brands): `update`
+ * The brand filter's options with their counts for the view on screen (GET /api/brands/counts): `update`
  * fetches them when the view's other filters or search text change, and only the answer for the
  * latest view is shown. `initial` is the list built into the page for `initialFor` (none: fetched
  * on the first update). A failed fetch keeps the list shown.

@@ -13,7 +13,7 @@ interface Props {
   /** The first page of the Active tab, rendered into the static HTML. */
   initialVouchers: Voucher[];
   initialTotal: number;
-  /** Retailers that have vouchers, for the filter. */
+  /** The retailers the filter offers, in their order. */
   retailers: string[];
   pageSize: number;
   links: LinkContext;

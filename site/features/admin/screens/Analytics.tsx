@@ -147,8 +147,10 @@ export default function Analytics() {
 function AnalyticsView({ data }: { data: AnalyticsData }) {
   const { totals, distribution, clicks } = data;
   const maxRetailerClicks = Math.max(1, ...clicks.byRetailer.map((row) => row.clicks));
+  // One column on phones whose width is the screen's: a long product name is cut short (truncate),
+  // never widening the page (a grid track sized by its content would).
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6" data-testid="analytics-totals">
         <StatCard label="Total Products" value={totals.products} note={`${totals.featuredProducts.toLocaleString("en-GB")} featured`} />
         <StatCard label="Categories" value={totals.categories} />
@@ -158,7 +160,7 @@ function AnalyticsView({ data }: { data: AnalyticsData }) {
         <StatCard label="Featured Products" value={totals.featuredProducts} />
       </dl>
 
-      <div className="grid gap-6 xl:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
         <Card aria-labelledby="distribution-heading">
           <h2 id="distribution-heading" className="text-lg font-semibold text-slate-900">
             Product Distribution

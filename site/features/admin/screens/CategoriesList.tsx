@@ -1,6 +1,7 @@
 /**
  * /admin/categories: every category with its slug, icon and id; edit, or delete after the
  * browser's confirmation (the server refuses while products are still in it, and says so).
+ * Phones get one card per category with its Edit and Delete in view; wider screens the table.
  */
 import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
 import { useEffect } from "react";
@@ -26,6 +27,19 @@ export default function CategoriesList() {
     }
   }
 
+  const actions = (category: AdminCategory) => (
+    <>
+      <AdminLink href={adminPaths.editCategory(category.id)} className="btn-ghost px-2" aria-label={`Edit ${category.name}`}>
+        <SquarePen className="size-4" aria-hidden="true" />
+        Edit
+      </AdminLink>
+      <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(category)} aria-label={`Delete ${category.name}`}>
+        <Trash className="size-4" aria-hidden="true" />
+        Delete
+      </button>
+    </>
+  );
+
   return (
     <div>
       <PageHeader
@@ -41,6 +55,20 @@ export default function CategoriesList() {
       {state.kind === "loading" && <Loading label="Loading categories..." />}
       {state.kind === "failed" && <LoadFailed message={`Error loading categories: ${describeError(state.error)}`} onRetry={reload} />}
       {state.kind === "ready" && (
+        <ul className="card divide-y divide-slate-100 md:hidden" aria-label="Categories">
+          {state.data.map((category) => (
+            <li key={category.id} className="p-4" data-testid="category-card">
+              <p className="font-medium break-words text-slate-900">{category.name}</p>
+              <p className="mt-0.5 text-sm break-all text-slate-600">
+                {category.slug} · <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{category.icon}</code> · ID {category.id}
+              </p>
+              <div className="mt-2 -ml-2 flex flex-wrap gap-1">{actions(category)}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {state.kind === "ready" && (
+        <div className="hidden md:block">
         <Table
           caption="Categories"
           minWidth="40rem"
@@ -62,19 +90,11 @@ export default function CategoriesList() {
                 <code className="rounded bg-slate-100 px-1.5 py-0.5 text-xs">{category.icon}</code>
               </Td>
               <Td className="text-slate-600 tabular-nums">{category.id}</Td>
-              <Td className="text-right whitespace-nowrap">
-                <AdminLink href={adminPaths.editCategory(category.id)} className="btn-ghost px-2" aria-label={`Edit ${category.name}`}>
-                  <SquarePen className="size-4" aria-hidden="true" />
-                  Edit
-                </AdminLink>
-                <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(category)} aria-label={`Delete ${category.name}`}>
-                  <Trash className="size-4" aria-hidden="true" />
-                  Delete
-                </button>
-              </Td>
+              <Td className="text-right whitespace-nowrap">{actions(category)}</Td>
             </tr>
           ))}
         </Table>
+        </div>
       )}
     </div>
   );

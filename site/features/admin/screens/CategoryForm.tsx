@@ -1,8 +1,10 @@
 /**
  * /admin/categories/new and /admin/categories/edit/{id}: name, slug, icon (all required) and
- * an optional description, which is saved. Success returns to the list.
+ * an optional description, which is saved. The icon is one of the tile icons, typed in any case
+ * or picked from the list; it is saved by its own name. Success returns to the list.
  */
-import { useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
+import { categoryIconName, categoryIconNames } from "../../../../data/domain/category-icons.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { createCategory, errorMessage, fetchCategory, updateCategory, type CategoryInput } from "../admin-api.ts";
@@ -12,6 +14,7 @@ import { navigate } from "../router.ts";
 import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 const back = { href: adminPaths.categories, label: "Back to Categories" };
+const iconProblem = `Icon must be one of ${categoryIconNames.join(", ")}`;
 const blank: CategoryInput = { name: "", slug: "", icon: "", description: "" };
 
 export default function CategoryForm({ id }: { id: number | null }) {
@@ -40,14 +43,24 @@ export default function CategoryForm({ id }: { id: number | null }) {
 function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryInput }) {
   const [fields, setFields] = useState(initial);
   const [saving, setSaving] = useState(false);
+  const [iconError, setIconError] = useState<string | null>(null);
+  const iconListId = useId();
   // A new category's slug follows its name until the admin edits the slug.
   const [slugTouched, setSlugTouched] = useState(id !== null);
   const set = (key: keyof CategoryInput, value: string) => setFields((previous) => ({ ...previous, [key]: value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
+    const icon = categoryIconName(fields.icon);
+    if (icon === null) {
+      setIconError(iconProblem);
+      document.getElementById("category-icon")?.focus();
+      return;
+    }
+    setIconError(null);
+    setFields((previous) => ({ ...previous, icon }));
     setSaving(true);
-    const input = { name: fields.name.trim(), slug: fields.slug.trim(), icon: fields.icon.trim(), description: fields.description.trim() };
+    const input = { name: fields.name.trim(), slug: fields.slug.trim(), icon, description: fields.description.trim() };
     try {
       if (id === null) await createCategory(input);
       else await updateCategory(id, input);
@@ -96,9 +109,31 @@ function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryI
               />
             )}
           </Field>
-          <Field label="Icon" required hint="An icon name, e.g. PawPrint, Bone, Fish.">
-            {({ id: inputId, describedBy }) => (
-              <input id={inputId} required maxLength={50} placeholder="PawPrint" value={fields.icon} onChange={(event) => set("icon", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+          <Field label="Icon" id="category-icon" required hint={`One of ${categoryIconNames.join(", ")}; any case (Bone is bone).`} error={iconError}>
+            {({ id: inputId, describedBy, invalid }) => (
+              <>
+                <input
+                  id={inputId}
+                  required
+                  maxLength={50}
+                  placeholder="PawPrint"
+                  list={iconListId}
+                  autoComplete="off"
+                  value={fields.icon}
+                  onChange={(event) => {
+                    set("icon", event.target.value);
+                    if (iconError !== null && categoryIconName(event.target.value) !== null) setIconError(null);
+                  }}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  className={inputClass}
+                />
+                <datalist id={iconListId}>
+                  {categoryIconNames.map((name) => (
+                    <option key={name} value={name} />
+                  ))}
+                </datalist>
+              </>
             )}
           </Field>
           <Field label="Description">

@@ -1,9 +1,12 @@
 /**
  * The product form: /admin/products/new and /add create, /admin/products/edit/{id} and
  * /admin/products/{id} edit. Name and category are required; offer rows need a retailer and a
- * URL to be saved; Extract Price reads a row's price (and stock) from its retailer page. After a
- * save the list is shown again.
+ * URL to be saved; Extract Price reads a row's price (and stock) from its retailer page. What the
+ * server refuses is shown in plain words under the field concerned, with a short summary by the
+ * Save button. After a save, Cancel or Back the list is shown again with the search and page it
+ * had (carried in this form's address).
  */
+import { useStore } from "@nanostores/react";
 import { CirclePlus, LoaderCircle, ScanSearch, Trash, TriangleAlert } from "../icons.tsx";
 import { useId, useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
@@ -36,16 +39,20 @@ import {
   priceNote,
   productFieldsFrom,
   productInput,
+  saveProblem,
   slugFromName,
   withExtractedPrice,
   withLegalCategory,
   withPickedCandidate,
   withOverride,
+  type OfferProblemField,
   type OfferRow,
+  type ProblemField,
   type ProductFields,
+  type SaveProblem,
 } from "../product-form.ts";
-import { adminPaths } from "../routes.ts";
-import { navigate } from "../router.ts";
+import { productListReturn } from "../routes.ts";
+import { $location, navigate } from "../router.ts";
 import { AdminLink, Badge, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 interface FormData {
@@ -65,10 +72,34 @@ async function loadForm(id: number | null): Promise<FormData> {
   return { fields: product ? productFieldsFrom(product) : emptyProductFields(), categories, retailers, brands };
 }
 
+/** The element to focus for a problem: a form field's control, or an offer row's. */
+function problemElementId(at: NonNullable<SaveProblem["at"]>): string {
+  return "row" in at ? offerFieldId(at.row, at.field) : productFieldIds[at.field];
+}
+
+const productFieldIds: Record<ProblemField, string> = {
+  name: "product-name",
+  slugField: "product-slug",
+  brand: "product-brand",
+  categoryId: "product-category",
+  familyField: "product-family",
+  kcalField: "product-kcal",
+  guideField: "product-guide",
+  image: "product-image",
+  description: "product-description",
+  rating: "product-rating",
+  reviewCount: "product-review-count",
+  legalCategory: "product-legal-category",
+};
+
+const offerFieldId = (rowKey: number, field: OfferProblemField) => `offer-${rowKey}-${field}`;
+
 export default function ProductForm({ id }: { id: number | null }) {
   const { state, reload } = useLoad(() => loadForm(id), [id]);
+  const location = useStore($location);
   const title = id === null ? "Add New Product" : "Edit Product";
-  const back = { href: adminPaths.products, label: "Back to Products" };
+  // The list this form was opened from, with its search and page.
+  const back = { href: productListReturn(location.search), label: "Back to Products" };
   if (state.kind === "loading") {
     return (
       <div>
@@ -94,10 +125,29 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
   const [saving, setSaving] = useState(false);
   const [showRequired, setShowRequired] = useState(false);
   const [showFoodProblems, setShowFoodProblems] = useState(false);
+  /** Why the last save failed, shown under its field and summed up by the Save button; cleared when that field is edited. */
+  const [problem, setProblem] = useState<SaveProblem | null>(null);
   const brandListId = useId();
-  const set = <K extends keyof ProductFields>(key: K, value: ProductFields[K]) => setFields((previous) => ({ ...previous, [key]: value }));
-  const setRow = (key: number, change: (row: OfferRow) => OfferRow) =>
+  const set = <K extends keyof ProductFields>(key: K, value: ProductFields[K]) => {
+    setFields((previous) => ({ ...previous, [key]: value }));
+    setProblem((current) => (current?.at && "field" in current.at && !("row" in current.at) && current.at.field === key ? null : current));
+  };
+  const setRow = (key: number, change: (row: OfferRow) => OfferRow) => {
     setFields((previous) => ({ ...previous, offers: previous.offers.map((row) => (row.key === key ? change(row) : row)) }));
+    setProblem((current) => (current?.at && "row" in current.at && current.at.row === key ? null : current));
+  };
+  /** The problem's message when it belongs under this field of the form. */
+  const problemFor = (field: ProblemField) => (problem?.at && !("row" in problem.at) && problem.at.field === field ? problem.message : null);
+  const retailerName = (row: OfferRow) => data.retailers.find((retailer) => String(retailer.id) === row.retailerId)?.name;
+
+  function showProblem(found: SaveProblem) {
+    setProblem(found);
+    if (found.at) {
+      const at = found.at;
+      // After the render that shows the message, so the field's description includes it.
+      requestAnimationFrame(() => document.getElementById(problemElementId(at))?.focus());
+    }
+  }
 
   // Offers are for retailers whose prices the site compares; a row keeps its retailer even if that changed.
   const offerRetailers = (row: OfferRow) => data.retailers.filter((retailer) => retailer.comparesPrices || String(retailer.id) === row.retailerId);
@@ -113,10 +163,14 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
     const problems = foodFactsProblems(fields);
     if (problems.kcal !== null || problems.guide !== null) {
       setShowFoodProblems(true);
-      toast({ title: "Check the food facts", description: (problems.kcal ?? problems.guide)!, variant: "destructive" });
-      document.getElementById(problems.kcal !== null ? "product-kcal" : "product-guide")?.focus();
+      showProblem(
+        problems.kcal !== null
+          ? { at: { field: "kcalField" }, label: "Energy (kcal per kg)", message: problems.kcal }
+          : { at: { field: "guideField" }, label: "Feeding guide", message: problems.guide! },
+      );
       return;
     }
+    setProblem(null);
     setSaving(true);
     const input = productInput(fields);
     try {
@@ -127,11 +181,14 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
         await updateProduct(id, input);
         toast({ title: "Success", description: "Product updated successfully and is now live on the website!" });
       }
-      navigate(adminPaths.products);
+      navigate(back.href);
     } catch (error) {
       setSaving(false);
-      if (id === null) toast({ title: "Error", description: errorMessage(error, "Failed to create product"), variant: "destructive" });
-      else toast({ title: "Update Failed", description: errorMessage(error, "Failed to update product. Please try again."), variant: "destructive" });
+      const fallback = id === null ? "Failed to create product" : "Failed to update product. Please try again.";
+      const found = saveProblem(error, fields, fallback, retailerName);
+      showProblem(found);
+      // A refusal of a field is told under it and by the Save button; anything else (no network, a server fault) also as a toast.
+      if (found.at === null) toast({ title: id === null ? "Error" : "Update Failed", description: found.message, variant: "destructive" });
     }
   }
 
@@ -139,6 +196,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
   const nameMissing = showRequired && fields.name.trim() === "";
   const categoryMissing = showRequired && fields.categoryId === "";
   const foodProblems = showFoodProblems ? foodFactsProblems(fields) : { kcal: null, guide: null };
+  const rowProblem = (row: OfferRow) => (problem?.at && "row" in problem.at && problem.at.row === row.key ? { field: problem.at.field, message: problem.message } : null);
 
   return (
     <form onSubmit={submit} noValidate={false} aria-labelledby="product-form-title" data-testid="product-form">
@@ -151,7 +209,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
           <h2 id="details-heading" className="text-lg font-semibold text-slate-900">
             Details
           </h2>
-          <Field label="Product name" id="product-name" required error={nameMissing ? "Product name is required" : null}>
+          <Field label="Product name" id="product-name" required error={nameMissing ? "Product name is required" : problemFor("name")}>
             {({ id: inputId, describedBy, invalid }) => (
               <input
                 id={inputId}
@@ -167,15 +225,18 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
           </Field>
           <Field
             label="Slug"
+            id="product-slug"
+            error={problemFor("slugField")}
             hint={
               id === null
                 ? `Leave empty to use the name: /product/${derivedSlug || "..."}`
                 : "The page address. Changing it breaks links people have saved; leave it unless it is wrong."
             }
           >
-            {({ id: inputId, describedBy }) => (
+            {({ id: inputId, describedBy, invalid }) => (
               <input
                 id={inputId}
+                aria-invalid={invalid}
                 value={fields.slugField}
                 onChange={(event) => set("slugField", event.target.value)}
                 placeholder={derivedSlug}
@@ -186,11 +247,12 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
             )}
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Brand" hint="Pick a brand or type a new one.">
-              {({ id: inputId, describedBy }) => (
+            <Field label="Brand" id="product-brand" hint="Pick a brand or type a new one." error={problemFor("brand")}>
+              {({ id: inputId, describedBy, invalid }) => (
                 <>
                   <input
                     id={inputId}
+                    aria-invalid={invalid}
                     list={brandListId}
                     value={fields.brand}
                     onChange={(event) => set("brand", event.target.value)}
@@ -207,7 +269,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
                 </>
               )}
             </Field>
-            <Field label="Category" id="product-category" required error={categoryMissing ? "Category is required" : null}>
+            <Field label="Category" id="product-category" required error={categoryMissing ? "Category is required" : problemFor("categoryId")}>
               {({ id: inputId, describedBy, invalid }) => (
                 <select
                   id={inputId}
@@ -228,10 +290,16 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               )}
             </Field>
           </div>
-          <Field label="Family" hint="Sizes of one product share a family (e.g. royal-canin-maxi-adult): each size keeps its own page, and its page lists the others. Leave empty for none.">
-            {({ id: inputId, describedBy }) => (
+          <Field
+            label="Family"
+            id="product-family"
+            error={problemFor("familyField")}
+            hint="Sizes of one product share a family (e.g. royal-canin-maxi-adult): each size keeps its own page, and its page lists the others. Leave empty for none."
+          >
+            {({ id: inputId, describedBy, invalid }) => (
               <input
                 id={inputId}
+                aria-invalid={invalid}
                 value={fields.familyField}
                 onChange={(event) => set("familyField", event.target.value)}
                 className={inputClass}
@@ -246,7 +314,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               label="Energy (kcal per kg)"
               id="product-kcal"
               hint="Foods only, as fed (from the pack's analysis). Feeding costs are estimated from it when there is no guide."
-              error={foodProblems.kcal}
+              error={foodProblems.kcal ?? problemFor("kcalField")}
             >
               {({ id: inputId, describedBy, invalid }) => (
                 <input
@@ -267,7 +335,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               label="Feeding guide"
               id="product-guide"
               hint="Foods only: a row per line, the body weight and the grams a day from the pack, e.g. 5 kg: 95 g. Weights rising, at least two rows. Leave empty for none."
-              error={foodProblems.guide}
+              error={foodProblems.guide ?? problemFor("guideField")}
             >
               {({ id: inputId, describedBy, invalid }) => (
                 <textarea
@@ -283,11 +351,12 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               )}
             </Field>
           </div>
-          <Field label="Image URL" hint="An https address, or a path on this site.">
-            {({ id: inputId, describedBy }) => (
+          <Field label="Image URL" id="product-image" hint="An https address, or a path on this site." error={problemFor("image")}>
+            {({ id: inputId, describedBy, invalid }) => (
               <div className="flex items-start gap-3">
                 <input
                   id={inputId}
+                  aria-invalid={invalid}
                   type="text"
                   inputMode="url"
                   value={fields.image}
@@ -302,9 +371,17 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               </div>
             )}
           </Field>
-          <Field label="Description">
-            {({ id: inputId }) => (
-              <textarea id={inputId} rows={5} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />
+          <Field label="Description" id="product-description" error={problemFor("description")}>
+            {({ id: inputId, describedBy, invalid }) => (
+              <textarea
+                id={inputId}
+                rows={5}
+                value={fields.description}
+                onChange={(event) => set("description", event.target.value)}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                className={inputClass}
+              />
             )}
           </Field>
         </Card>
@@ -313,10 +390,11 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
           <h2 id="listing-heading" className="text-lg font-semibold text-slate-900">
             Listing
           </h2>
-          <Field label="Rating" hint="0 to 5, one decimal; empty when there are no reviews (none is shown without them).">
-            {({ id: inputId, describedBy }) => (
+          <Field label="Rating" id="product-rating" hint="0 to 5, one decimal; empty when there are no reviews (none is shown without them)." error={problemFor("rating")}>
+            {({ id: inputId, describedBy, invalid }) => (
               <input
                 id={inputId}
+                aria-invalid={invalid}
                 type="number"
                 min={0}
                 max={5}
@@ -328,10 +406,12 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               />
             )}
           </Field>
-          <Field label="Review count">
-            {({ id: inputId }) => (
+          <Field label="Review count" id="product-review-count" error={problemFor("reviewCount")}>
+            {({ id: inputId, describedBy, invalid }) => (
               <input
                 id={inputId}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
                 type="number"
                 min={0}
                 step={1}
@@ -343,11 +423,14 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
           </Field>
           <Field
             label="Legal category"
+            id="product-legal-category"
+            error={problemFor("legalCategory")}
             hint="Veterinary medicines only, as on the pack. POM-V and POM-VPS need a prescription: shown as a plain price list, never featured, with no deal badges or price alerts."
           >
-            {({ id: inputId, describedBy }) => (
+            {({ id: inputId, describedBy, invalid }) => (
               <select
                 id={inputId}
+                aria-invalid={invalid}
                 value={fields.legalCategory}
                 onChange={(event) => {
                   const value = event.target.value;
@@ -364,12 +447,18 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               </select>
             )}
           </Field>
-          <Checkbox
-            label="Featured product (shown first on the home page)"
-            checked={fields.isFeatured}
-            disabled={isPrescriptionOnly(fields.legalCategory)}
-            onChange={(event) => set("isFeatured", event.target.checked)}
-          />
+          <div>
+            <Checkbox
+              label="Featured product"
+              aria-describedby="product-featured-hint"
+              checked={fields.isFeatured}
+              disabled={isPrescriptionOnly(fields.legalCategory)}
+              onChange={(event) => set("isFeatured", event.target.checked)}
+            />
+            <p id="product-featured-hint" className="mt-1 text-xs text-slate-600">
+              Of the featured products, the best-selling one is the example deal beside the home page's heading. Grids and search keep their own order.
+            </p>
+          </div>
         </Card>
       </div>
 
@@ -394,6 +483,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               row={row}
               number={index + 1}
               retailers={offerRetailers(row)}
+              problem={rowProblem(row)}
               takenRetailerIds={new Set(fields.offers.filter((other) => other.key !== row.key).map((other) => other.retailerId))}
               onChange={(change) => setRow(row.key, change)}
               onRemove={() => set("offers", fields.offers.filter((other) => other.key !== row.key))}
@@ -402,8 +492,27 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
         </ol>
       </Card>
 
-      <div className="sticky bottom-0 z-10 mt-6 -mx-4 flex flex-wrap justify-end gap-2 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border sm:px-4">
-        <AdminLink href={adminPaths.products} className="btn-outline">
+      <div className="sticky bottom-0 z-10 mt-6 -mx-4 flex flex-wrap items-center justify-end gap-2 border-t border-slate-200 bg-slate-50/95 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border sm:px-4">
+        <div role="alert" className="mr-auto min-w-0 basis-full text-sm text-red-800 sm:basis-auto" data-testid="save-summary">
+          {problem && (
+            <p className="flex flex-wrap items-center gap-x-2">
+              <TriangleAlert className="size-4 shrink-0" aria-hidden="true" />
+              <span className="font-semibold">Not saved:</span>{" "}
+              {problem.at ? (
+                <button
+                  type="button"
+                  className="text-left font-medium underline underline-offset-2 hover:text-red-950"
+                  onClick={() => problem.at && document.getElementById(problemElementId(problem.at))?.focus()}
+                >
+                  check {problem.label}
+                </button>
+              ) : (
+                <span className="break-words">{problem.label ? `${problem.label}: ${problem.message}` : problem.message}</span>
+              )}
+            </p>
+          )}
+        </div>
+        <AdminLink href={back.href} className="btn-outline">
           Cancel
         </AdminLink>
         <button type="submit" className="btn-primary" disabled={saving}>
@@ -437,6 +546,8 @@ function OfferRowEditor(props: {
   row: OfferRow;
   number: number;
   retailers: AdminRetailer[];
+  /** What the server refused in this row, shown under its field. */
+  problem: { field: OfferProblemField; message: string } | null;
   takenRetailerIds: Set<string>;
   onChange: (change: (row: OfferRow) => OfferRow) => void;
   onRemove: () => void;
@@ -446,6 +557,8 @@ function OfferRowEditor(props: {
   const retailerName = props.retailers.find((retailer) => String(retailer.id) === row.retailerId)?.name;
   const legend = `Offer ${props.number}${retailerName ? `: ${retailerName}` : ""}`;
   const priceDisabled = priceInputDisabled(row);
+  const errorFor = (field: OfferProblemField) => (props.problem?.field === field ? props.problem.message : null);
+  const fieldId = (field: OfferProblemField) => offerFieldId(row.key, field);
   const [extracting, setExtracting] = useState(false);
   /** The prices the page listed when nothing on it picked one, for the admin to choose from. */
   const [choices, setChoices] = useState<{ url: string; rule: string; prices: ReturnType<typeof pickableCandidates> } | null>(null);
@@ -478,9 +591,16 @@ function OfferRowEditor(props: {
           </button>
         </div>
         <div className="clear-both grid gap-3 sm:grid-cols-2 lg:grid-cols-6">
-          <Field label="Retailer" className="lg:col-span-2">
-            {({ id }) => (
-              <select id={id} value={row.retailerId} onChange={(event) => update("retailerId", event.target.value)} className={inputClass}>
+          <Field label="Retailer" className="lg:col-span-2" id={fieldId("retailerId")} error={errorFor("retailerId")}>
+            {({ id, describedBy, invalid }) => (
+              <select
+                id={id}
+                value={row.retailerId}
+                onChange={(event) => update("retailerId", event.target.value)}
+                aria-describedby={describedBy}
+                aria-invalid={invalid}
+                className={inputClass}
+              >
                 <option value="">Select a retailer</option>
                 {props.retailers.map((retailer) => (
                   <option key={retailer.id} value={retailer.id} disabled={props.takenRetailerIds.has(String(retailer.id))}>
@@ -490,10 +610,19 @@ function OfferRowEditor(props: {
               </select>
             )}
           </Field>
-          <Field label="Product URL" className="sm:col-span-2 lg:col-span-4">
-            {({ id }) => (
+          <Field label="Product URL" className="sm:col-span-2 lg:col-span-4" id={fieldId("affiliateUrl")} error={errorFor("affiliateUrl")}>
+            {({ id, describedBy, invalid }) => (
               <div className="flex flex-col gap-2 sm:flex-row">
-                <input id={id} type="url" value={row.affiliateUrl} onChange={(event) => update("affiliateUrl", event.target.value)} placeholder="https://" className={inputClass} />
+                <input
+                  id={id}
+                  type="url"
+                  value={row.affiliateUrl}
+                  onChange={(event) => update("affiliateUrl", event.target.value)}
+                  placeholder="https://"
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  className={inputClass}
+                />
                 <button
                   type="button"
                   className="btn-outline shrink-0 whitespace-nowrap"
@@ -516,10 +645,11 @@ function OfferRowEditor(props: {
               }}
             />
           )}
-          <Field label="Price (£)" className="lg:col-span-2" hint={priceDisabled ? "Enter the product URL first." : undefined}>
-            {({ id, describedBy }) => (
+          <Field label="Price (£)" className="lg:col-span-2" hint={priceDisabled ? "Enter the product URL first." : undefined} id={fieldId("price")} error={errorFor("price")}>
+            {({ id, describedBy, invalid }) => (
               <input
                 id={id}
+                aria-invalid={invalid}
                 type="number"
                 min={0}
                 step={0.01}
@@ -532,10 +662,17 @@ function OfferRowEditor(props: {
               />
             )}
           </Field>
-          <Field label="Original price (£)" className="lg:col-span-2" hint="The retailer's RRP or was-price, if any. Shoppers see a was-price only from the price history.">
-            {({ id, describedBy }) => (
+          <Field
+            label="Original price (£)"
+            className="lg:col-span-2"
+            hint="The retailer's RRP or was-price, if any. Shoppers see a was-price only from the price history."
+            id={fieldId("originalPrice")}
+            error={errorFor("originalPrice")}
+          >
+            {({ id, describedBy, invalid }) => (
               <input
                 id={id}
+                aria-invalid={invalid}
                 type="number"
                 min={0}
                 step={0.01}
@@ -547,10 +684,17 @@ function OfferRowEditor(props: {
               />
             )}
           </Field>
-          <Field label="Manual price (£)" className="lg:col-span-2" hint={row.priceOverride ? "Shoppers pay this price." : "Used when Override Price is on."}>
-            {({ id, describedBy }) => (
+          <Field
+            label="Manual price (£)"
+            className="lg:col-span-2"
+            hint={row.priceOverride ? "Shoppers pay this price." : "Used when Override Price is on."}
+            id={fieldId("manualPrice")}
+            error={errorFor("manualPrice")}
+          >
+            {({ id, describedBy, invalid }) => (
               <input
                 id={id}
+                aria-invalid={invalid}
                 type="number"
                 min={0}
                 step={0.01}
@@ -564,10 +708,17 @@ function OfferRowEditor(props: {
               />
             )}
           </Field>
-          <Field label="Repeat delivery price (£)" className="lg:col-span-2" hint="Subscribe & Save, Repeat, Easy Repeat: the item price on the scheme, at most the one-off price. Blank: none.">
-            {({ id, describedBy }) => (
+          <Field
+            label="Repeat delivery price (£)"
+            className="lg:col-span-2"
+            hint="Subscribe & Save, Repeat, Easy Repeat: the item price on the scheme, at most the one-off price. Blank: none."
+            id={fieldId("repeatPrice")}
+            error={errorFor("repeatPrice")}
+          >
+            {({ id, describedBy, invalid }) => (
               <input
                 id={id}
+                aria-invalid={invalid}
                 type="number"
                 min={0}
                 step={0.01}
@@ -579,10 +730,17 @@ function OfferRowEditor(props: {
               />
             )}
           </Field>
-          <Field label="Repeat delivery terms" className="sm:col-span-2 lg:col-span-4" hint="One line, up to 200 characters, e.g. 5% off; skip or cancel any time.">
-            {({ id, describedBy }) => (
+          <Field
+            label="Repeat delivery terms"
+            className="sm:col-span-2 lg:col-span-4"
+            hint="One line, up to 200 characters, e.g. 5% off; skip or cancel any time."
+            id={fieldId("repeatTerms")}
+            error={errorFor("repeatTerms")}
+          >
+            {({ id, describedBy, invalid }) => (
               <input
                 id={id}
+                aria-invalid={invalid}
                 type="text"
                 maxLength={200}
                 value={row.repeatTerms}

@@ -1,36 +1,32 @@
 /**
  * /admin/products: 100 products a page, searchable by name (q), with price, rating, featured
- * flag and last edit; each row edits or deletes (after the browser's confirmation). The page and
- * the search live in the query string, so back/forward and reloads keep them.
+ * flag and last edit (or creation, for a product never edited); each row edits or deletes (after
+ * the browser's confirmation). The page and the search live in the query string, so back/forward
+ * and reloads keep them, and the product form carries them, so the list comes back as it was.
  */
 import { useStore } from "@nanostores/react";
 import { ArrowUpRight, CircleCheckBig, CirclePlus, Download, Search, SquarePen, Trash } from "../icons.tsx";
 import { useEffect, useState, type FormEvent } from "react";
 import { formatPrice } from "../../../../data/domain/display.ts";
-import { relativeTime, truncate } from "../../../../data/domain/admin-display.ts";
+import { lastEditedText, truncate } from "../../../../data/domain/admin-display.ts";
 import { homePath, productPath } from "../../../../data/domain/paths.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { deleteProduct, describeError, errorMessage, exportProducts, fetchAdminProducts, type AdminProductRow } from "../admin-api.ts";
-import { adminPaths } from "../routes.ts";
+import { adminPaths, productListQuery, productListState } from "../routes.ts";
 import { $location, navigate } from "../router.ts";
 import { ActionMenu, AdminLink, Badge, downloadFile, inputClass, LoadFailed, Loading, PageHeader, RatingStars, Table, Td, Th, useLoad } from "../ui.tsx";
 
 /** Product names longer than this are cut in the list. */
 const nameLength = 40;
 
-function listPath(page: number, q: string): string {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (page > 1) params.set("page", String(page));
-  const query = params.toString();
-  return query ? `${adminPaths.products}?${query}` : adminPaths.products;
-}
+const listPath = (page: number, q: string) => adminPaths.products + productListQuery(q, page);
 
 export default function ProductsList() {
   const location = useStore($location);
-  const params = new URLSearchParams(location.search);
-  const q = params.get("q")?.trim() ?? "";
-  const page = Math.max(1, Math.trunc(Number(params.get("page"))) || 1);
+  const { q, page } = productListState(location.search);
+  // The form opened from here carries the search and page, and returns to them.
+  const carried = productListQuery(q, page);
+  const editPath = (id: number) => adminPaths.editProduct(id) + carried;
   const { state, reload } = useLoad(() => fetchAdminProducts({ page, q }), [page, q]);
   const [searchText, setSearchText] = useState(q);
   // Back/forward to another search shows that search's text.
@@ -70,7 +66,7 @@ export default function ProductsList() {
     <ActionMenu
       label={`Actions for ${product.name}`}
       actions={[
-        { label: "Edit", icon: <SquarePen className="size-4" aria-hidden="true" />, onSelect: () => navigate(adminPaths.editProduct(product.id)) },
+        { label: "Edit", icon: <SquarePen className="size-4" aria-hidden="true" />, onSelect: () => navigate(editPath(product.id)) },
         { label: "Delete", icon: <Trash className="size-4" aria-hidden="true" />, danger: true, onSelect: () => void remove(product) },
       ]}
     />
@@ -91,7 +87,7 @@ export default function ProductsList() {
               <Download className="size-4" aria-hidden="true" />
               {exporting ? "Exporting..." : "Export Excel"}
             </button>
-            <AdminLink href={adminPaths.newProduct} className="btn-primary">
+            <AdminLink href={adminPaths.newProduct + carried} className="btn-primary">
               <CirclePlus className="size-4" aria-hidden="true" />
               Add New Product
             </AdminLink>
@@ -132,7 +128,7 @@ export default function ProductsList() {
           {data.products.map((product) => (
             <li key={product.id} className="flex items-start gap-3 p-4" data-testid="product-card-admin">
               <div className="min-w-0 flex-1">
-                <AdminLink href={adminPaths.editProduct(product.id)} className="font-medium break-words text-slate-900 hover:underline">
+                <AdminLink href={editPath(product.id)} className="font-medium break-words text-slate-900 hover:underline">
                   {truncate(product.name, nameLength)}
                 </AdminLink>
                 {product.isFeatured && (
@@ -146,7 +142,7 @@ export default function ProductsList() {
                 <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                   <span className="font-semibold tabular-nums">{formatPrice(product.bestPrice, "N/A")}</span>
                   <RatingStars rating={product.rating} reviewCount={product.reviewCount} />
-                  <span className="text-slate-600">Edited: {relativeTime(product.lastEditedAt)}</span>
+                  <span className="text-slate-600">{product.lastEditedAt ? `Edited ${lastEditedText(product).replace(/^Just now$/, "just now")}` : lastEditedText(product)}</span>
                 </div>
               </div>
               {rowMenu(product)}
@@ -177,7 +173,7 @@ export default function ProductsList() {
           {data.products.map((product) => (
             <tr key={product.id} className="hover:bg-slate-50" data-testid="product-row">
               <Td className="max-w-72 min-w-56 font-medium text-slate-900">
-                <AdminLink href={adminPaths.editProduct(product.id)} title={product.name} className="hover:text-brand-700 hover:underline">
+                <AdminLink href={editPath(product.id)} title={product.name} className="hover:text-brand-700 hover:underline">
                   {truncate(product.name, nameLength)}
                 </AdminLink>
                 <a
@@ -200,7 +196,7 @@ export default function ProductsList() {
               <Td className="text-center">
                 {product.isFeatured ? <CircleCheckBig className="mx-auto size-4 text-emerald-600" aria-label="Featured" /> : <span className="sr-only">Not featured</span>}
               </Td>
-              <Td className="whitespace-nowrap text-slate-600">{relativeTime(product.lastEditedAt)}</Td>
+              <Td className="whitespace-nowrap text-slate-600">{lastEditedText(product)}</Td>
               <Td className="text-right">
                 {rowMenu(product)}
               </Td>

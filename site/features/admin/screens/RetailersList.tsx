@@ -1,6 +1,7 @@
 /**
  * /admin/retailers: every retailer with its website, logo and id, and whether the site compares
- * its prices; edit, or delete after the browser's confirmation.
+ * its prices; edit, or delete after the browser's confirmation. Phones get one card per retailer
+ * with its Edit and Delete in view; wider screens the table.
  */
 import { CirclePlus, SquarePen, Trash } from "../icons.tsx";
 import { truncate } from "../../../../data/domain/admin-display.ts";
@@ -32,6 +33,40 @@ export default function RetailersList() {
     }
   }
 
+  const actions = (retailer: AdminRetailer) => (
+    <>
+      <AdminLink href={adminPaths.editRetailer(retailer.id)} className="btn-ghost px-2" aria-label={`Edit ${retailer.name}`}>
+        <SquarePen className="size-4" aria-hidden="true" />
+        Edit
+      </AdminLink>
+      <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(retailer)} aria-label={`Delete ${retailer.name}`}>
+        <Trash className="size-4" aria-hidden="true" />
+        Delete
+      </button>
+    </>
+  );
+  const delivery = (retailer: AdminRetailer) =>
+    retailer.comparesPrices && (
+      <span className="mt-0.5 block text-xs font-normal text-slate-600" data-testid="retailer-delivery">
+        Delivery: {ruleText({ standardPence: toPence(retailer.deliveryCharge), freeFromPence: toPence(retailer.freeDeliveryFrom) })}
+      </span>
+    );
+  const badge = (retailer: AdminRetailer) => (retailer.comparesPrices ? <Badge tone="brand">Compares prices</Badge> : <Badge tone="slate">Vouchers only</Badge>);
+  const logo = (retailer: AdminRetailer) =>
+    retailer.logo ? (
+      <img src={retailer.logo} alt={`${retailer.name} logo`} className="h-8 w-20 shrink-0 rounded border border-slate-200 bg-white object-contain p-1" loading="lazy" />
+    ) : (
+      <span className="text-slate-500">No logo</span>
+    );
+  const website = (retailer: AdminRetailer) =>
+    retailer.website ? (
+      <a href={retailer.website} target="_blank" rel="noopener noreferrer" title={retailer.website} className="break-all text-slate-600 hover:underline">
+        {truncate(retailer.website, websiteLength)}
+      </a>
+    ) : (
+      <span className="text-slate-500">No website</span>
+    );
+
   return (
     <div>
       <PageHeader
@@ -47,6 +82,27 @@ export default function RetailersList() {
       {state.kind === "loading" && <Loading label="Loading retailers..." />}
       {state.kind === "failed" && <LoadFailed message={`Error loading retailers: ${describeError(state.error)}`} onRetry={reload} />}
       {state.kind === "ready" && (
+        <ul className="card divide-y divide-slate-100 md:hidden" aria-label="Retailers">
+          {state.data.map((retailer) => (
+            <li key={retailer.id} className="p-4" data-testid="retailer-card">
+              <div className="flex items-start justify-between gap-3">
+                <div className="min-w-0">
+                  <p className="font-medium break-words text-slate-900">{retailer.name}</p>
+                  <span className="mt-0.5 block">{badge(retailer)}</span>
+                </div>
+                {logo(retailer)}
+              </div>
+              {delivery(retailer)}
+              <p className="mt-1 text-sm">
+                {website(retailer)} <span className="text-slate-600">· ID {retailer.id}</span>
+              </p>
+              <div className="mt-2 -ml-2 flex flex-wrap gap-1">{actions(retailer)}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {state.kind === "ready" && (
+        <div className="hidden md:block">
         <Table
           caption="Retailers"
           minWidth="44rem"
@@ -64,45 +120,17 @@ export default function RetailersList() {
             <tr key={retailer.id} className="hover:bg-slate-50" data-testid="retailer-row">
               <Td className="font-medium text-slate-900">
                 {retailer.name}
-                <span className="mt-0.5 block">
-                  {retailer.comparesPrices ? <Badge tone="brand">Compares prices</Badge> : <Badge tone="slate">Vouchers only</Badge>}
-                </span>
-                {retailer.comparesPrices && (
-                  <span className="mt-0.5 block text-xs font-normal text-slate-600" data-testid="retailer-delivery">
-                    Delivery: {ruleText({ standardPence: toPence(retailer.deliveryCharge), freeFromPence: toPence(retailer.freeDeliveryFrom) })}
-                  </span>
-                )}
+                <span className="mt-0.5 block">{badge(retailer)}</span>
+                {delivery(retailer)}
               </Td>
-              <Td>
-                {retailer.website ? (
-                  <a href={retailer.website} target="_blank" rel="noopener noreferrer" title={retailer.website} className="text-slate-600 hover:underline">
-                    {truncate(retailer.website, websiteLength)}
-                  </a>
-                ) : (
-                  <span className="text-slate-500">No website</span>
-                )}
-              </Td>
-              <Td>
-                {retailer.logo ? (
-                  <img src={retailer.logo} alt={`${retailer.name} logo`} className="h-8 w-20 rounded border border-slate-200 bg-white object-contain p-1" loading="lazy" />
-                ) : (
-                  <span className="text-slate-500">No logo</span>
-                )}
-              </Td>
+              <Td>{website(retailer)}</Td>
+              <Td>{logo(retailer)}</Td>
               <Td className="text-slate-600 tabular-nums">{retailer.id}</Td>
-              <Td className="text-right whitespace-nowrap">
-                <AdminLink href={adminPaths.editRetailer(retailer.id)} className="btn-ghost px-2" aria-label={`Edit ${retailer.name}`}>
-                  <SquarePen className="size-4" aria-hidden="true" />
-                  Edit
-                </AdminLink>
-                <button type="button" className="btn-ghost px-2 text-red-700 hover:bg-red-50" onClick={() => void remove(retailer)} aria-label={`Delete ${retailer.name}`}>
-                  <Trash className="size-4" aria-hidden="true" />
-                  Delete
-                </button>
-              </Td>
+              <Td className="text-right whitespace-nowrap">{actions(retailer)}</Td>
             </tr>
           ))}
         </Table>
+        </div>
       )}
     </div>
   );
