@@ -61,7 +61,7 @@ describe("legal category in the admin's product form", () => {
     await page.goto(`${baseUrl}/admin/products/edit/${product.id}`);
     const form = page.getByTestId("product-form");
     const legal = form.getByLabel("Legal category");
-    const featured = form.getByLabel("Featured product (shown first on the home page)");
+    const featured = form.getByLabel("Featured product", { exact: true });
     await expect.poll(() => legal.inputValue()).toBe("none");
     expect(await featured.isEnabled()).toBe(true);
 
@@ -77,7 +77,7 @@ describe("legal category in the admin's product form", () => {
     // Loaded again as saved.
     await page.goto(`${baseUrl}/admin/products/edit/${product.id}`);
     await expect.poll(() => form.getByLabel("Legal category").inputValue()).toBe("POM-V");
-    expect(await form.getByLabel("Featured product (shown first on the home page)").isDisabled()).toBe(true);
+    expect(await form.getByLabel("Featured product", { exact: true }).isDisabled()).toBe(true);
 
     // The rebuilt public page: "Prescription needed" by the price, no saving, no alert form.
     await publishedAsPrescriptionOnly(product.slug, true);

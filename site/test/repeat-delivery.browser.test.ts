@@ -252,7 +252,10 @@ describe("repeat delivery in the admin's product form", () => {
     await row.getByLabel("Repeat delivery price (£)").fill(((pricePence + 1) / 100).toFixed(2));
     await row.getByLabel("Repeat delivery terms").fill("Test scheme: 5% off; cancel any time");
     await form.getByRole("button", { name: "Update Product" }).click();
-    await toastShows(page, "repeatPrice must not be above the one-off price");
+    // The message sits under the field in the admin's words, never the API's field name.
+    await expect.poll(() => row.getByLabel("Repeat delivery price (£)").getAttribute("aria-invalid")).toBe("true");
+    await expect.poll(() => row.textContent()).toContain("Repeat delivery price must not be above the one-off price");
+    expect(await form.textContent()).not.toContain("repeatPrice");
     expect(stored()).toEqual({ repeat: null, terms: null });
 
     const repeatPence = pricePence - 100;

@@ -1,7 +1,9 @@
 /**
  * The product page's Save/Saved button in plain script: its state comes from the is-favorite
  * check and then follows the favourites store (so it agrees with every other Save control on the
- * page); it is disabled while a check or a change is under way.
+ * page). It is disabled until the first check answers (it cannot have focus yet); while a change
+ * is under way it is aria-disabled and ignores presses but stays focusable, as a disabled button
+ * would drop the keyboard's focus to the page.
  */
 import { $favorites, checkFavorite, toggleFavorite } from "./favorites.store.ts";
 
@@ -26,8 +28,9 @@ function enhance(button: HTMLButtonElement): void {
     .catch((error) => console.error("Failed to fetch favorites", error))
     .finally(() => (button.disabled = false));
   button.addEventListener("click", () => {
-    button.disabled = true;
-    void toggleFavorite(productId).finally(() => (button.disabled = false));
+    if (button.getAttribute("aria-disabled") === "true") return;
+    button.setAttribute("aria-disabled", "true");
+    void toggleFavorite(productId).finally(() => button.removeAttribute("aria-disabled"));
   });
 }
 
