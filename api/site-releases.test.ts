@@ -15,7 +15,7 @@ import {
   type ReleaseStore,
   type StagedRelease,
 } from "./site-releases.ts";
-import { writeFiles } from "./test/files.ts";
+import { withPermissiveUmask, writeFiles } from "./test/files.ts";
 
 let dir: string;
 let store: ReleaseStore;
@@ -193,18 +193,15 @@ describe("cleanup", () => {
 describe("database snapshots (a copy of the whole database: e-mail addresses, the admin hash)", () => {
   const mode = (file: string) => fs.statSync(file).mode & 0o777;
 
-  it("are made owner-only, the file (0600) and its folder (0700), whatever the umask lets through", () => {
-    const before = process.umask(0o022);
-    try {
+  it("are made owner-only, the file (0600) and its folder (0700), whatever the umask lets through", async () => {
+    await withPermissiveUmask(() => {
       const staged = store.stage();
       const file = createSnapshotFile(staged);
       expect(path.dirname(file)).toBe(staged.scratch);
       expect(mode(staged.scratch)).toBe(0o700);
       expect(mode(file)).toBe(0o600);
       expect(fs.statSync(file).size).toBe(0);
-    } finally {
-      process.umask(before);
-    }
+    });
   });
 
   it("go at once with discardSnapshot, the staged release staying", () => {

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createSiteRebuilder, type SiteRebuilder } from "./site-rebuild.ts";
 import type { BuildOutcome, SiteBuilder } from "../site-build.ts";
 import { createReleaseStore, readReleaseMeta } from "../site-releases.ts";
-import { treeHash, writeFiles } from "../test/files.ts";
+import { treeHash, withPermissiveUmask, writeFiles } from "../test/files.ts";
 import { openDb } from "../../data/db/client.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { bumpCatalogueRevision, catalogueRevision } from "../../data/db/catalogue-revision.ts";
@@ -466,8 +466,7 @@ describe("the snapshot", () => {
 
 describe("the snapshot's access", () => {
   it("is the owner's only (file 0600, folder 0700) while the build reads it, and the file is gone when the build ends", async () => {
-    const umask = process.umask(0o022);
-    try {
+    await withPermissiveUmask(async () => {
       const { builder, builds } = fakeBuilder({ hold: true });
       const site = rebuilder(builder);
       await vi.waitFor(() => expect(builds).toHaveLength(1));
@@ -480,9 +479,7 @@ describe("the snapshot's access", () => {
       builds[0]!.finish();
       await site.settled();
       expect(fs.existsSync(path.dirname(snapshot))).toBe(false);
-    } finally {
-      process.umask(umask);
-    }
+    });
   });
 
   it("left by a build whose process was killed is deleted at start, before any build", async () => {
