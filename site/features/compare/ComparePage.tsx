@@ -116,7 +116,7 @@ function BestDeal({ product, links }: { product: CompareProduct; links: LinkCont
           for {product.name} at {retailer} (opens in a new tab)
         </span>
       </a>
-      <p className="sponsored-label mt-1">Affiliate link: we may earn a commission</p>
+      <p className="affiliate-label mt-1">Affiliate link: we may earn a commission</p>
     </>
   );
 }

@@ -204,7 +204,7 @@ export function ProductCard({ product, links, petName }: { product: CardProduct;
             <span className="sr-only sm:not-sr-only">{compared ? "Added" : "Compare"}</span>
           </button>
         </div>
-        {bestDealUrl && <p className="sponsored-label text-center">Affiliate link: we may earn a commission</p>}
+        {bestDealUrl && <p className="affiliate-label text-center">Affiliate link: we may earn a commission</p>}
       </div>
     </article>
   );
