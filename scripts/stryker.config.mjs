@@ -50,6 +50,62 @@ export default {
  */
 export const equivalentMutants = [
   {
+    file: "data/domain/deal-truth.ts",
+    mutator: "ConditionalExpression",
+    original: "lastWindow?.today === today",
+    replacement: "false",
+    reason: "The cached window is only a saving: worked out again it is the same window.",
+  },
+  {
+    file: "data/domain/deal-truth.ts",
+    mutator: "EqualityOperator",
+    original: "total < lowest",
+    replacement: "total <= lowest",
+    reason: "On a tie the lowest is the same number either way.",
+  },
+  {
+    file: "data/domain/deal-truth.ts",
+    mutator: "EqualityOperator",
+    original: "price < least",
+    replacement: "price <= least",
+    reason: "On a tie the least is the same number either way.",
+  },
+  {
+    file: "data/domain/deal-truth.ts",
+    mutator: "ConditionalExpression",
+    original: "today !== null",
+    replacement: "true",
+    reason: "A null today equals lowestPence only when nothing was in stock all window, and then the window's first day has no price, so coversWindow is false anyway.",
+  },
+  {
+    file: "data/domain/deal-truth.ts",
+    mutator: "ConditionalExpression",
+    original: "state.lowest90ExcludingTodayPence !== null",
+    replacement: "true",
+    reason: "A price compared with null is compared with 0, and no price is below 0 pence, so the alert does not fire either way.",
+  },
+  {
+    file: "data/domain/deal-truth.ts",
+    mutator: "EqualityOperator",
+    original: "top > highestSince",
+    replacement: "top >= highestSince",
+    reason: "On a tie the highest price since is the same number either way.",
+  },
+  {
+    file: "data/domain/deal-truth.ts",
+    mutator: "EqualityOperator",
+    original: "price > highestSince",
+    replacement: "price >= highestSince",
+    reason: "On a tie the highest price since is the same number either way.",
+  },
+  {
+    file: "data/domain/legal-category.ts",
+    mutator: "MethodExpression",
+    original: "text.toLowerCase()",
+    replacement: "text.toUpperCase()",
+    reason: "Both the issue and the product name go through the same fold, so upper case matches exactly where lower case does (product names are plain Latin text).",
+  },
+  {
     file: "data/domain/offers.ts",
     mutator: "EqualityOperator",
     original: "offer.retailerId < best.retailerId",

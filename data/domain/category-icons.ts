@@ -27,7 +27,7 @@ export type CategoryIconName = (typeof categoryIconNames)[number];
 export const defaultCategoryIcon: CategoryIconName = "paw-print";
 
 /** A name compared without case, spaces, hyphens or underscores: "PawPrint", "paw-print" and "Paw print" are one name. */
-const looseKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, "");
+const looseKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, "");
 
 const byLooseKey = new Map<string, CategoryIconName>(categoryIconNames.map((name) => [looseKey(name), name]));
 
@@ -40,5 +40,5 @@ const byLooseKey = new Map<string, CategoryIconName>(categoryIconNames.map((name
  * @example categoryIconName("Turtle") // null
  */
 export function categoryIconName(typed: string): CategoryIconName | null {
-  return byLooseKey.get(looseKey(typed.trim())) ?? null;
+  return byLooseKey.get(looseKey(typed)) ?? null;
 }

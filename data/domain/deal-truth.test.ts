@@ -257,6 +257,9 @@ describe("wasPrice", () => {
     // The same price again is not higher; a penny more is.
     expect(was([...run, at("2026-10-10", 2199), at("2026-10-13", 1799)])).toBe(2199);
     expect(was([...run, at("2026-10-10", 2200), at("2026-10-13", 1799)])).toBeNull();
+    // A higher step that starts and ends exactly at midnight (no day part-way at it) still counts.
+    expect(was([...run, at("2026-10-10", 2499), at("2026-10-15", 1799)])).toBeNull();
+    expect(was([at("2026-09-01", 2199), at("2026-10-01", 2499), at("2026-10-05", 1799)])).toBeNull();
     // A lower step and a spell out of stock leave it standing.
     expect(was([...run, at("2026-10-10", 1999), at("2026-10-15", 1799)])).toBe(2199);
     expect(was([...run, at("2026-10-10", null), at("2026-10-20", 1799)])).toBe(2199);

@@ -66,6 +66,12 @@ describe("promotedProducts", () => {
   it("finds a medicine the issue names in full, in any case and spacing", () => {
     expect(promotedProducts("Deal of the week:\nVETCARE  wormer tablets\n4 pack!", [wormer, spotOn])).toEqual([wormer]);
     expect(promotedProducts("Vetcare Wormer Tablets are back", [wormer])).toEqual([]);
+    // Spacing is loosened, not dropped: "Spoton" is not "Spot On".
+    expect(promotedProducts("Vetcare Spoton drops", [spotOn])).toEqual([]);
+  });
+
+  it("never matches a product without a name by its name", () => {
+    expect(promotedProducts("Any issue at all", [{ name: " ", slug: "unnamed" }])).toEqual([]);
   });
 
   it("finds nothing in an issue about other products, and lists each medicine once", () => {

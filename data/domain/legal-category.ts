@@ -47,14 +47,14 @@ export function isPrescriptionOnly(category: string | null | undefined): boolean
 }
 
 export function isLegalCategory(value: unknown): value is LegalCategory {
-  return typeof value === "string" && (legalCategories as readonly string[]).includes(value);
+  return (legalCategories as readonly unknown[]).includes(value);
 }
 
 /** Each category by its code with case, spaces, dots, hyphens, dashes and underscores removed ("pom v" -> POMV). */
 const byCompactCode = new Map<string, LegalCategory>(legalCategories.map((category) => [compactCode(category), category]));
 
 function compactCode(text: string): string {
-  return text.toUpperCase().replace(/[\s._\-‐‑‒–—]+/g, "");
+  return text.toUpperCase().replace(/[\s._\-‐‑‒–—]/g, "");
 }
 
 /**

@@ -53,6 +53,8 @@ describe("privacyAuditSummary", () => {
     expect(privacyAuditSummary("erase", "email", { ...emptyCounts(), favorites: 1200 })).toBe("Privacy erasure (e-mail address): 1,200 rows deleted");
     expect(privacyAuditSummary("erase", "email", { ...emptyCounts(), auditMentions: 1 })).toBe("Privacy erasure (e-mail address): 0 rows deleted, 1 audit entry redacted");
     expect(privacyAuditSummary("erase", "visitor", emptyCounts())).toBe("Privacy erasure (visitor id): nothing found");
+    // As many audit entries as rows is still something found.
+    expect(privacyAuditSummary("erase", "email", { ...emptyCounts(), newsletter: 1, auditMentions: 1 })).toBe("Privacy erasure (e-mail address): 1 row deleted, 1 audit entry redacted");
   });
 });
 
@@ -87,6 +89,17 @@ describe("isoTimestamp", () => {
     expect(isoTimestamp("2026-11-22T11:00:00+01:00")).toBe("2026-11-22T10:00:00.000Z");
   });
 
+  it("reads SQLite's format as UTC whatever the server's time zone", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "America/New_York";
+    try {
+      expect(isoTimestamp("2026-11-22 10:00:00")).toBe("2026-11-22T10:00:00.000Z");
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it("leaves a date alone, other text, numbers and null", () => {
     expect(isoTimestamp("2026-11-22")).toBe("2026-11-22");
     expect(isoTimestamp("website")).toBe("website");
@@ -106,6 +119,7 @@ describe("the export", () => {
     const data = Object.fromEntries(personalDataKinds.map((kind) => [kind, []])) as unknown as PersonalDataReport["data"];
     const report: PersonalDataReport = { keyKind: "email", visitors: [], otherSpellings: ["a+x@example.com"], addressesUsed: [], data, counts: emptyCounts(), total: 0 };
     const document = personalDataDocument(report, "a@example.com", { siteName: "PawPrice", now: new Date("2026-11-22T10:00:00Z") });
+    expect(document.about).toBe("The personal data PawPrice holds linked to this e-mail address.");
     expect(document).toMatchObject({ site: "PawPrice", generatedAt: "2026-11-22T10:00:00.000Z", request: { kind: "email", value: "a@example.com" }, otherSpellings: ["a+x@example.com"] });
     expect(Object.keys(document.kinds)).toEqual([...personalDataKinds]);
     expect(document.kinds).toBe(personalDataLabels);
