@@ -1,5 +1,5 @@
 /**
- * What the unsubscribe links do (DECISIONS.md items 3 and 4). Opening the link in a mail (GET)
+ * What the unsubscribe links do. Opening the link in a mail (GET)
  * changes nothing: it shows a page with a button, because mail scanners and link previews follow
  * links by themselves and must not switch anyone's alerts off. The button POSTs to the same
  * address, as the RFC 8058 one-click request a mail client sends for the List-Unsubscribe header
