@@ -136,7 +136,7 @@ async function adminJson<T>(server: Server, cookie: string, method: string, path
 
 interface AdminProduct {
   slug: string;
-  retailerLinks: { price: number; originalPrice: number | null; inStock: boolean; priceOverride: boolean; manualPrice: number | null }[];
+  retailerLinks: { price: number; originalPrice: number | null; inStock: boolean; priceOverride: boolean; manualPrice: number | null; repeatPrice: number | null; repeatTerms: string | null }[];
 }
 
 let nextPence = 17;
@@ -152,6 +152,9 @@ async function editPrice(server: Server, cookie: string, id: number): Promise<{ 
     inStock: index === 0 ? true : link.inStock,
     priceOverride: index === 0 ? false : link.priceOverride,
     manualPrice: index === 0 ? null : link.manualPrice,
+    // A repeat-delivery price may not be above the one-off price, and the new price is below every seeded one.
+    repeatPrice: index === 0 ? null : link.repeatPrice,
+    repeatTerms: index === 0 ? null : link.repeatTerms,
   }));
   const shown = formatPrice(price);
   const started = performance.now();
