@@ -14,6 +14,20 @@ import { testAdminPasswordHash } from "./server.ts";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-retention-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+/** The server's services on `databaseFile`, with no mail, no alerts and no page reads. */
+async function startServices(databaseFile: string, options: Partial<Parameters<typeof createServices>[0]> = {}) {
+  return createServices({
+    databaseFile,
+    prepare: false,
+    mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
+    alertsOnChange: false,
+    adminPasswordHash: await testAdminPasswordHash(),
+    refreshCron: null,
+    log: () => {},
+    ...options,
+  });
+}
+
 describe("retention in the server", () => {
   it("deletes expired visitor data when the services start", async () => {
     const databaseFile = path.join(dir, "test.db");
@@ -29,15 +43,7 @@ describe("retention in the server", () => {
     insert.run("fresh@example.com", new Date().toISOString(), null);
     db.$client.close();
 
-    const services = await createServices({
-      databaseFile,
-      prepare: false,
-      mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
-      alertsOnChange: false,
-      adminPasswordHash: await testAdminPasswordHash(),
-      refreshCron: null,
-      log: () => {},
-    });
+    const services = await startServices(databaseFile);
     try {
       const emails = services.db.$client.prepare("SELECT email FROM price_alerts ORDER BY email").all();
       expect(emails).toEqual([{ email: "confirmed@example.com" }, { email: "fresh@example.com" }]);
@@ -67,16 +73,7 @@ describe("retention in the server", () => {
     click.run("user_clicknew", minutesAgo(5));
     db.$client.close();
 
-    const services = await createServices({
-      databaseFile,
-      prepare: false,
-      mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
-      alertsOnChange: false,
-      adminPasswordHash: await testAdminPasswordHash(),
-      refreshCron: null,
-      tableCeilings: { clicks: 1, favourites: 10, recentlyViewed: 10, voucherUses: 10, pendingAlerts: 2 },
-      log: () => {},
-    });
+    const services = await startServices(databaseFile, { tableCeilings: { clicks: 1, favourites: 10, recentlyViewed: 10, voucherUses: 10, pendingAlerts: 2 } });
     try {
       const column = (sql: string) => (services.db.$client.prepare(sql).all() as { v: string }[]).map((row) => row.v);
       expect(column("SELECT email AS v FROM price_alerts ORDER BY id")).toEqual(["confirmed-oldest@example.com", "pending-mid@example.com", "pending-new@example.com"]);

@@ -5,6 +5,7 @@
  *
  * Prices are integer pence (base prices around which retailer offers are spread).
  */
+import { categoryIconNames, defaultCategoryIcon } from "../domain/category-icons.ts";
 import type { AffiliateIds } from "../domain/catalogue.ts";
 import type { DeliveryRule } from "../domain/delivery.ts";
 import { retailerLogo, retailerRegistry } from "../domain/retailers.ts";
@@ -132,21 +133,8 @@ export const categorySeeds: readonly CategorySeed[] = [
   { name: "Reptile Supplies", slug: "reptile-supplies", icon: "house", zooplusSection: "reptiles" },
 ];
 
-/** The icons every category tile can show (SPEC.md section 2); the seed uses all of them. */
-export const categoryIcons = [
-  "bone",
-  "fish",
-  "baseball",
-  "house",
-  "shield-dog",
-  "scissors",
-  "whistle",
-  "rabbit",
-  "bird",
-  "heart",
-  "toy",
-  "bed",
-] as const;
+/** The icons a category tile can show besides the default one: the seed's categories use every one of them. */
+export const categoryIcons = categoryIconNames.filter((name) => name !== defaultCategoryIcon);
 
 /** Retailers in id order: the registry's, whose prices the site compares first (see retailers.ts). */
 export const retailerSeeds: readonly RetailerSeed[] = retailerRegistry.map((entry) => ({
