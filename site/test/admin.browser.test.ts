@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage, seriousA11yViolations, type TrackedPage } from "./browser.ts";
+import { launchBrowser, openPage, seriousA11yViolations, toastShows, type TrackedPage } from "./browser.ts";
 import { confirmationLink } from "./outbox.ts";
 
 const baseUrl = inject("baseUrl");
@@ -25,11 +25,6 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-/**
- * Waits until a toast with this text is shown. Generous: the first toast loads its UI on demand,
- * and a login checks a deliberately slow password hash, on a machine busy with other tests.
- */
-const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
 const pathname = (page: Page) => new URL(page.url()).pathname;
 
 async function logIn(page: Page): Promise<void> {

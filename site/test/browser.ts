@@ -195,3 +195,12 @@ export async function recordRequests(browser: Browser, path: string): Promise<{ 
   await session.send("Fetch.enable", { patterns: [{ urlPattern: `*${path}*` }] });
   return { requests, stop: () => session.detach() };
 }
+
+/**
+ * Waits until a toast saying `text` is shown (the first of them, when several say it). Generous:
+ * the first toast loads its UI on demand, and a login checks a deliberately slow password hash, on
+ * a machine busy with other tests.
+ */
+export function toastShows(page: Page, text: string): Promise<void> {
+  return page.getByTestId("toast").filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
+}

@@ -13,7 +13,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage, seriousA11yViolations } from "./browser.ts";
+import { launchBrowser, openPage, seriousA11yViolations, toastShows } from "./browser.ts";
 import { startIsolatedServer, type IsolatedServer } from "./isolated-server.ts";
 
 const adminPassword = inject("adminPassword");
@@ -56,7 +56,6 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first().waitFor({ timeout: 20_000 });
 const pathname = (page: Page) => new URL(page.url()).pathname;
 
 async function logIn(page: Page): Promise<void> {

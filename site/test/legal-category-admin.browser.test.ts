@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { openDb } from "../../data/db/client.ts";
-import { launchBrowser, openPage } from "./browser.ts";
+import { launchBrowser, openPage, toastShows } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
@@ -28,8 +28,6 @@ function read<T>(sql: string, ...params: unknown[]): T {
     db.$client.close();
   }
 }
-
-const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
 
 /** Waits until the served page of `slug` says (or no longer says) "Prescription needed". */
 async function publishedAsPrescriptionOnly(slug: string, expected: boolean): Promise<void> {

@@ -13,7 +13,7 @@ import { createServer, type Server } from "node:http";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, openPage, seriousA11yViolations, type TrackedPage } from "./browser.ts";
+import { launchBrowser, openPage, seriousA11yViolations, toastShows, type TrackedPage } from "./browser.ts";
 import { startIsolatedServer, type IsolatedServer } from "./isolated-server.ts";
 
 const baseUrl = inject("baseUrl");
@@ -52,7 +52,6 @@ afterAll(async () => {
   await new Promise((resolve) => shop?.close(resolve));
 });
 
-const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
 const pathname = (page: Page) => new URL(page.url()).pathname;
 
 async function logIn(page: Page, origin = baseUrl): Promise<void> {

@@ -10,7 +10,7 @@ import { openDb } from "../../data/db/client.ts";
 import { deliveryFor, totalPence } from "../../data/domain/delivery.ts";
 import { formatPence } from "../../data/domain/money.ts";
 import { offerListOrder } from "../../data/domain/offers.ts";
-import { launchBrowser, openPage, seriousA11yViolations } from "./browser.ts";
+import { launchBrowser, openPage, seriousA11yViolations, toastShows } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");
 const databaseFile = inject("databaseFile");
@@ -200,8 +200,6 @@ describe("repeat delivery on the product page", () => {
 });
 
 describe("repeat delivery in the admin's product form", () => {
-  const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
-
   it("saves a repeat price and terms per offer row, refuses one above the one-off price, and the rebuilt page shows it", async () => {
     // The second-lowest-ranked product with no repeat price at its first retailer and no override
     // (other files read the best sellers; the lowest-ranked one is another test's).

@@ -14,7 +14,7 @@ import { dealFactsFor } from "../../data/db/deal-facts.ts";
 import type { Category, Product } from "../../data/domain/catalogue.ts";
 import { gridPageSize } from "../../data/domain/grid-query.ts";
 import { categoryPath, comparePath, packshotPath, productPath } from "../../data/domain/paths.ts";
-import { expectAffiliateLink, launchBrowser, openPage, readAffiliateData } from "./browser.ts";
+import { expectAffiliateLink, launchBrowser, openPage, readAffiliateData, toastShows } from "./browser.ts";
 import { startIsolatedServer, type IsolatedServer } from "./isolated-server.ts";
 
 const baseUrl = inject("baseUrl");
@@ -40,8 +40,6 @@ function withDb<T>(fn: (db: Database.Database) => T): T {
 }
 
 const pence = (pounds: number) => Math.round(pounds * 100);
-const toastShows = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).waitFor({ timeout: 20_000 });
-
 async function alertFormReady(page: Page, slug: string): Promise<Locator> {
   await page.goto(baseUrl + productPath(slug));
   await page.locator("#price-alert").scrollIntoViewIfNeeded();
