@@ -10,6 +10,7 @@
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import zlib from "node:zlib";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { projectRoot } from "../data/config.ts";
@@ -54,9 +55,22 @@ interface Report {
 
 const reportFile = path.join(projectRoot, "reports/mutation/mutation.json");
 
+/**
+ * Stryker's incremental results: committed gzipped (10 MB of JSON would otherwise match every grep
+ * of the sources), unpacked where Stryker reads them for a run and packed back after it.
+ */
+const incrementalPacked = path.join(projectRoot, "scripts/mutation/incremental.json.gz");
+const incrementalFile = path.join(projectRoot, "reports/mutation/incremental.json");
+
 if (!reportOnly) {
+  if (fs.existsSync(incrementalPacked)) {
+    fs.mkdirSync(path.dirname(incrementalFile), { recursive: true });
+    fs.writeFileSync(incrementalFile, zlib.gunzipSync(fs.readFileSync(incrementalPacked)));
+  }
   const stryker = path.join(projectRoot, "node_modules/@stryker-mutator/core/bin/stryker.js");
   const run = spawnSync(process.execPath, [stryker, "run", "scripts/stryker.config.mjs", ...strykerArgs], { cwd: projectRoot, stdio: "inherit" });
+  // Packed back even after a failed run: the mutants it did test need not be tested again.
+  if (fs.existsSync(incrementalFile)) fs.writeFileSync(incrementalPacked, zlib.gzipSync(fs.readFileSync(incrementalFile), { level: 9 }));
   if (run.status !== 0) process.exit(run.status ?? 1);
 }
 

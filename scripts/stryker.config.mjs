@@ -3,8 +3,10 @@
  * Mutation testing (npm run test:mutation): Stryker changes one small thing in the code at a
  * time (a `<` into `<=`, a condition into `true`, a string into "") and runs the tests that
  * cover it; a mutant no test notices "survives" and points at a test that could not fail.
- * Incremental: results are kept in scripts/mutation/incremental.json, so a re-run tests only
- * the mutants whose code or covering tests changed.
+ * Incremental: results are kept between runs, so a re-run tests only the mutants whose code or
+ * covering tests changed. Stryker reads and writes them at reports/mutation/incremental.json;
+ * scripts/mutation.ts unpacks them there from the committed scripts/mutation/incremental.json.gz
+ * before a run and packs them back after (compressed, a grep of the sources never matches inside).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -30,7 +32,7 @@ export default {
   // A thorough run: npm run test:mutation -- --ignoreStatic false
   ignoreStatic: true,
   incremental: true,
-  incrementalFile: "scripts/mutation/incremental.json",
+  incrementalFile: "reports/mutation/incremental.json",
   concurrency: 2,
   timeoutMS: 20_000,
   reporters: ["progress", "json", "html"],
