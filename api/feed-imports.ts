@@ -16,7 +16,7 @@ import type { Db } from "../data/db/client.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import { WriteRefused } from "../data/db/catalogue-writer.ts";
 import { feedSourceKey, getFeedSource, latestRuns, listFeedSources, touchRuns, type FeedSource } from "../data/db/feed-sources.ts";
-import type { HoldPolicy } from "../data/db/price-writer.ts";
+import type { HoldPolicy } from "../data/domain/price-hold.ts";
 import { feedScheduleTimezone } from "../data/domain/feed-sources.schema.ts";
 import { maskFeedUrl, type FeedRun, type FeedSourceView, type RunTrigger } from "../data/domain/feed-sources.ts";
 import { readFeed, type FeedReadOptions } from "../data/feeds/read-feed.ts";

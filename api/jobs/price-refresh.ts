@@ -29,15 +29,8 @@
 import type { Db } from "../../data/db/client.ts";
 import { isChange, mergeChanges, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { getCrawlHost, saveBackOff, saveRobots, type StoredRobots } from "../../data/db/crawl-hosts.ts";
-import {
-  defaultHoldPolicy,
-  markStaleOffers,
-  recordPageValidators,
-  recordPriceChecks,
-  type HoldPolicy,
-  type PageValidatorsRead,
-  type PriceCheck,
-} from "../../data/db/price-writer.ts";
+import { markStaleOffers, recordPageValidators, recordPriceChecks, type PageValidatorsRead, type PriceCheck } from "../../data/db/price-writer.ts";
+import { defaultHoldPolicy, type HoldPolicy } from "../../data/domain/price-hold.ts";
 import { recordRefreshFinish, recordRefreshStart, type RefreshResult } from "../../data/db/price-review.ts";
 import { offersToRead, unchangedPageChecks, type OfferToRead } from "../../data/db/refresh-order.ts";
 import { matchKey } from "../../data/domain/feed-row.ts";

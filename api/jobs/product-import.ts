@@ -24,7 +24,8 @@
  */
 import type { Db } from "../../data/db/client.ts";
 import { adoptFeedImages, adoptFeedLegalCategories, createProduct, isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
-import { addOffer, defaultHoldPolicy, recordPriceChecks, type HoldPolicy, type PriceCheck } from "../../data/db/price-writer.ts";
+import { addOffer, recordPriceChecks, type PriceCheck } from "../../data/db/price-writer.ts";
+import { defaultHoldPolicy, type HoldPolicy } from "../../data/domain/price-hold.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { slugify } from "../../data/domain/catalogue-input.ts";
 import { matchKey, type FeedOffer } from "../../data/domain/feed-row.ts";

@@ -9,7 +9,6 @@ import { offerUrl, tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-
 import {
   acceptHeldPrice,
   addOffer,
-  isPriceJump,
   markStaleOffers,
   recordPriceChecks,
   rederiveDailyPrices,
@@ -73,18 +72,6 @@ const offer = (productId: number, retailer = retailers[0]) =>
   );
 const best = (id: number) => row<{ price: number | null; retailer: number | null }>("SELECT best_price_pence AS price, best_retailer_id AS retailer FROM products WHERE id = ?", id);
 const history = (id: number) => rows<{ price: number; at: string }>("SELECT price_pence AS price, recorded_at AS at FROM price_history WHERE product_id = ? ORDER BY id", id);
-
-describe("isPriceJump", () => {
-  const policy = { below: 0.4, above: 2.5 };
-  it("holds strictly below 40% or strictly above 250% of the published price; the bounds themselves publish", () => {
-    expect(isPriceJump(1000, 400, policy)).toBe(false);
-    expect(isPriceJump(1000, 399, policy)).toBe(true);
-    expect(isPriceJump(1000, 2500, policy)).toBe(false);
-    expect(isPriceJump(1000, 2501, policy)).toBe(true);
-    expect(isPriceJump(1000, 1000, policy)).toBe(false);
-    expect(isPriceJump(0, 5000, policy)).toBe(false);
-  });
-});
 
 describe("recordPriceChecks", () => {
   it("publishes a new price: the offer, history, best price and the change signal", () => {

@@ -9,10 +9,9 @@
  * - A checked price confirms the offer: its last-checked time becomes the check's time and it
  *   is no longer stale. A confirmation less than an hour after the last one writes nothing, so
  *   re-running an import or a refresh at once changes nothing.
- * - A price that moves beyond the hold factor (default: below 40% or above 250% of the published
- *   listed price) is held for review, not published, and does not confirm the offer. One pending
- *   hold per offer: a newer one replaces it. A check its source marks for review (`holdReason`:
- *   a page price read with low confidence) is held the same way whatever its price.
+ * - A price the hold rule (data/domain/price-hold.ts: beyond the hold factor, or marked for review
+ *   by its source) holds is not published and does not confirm the offer. One pending hold per
+ *   offer: a newer one replaces it.
  * - A source's repeat-delivery price and terms replace the stored ones (null: none); a check that
  *   gives none (a retailer page) keeps them. A repeat price above the one-off price the shopper
  *   then pays is dropped with its terms: it is no repeat discount.
@@ -27,6 +26,7 @@ import { statement } from "./statements.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
 import { defaultFreshForMs, effectivePence, freshnessText } from "../domain/offers.ts";
 import { offerUrlProblem } from "../domain/retailers.ts";
+import { defaultHoldPolicy, holdsForReview, isPriceJump, type HoldPolicy } from "../domain/price-hold.ts";
 
 /** One price read from a source for an existing offer (product at retailer). */
 export interface PriceCheck {
@@ -49,14 +49,6 @@ export interface PriceCheck {
   /** Set: hold this check for review whatever its price, for this reason (a page price read with low confidence). */
   holdReason?: string;
 }
-
-/** When a price is held instead of published: below `below` or above `above` times the published price. */
-export interface HoldPolicy {
-  below: number;
-  above: number;
-}
-
-export const defaultHoldPolicy: HoldPolicy = { below: 0.4, above: 2.5 };
 
 export interface PriceCheckCounts {
   /** Checks of offers that exist. */
@@ -87,12 +79,6 @@ interface OfferRow {
 
 /** A confirmation this soon after the last one is not written. */
 const reconfirmAfterMs = 60 * 60 * 1000;
-
-/** Whether `price` is beyond the hold factor of the published price. */
-export function isPriceJump(publishedPence: Pence, pricePence: Pence, policy: HoldPolicy): boolean {
-  if (publishedPence <= 0 || pricePence === publishedPence) return false;
-  return pricePence < publishedPence * policy.below || pricePence > publishedPence * policy.above;
-}
 
 const emptyChange = (): { productIds: Set<number> } => ({ productIds: new Set<number>() });
 
@@ -132,8 +118,7 @@ export function recordPriceChecks(
         continue;
       }
       counts.checked += 1;
-      // A check marked for review holds a new price; one that repeats the published price confirms it.
-      if ((check.holdReason !== undefined && check.pricePence !== offer.price_pence) || isPriceJump(offer.price_pence, check.pricePence, policy)) {
+      if (holdsForReview(offer.price_pence, check, policy)) {
         holdPrice(db, check, offer, at);
         counts.held += 1;
         continue;
