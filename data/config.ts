@@ -1,5 +1,5 @@
 /**
- * Site identity and runtime settings (DECISIONS.md "Identity"). Every page, e-mail and export
+ * Site identity and runtime settings. Every page, e-mail and export
  * reads them from here; environment variables override the defaults.
  */
 import crypto from "node:crypto";
@@ -69,13 +69,13 @@ export function serverHost(): string {
   return env("HOST", "0.0.0.0");
 }
 
-/** Social profile links shown in the footer (DECISIONS.md item 9: configuration). */
+/** Social profile links shown in the footer. */
 export const socialLinks = {
   facebook: env("SOCIAL_FACEBOOK_URL", "https://www.facebook.com/pawprice"),
   instagram: env("SOCIAL_INSTAGRAM_URL", "https://www.instagram.com/pawprice"),
 } as const;
 
-/** Outgoing mail (DECISIONS.md item 4): SMTP when SMTP_URL is set, otherwise .eml files in an outbox folder. */
+/** Outgoing mail: SMTP when SMTP_URL is set, otherwise .eml files in an outbox folder. */
 export interface MailConfig {
   /** e.g. smtp://user:pass@smtp.example.com:587; undefined writes mails to `outboxDir` instead. */
   smtpUrl: string | undefined;

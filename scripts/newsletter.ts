@@ -1,7 +1,6 @@
 /**
  * Sends a newsletter issue to every active subscriber who confirmed their address (double
- * opt-in; pending sign-ups get nothing), each with their own signed unsubscribe link
- * (DECISIONS.md item 3).
+ * opt-in; pending sign-ups get nothing), each with their own signed unsubscribe link.
  *
  *   node scripts/newsletter.ts --subject "..." --text-file issue.txt [--html-file issue.html] [--dry-run]
  *

@@ -1,5 +1,5 @@
 /**
- * Feed import over a real SQLite file and real feed files: the sample best-seller feed (SPEC
+ * Feed import over a real SQLite file and real feed files: the sample best-seller feed (its
  * import rules), a messy feed (duplicates, malformed rows, unknown merchants, GTIN matching,
  * another currency), run twice; a file that is not a feed; a price jump held for review.
  */

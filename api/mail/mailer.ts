@@ -1,5 +1,5 @@
 /**
- * Outgoing mail (DECISIONS.md item 4). With SMTP_URL every message goes through nodemailer's
+ * Outgoing mail. With SMTP_URL every message goes through nodemailer's
  * SMTP transport; without it the finished message is written as an .eml file to the outbox
  * folder, so nothing is lost and a developer can open what would have been sent.
  */

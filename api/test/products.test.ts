@@ -50,7 +50,7 @@ async function all(query = ""): Promise<Product[]> {
 const isTwoDecimals = (n: number) => Math.round(n * 100) / 100 === n && Number.isInteger(Math.round(n * 100));
 
 describe("GET /api/products", () => {
-  it("returns 15 products by default, best sellers first, in the SPEC shape", async () => {
+  it("returns 15 products by default, best sellers first, in the public product shape", async () => {
     const response = await api.get("/api/products");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);

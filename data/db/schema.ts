@@ -1,5 +1,5 @@
 /**
- * The catalogue and visitor-data schema (SPEC.md section 3 plus price_history).
+ * The catalogue and visitor-data schema.
  *
  * Money is integer pence in every `*_pence` column; timestamps are ISO-8601 UTC strings, which
  * sort correctly as text and carry over unchanged to PostgreSQL later.
@@ -372,7 +372,7 @@ export const productRecommendations = sqliteTable(
   productId: integer("product_id")
     .notNull()
     .references(() => products.id, { onDelete: "cascade" }),
-  /** decimal(5,3) in the spec: 0.000 to 99.999. */
+  /** Three decimals: 0.000 to 99.999. */
   score: real("score").notNull(),
   reason: text("reason").notNull(),
   createdAt: createdAt("created_at"),

@@ -14,7 +14,7 @@ export interface SubscribeResult {
 }
 
 /**
- * Adds a newsletter subscriber (DECISIONS.md item 3), pending until the address is confirmed
+ * Adds a newsletter subscriber, pending until the address is confirmed
  * (double opt-in). An address already on the list is not an error to the visitor: a confirmed
  * one stays as it is, a pending one gets another confirmation mail (within the limits), and one
  * that had unsubscribed is pending again, so nobody can switch a stranger's newsletter back on.

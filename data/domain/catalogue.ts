@@ -1,5 +1,5 @@
 /**
- * The catalogue as the API, the build and the islands see it (SPEC.md section 3). Prices here
+ * The catalogue as the API, the build and the islands see it. Prices here
  * are pounds as numbers exact to two decimals (converted from pence at the data boundary).
  */
 import type { PackSize } from "./product-quantity.ts";
@@ -119,7 +119,7 @@ export function bestDealOffer(product: Pick<Product, "prices" | "bestRetailerId"
   return product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
 }
 
-/** An entry of the Recently Viewed strip (SPEC.md section 3). */
+/** An entry of the Recently Viewed strip. */
 export interface RecentlyViewedItem {
   id: number;
   slug: string;
@@ -144,7 +144,7 @@ export interface Voucher {
   isValid: boolean;
 }
 
-/** The five affiliate settings keys (SPEC.md section 3). */
+/** The five affiliate settings keys. */
 export const affiliateKeys = ["AMAZON", "PETS_AT_HOME", "JOLLYES", "ZOOPLUS", "EBAY"] as const;
 export type AffiliateKey = (typeof affiliateKeys)[number];
 export type AffiliateIds = Record<AffiliateKey, string>;

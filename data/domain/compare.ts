@@ -1,5 +1,5 @@
 /**
- * The compare tray's rules (SPEC.md sections 2 and 9), as pure functions over the list of
+ * The compare tray's rules, as pure functions over the list of
  * compared products; the tray's store holds the list and calls these.
  */
 import { toPence } from "./money.ts";

@@ -1,5 +1,5 @@
 /**
- * How prices, discounts, ratings, ages and long text are shown (SPEC.md sections 5, 8 and 9).
+ * How prices, discounts, ratings, ages and long text are shown.
  * Values arrive from the API as numbers or numeric strings, so every function here accepts
  * both and treats anything else as missing.
  */

@@ -1,6 +1,6 @@
 /**
- * The product grid's filter state and the query string that carries it (SPEC.md section 2,
- * "Product grid"); the search page uses the same filters, sort and paging with its text `q`.
+ * The product grid's filter state and the query string that carries it; the search page uses
+ * the same filters, sort and paging with its text `q`.
  * Query strings are visitor input: anything invalid falls back to the default instead of
  * reaching the API as a 400.
  */
@@ -63,7 +63,7 @@ export function gridDefaultSort(defaults: GridDefaults = {}): GridSortKey {
 }
 
 /**
- * Products per page of the grid and the search results (DECISIONS.md). Equal to the API's
+ * Products per page of the grid and the search results. Equal to the API's
  * default limit in queries.ts, which is not imported so that islands do not bundle zod.
  */
 export const gridPageSize = 15;

@@ -21,7 +21,7 @@ import {
 } from "./paths.ts";
 
 describe("page paths", () => {
-  it("are the routes of SPEC.md section 2", () => {
+  it("are the site's routes", () => {
     expect([homePath, vouchersPath, alertsPath, favoritesPath, adminPath, privacyPath, cookiePath, searchBasePath]).toEqual([
       "/",
       "/vouchers",

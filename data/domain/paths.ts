@@ -69,7 +69,7 @@ const hasValue = (value: string | number | undefined | null): value is string | 
 
 /**
  * A path of the site's API with its query string. The path may be given with or without the
- * /api prefix. Empty, null and undefined parameters are skipped (SPEC.md section 7).
+ * /api prefix. Empty, null and undefined parameters are skipped.
  * @example apiPath("/products", { category: "dog-food", brand: undefined, offset: 0 }) // "/api/products?category=dog-food&offset=0"
  * @example apiPath("/api/search", { q: "dog food" }) // "/api/search?q=dog%20food"
  * @example apiPath("categories") // "/api/categories"

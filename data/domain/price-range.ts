@@ -1,6 +1,6 @@
 import type { Pence } from "./money.ts";
 
-/** The price-range filter options (SPEC.md section 3): label and value "min-max". */
+/** The price-range filter options: label and value "min-max". */
 export const priceRangeOptions = [
   { value: "any", label: "Any Price" },
   { value: "0-10", label: "Under £10" },

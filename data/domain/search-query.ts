@@ -1,5 +1,5 @@
 /**
- * The search page's query string (SPEC.md section 2, "Search"). Kept apart from the grid's query
+ * The search page's query string. Kept apart from the grid's query
  * logic because the header's search form, on every page, needs only this.
  */
 import { toParams, validPage } from "./query-values.ts";

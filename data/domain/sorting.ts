@@ -1,4 +1,4 @@
-/** The product sort options (SPEC.md section 3), as one table with a default. */
+/** The product sort options, as one table with a default. */
 export const sortOptions = [
   { value: "rank_asc", label: "Best Selling" },
   { value: "price_asc", label: "Price: Low to High" },

@@ -33,7 +33,7 @@ export const notesSchema = z
 
 /**
  * A target price in pounds: a number above 0, at most £100,000, with at most two decimals
- * (SPEC.md section 5: 'Please enter a valid price').
+ * (else 'Please enter a valid price').
  */
 export const targetPriceSchema = z
   .number({ error: "Please enter a valid price" })

@@ -1,6 +1,6 @@
 /**
  * The raw material of the demo catalogue: categories, retailers, real UK pet brands and their
- * product lines with typical UK shelf prices, the eight vouchers of SPEC.md section 3 and the
+ * product lines with typical UK shelf prices, eight vouchers and the
  * default affiliate IDs. Pure data; data/seed/generate.ts turns it into products and offers.
  *
  * Prices are integer pence (base prices around which retailer offers are spread).
@@ -13,7 +13,7 @@ import { retailerLogo, retailerRegistry } from "../domain/retailers.ts";
 export interface CategorySeed {
   name: string;
   slug: string;
-  /** One of the tile icons of SPEC.md section 2. */
+  /** One of the category tile icons (data/domain/category-icons.ts). */
   icon: string;
   /** The zooplus.co.uk shop section used in generated Zooplus URLs. */
   zooplusSection: string;
@@ -110,7 +110,7 @@ function packs(...pairs: readonly (readonly [string, number])[]): PackVariant[] 
 }
 
 /**
- * The 16 categories. Every tile icon of SPEC.md section 2 is used at least once, and the slugs
+ * The 16 categories. Every category tile icon is used at least once, and the slugs
  * carry the words the home-page tile colours key on (dog, cat, toy, bed, health, grooming,
  * training, small-animal, bird, fish). `dog-food` and `cat-food` are the hero button targets.
  */
@@ -159,7 +159,7 @@ export const defaultAffiliateIds: AffiliateIds = {
   EBAY: "5339071234",
 };
 
-/** The eight vouchers of SPEC.md section 3; expiry dates are set by the generator. */
+/** The eight demo vouchers; expiry dates are set by the generator. */
 export const voucherSeeds: readonly VoucherSeed[] = [
   {
     code: "PAWS10",

@@ -146,7 +146,7 @@ describe("generateCatalogue", () => {
     }
   });
 
-  it("ships the eight SPEC vouchers with future expiry dates", () => {
+  it("ships the eight demo vouchers with future expiry dates", () => {
     const { vouchers } = catalogue;
     expect(vouchers).toHaveLength(8);
     expect(vouchers.map((v) => v.retailer).sort()).toEqual(

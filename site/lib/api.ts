@@ -1,5 +1,5 @@
 /**
- * Typed calls to our API for the islands (SPEC.md section 7): credentials included, JSON bodies,
+ * Typed calls to our API for the islands: credentials included, JSON bodies,
  * empty parameters skipped. A non-OK response throws `ApiError` whose message is
  * "{status}: {body text or status text}"; `error` holds the server's `{ error }` message.
  */

@@ -1,7 +1,7 @@
 import type { Category } from "../../data/domain/catalogue.ts";
 import { categoryPath, petPath } from "../../data/domain/paths.ts";
 
-/** Footer 'Shop By Pet' (DECISIONS.md item 9): the pets, and the words of their categories' slugs. */
+/** Footer 'Shop By Pet': the pets, and the words of their categories' slugs. */
 const pets = [
   { label: "Dogs", slug: "dogs", words: ["dog"] },
   { label: "Cats", slug: "cats", words: ["cat"] },

@@ -1,5 +1,5 @@
 /**
- * Category tile colours keyed on words in the slug (SPEC.md section 2). The more specific words
+ * Category tile colours keyed on words in the slug. The more specific words
  * come first, so "dog-toys" is a toy tile and "dog-food" a dog tile. AA contrast on each.
  */
 const tiles = [

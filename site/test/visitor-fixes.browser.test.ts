@@ -92,7 +92,7 @@ describe("newsletter block", () => {
     await page.goto(baseUrl);
     await newsletterReady(page);
     const block = page.getByTestId("newsletter");
-    // The form checks only that something was typed (SPEC.md section 5); the server checks the format.
+    // The form checks only that something was typed; the server checks the format.
     await block.getByLabel("Email address").fill("not-an-email");
     await block.getByRole("button", { name: "Subscribe" }).click();
     const toast = page.getByTestId("toast");

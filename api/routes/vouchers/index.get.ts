@@ -3,7 +3,7 @@ import { cachePublic, parseQuery } from "../../lib/http.ts";
 import { voucherQuery } from "../../../data/domain/queries.ts";
 import { listVouchers } from "../../../data/db/catalogue.ts";
 
-/** An array (as SPEC.md section 7 reads it); the unpaged total is in X-Total-Count for "Load more". */
+/** An array; the unpaged total is in X-Total-Count for "Load more". */
 export default defineRoute((event, { db }) => {
   const filter = parseQuery(event, voucherQuery);
   const { vouchers, total } = listVouchers(db, filter);

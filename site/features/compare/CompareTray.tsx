@@ -66,7 +66,7 @@ function CompareCard({ item, best, stacked }: { item: CompareItem; best: boolean
 }
 
 /**
- * The compare tray (SPEC.md section 2): up to 4 products, collapsed (2 at a time) or expanded,
+ * The compare tray: up to 4 products, collapsed (2 at a time) or expanded,
  * and 'Compare now' to the compare page. It always comes with the bottom compare bar
  * (CompareDock.astro), whose button opens it again once closed. Toasts stay above it.
  */

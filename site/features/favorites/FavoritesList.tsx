@@ -150,7 +150,7 @@ function Notes({ favorite, onSaved }: { favorite: Favorite; onSaved: (notes: str
   );
 }
 
-/** /favorites (SPEC.md section 2, DECISIONS.md item 6): the visitor's saved products. */
+/** /favorites: the visitor's saved products. */
 export default function FavoritesList({ links }: { links: LinkContext }) {
   const [state, setState] = useState<State>({ kind: "loading" });
   const load = useCallback(() => {

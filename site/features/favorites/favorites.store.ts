@@ -1,7 +1,7 @@
 /**
  * The visitor's favourites as every island on the page sees them: product id -> favourite id.
  * The card Save toggles and the product page's Save button both change it through `toggleFavorite`
- * (one favourites API, DECISIONS.md item 6), so they always agree.
+ * (one favourites API for both), so they always agree.
  */
 import { map } from "nanostores";
 import { api } from "../../lib/api.ts";
@@ -45,7 +45,7 @@ export function loadFavorites(): Promise<void> {
   return loaded;
 }
 
-/** The product page's initial state comes from the is-favorite check (SPEC.md section 4). */
+/** The product page's initial state comes from the is-favorite check. */
 export async function checkFavorite(productId: number): Promise<void> {
   const result = await api.get<{ isFavorite: boolean; favoriteId: number | null }>("/api/is-favorite", { userId: getVisitorId(), productId });
   $favorites.setKey(productId, result.favoriteId ?? undefined);
@@ -64,7 +64,7 @@ export async function removeFavorite(productId: number, favoriteId = $favorites.
   announceVisitorCountsChanged();
 }
 
-/** Save/unsave with the toasts of SPEC.md section 8; resolves to whether it worked. */
+/** Save/unsave with a toast saying what happened; resolves to whether it worked. */
 export async function toggleFavorite(productId: number): Promise<boolean> {
   const saved = $favorites.get()[productId] !== undefined;
   try {

@@ -13,7 +13,7 @@ function withoutFieldName(message: string): string {
 }
 
 /**
- * The newsletter block (SPEC.md section 2; stored as a subscriber, DECISIONS.md item 3). The
+ * The newsletter block (stored as a subscriber, confirmed by e-mail before any newsletter is sent). The
  * island hydrates when it comes into view; until then Subscribe is disabled, so pressing it (or
  * Enter in the field) cannot send the static form and reload the page. The field is left to the
  * browser (read on submit, not held in state), so an address typed before hydration stays.

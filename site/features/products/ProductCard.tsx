@@ -63,7 +63,7 @@ function cardUnitText(pounds: number, pack: PackSize): string | null {
   return price === null ? null : formatUnitPrice(price);
 }
 
-/** A product card (SPEC.md section 2): links to the product page; View Best Deal goes to the best offer. */
+/** A product card: links to the product page; View Best Deal goes to the best offer. */
 export function ProductCard({ product, links, petName }: { product: CardProduct; links: LinkContext; petName?: string | undefined }) {
   // The compare tray lives in session storage, which the static HTML cannot know.
   const comparing = useStore($compareItems);

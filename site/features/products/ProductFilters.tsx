@@ -1,5 +1,5 @@
 /**
- * The product filters (SPEC.md section 2): category (unless the page fixes it), retailer, brand,
+ * The product filters: category (unless the page fixes it), retailer, brand,
  * price range, sort and Reset Filters, as the product grid and the search results show them.
  * It only reports changes; the island that holds the state applies them (grid-query.ts).
  */

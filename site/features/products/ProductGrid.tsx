@@ -28,7 +28,7 @@ import { foodSpeciesOf } from "../../../data/domain/food.ts";
 import { $petProfile, loadPetProfile } from "../pet-profile/pet-profile.store.ts";
 import { useIsClient } from "../../lib/browser/use-is-client.ts";
 
-/** SPEC.md section 9: product data goes stale after 10 seconds and is refetched on window focus. */
+/** Product data goes stale after 10 seconds and is refetched on window focus. */
 const staleAfterMs = 10_000;
 
 interface Props extends FilterLists {
@@ -43,7 +43,7 @@ interface Props extends FilterLists {
   links: LinkContext;
 }
 
-/** The product grid island (SPEC.md section 2): filters and paging kept in the query string. */
+/** The product grid island: filters and paging kept in the query string. */
 export default function ProductGrid(props: Props) {
   const storedPet = useStore($petProfile);
   // The pet is in local storage, which the static HTML cannot know: none until hydrated.

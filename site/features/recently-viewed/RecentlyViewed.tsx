@@ -7,7 +7,7 @@ import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { viewedKey } from "./record-view.ts";
 
-/** SPEC.md section 9: 4 skeleton placeholders while loading. */
+/** 4 skeleton placeholders while loading. */
 const skeletons = 4;
 
 function hasViewed(): boolean {

@@ -8,7 +8,7 @@ export const viewedKey = "recently_viewed";
 
 /**
  * Records a product view for the Recently Viewed strip (on product page load and on View Best
- * Deal, SPEC.md section 7). A failure is only logged: it must never get in the shopper's way.
+ * Deal). A failure is only logged: it must never get in the shopper's way.
  */
 export function recordView(productId: number): void {
   try {

@@ -29,7 +29,7 @@ interface Props extends FilterLists {
 }
 
 /**
- * The search page (SPEC.md section 2): results for ?q=, 15 a page, 3 columns, narrowed and sorted
+ * The search page: results for ?q=, 15 a page, 3 columns, narrowed and sorted
  * with the product grid's filters, all kept in the address as the grid keeps them.
  */
 export default function SearchResults({ links, ...lists }: Props) {
@@ -68,7 +68,7 @@ export default function SearchResults({ links, ...lists }: Props) {
       setProducts(result.products.map(toCardProduct));
       setTotal(result.total);
     } catch (error) {
-      // SPEC.md section 7: a non-ok search response is treated as empty.
+      // A non-ok search response is treated as no results.
       console.error("Search failed", error);
       if (id !== latest.current) return;
       setProducts([]);

@@ -16,7 +16,7 @@ const viewportPlacement: Record<ToastPlacement, string> = {
   top: "top-14",
 };
 
-/** Radix Toast gives the timings of SPEC.md section 9: 5 s, swipe right 50 px to dismiss, F8 focuses the region. */
+/** Radix Toast gives the toast timings: 5 s, swipe right 50 px to dismiss, F8 focuses the region. */
 export default function RadixToaster({ placement = "bottom" }: { placement?: ToastPlacement }) {
   const current = useStore($toast);
   return (

@@ -1,5 +1,5 @@
 /**
- * Toasts (SPEC.md section 9): one visible at a time (a new one replaces the old), 5 seconds,
+ * Toasts: one visible at a time (a new one replaces the old), 5 seconds,
  * variants default and destructive. Any island or page script calls `toast()`; the Toaster
  * island shows it. The Toaster hydrates only when the first toast is raised (the client:toast
  * directive listens for `toastEvent`), so the store already holds that toast when it does.

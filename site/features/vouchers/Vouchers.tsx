@@ -20,7 +20,7 @@ interface Props {
 }
 
 const expiryFormat = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
-/** SPEC.md section 9: the copy confirmation shows for 3 seconds. */
+/** The copy confirmation shows for 3 seconds. */
 const copiedForMs = 3000;
 
 function VoucherCard({ voucher, links }: { voucher: Voucher; links: LinkContext }) {
@@ -84,7 +84,7 @@ function VoucherCard({ voucher, links }: { voucher: Voucher; links: LinkContext 
   );
 }
 
-/** Vouchers (SPEC.md section 2, DECISIONS.md item 7): Active / Popular tabs, retailer filter, Load more. */
+/** Vouchers: Active / Popular tabs, retailer filter, Load more. */
 export default function Vouchers(props: Props) {
   const [tab, setTab] = useState<Tab>("active");
   const [retailer, setRetailer] = useState("all");

@@ -1,8 +1,8 @@
 /**
- * The affiliate click log (SPEC.md section 9): events wait in memory and are saved to local
+ * The affiliate click log: events wait in memory and are saved to local
  * storage (the last 100 kept) on page unload, every 60 seconds and whenever 5 are pending.
  * Saving also posts them to the API (stored as user behaviour). Both happen only with the
- * visitor's consent (DECISIONS.md item 10); without it, clicks are not recorded at all.
+ * visitor's consent to non-essential storage; without it, clicks are not recorded at all.
  */
 import { hasConsent } from "./consent.ts";
 import { getSessionId, getVisitorId } from "./visitor.ts";

@@ -1,5 +1,5 @@
 /**
- * Cookie consent (DECISIONS.md item 10). Until the visitor accepts, nothing non-essential is
+ * Cookie consent. Until the visitor accepts, nothing non-essential is
  * stored or sent: the affiliate click log and analytics check `hasConsent()` first.
  */
 export type Consent = "accepted" | "declined";

@@ -1,5 +1,5 @@
 /**
- * The anonymous visitor id (DECISIONS.md item 5): one local-storage key, `userId`, holding
+ * The anonymous visitor id: one local-storage key, `userId`, holding
  * `user_` plus 24 crypto-random characters, used by every feature. The analytics session id
  * lives for the tab's session only.
  */
