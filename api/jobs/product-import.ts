@@ -26,7 +26,7 @@ import type { Db } from "../../data/db/client.ts";
 import { adoptFeedImages, adoptFeedLegalCategories, createProduct, isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
 import { addOffer, defaultHoldPolicy, recordPriceChecks, type HoldPolicy, type PriceCheck } from "../../data/db/price-writer.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
-import { slugify } from "../../data/domain/catalogue-input.ts";
+import { slugify } from "../../data/domain/slug.ts";
 import { matchKey, type FeedOffer } from "../../data/domain/feed-row.ts";
 import { categoryForFeed, type CategoryRef } from "../../data/domain/import-category.ts";
 import { compactName } from "../../data/domain/retailers.ts";

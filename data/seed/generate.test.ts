@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { categoryIcons, comparisonRetailerNames } from "./catalogue-data.ts";
-import { generateCatalogue, multipackSize, slugify, type GeneratedCatalogue } from "./generate.ts";
+import { generateCatalogue, multipackSize, type GeneratedCatalogue } from "./generate.ts";
+import { slugify } from "../domain/slug.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
 import { feedingGuideSchema } from "../domain/feeding.ts";
 

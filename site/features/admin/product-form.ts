@@ -3,39 +3,23 @@
  */
 import { formatPrice } from "../../../data/domain/display.ts";
 import { isPrescriptionOnly, type LegalCategory } from "../../../data/domain/legal-category.ts";
+import { slugify } from "../../../data/domain/slug.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { toast } from "../toast/toast.store.ts";
 import type { AdminProduct, ExtractedPrice, FeedingGuideRows, ProductInput, RetailerLink } from "./admin-api.ts";
 
 /**
- * A slug from a name: lowercase, spaces become hyphens, anything other than a-z, 0-9 and
- * hyphens is removed; then runs of hyphens collapse and none lead or trail, because the server
- * accepts only single hyphens between letters and digits. (The server's own rule lives beside
- * its zod schemas, which an island must not bundle.)
- * @example slugFromName("Royal Canin Maxi Adult 15kg") // "royal-canin-maxi-adult-15kg"
- * @example slugFromName("Pets & Co. Treats") // "pets-co-treats"
- */
-export function slugFromName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/\s+/g, "-")
-    .replace(/[^a-z0-9-]/g, "")
-    .replace(/-+/g, "-")
-    .replace(/^-|-$/g, "");
-}
-
-/**
  * The slug to save. A new product's slug comes from its name. An existing product keeps the
  * slug it has (its public address, which search engines and shared links know) unless the admin
  * typed a different one; a slug field left empty is derived from the name again. Whatever is
- * typed is cleaned with the same rule as a name.
+ * typed is cleaned with the same rule as a name (`slugify`, the rule the server uses).
  * @example slugToSave({ name: "Dog Bed", slugField: "" }) // "dog-bed"
  * @example slugToSave({ name: "Dog Bed XL", slugField: "dog-bed" }) // "dog-bed"
  * @example slugToSave({ name: "Dog Bed", slugField: "Cosy Bed" }) // "cosy-bed"
  */
 export function slugToSave(fields: { name: string; slugField: string }): string {
-  const typed = slugFromName(fields.slugField.trim());
-  return typed || slugFromName(fields.name.trim());
+  const typed = slugify(fields.slugField.trim());
+  return typed || slugify(fields.name.trim());
 }
 
 /** One offer row as the form edits it: number fields stay text until saved. */
@@ -369,7 +353,7 @@ export function productInput(fields: ProductFields): ProductInput {
         repeatPrice: parseNumber(row.repeatPrice, null),
         repeatTerms: row.repeatTerms.trim() === "" ? null : row.repeatTerms.trim(),
       })),
-    familyKey: slugFromName(fields.familyField.trim()) || null,
+    familyKey: slugify(fields.familyField.trim()) || null,
     kcalPerKg: fields.kcalField.trim() === "" ? null : Number(fields.kcalField.trim()),
     feedingGuide: guideOrNull(parseGuideText(fields.guideField)),
     legalCategory: fields.legalCategory,
