@@ -24,7 +24,8 @@ import type { CategoryInput, OfferInput, ProductInput, RetailerInput, VoucherInp
 import { featuredPrescriptionMessage } from "../domain/catalogue-input.ts";
 import { slugify } from "../domain/slug.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
-import { parseFeedingGuide, type FeedingGuide } from "../domain/feeding.ts";
+import { type FeedingGuide } from "../domain/feeding.ts";
+import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import { effectivePence } from "../domain/offers.ts";
 import { offerUrlProblem, retailerHosts } from "../domain/retailers.ts";
 import { isPrescriptionOnly, type LegalCategory } from "../domain/legal-category.ts";

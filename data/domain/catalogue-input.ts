@@ -7,7 +7,8 @@ import { z } from "zod";
 import { affiliateIdPattern, affiliateKeys, maxAffiliateIdLength, maxBrandLength, type AffiliateIds } from "./catalogue.ts";
 import { affiliateProgramme, parseHostList } from "./retailers.ts";
 import { formatPence, toPence, type Pence } from "./money.ts";
-import { feedingGuideSchema } from "./feeding.ts";
+import { maxKcalPerKg, minKcalPerKg } from "./feeding.ts";
+import { feedingGuideSchema } from "./feeding.schema.ts";
 import { categoryIconName, categoryIconNames } from "./category-icons.ts";
 import { effectivePence } from "./offers.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
@@ -108,8 +109,6 @@ function repeatProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manua
   return null;
 }
 
-export const minKcalPerKg = 100;
-export const maxKcalPerKg = 9000;
 const kcalMessage = `kcalPerKg must be a whole number from ${minKcalPerKg} to ${maxKcalPerKg.toLocaleString("en-GB")}`;
 
 /** Why a prescription-only medicine cannot be featured: featuring it would advertise it to the public. */

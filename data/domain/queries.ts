@@ -5,7 +5,8 @@
 import { z } from "zod";
 import { maxSearchLength } from "./search.ts";
 import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort, sortOffered, pricePerKgSort, soldByWeightCategories, costPerDaySort, type ProductSortKey } from "./sorting.ts";
-import { activities, lifeStages, petProfileSchema, species } from "./feeding.ts";
+import { activities, lifeStages, species } from "./feeding.ts";
+import { petProfileSchema } from "./feeding.schema.ts";
 import { foodSpeciesOf } from "./food.ts";
 import { maxBrandLength } from "./catalogue.ts";
 import { defaultPageSize, maxPageSize } from "./query-values.ts";

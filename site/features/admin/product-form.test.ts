@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { productInput as serverProductInput } from "../../../data/domain/catalogue-input.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { ExtractedPrice } from "./admin-api.ts";
 import {
@@ -25,6 +26,7 @@ import {
   withLegalCategory,
   withPickedCandidate,
   withOverride,
+  type ProductFields,
 } from "./product-form.ts";
 
 describe("slugs", () => {
@@ -406,5 +408,24 @@ describe("saveProblem: what the server refused, under the field concerned", () =
     });
     expect(saveProblem(new TypeError("Failed to fetch"), fields, "Failed to create product")).toEqual({ at: null, label: "", message: "Failed to create product" });
     expect(saveProblem(new ApiError(500, "", "Internal Server Error"), fields, "Failed to create product").message).toBe("Failed to create product");
+  });
+});
+
+describe("the form's checks agree with the server's schema", () => {
+  const server = (fields: ProductFields) => serverProductInput.safeParse(productInput(fields));
+  const base = { ...emptyProductFields(), name: "Kibble 2kg", categoryId: "1" };
+
+  it("accepts and refuses the same kcal per kg at both bounds", () => {
+    for (const [kcal, ok] of [["99", false], ["100", true], ["9000", true], ["9001", false]] as const) {
+      expect(foodFactsProblems({ kcalField: kcal, guideField: "" }).kcal === null, `form ${kcal}`).toBe(ok);
+      expect(server({ ...base, kcalField: kcal }).success, `server ${kcal}`).toBe(ok);
+    }
+  });
+
+  it("sends the slug the server would derive from the name itself", () => {
+    for (const name of ["Pets & Co Treats", "Café Crème 2.5kg", "Hill's -- Science!"]) {
+      const sent = productInput({ ...base, name });
+      expect(sent.slug, name).toBe(serverProductInput.parse({ ...sent, slug: "" }).slug);
+    }
   });
 });

@@ -2,6 +2,7 @@
  * The product form's rules, apart from its UI: the slug, the offer rows and what is sent.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
+import { feedingGuideLimits, maxKcalPerKg, minKcalPerKg } from "../../../data/domain/feeding.ts";
 import { isPrescriptionOnly, type LegalCategory } from "../../../data/domain/legal-category.ts";
 import { slugify } from "../../../data/domain/slug.ts";
 import { ApiError } from "../../lib/api.ts";
@@ -239,8 +240,9 @@ export function emptyProductFields(): ProductFields {
   };
 }
 
+const thousands = (value: number) => value.toLocaleString("en-GB");
 /** kcal per kg the server accepts: whole numbers from 100 to 9,000. */
-const kcalBounds = { min: 100, max: 9000 };
+const kcalProblem = `Energy must be a whole number of kcal per kg from ${thousands(minKcalPerKg)} to ${thousands(maxKcalPerKg)}`;
 
 /**
  * A feeding guide as the form shows it: a row per line, "5 kg: 95 g".
@@ -280,10 +282,10 @@ export function parseGuideText(text: string): FeedingGuideRows | null | { error:
 export function foodFactsProblems(fields: Pick<ProductFields, "kcalField" | "guideField">): { kcal: string | null; guide: string | null } {
   const kcalText = fields.kcalField.trim();
   const kcal = Number(kcalText);
-  const kcalOk = kcalText === "" || (/^\d+$/.test(kcalText) && kcal >= kcalBounds.min && kcal <= kcalBounds.max);
+  const kcalOk = kcalText === "" || (/^\d+$/.test(kcalText) && kcal >= minKcalPerKg && kcal <= maxKcalPerKg);
   const guide = parseGuideText(fields.guideField);
   return {
-    kcal: kcalOk ? null : "Energy must be a whole number of kcal per kg from 100 to 9,000",
+    kcal: kcalOk ? null : kcalProblem,
     guide: guide !== null && "error" in guide ? guide.error : null,
   };
 }
@@ -475,14 +477,14 @@ export function saveProblem(error: unknown, fields: ProductFields, fallback: str
       const line = guideLineNumber(fields.guideField, Number(rest[1]));
       const sentence =
         rest[2] === "gramsPerDay"
-          ? "Daily grams must be a number above 0 and at most 5,000, and not less than on the line above"
-          : "Weight must be a number of kg above 0 and at most 100, and more than on the line above";
+          ? `Daily grams must be a number above 0 and at most ${thousands(feedingGuideLimits.maxGramsPerDay)}, and not less than on the line above`
+          : `Weight must be a number of kg above 0 and at most ${thousands(feedingGuideLimits.maxWeightKg)}, and more than on the line above`;
       return { at: guide, label: "Feeding guide", message: `Line ${line}: ${sentence}` };
     }
-    return { at: guide, label: "Feeding guide", message: "The feeding guide needs 2 to 30 lines, each a body weight and daily grams, e.g. 5 kg: 95 g" };
+    return { at: guide, label: "Feeding guide", message: `The feeding guide needs ${feedingGuideLimits.minRows} to ${feedingGuideLimits.maxRows} lines, each a body weight and daily grams, e.g. 5 kg: 95 g` };
   }
   if (top === "kcalPerKg") {
-    return { at: { field: "kcalField" }, label: "Energy (kcal per kg)", message: "Energy must be a whole number of kcal per kg from 100 to 9,000" };
+    return { at: { field: "kcalField" }, label: "Energy (kcal per kg)", message: kcalProblem };
   }
   if (top === "retailerLinks") {
     const index = rest[0] !== undefined && /^\d+$/.test(rest[0]) ? Number(rest[0]) : null;
