@@ -14,6 +14,7 @@ import { cn } from "../../../lib/cn.ts";
 import { maxBrandLength } from "../../../../data/domain/catalogue.ts";
 import { formatPrice } from "../../../../data/domain/display.ts";
 import { isLegalCategory, isPrescriptionOnly, legalCategories, legalCategoryLabels } from "../../../../data/domain/legal-category.ts";
+import { maxRepeatTermsLength } from "../../../../data/domain/repeat-delivery.ts";
 import { maxSlugLength, slugify } from "../../../../data/domain/slug.ts";
 import { toast } from "../../toast/toast.store.ts";
 import {
@@ -743,7 +744,7 @@ function OfferRowEditor(props: {
                 id={id}
                 aria-invalid={invalid}
                 type="text"
-                maxLength={200}
+                maxLength={maxRepeatTermsLength}
                 value={row.repeatTerms}
                 onChange={(event) => update("repeatTerms", event.target.value)}
                 aria-describedby={describedBy}
