@@ -27,7 +27,8 @@ import { adoptFeedImages, adoptFeedLegalCategories, createProduct, isChange, mer
 import { addOffer, recordPriceChecks, type PriceCheck } from "../../data/db/price-writer.ts";
 import { defaultHoldPolicy, type HoldPolicy } from "../../data/domain/price-hold.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
-import { slugify } from "../../data/domain/catalogue-input.ts";
+import { slugify } from "../../data/domain/slug.ts";
+import { featuredPerImport } from "../../data/domain/product-import.ts";
 import { matchKey, type FeedOffer } from "../../data/domain/feed-row.ts";
 import { categoryForFeed, type CategoryRef } from "../../data/domain/import-category.ts";
 import { compactName } from "../../data/domain/retailers.ts";
@@ -46,7 +47,7 @@ export interface ImportSource {
 export interface ImportOptions {
   source: ImportSource;
   policy?: HoldPolicy;
-  /** How many of the products a run creates are featured. */
+  /** How many of the products a run creates are featured (`featuredPerImport` unless a caller says). */
   featuredFirst?: number;
   /** Messages kept for the result (the count is always exact). */
   maxMessages?: number;
@@ -142,7 +143,7 @@ const checkBatch = 500;
 export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options: ImportOptions): Promise<ImportSummary> {
   const now = options.now ?? (() => new Date());
   const policy = options.policy ?? defaultHoldPolicy;
-  const featuredFirst = options.featuredFirst ?? 6;
+  const featuredFirst = options.featuredFirst ?? featuredPerImport;
   const maxMessages = options.maxMessages ?? 100;
   const sourceTag = `feed:${options.source.name}`;
   const summary: ImportSummary = {

@@ -17,7 +17,7 @@ import { ukToday } from "../../data/domain/dates.ts";
 import { toPounds, type Pence } from "../../data/domain/money.ts";
 import { effectivePence } from "../../data/domain/offers.ts";
 import type { LegalCategory } from "../../data/domain/legal-category.ts";
-import { slugify } from "../../data/seed/generate.ts";
+import { slugify } from "../../data/domain/slug.ts";
 
 export const xlsxContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
-import { costPerDayPence, parseFeedingGuide, type PetBody } from "../../data/domain/feeding.ts";
+import { costPerDayPence, type PetBody } from "../../data/domain/feeding.ts";
+import { parseFeedingGuide } from "../../data/domain/feeding.schema.ts";
 import { foodPackGrams, petQueryParams } from "../../data/domain/food.ts";
 import { packSizeOf } from "../../data/domain/product-quantity.ts";
 import { startTestServer, type TestServer } from "./server.ts";

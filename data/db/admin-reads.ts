@@ -4,7 +4,8 @@ import { productRow } from "./product-rows.ts";
 import { listAffiliateLinks } from "./products.ts";
 import { statement } from "./statements.ts";
 import { toPounds } from "../domain/money.ts";
-import { parseFeedingGuide, type FeedingGuide } from "../domain/feeding.ts";
+import { type FeedingGuide } from "../domain/feeding.ts";
+import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import type { LegalCategory } from "../domain/legal-category.ts";
 import { toFtsQuery } from "../domain/search.ts";
 

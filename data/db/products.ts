@@ -11,7 +11,7 @@ import { deliveryFor, totalPence } from "../domain/delivery.ts";
 import { offerListOrder } from "../domain/offers.ts";
 import { repeatTotalPence } from "../domain/repeat-delivery.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
-import { parseFeedingGuide } from "../domain/feeding.ts";
+import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import { foodSpeciesOf } from "../domain/food.ts";
 import type { LegalCategory } from "../domain/legal-category.ts";
 import type { ProductFilters } from "../domain/queries.ts";

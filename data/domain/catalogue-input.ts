@@ -4,37 +4,21 @@
  * pounds and leave as integer pence.
  */
 import { z } from "zod";
-import { affiliateKeys, type AffiliateIds } from "./catalogue.ts";
+import { affiliateIdPattern, affiliateKeys, maxAffiliateIdLength, maxBrandLength, type AffiliateIds } from "./catalogue.ts";
 import { affiliateProgramme, parseHostList } from "./retailers.ts";
 import { formatPence, toPence, type Pence } from "./money.ts";
-import { feedingGuideSchema } from "./feeding.ts";
+import { maxKcalPerKg, minKcalPerKg } from "./feeding.ts";
+import { feedingGuideSchema } from "./feeding.schema.ts";
 import { categoryIconName, categoryIconNames } from "./category-icons.ts";
 import { effectivePence } from "./offers.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 import { isPrescriptionOnly, legalCategories } from "./legal-category.ts";
+import { maxSlugLength, slugify, slugPattern } from "./slug.ts";
 
-/** Lowercase letters, digits and single hyphens between them: the shape of every slug we serve. */
-export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-export const maxSlugLength = 200;
 /** The highest price accepted for an offer, in pounds (a typo guard, far above any pet product). */
 export const maxOfferPounds = 100_000;
 /** Offers one product may have: one per retailer, and no site compares more than this. */
 export const maxOffersPerProduct = 50;
-
-/**
- * A slug from a name: lowercase, spaces become hyphens, every character other than a-z, 0-9 and
- * hyphen is removed; then runs of hyphens collapse and none lead or trail, so the result is a
- * valid slug (or empty when the name has no letters or digits).
- * @example slugify("Royal Canin Mini Adult 2kg") // "royal-canin-mini-adult-2kg"
- */
-export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/\s+/g, "-")
-    .replace(/[^a-z0-9-]/g, "")
-    .replace(/-+/g, "-")
-    .replace(/^-|-$/g, "");
-}
 
 const text = (name: string, max: number) =>
   z
@@ -125,8 +109,6 @@ function repeatProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manua
   return null;
 }
 
-export const minKcalPerKg = 100;
-export const maxKcalPerKg = 9000;
 const kcalMessage = `kcalPerKg must be a whole number from ${minKcalPerKg} to ${maxKcalPerKg.toLocaleString("en-GB")}`;
 
 /** Why a prescription-only medicine cannot be featured: featuring it would advertise it to the public. */
@@ -139,7 +121,7 @@ export const productInput = z
     slug: z.union([z.literal(""), slug("slug")]).optional(),
     description: text("description", 10_000).default(""),
     image: imageUrl("image").default(""),
-    brand: z.union([z.null(), text("brand", 100)]).default(null).transform((value) => (value === "" ? null : value)),
+    brand: z.union([z.null(), text("brand", maxBrandLength)]).default(null).transform((value) => (value === "" ? null : value)),
     categoryId: id("categoryId"),
     /**
      * The reviews' average, 0 to 5 with one decimal; null or absent for none. Only a product with
@@ -300,8 +282,8 @@ const affiliateId = (key: keyof AffiliateIds) =>
     .string({ error: affiliateProgramme(key).required })
     .trim()
     .min(1, affiliateProgramme(key).required)
-    .max(100, `${key} must be at most 100 characters`)
-    .regex(/^[A-Za-z0-9._~-]+$/, `${key} may use only letters, digits and . _ ~ -`);
+    .max(maxAffiliateIdLength, `${key} must be at most ${maxAffiliateIdLength} characters`)
+    .regex(affiliateIdPattern, `${key} may use only letters, digits and . _ ~ -`);
 
 /** All five IDs are required; each is a URL-safe token (it goes into every outbound link). */
 export const affiliateIdsInput = z.object(

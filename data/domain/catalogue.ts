@@ -74,6 +74,9 @@ export interface Offer {
   repeatTerms: string | null;
 }
 
+/** The longest brand the catalogue stores, and so the longest a brand filter may name. */
+export const maxBrandLength = 100;
+
 export interface Product {
   id: number;
   name: string;
@@ -148,3 +151,6 @@ export interface Voucher {
 export const affiliateKeys = ["AMAZON", "PETS_AT_HOME", "JOLLYES", "ZOOPLUS", "EBAY"] as const;
 export type AffiliateKey = (typeof affiliateKeys)[number];
 export type AffiliateIds = Record<AffiliateKey, string>;
+/** An affiliate ID goes into every outbound link: at most 100 characters, all URL-safe. */
+export const maxAffiliateIdLength = 100;
+export const affiliateIdPattern = /^[A-Za-z0-9._~-]+$/;

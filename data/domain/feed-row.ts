@@ -6,7 +6,7 @@
  * Money leaves as integer pence and only ever in pounds sterling: a row priced in any other
  * currency is an error, never stored as if it were pounds.
  */
-import { slugify } from "./catalogue-input.ts";
+import { slugify } from "./slug.ts";
 import { toPence, type Pence } from "./money.ts";
 import { parsePriceText, parseSchemaPrice } from "./price-text.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";

@@ -1,16 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  cheapestWayToFeed,
-  dailyGrams,
-  describeMethod,
-  feedingCost,
-  feedingGuideSchema,
-  maintenanceEnergyKcal,
-  parseFeedingGuide,
-  petProfileSchema,
-  type FoodFacts,
-  type PetBody,
-} from "./feeding.ts";
+import { cheapestWayToFeed, dailyGrams, describeMethod, feedingCost, maintenanceEnergyKcal, type FoodFacts, type PetBody } from "./feeding.ts";
+import { feedingGuideSchema, parseFeedingGuide, petProfileSchema } from "./feeding.schema.ts";
 
 const dog = (weightKg: number, more: Partial<PetBody> = {}): PetBody => ({
   species: "dog",

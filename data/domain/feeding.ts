@@ -1,10 +1,10 @@
 /**
  * What feeding a pet costs: how many grams of a food it eats a day (from the food's feeding
  * guide, else from its energy density and the pet's FEDIAF energy requirement), and what that
- * costs a day and a month at a pack's price. Pure: the pet profile comes from local storage and
- * is parsed with `petProfileSchema` first.
+ * costs a day and a month at a pack's price, and the limits of a pet profile and of a food's
+ * facts. Pure, no zod: the islands and the admin form import it; the schemas that check a pet
+ * profile and a feeding guide are in feeding.schema.ts.
  */
-import { z } from "zod";
 import type { Pence } from "./money.ts";
 
 export const species = ["dog", "cat"] as const;
@@ -16,36 +16,28 @@ export type Species = (typeof species)[number];
 export type LifeStage = (typeof lifeStages)[number];
 export type Activity = (typeof activities)[number];
 
-const maxWeightKg: Readonly<Record<Species, number>> = { dog: 100, cat: 15 };
-const youngStage: Readonly<Record<Species, LifeStage>> = { dog: "puppy", cat: "kitten" };
+/** A pet's name: 1 to 40 characters after trimming. */
+export const maxPetNameLength = 40;
+/** The lightest pet, in kg, of either species. */
+export const minPetWeightKg = 0.5;
+/** The heaviest pet, in kg, by species. */
+export const maxPetWeightKg: Readonly<Record<Species, number>> = { dog: 100, cat: 15 };
+/** The life stage of a young pet: puppy for dogs, kitten for cats. */
+export const youngStage: Readonly<Record<Species, LifeStage>> = { dog: "puppy", cat: "kitten" };
 
 /**
- * A pet profile as stored in local storage: name 1 to 40 characters after trimming, weight
- * 0.5 to 100 kg for a dog and 0.5 to 15 kg for a cat, and a life stage the species has (no
- * puppy cats, no kitten dogs). Unknown keys are dropped.
- * @example petProfileSchema.safeParse({ name: " Rex ", species: "dog", weightKg: 12, lifeStage: "adult", activity: "normal", neutered: true }).data?.name // "Rex"
- * @example petProfileSchema.safeParse({ name: "Tom", species: "cat", weightKg: 20, lifeStage: "adult", activity: "normal", neutered: false }).success // false
+ * A pet profile as stored in local storage (checked by `petProfileSchema`): name 1 to 40
+ * characters after trimming, weight 0.5 to 100 kg for a dog and 0.5 to 15 kg for a cat, and a
+ * life stage the species has (no puppy cats, no kitten dogs).
  */
-export const petProfileSchema = z
-  .object({
-    name: z.string().trim().min(1, "Give your pet a name").max(40, "A name of at most 40 characters"),
-    species: z.enum(species),
-    weightKg: z.number().min(0.5, "At least 0.5 kg").max(maxWeightKg.dog, `At most ${maxWeightKg.dog} kg`),
-    lifeStage: z.enum(lifeStages),
-    activity: z.enum(activities),
-    neutered: z.boolean(),
-  })
-  .superRefine((pet, ctx) => {
-    if (pet.weightKg > maxWeightKg[pet.species]) {
-      ctx.addIssue({ code: "custom", path: ["weightKg"], message: `At most ${maxWeightKg[pet.species]} kg for a ${pet.species}` });
-    }
-    const young = pet.lifeStage === "puppy" || pet.lifeStage === "kitten";
-    if (young && pet.lifeStage !== youngStage[pet.species]) {
-      ctx.addIssue({ code: "custom", path: ["lifeStage"], message: `A ${pet.species} cannot be a ${pet.lifeStage}` });
-    }
-  });
-
-export type PetProfile = z.infer<typeof petProfileSchema>;
+export interface PetProfile {
+  name: string;
+  species: Species;
+  weightKg: number;
+  lifeStage: LifeStage;
+  activity: Activity;
+  neutered: boolean;
+}
 /** What the arithmetic needs of a pet: everything but its name. */
 export type PetBody = Omit<PetProfile, "name">;
 
@@ -55,45 +47,18 @@ export interface FeedingGuide {
 }
 
 /**
- * A feeding guide as stored (products.feeding_guide, JSON) or typed by the admin: 2 to 30 rows,
- * body weights strictly increasing from above 0 to 100 kg, daily grams above 0 and at most 5,000,
- * not falling as weight rises.
+ * The bounds of a feeding guide as stored (products.feeding_guide, JSON) or typed by the admin:
+ * 2 to 30 rows, body weights strictly increasing from above 0 to 100 kg, daily grams above 0 and
+ * at most 5,000, not falling as weight rises.
  */
-export const feedingGuideSchema = z
-  .object({
-    rows: z
-      .array(
-        z.object({
-          weightKg: z.number().gt(0, "A body weight above 0 kg").max(100, "A body weight of at most 100 kg"),
-          gramsPerDay: z.number().gt(0, "Daily grams above 0").max(5000, "Daily grams of at most 5,000"),
-        }),
-      )
-      .min(2, "At least two rows")
-      .max(30, "At most 30 rows"),
-  })
-  .superRefine((guide, ctx) => {
-    for (let i = 1; i < guide.rows.length; i++) {
-      const [before, row] = [guide.rows[i - 1]!, guide.rows[i]!];
-      if (row.weightKg <= before.weightKg) ctx.addIssue({ code: "custom", path: ["rows", i, "weightKg"], message: "Body weights must rise row by row" });
-      if (row.gramsPerDay < before.gramsPerDay) ctx.addIssue({ code: "custom", path: ["rows", i, "gramsPerDay"], message: "Daily grams must not fall as weight rises" });
-    }
-  });
+export const feedingGuideLimits = { minRows: 2, maxRows: 30, maxWeightKg: 100, maxGramsPerDay: 5000 } as const;
 
 /**
- * The stored JSON of a feeding guide, or null when there is none or it does not hold a valid guide
- * (a damaged value is treated as no guide: the energy method still works).
- * @example parseFeedingGuide('{"rows":[{"weightKg":5,"gramsPerDay":95},{"weightKg":10,"gramsPerDay":160}]}')?.rows.length // 2
- * @example parseFeedingGuide("not json") // null
+ * A food's energy as fed, in whole kcal per kg: 100 to 9,000 (wet food is about 800, dry about
+ * 3,500-4,500, pure fat 9,000).
  */
-export function parseFeedingGuide(json: string | null | undefined): FeedingGuide | null {
-  if (!json) return null;
-  try {
-    const parsed = feedingGuideSchema.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+export const minKcalPerKg = 100;
+export const maxKcalPerKg = 9000;
 
 /** What a food tells us about how much to feed: its energy density and its feeding guide, when known. */
 export interface FoodFacts {

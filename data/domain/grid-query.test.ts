@@ -18,7 +18,8 @@ import {
   type GridState,
 } from "./grid-query.ts";
 import { priceRangeOptions } from "./price-range.ts";
-import { defaultPageSize } from "./queries.ts";
+import { defaultPageSize } from "./query-values.ts";
+import { productListQuery, searchQuery } from "./queries.ts";
 import { searchSortOptions, sortKeys, sortOptions } from "./sorting.ts";
 
 const base: GridState = { sort: "rank_asc", page: 1 };
@@ -208,6 +209,19 @@ describe("toApiParams and toCountParams", () => {
   });
   it("uses the API's default page size", () => {
     expect(gridPageSize).toBe(defaultPageSize);
+  });
+
+  it("asks the API for a page of the size the API gives when no limit is sent", () => {
+    expect(productListQuery.parse({}).limit).toBe(gridPageSize);
+    expect(searchQuery.parse({ q: "kibble" }).limit).toBe(gridPageSize);
+    expect(toApiParams(base).limit).toBe(String(productListQuery.parse({}).limit));
+  });
+
+  it("reads a brand of up to the API's longest, not one more", () => {
+    expect(parseGridQuery(`?brand=${"b".repeat(100)}`).brand).toBe("b".repeat(100));
+    expect(parseGridQuery(`?brand=${"b".repeat(101)}`).brand).toBeUndefined();
+    expect(productListQuery.safeParse({ brand: "b".repeat(100) }).success).toBe(true);
+    expect(productListQuery.safeParse({ brand: "b".repeat(101) }).success).toBe(false);
   });
 });
 

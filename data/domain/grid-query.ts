@@ -8,7 +8,9 @@ import { formatPriceRange, parsePriceRange } from "./price-range.ts";
 import { costPerDaySort, defaultSearchSort, defaultSort, isSearchSortKey, isSortKey, searchSortOptions, sortOffered, sortOptionsFor, type CostPerDaySortKey, type SearchSortKey } from "./sorting.ts";
 import { petQueryParams } from "./food.ts";
 import type { PetBody } from "./feeding.ts";
-import { positiveInteger, toParams, validPage } from "./query-values.ts";
+import { defaultPageSize, positiveInteger, toParams, validPage } from "./query-values.ts";
+import { maxBrandLength } from "./catalogue.ts";
+import { slugPattern } from "./slug.ts";
 
 export interface GridState {
   /** The search text: on the search page only (trimmed; "" when none was given). */
@@ -62,16 +64,11 @@ export function gridDefaultSort(defaults: GridDefaults = {}): GridSortKey {
   return defaults.search ? defaultSearchSort : defaultSort;
 }
 
-/**
- * Products per page of the grid and the search results. Equal to the API's
- * default limit in queries.ts, which is not imported so that islands do not bundle zod.
- */
-export const gridPageSize = 15;
+/** Products per page of the grid and the search results: the API's default limit. */
+export const gridPageSize = defaultPageSize;
 
 const allBrands = "all";
 const anyPrice = "any";
-const maxBrandLength = 100;
-const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 function validCategory(value: string | null | undefined): string | undefined {
   return value && slugPattern.test(value) ? value : undefined;

@@ -5,11 +5,13 @@
 import { z } from "zod";
 import { maxSearchLength } from "./search.ts";
 import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort, sortOffered, pricePerKgSort, soldByWeightCategories, costPerDaySort, type ProductSortKey } from "./sorting.ts";
-import { activities, lifeStages, petProfileSchema, species } from "./feeding.ts";
+import { activities, lifeStages, species } from "./feeding.ts";
+import { petProfileSchema } from "./feeding.schema.ts";
 import { foodSpeciesOf } from "./food.ts";
+import { maxBrandLength } from "./catalogue.ts";
+import { defaultPageSize, maxPageSize } from "./query-values.ts";
+import { maxSlugLength, slugPattern } from "./slug.ts";
 
-export const defaultPageSize = 15;
-export const maxPageSize = 100;
 const maxOffset = 1_000_000;
 const maxPounds = 1_000_000;
 
@@ -35,7 +37,7 @@ const poundsParam = (name: string) =>
 export const idParam = (name = "id") => integerParam(name, 1, Number.MAX_SAFE_INTEGER);
 
 export const slugParam = (name = "slug") =>
-  single(name).max(200, `${name} is too long`).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, `${name} must be a slug (a-z, 0-9 and hyphens)`);
+  single(name).max(maxSlugLength, `${name} is too long`).regex(slugPattern, `${name} must be a slug (a-z, 0-9 and hyphens)`);
 
 export const pagingShape = {
   offset: optional(integerParam("offset", 0, maxOffset)).default(0),
@@ -45,7 +47,7 @@ export const pagingShape = {
 export const productFilterShape = {
   category: optional(slugParam("category")),
   retailer: optional(idParam("retailer")),
-  brand: optional(single("brand").trim().min(1, "brand must not be blank").max(100, "brand is too long")),
+  brand: optional(single("brand").trim().min(1, "brand must not be blank").max(maxBrandLength, "brand is too long")),
   minPrice: optional(poundsParam("minPrice")),
   maxPrice: optional(poundsParam("maxPrice")),
 };

@@ -1,4 +1,13 @@
-/** Small readers of query-string values shared by the grid's and the search page's queries. */
+/**
+ * Small readers of query-string values shared by the grid's and the search page's queries, and
+ * the page sizes the API's query schemas (queries.ts) and the islands' readers both use. Pure, no
+ * zod, so the islands bundle it.
+ */
+
+/** Products a page holds when the caller does not say: the grid's and the search results' page size. */
+export const defaultPageSize = 15;
+/** The most products one page of the API may hold. */
+export const maxPageSize = 100;
 
 const positiveIntegerPattern = /^[1-9]\d{0,14}$/;
 

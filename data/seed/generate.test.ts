@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { categoryIcons, comparisonRetailerNames } from "./catalogue-data.ts";
-import { generateCatalogue, multipackSize, slugify, type GeneratedCatalogue } from "./generate.ts";
+import { generateCatalogue, multipackSize, type GeneratedCatalogue } from "./generate.ts";
+import { slugify } from "../domain/slug.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
-import { feedingGuideSchema } from "../domain/feeding.ts";
+import { feedingGuideSchema } from "../domain/feeding.schema.ts";
 
 const today = new Date("2025-03-14T10:30:00.000Z");
 const dayMs = 86_400_000;

@@ -10,6 +10,7 @@
 import type { AffiliateIds, Voucher } from "../domain/catalogue.ts";
 import type { DeliveryRule } from "../domain/delivery.ts";
 import { packshotPath } from "../domain/paths.ts";
+import { slugify } from "../domain/slug.ts";
 import { parsePackQuantity } from "../domain/pack-size.ts";
 import {
   categorySeeds,
@@ -226,21 +227,6 @@ function at<T>(items: readonly T[], index: number): T {
   const item = items[index];
   if (item === undefined) throw new RangeError(`index ${index} outside 0..${items.length - 1}`);
   return item;
-}
-
-/**
- * URL slug: lower case a-z, 0-9 and single hyphens ("Hill's ... 2.5kg" -> "hills-...-2-5kg").
- * Apostrophes vanish rather than split words, matching how search treats them.
- */
-export function slugify(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/&/g, " and ")
-    .replace(/['’]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
 }
 
 /**

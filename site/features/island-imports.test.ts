@@ -14,6 +14,28 @@ function sources(dir: string): string[] {
   });
 }
 
+const root = path.join(features, "../..");
+
+/** What a module imports at run time: static imports and re-exports (not type-only ones) and dynamic imports. */
+function runtimeImports(file: string): string[] {
+  const text = fs.readFileSync(file, "utf8");
+  const statics = [...text.matchAll(/^\s*(?:import|export)(?!\s+type\b)[^"';]*?["']([^"']+)["']/gm)].map((match) => match[1]!);
+  const dynamics = [...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1]!);
+  return [...statics, ...dynamics];
+}
+
+/** The file and every local module it reaches through run-time imports. */
+function reachable(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const spec of runtimeImports(file)) {
+    if (!spec.startsWith(".")) continue;
+    const target = path.resolve(path.dirname(file), spec);
+    if (/\.(ts|tsx)$/.test(target) && fs.existsSync(target)) reachable(target, seen);
+  }
+  return seen;
+}
+
 describe("islands", () => {
   it("import nothing server-side or heavy (zod, the database, node:*, server config)", () => {
     const offenders: string[] = [];
@@ -26,6 +48,22 @@ describe("islands", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("reach zod only through the pet profile's and the compare page's schemas, never from the admin or through a copied rule's module", () => {
+    // Every module an island's code pulls in, followed through relative imports (type-only
+    // imports are erased, so they are not followed). A rule an island needs lives in a pure
+    // data/domain module; its zod schema sits beside it in *.schema.ts.
+    const reachesZod = new Map<string, string[]>();
+    for (const file of sources(features)) {
+      for (const module of reachable(file)) {
+        if (!runtimeImports(module).includes("zod")) continue;
+        reachesZod.set(path.relative(root, module), [...(reachesZod.get(path.relative(root, module)) ?? []), path.relative(features, file)]);
+      }
+    }
+    expect([...reachesZod.keys()].sort()).toEqual(["data/domain/compare-page.ts", "data/domain/feeding.schema.ts", "site/lib/zod-jitless.ts"]);
+    const admin = [...reachesZod.values()].flat().filter((file) => file.startsWith("admin/"));
+    expect(admin).toEqual([]);
   });
 
   it("leave the product page without React up front: no island there hydrates on load, idle, view or client-only", () => {

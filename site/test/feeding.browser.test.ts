@@ -9,16 +9,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { openDb } from "../../data/db/client.ts";
-import {
-  cheapestWayToFeed,
-  costPerDayPence,
-  dailyGrams,
-  describeMethod,
-  feedingCost,
-  parseFeedingGuide,
-  type FoodFacts,
-  type PetBody,
-} from "../../data/domain/feeding.ts";
+import { cheapestWayToFeed, costPerDayPence, dailyGrams, describeMethod, feedingCost, type FoodFacts, type PetBody } from "../../data/domain/feeding.ts";
+import { parseFeedingGuide } from "../../data/domain/feeding.schema.ts";
 import { foodPackGrams } from "../../data/domain/food.ts";
 import { formatPence, toPence } from "../../data/domain/money.ts";
 import { packSizeOf } from "../../data/domain/product-quantity.ts";

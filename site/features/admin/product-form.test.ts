@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { productInput as serverProductInput } from "../../../data/domain/catalogue-input.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { ExtractedPrice } from "./admin-api.ts";
 import {
@@ -18,7 +19,6 @@ import {
   productInput,
   saveProblem,
   sentOfferKeys,
-  slugFromName,
   slugToSave,
   pickableCandidates,
   usablePrice,
@@ -26,14 +26,18 @@ import {
   withLegalCategory,
   withPickedCandidate,
   withOverride,
+  type ProductFields,
 } from "./product-form.ts";
 
 describe("slugs", () => {
-  it("lowercases, turns spaces into hyphens and drops other characters", () => {
-    expect(slugFromName("Royal Canin Maxi Adult 15kg")).toBe("royal-canin-maxi-adult-15kg");
-    expect(slugFromName("Hill's Science Plan 2.5kg")).toBe("hills-science-plan-25kg");
-    expect(slugFromName("  Pets & Co  -- Treats! ")).toBe("pets-co-treats");
-    expect(slugFromName("£££")).toBe("");
+  it("derives a slug from the name with the rule the server and the seed use: & as and, other punctuation a hyphen", () => {
+    const fromName = (name: string) => slugToSave({ name, slugField: "" });
+    expect(fromName("Royal Canin Maxi Adult 15kg")).toBe("royal-canin-maxi-adult-15kg");
+    expect(fromName("Hill's Science Plan 2.5kg")).toBe("hills-science-plan-2-5kg");
+    expect(fromName("  Pets & Co  -- Treats! ")).toBe("pets-and-co-treats");
+    expect(fromName("£££")).toBe("");
+    // What the admin types is cleaned with the same rule.
+    expect(slugToSave({ name: "Anything", slugField: "Pets & Co" })).toBe("pets-and-co");
   });
 
   it("keeps a stored slug unless the admin types another; empty means from the name", () => {
@@ -404,5 +408,24 @@ describe("saveProblem: what the server refused, under the field concerned", () =
     });
     expect(saveProblem(new TypeError("Failed to fetch"), fields, "Failed to create product")).toEqual({ at: null, label: "", message: "Failed to create product" });
     expect(saveProblem(new ApiError(500, "", "Internal Server Error"), fields, "Failed to create product").message).toBe("Failed to create product");
+  });
+});
+
+describe("the form's checks agree with the server's schema", () => {
+  const server = (fields: ProductFields) => serverProductInput.safeParse(productInput(fields));
+  const base = { ...emptyProductFields(), name: "Kibble 2kg", categoryId: "1" };
+
+  it("accepts and refuses the same kcal per kg at both bounds", () => {
+    for (const [kcal, ok] of [["99", false], ["100", true], ["9000", true], ["9001", false]] as const) {
+      expect(foodFactsProblems({ kcalField: kcal, guideField: "" }).kcal === null, `form ${kcal}`).toBe(ok);
+      expect(server({ ...base, kcalField: kcal }).success, `server ${kcal}`).toBe(ok);
+    }
+  });
+
+  it("sends the slug the server would derive from the name itself", () => {
+    for (const name of ["Pets & Co Treats", "Café Crème 2.5kg", "Hill's -- Science!"]) {
+      const sent = productInput({ ...base, name });
+      expect(sent.slug, name).toBe(serverProductInput.parse({ ...sent, slug: "" }).slug);
+    }
   });
 });

@@ -2,40 +2,25 @@
  * The product form's rules, apart from its UI: the slug, the offer rows and what is sent.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
+import { feedingGuideLimits, maxKcalPerKg, minKcalPerKg } from "../../../data/domain/feeding.ts";
 import { isPrescriptionOnly, type LegalCategory } from "../../../data/domain/legal-category.ts";
+import { slugify } from "../../../data/domain/slug.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { toast } from "../toast/toast.store.ts";
 import type { AdminProduct, ExtractedPrice, FeedingGuideRows, ProductInput, RetailerLink } from "./admin-api.ts";
 
 /**
- * A slug from a name: lowercase, spaces become hyphens, anything other than a-z, 0-9 and
- * hyphens is removed; then runs of hyphens collapse and none lead or trail, because the server
- * accepts only single hyphens between letters and digits. (The server's own rule lives beside
- * its zod schemas, which an island must not bundle.)
- * @example slugFromName("Royal Canin Maxi Adult 15kg") // "royal-canin-maxi-adult-15kg"
- * @example slugFromName("Pets & Co. Treats") // "pets-co-treats"
- */
-export function slugFromName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/\s+/g, "-")
-    .replace(/[^a-z0-9-]/g, "")
-    .replace(/-+/g, "-")
-    .replace(/^-|-$/g, "");
-}
-
-/**
  * The slug to save. A new product's slug comes from its name. An existing product keeps the
  * slug it has (its public address, which search engines and shared links know) unless the admin
  * typed a different one; a slug field left empty is derived from the name again. Whatever is
- * typed is cleaned with the same rule as a name.
+ * typed is cleaned with the same rule as a name (`slugify`, the rule the server uses).
  * @example slugToSave({ name: "Dog Bed", slugField: "" }) // "dog-bed"
  * @example slugToSave({ name: "Dog Bed XL", slugField: "dog-bed" }) // "dog-bed"
  * @example slugToSave({ name: "Dog Bed", slugField: "Cosy Bed" }) // "cosy-bed"
  */
 export function slugToSave(fields: { name: string; slugField: string }): string {
-  const typed = slugFromName(fields.slugField.trim());
-  return typed || slugFromName(fields.name.trim());
+  const typed = slugify(fields.slugField.trim());
+  return typed || slugify(fields.name.trim());
 }
 
 /** One offer row as the form edits it: number fields stay text until saved. */
@@ -255,8 +240,9 @@ export function emptyProductFields(): ProductFields {
   };
 }
 
+const thousands = (value: number) => value.toLocaleString("en-GB");
 /** kcal per kg the server accepts: whole numbers from 100 to 9,000. */
-const kcalBounds = { min: 100, max: 9000 };
+const kcalProblem = `Energy must be a whole number of kcal per kg from ${thousands(minKcalPerKg)} to ${thousands(maxKcalPerKg)}`;
 
 /**
  * A feeding guide as the form shows it: a row per line, "5 kg: 95 g".
@@ -296,10 +282,10 @@ export function parseGuideText(text: string): FeedingGuideRows | null | { error:
 export function foodFactsProblems(fields: Pick<ProductFields, "kcalField" | "guideField">): { kcal: string | null; guide: string | null } {
   const kcalText = fields.kcalField.trim();
   const kcal = Number(kcalText);
-  const kcalOk = kcalText === "" || (/^\d+$/.test(kcalText) && kcal >= kcalBounds.min && kcal <= kcalBounds.max);
+  const kcalOk = kcalText === "" || (/^\d+$/.test(kcalText) && kcal >= minKcalPerKg && kcal <= maxKcalPerKg);
   const guide = parseGuideText(fields.guideField);
   return {
-    kcal: kcalOk ? null : "Energy must be a whole number of kcal per kg from 100 to 9,000",
+    kcal: kcalOk ? null : kcalProblem,
     guide: guide !== null && "error" in guide ? guide.error : null,
   };
 }
@@ -369,7 +355,7 @@ export function productInput(fields: ProductFields): ProductInput {
         repeatPrice: parseNumber(row.repeatPrice, null),
         repeatTerms: row.repeatTerms.trim() === "" ? null : row.repeatTerms.trim(),
       })),
-    familyKey: slugFromName(fields.familyField.trim()) || null,
+    familyKey: slugify(fields.familyField.trim()) || null,
     kcalPerKg: fields.kcalField.trim() === "" ? null : Number(fields.kcalField.trim()),
     feedingGuide: guideOrNull(parseGuideText(fields.guideField)),
     legalCategory: fields.legalCategory,
@@ -491,14 +477,14 @@ export function saveProblem(error: unknown, fields: ProductFields, fallback: str
       const line = guideLineNumber(fields.guideField, Number(rest[1]));
       const sentence =
         rest[2] === "gramsPerDay"
-          ? "Daily grams must be a number above 0 and at most 5,000, and not less than on the line above"
-          : "Weight must be a number of kg above 0 and at most 100, and more than on the line above";
+          ? `Daily grams must be a number above 0 and at most ${thousands(feedingGuideLimits.maxGramsPerDay)}, and not less than on the line above`
+          : `Weight must be a number of kg above 0 and at most ${thousands(feedingGuideLimits.maxWeightKg)}, and more than on the line above`;
       return { at: guide, label: "Feeding guide", message: `Line ${line}: ${sentence}` };
     }
-    return { at: guide, label: "Feeding guide", message: "The feeding guide needs 2 to 30 lines, each a body weight and daily grams, e.g. 5 kg: 95 g" };
+    return { at: guide, label: "Feeding guide", message: `The feeding guide needs ${feedingGuideLimits.minRows} to ${feedingGuideLimits.maxRows} lines, each a body weight and daily grams, e.g. 5 kg: 95 g` };
   }
   if (top === "kcalPerKg") {
-    return { at: { field: "kcalField" }, label: "Energy (kcal per kg)", message: "Energy must be a whole number of kcal per kg from 100 to 9,000" };
+    return { at: { field: "kcalField" }, label: "Energy (kcal per kg)", message: kcalProblem };
   }
   if (top === "retailerLinks") {
     const index = rest[0] !== undefined && /^\d+$/.test(rest[0]) ? Number(rest[0]) : null;

@@ -8,7 +8,8 @@
 // First: petProfileSchema must be constructed with Zod jitless (CSP without eval).
 import "../../lib/zod-jitless.ts";
 import { atom } from "nanostores";
-import { petProfileSchema, type PetProfile } from "../../../data/domain/feeding.ts";
+import type { PetProfile } from "../../../data/domain/feeding.ts";
+import { petProfileSchema } from "../../../data/domain/feeding.schema.ts";
 
 export const petProfileKey = "pet_profile";
 

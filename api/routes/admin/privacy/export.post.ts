@@ -2,7 +2,7 @@ import { defineAdminRoute } from "../../../context.ts";
 import { readJson } from "../../../lib/http.ts";
 import { siteConfig } from "../../../../data/config.ts";
 import { ukToday } from "../../../../data/domain/dates.ts";
-import { slugify } from "../../../../data/seed/generate.ts";
+import { slugify } from "../../../../data/domain/slug.ts";
 import { personalDataDocument, personalDataFileName } from "../../../../data/domain/privacy.ts";
 import { privacyKeySchema } from "../../../../data/domain/privacy.schema.ts";
 import { readPersonalData } from "../../../../data/db/privacy.ts";

@@ -4,7 +4,7 @@
  */
 import { ArrowUpRight } from "../icons.tsx";
 import { useRef, useState, type FormEvent } from "react";
-import { affiliateKeys, type AffiliateIds, type AffiliateKey } from "../../../../data/domain/catalogue.ts";
+import { affiliateKeys, maxAffiliateIdLength, type AffiliateIds, type AffiliateKey } from "../../../../data/domain/catalogue.ts";
 import { affiliateProgramme, type AffiliateProgramme } from "../../../../data/domain/retailers.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { errorMessage, fetchAffiliateIds, saveAffiliateIds } from "../admin-api.ts";
@@ -105,7 +105,7 @@ function AffiliateForm({ initial }: { initial: AffiliateIds }) {
                 aria-required="true"
                 autoComplete="off"
                 spellCheck={false}
-                maxLength={100}
+                maxLength={maxAffiliateIdLength}
                 className={inputClass}
               />
             )}

@@ -7,6 +7,7 @@
  * failed run shows its reason there too).
  */
 import { useState } from "react";
+import { featuredPerImport } from "../../../../data/domain/product-import.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { importProducts, type FeedRun, type ImportResult } from "../admin-api.ts";
 import { importFailedToast, importFailureMessage, importToast, skippedList } from "../amazon-import.ts";
@@ -17,9 +18,6 @@ import { adminPaths } from "../routes.ts";
 import { AdminLink, Card, PageHeader } from "../ui.tsx";
 
 type Outcome = { kind: "imported"; result: ImportResult } | { kind: "failed"; message: string };
-
-/** How many imported products are marked featured (SPEC.md section 9). */
-const featuredCount = 6;
 
 export default function AmazonImport() {
   const [starting, setStarting] = useState(false);
@@ -66,7 +64,7 @@ export default function AmazonImport() {
             </p>
             <ul className="list-disc space-y-1 pl-5">
               <li>The marketplace (Amazon) becomes each new product's primary retailer, with the product's link and price.</li>
-              <li>The first {featuredCount} imported products are marked featured.</li>
+              <li>The first {featuredPerImport} imported products are marked featured.</li>
               <li>Products already in the catalogue are skipped, never overwritten.</li>
             </ul>
           </div>

@@ -5,16 +5,18 @@
  */
 import { useId, useState, type FormEvent } from "react";
 import { categoryIconName, categoryIconNames } from "../../../../data/domain/category-icons.ts";
+import { maxSlugLength, slugify, slugPattern } from "../../../../data/domain/slug.ts";
 import { ApiError } from "../../../lib/api.ts";
 import { toast } from "../../toast/toast.store.ts";
 import { createCategory, errorMessage, fetchCategory, updateCategory, type CategoryInput } from "../admin-api.ts";
-import { slugFromName } from "../product-form.ts";
 import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
 const back = { href: adminPaths.categories, label: "Back to Categories" };
 const iconProblem = `Icon must be one of ${categoryIconNames.join(", ")}`;
+/** A pattern attribute matches the whole value, so the slug rule goes without its anchors. */
+const slugInputPattern = slugPattern.source.slice(1, -1);
 const blank: CategoryInput = { name: "", slug: "", icon: "", description: "" };
 
 export default function CategoryForm({ id }: { id: number | null }) {
@@ -86,7 +88,7 @@ function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryI
                 value={fields.name}
                 onChange={(event) => {
                   const name = event.target.value;
-                  setFields((previous) => ({ ...previous, name, slug: slugTouched ? previous.slug : slugFromName(name) }));
+                  setFields((previous) => ({ ...previous, name, slug: slugTouched ? previous.slug : slugify(name) }));
                 }}
                 className={inputClass}
               />
@@ -97,8 +99,8 @@ function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryI
               <input
                 id={inputId}
                 required
-                maxLength={200}
-                pattern="[a-z0-9]+(-[a-z0-9]+)*"
+                maxLength={maxSlugLength}
+                pattern={slugInputPattern}
                 value={fields.slug}
                 onChange={(event) => {
                   setSlugTouched(true);

@@ -11,8 +11,11 @@ import { CirclePlus, LoaderCircle, ScanSearch, Trash, TriangleAlert } from "../i
 import { useId, useState, type FormEvent } from "react";
 import { ApiError } from "../../../lib/api.ts";
 import { cn } from "../../../lib/cn.ts";
+import { maxBrandLength } from "../../../../data/domain/catalogue.ts";
 import { formatPrice } from "../../../../data/domain/display.ts";
 import { isLegalCategory, isPrescriptionOnly, legalCategories, legalCategoryLabels } from "../../../../data/domain/legal-category.ts";
+import { maxRepeatTermsLength } from "../../../../data/domain/repeat-delivery.ts";
+import { maxSlugLength, slugify } from "../../../../data/domain/slug.ts";
 import { toast } from "../../toast/toast.store.ts";
 import {
   createProduct,
@@ -40,7 +43,6 @@ import {
   productFieldsFrom,
   productInput,
   saveProblem,
-  slugFromName,
   withExtractedPrice,
   withLegalCategory,
   withPickedCandidate,
@@ -192,7 +194,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
     }
   }
 
-  const derivedSlug = slugFromName(fields.name);
+  const derivedSlug = slugify(fields.name);
   const nameMissing = showRequired && fields.name.trim() === "";
   const categoryMissing = showRequired && fields.categoryId === "";
   const foodProblems = showFoodProblems ? foodFactsProblems(fields) : { kcal: null, guide: null };
@@ -242,7 +244,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
                 placeholder={derivedSlug}
                 className={inputClass}
                 aria-describedby={describedBy}
-                maxLength={200}
+                maxLength={maxSlugLength}
               />
             )}
           </Field>
@@ -259,7 +261,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
                     className={inputClass}
                     aria-describedby={describedBy}
                     autoComplete="off"
-                    maxLength={100}
+                    maxLength={maxBrandLength}
                   />
                   <datalist id={brandListId}>
                     {data.brands.map((brand) => (
@@ -305,7 +307,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
                 className={inputClass}
                 aria-describedby={describedBy}
                 autoComplete="off"
-                maxLength={200}
+                maxLength={maxSlugLength}
               />
             )}
           </Field>
@@ -742,7 +744,7 @@ function OfferRowEditor(props: {
                 id={id}
                 aria-invalid={invalid}
                 type="text"
-                maxLength={200}
+                maxLength={maxRepeatTermsLength}
                 value={row.repeatTerms}
                 onChange={(event) => update("repeatTerms", event.target.value)}
                 aria-describedby={describedBy}
