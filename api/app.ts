@@ -108,6 +108,7 @@ import { securityHeaders } from "./lib/security-headers.ts";
 import { noteDamage } from "../data/db/integrity.ts";
 import { cacheNone } from "./lib/http.ts";
 import { withCache } from "./lib/cached-route.ts";
+import { tagEventRoute } from "./http/observe.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -376,11 +377,16 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
     const run = isWrite(method) && !scope ? withWriteGuard(route, guard, options) : route;
     const bodyLimit = options?.bodyLimit;
     app.on(method, path, (event) => {
+      tagEventRoute(event, path); // the metrics and logs name the route by its pattern
       if (bodyLimit !== undefined) event.context.bodyLimit = bodyLimit;
       return run(event, ctx);
     });
     // HEAD answers as GET does, without the body (the HTTP server leaves it out).
-    if (method === "GET") app.on("HEAD", path, (event) => run(event, ctx));
+    if (method === "GET")
+      app.on("HEAD", path, (event) => {
+        tagEventRoute(event, path);
+        return run(event, ctx);
+      });
   }
   app.all("/api/**", (event) => {
     // A known path asked with another method is a 405 naming the methods it takes, not a 404.

@@ -10,6 +10,7 @@ import type { RefreshRun } from "../data/db/price-review.ts";
 import type { BuildRecord } from "../data/db/site-builds.ts";
 import type { Nightly } from "./nightly.ts";
 import type { MachineTokenView } from "../data/domain/machine-tokens.ts";
+import type { Telemetry } from "./http/observe.ts";
 
 /** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
 export interface SiteBuilds {
@@ -64,6 +65,8 @@ export interface AppContext {
   admin?: AdminContext | undefined;
   /** What the machine routes (called with a machine token) use; absent: they answer 503. */
   machine?: MachineContext | undefined;
+  /** The server's metrics and logger, and who may read GET /metrics (absent: no metrics, no request logs). */
+  telemetry?: Telemetry | undefined;
 }
 
 /** What the machine routes need beyond the database. */

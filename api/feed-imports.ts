@@ -42,6 +42,8 @@ export interface FeedImportsOptions {
   /** Plan the sources' schedules (default on; off in tests that need the database to stand still). */
   schedules?: boolean;
   log?: (line: string) => void;
+  /** Told of every run this process executed, once it has ended. */
+  onRunEnded?: (run: FeedRun) => void;
 }
 
 export interface FeedImports {
@@ -142,6 +144,7 @@ export function createFeedImports(options: FeedImportsOptions): FeedImports {
           signal: stopping.signal,
           log,
         });
+        options.onRunEnded?.(finished);
         log(
           `Import of ${target.label} ${finished.status}: ${finished.rowsRead} rows, ${finished.created} created, ${finished.matched} matched, ${finished.pricesChanged} prices changed`,
         );

@@ -37,6 +37,8 @@ export interface PricePipelineOptions {
   staleSweepMinutes?: number;
   catalogueChanged(change: CatalogueChange): void;
   log?: (line: string) => void;
+  /** Told of every refresh run's end: its summary, or null when the run itself failed, and how long it took. */
+  onRefreshed?: (summary: RefreshSummary | null, ms: number) => void;
 }
 
 export interface PricePipeline {
@@ -87,6 +89,7 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
 
   const refresher = createJobRunner<RefreshSummary | null>(
     async () => {
+      const started = performance.now();
       const summary = await signalPartial(() => refreshPrices({
         db,
         feeds: [...sources.values()].flatMap((source) => (source.kind === "feed" && source.refresh ? [{ name: source.name, open: source.open }] : [])),
@@ -96,7 +99,11 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
         policy: holdPolicy,
         freshForMs,
         log,
-      }));
+      })).catch((error: unknown) => {
+        options.onRefreshed?.(null, performance.now() - started);
+        throw error;
+      });
+      options.onRefreshed?.(summary, summary.durationMs);
       log(
         `Price refresh ${summary.result}: ${summary.checked} checked, ${summary.changed} changed, ${summary.held} held, ${summary.notModified} not modified, ` +
           `${summary.blocked} blocked by robots.txt, ${summary.backedOff} backed off, ${summary.failed} failed, ${summary.stale} marked stale in ${(summary.durationMs / 1000).toFixed(1)} s`,

@@ -29,6 +29,9 @@ import { createFeedImports, type FeedImports } from "./feed-imports.ts";
 import { feedConfig } from "../data/config.ts";
 import type { TestAllowance } from "./lib/guarded-fetch.ts";
 import { createNightly, type Nightly } from "./nightly.ts";
+import { createMetrics, type Metrics } from "./http/metrics.ts";
+import { createLogger, type Logger } from "./http/log.ts";
+import { metricsAccessFromEnv, type MetricsAccess } from "./http/metrics-endpoint.ts";
 
 /** Another process wrote (seed, import): what changed is unknown, so everything may have. */
 const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
@@ -57,6 +60,10 @@ export interface Services {
   feedImports: FeedImports;
   /** The nightly job (feeds, prices, alerts, build), started by machine tokens or NIGHTLY_CRON. */
   nightly: Nightly;
+  /** This server's metrics (its own registry), read at GET /metrics. */
+  metrics: Metrics;
+  /** Structured logs (LOG_LEVEL). */
+  logger: Logger;
   /** What the route handlers get. */
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
@@ -108,11 +115,18 @@ export interface ServicesOptions {
   demoRefresh?: boolean;
   /** The nightly job's cron pattern inside the server (default NIGHTLY_CRON; null: none). */
   nightlyCron?: string | null;
+  /** The jobs' log lines (default: the logger's, at level info). */
   log?: (line: string) => void;
+  /** Structured logs (default: stdout at LOG_LEVEL). */
+  logger?: Logger;
+  /** Who may read GET /metrics (default METRICS_ALLOW, METRICS_TOKEN). */
+  metricsAccess?: MetricsAccess;
 }
 
 export async function createServices(options: ServicesOptions): Promise<Services> {
-  const log = options.log ?? console.error;
+  const logger = options.logger ?? createLogger();
+  const log = options.log ?? ((line: string) => logger.info(line));
+  const metrics = createMetrics({ logger });
   const db = openDb(options.databaseFile);
   let seeded = false;
   if (options.prepare ?? true) {
@@ -120,7 +134,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     seeded = ensureSeeded(db);
   }
   const cache = (options.cache ?? true) ? new ResponseCache(db, { dataVersionOncePerTurn: true }) : undefined;
-  const mailer = options.mailer ?? createMailer();
+  if (cache) metrics.watchCache(cache);
+  const mailer = metrics.countMail(options.mailer ?? createMailer());
   const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log });
   const alertsOnChange = options.alertsOnChange ?? true;
   const checkAlerts = () => {
@@ -186,6 +201,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     refreshCron: options.refreshCron === undefined ? config.refreshCron : options.refreshCron,
     catalogueChanged: (change) => catalogueChanged(change),
     log,
+    onRefreshed: metrics.observePriceRefresh,
   });
 
   const feedImports = createFeedImports({
@@ -198,6 +214,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     allowance: options.feedAllowance,
     schedules: options.feedSchedules,
     log,
+    onRunEnded: metrics.observeFeedRun,
   });
 
   const nightly = createNightly({
@@ -244,7 +261,17 @@ export async function createServices(options: ServicesOptions): Promise<Services
     pipeline,
     feedImports,
     nightly,
-    context: { db, cache, onAlertsChanged: checkAlerts, admin, requests, machine: { nightly, releaseRoot: () => site?.currentRoot?.() ?? null } },
+    metrics,
+    logger,
+    context: {
+      db,
+      cache,
+      onAlertsChanged: checkAlerts,
+      admin,
+      requests,
+      machine: { nightly, releaseRoot: () => site?.currentRoot?.() ?? null },
+      telemetry: { metrics, logger, metricsAccess: options.metricsAccess ?? metricsAccessFromEnv() },
+    },
     attachSite(next) {
       site = next;
       admin.site = next;

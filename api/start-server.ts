@@ -12,17 +12,22 @@ import { createReleaseStore, releasesDirFromEnv } from "./site-releases.ts";
 import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort, shutdownGraceMs } from "../data/config.ts";
 import { checkIntegrity } from "../data/db/integrity.ts";
 import { checkConfiguration, checkDatabaseFolder, explainDatabaseError, explainListenError } from "./startup-check.ts";
+import { createLogger } from "./http/log.ts";
 
 export async function startServer(options: Pick<ServicesOptions, "pageReader" | "feedAllowance"> = {}): Promise<void> {
   // Every setting is read before the database is touched; a bad one stops the start (StartupError).
   checkConfiguration();
   const file = databasePath();
   checkDatabaseFolder(file);
+  // From here on the server logs JSON lines (LOG_LEVEL): a line per request and per job run.
+  // The few lines a person reads at start (the address, a generated password) stay plain text.
+  const logger = createLogger();
   // Price alerts: checked at start, on a schedule (ALERT_CHECK_INTERVAL_MINUTES, default 60), after
   // catalogue changes and whenever a visitor sets an alert. Other processes' writes (npm run seed,
   // imports) are noticed within 2 s. API_CACHE=off serves every read from the database.
   const services = await createServices({
     ...options,
+    logger,
     databaseFile: file,
     cache: process.env.API_CACHE !== "off",
     alertIntervalMinutes: alertCheckIntervalMinutes(),
@@ -57,7 +62,16 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
   // rebuild what they affect. SITE_BUILD=never: serve the API (and whatever
   // release exists) without building, e.g. for benchmarks.
   const releasesDir = releasesDirFromEnv();
-  const rebuilder = process.env.SITE_BUILD === "never" ? null : createSiteRebuilder({ db: services.db, databaseFile: file, releasesDir });
+  const rebuilder =
+    process.env.SITE_BUILD === "never"
+      ? null
+      : createSiteRebuilder({
+          db: services.db,
+          databaseFile: file,
+          releasesDir,
+          log: (line) => logger.info(line),
+          onBuild: services.metrics.observeSiteBuild,
+        });
   // Database snapshots that killed builds left are deleted at every start (the rebuilder does it when there is one).
   if (!rebuilder) createReleaseStore(releasesDir).removeLeftoverSnapshots();
   const site = rebuilder ?? createReleaseStore(releasesDir);
@@ -84,12 +98,13 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
   let stopping = false;
   const shutdown = async () => {
     if (stopping) {
-      console.error("Second stop signal: exiting now.");
+      logger.warn("Second stop signal: exiting now.");
       process.exit(1);
     }
     stopping = true;
+    logger.info("Stopping: waiting for requests and jobs under way");
     setTimeout(() => {
-      console.error(`Shutdown took longer than ${graceMs / 1000} s: exiting without waiting for the rest.`);
+      logger.warn(`Shutdown took longer than ${graceMs / 1000} s: exiting without waiting for the rest.`);
       process.exit(1);
     }, graceMs).unref();
     try {
@@ -97,7 +112,7 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
       await rebuilder?.stop();
       await services.close();
     } catch (error) {
-      console.error("Shutdown failed:", error);
+      logger.error({ err: error }, "Shutdown failed");
       process.exit(1);
     }
     process.exit(0);

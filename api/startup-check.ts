@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import {
   alertCheckIntervalMinutes,
+  logLevel,
   pricePipelineConfig, feedConfig, nightlyCron,
   serverHost,
   serverPort,
@@ -18,6 +19,7 @@ import {
 } from "../data/config.ts";
 import { isDamagedDatabaseError } from "../data/db/integrity.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
+import { metricsAccessFromEnv } from "./http/metrics-endpoint.ts";
 
 export class StartupError extends Error {}
 
@@ -29,6 +31,8 @@ export function checkConfiguration(): void {
     ["SHUTDOWN_GRACE_MS", shutdownGraceMs],
     ["SITE_BUILD_PROCESSES", siteBuildProcesses],
     ["TRUSTED_PROXIES", () => parseTrustedProxies(trustedProxyList())],
+    ["LOG_LEVEL", logLevel],
+    ["METRICS_ALLOW or METRICS_TOKEN", metricsAccessFromEnv],
     ["ALERT_CHECK_INTERVAL_MINUTES", alertCheckIntervalMinutes],
     ["the price pipeline settings", pricePipelineConfig],
     ["NIGHTLY_CRON", nightlyCron],

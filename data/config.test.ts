@@ -2,12 +2,23 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { alertCheckIntervalMinutes, appSecret, mailConfig, nightlyCron, pricePipelineConfig, projectRoot, siteBuildProcesses, visitorStorageConfig } from "./config.ts";
+import {
+  alertCheckIntervalMinutes,
+  appSecret,
+  logLevel,
+  mailConfig,
+  metricsAccessConfig,
+  nightlyCron,
+  pricePipelineConfig,
+  projectRoot,
+  siteBuildProcesses,
+  visitorStorageConfig,
+} from "./config.ts";
 
 const saved = { ...process.env };
 const storageSettings = ["VISITOR_ROWS_PER_DAY", "MAX_ROWS_CLICKS", "MAX_ROWS_FAVOURITES", "MAX_ROWS_RECENTLY_VIEWED", "MAX_ROWS_VOUCHER_USES", "MAX_ROWS_PENDING_ALERTS"];
 afterEach(() => {
-  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON", "NIGHTLY_CRON", ...storageSettings]) {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON", "NIGHTLY_CRON", "LOG_LEVEL", "METRICS_ALLOW", "METRICS_TOKEN", ...storageSettings]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -141,6 +152,42 @@ describe("visitorStorageConfig", () => {
         expect(() => visitorStorageConfig(), `${name}=${bad}`).toThrow(new RegExp(`^${name} must be a whole number of at least 1`));
         process.env[name] = before;
       }
+    }
+  });
+});
+
+describe("logLevel", () => {
+  it("is info by default, takes any of pino's levels in any case, and refuses others naming the choices", () => {
+    delete process.env.LOG_LEVEL;
+    expect(logLevel()).toBe("info");
+    process.env.LOG_LEVEL = "WARN";
+    expect(logLevel()).toBe("warn");
+    process.env.LOG_LEVEL = "silent";
+    expect(logLevel()).toBe("silent");
+    process.env.LOG_LEVEL = "loud";
+    expect(() => logLevel()).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"');
+  });
+});
+
+describe("metricsAccessConfig", () => {
+  it("lets loopback in by default, none for no address, and takes no token unless set", () => {
+    delete process.env.METRICS_ALLOW;
+    delete process.env.METRICS_TOKEN;
+    expect(metricsAccessConfig()).toEqual({ allow: "127.0.0.1, ::1", token: null });
+    process.env.METRICS_ALLOW = "None";
+    expect(metricsAccessConfig().allow).toBe("");
+    process.env.METRICS_ALLOW = "10.0.0.0/8";
+    expect(metricsAccessConfig().allow).toBe("10.0.0.0/8");
+  });
+
+  it("takes a token of 24 to 512 visible characters and refuses one shorter, longer or with a space", () => {
+    process.env.METRICS_TOKEN = "t".repeat(24);
+    expect(metricsAccessConfig().token).toBe("t".repeat(24));
+    process.env.METRICS_TOKEN = "t".repeat(512);
+    expect(metricsAccessConfig().token).toBe("t".repeat(512));
+    for (const bad of ["t".repeat(23), "t".repeat(513), `${"t".repeat(12)} ${"t".repeat(12)}`, `${"t".repeat(24)}é`]) {
+      process.env.METRICS_TOKEN = bad;
+      expect(() => metricsAccessConfig(), bad).toThrow("METRICS_TOKEN must be 24 to 512 visible ASCII characters without spaces");
     }
   });
 });

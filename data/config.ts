@@ -44,6 +44,34 @@ export function trustedProxyList(): string {
   return env("TRUSTED_PROXIES", "");
 }
 
+/** The levels LOG_LEVEL may name, most severe first; "silent" logs nothing. */
+export const logLevels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** LOG_LEVEL: the least severe structured log line the server writes (default "info": a line per request and per job run). */
+export function logLevel(): LogLevel {
+  const value = env("LOG_LEVEL", "info").toLowerCase();
+  if (!(logLevels as readonly string[]).includes(value)) throw new Error(`LOG_LEVEL must be one of ${logLevels.join(", ")}, got "${process.env.LOG_LEVEL}"`);
+  return value as LogLevel;
+}
+
+/** The shortest METRICS_TOKEN accepted: a guessable token would open the metrics to anyone. */
+export const minMetricsTokenLength = 24;
+
+/**
+ * Who may read GET /metrics. METRICS_ALLOW: addresses or CIDR ranges (client address as
+ * TRUSTED_PROXIES resolves it; default loopback only, "none" for no address). METRICS_TOKEN: a
+ * bearer token that opens it from anywhere (at least 24 visible characters; unset: none).
+ */
+export function metricsAccessConfig(): { allow: string; token: string | null } {
+  const allow = env("METRICS_ALLOW", "127.0.0.1, ::1");
+  const token = process.env.METRICS_TOKEN?.trim() || null;
+  if (token !== null && (token.length < minMetricsTokenLength || token.length > 512 || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new Error(`METRICS_TOKEN must be ${minMetricsTokenLength} to 512 visible ASCII characters without spaces`);
+  }
+  return { allow: allow.toLowerCase() === "none" ? "" : allow, token };
+}
+
 /** SHUTDOWN_GRACE_MS: how long a stopping server waits for requests and jobs under way (default 10,000). */
 export function shutdownGraceMs(): number {
   const value = Number(env("SHUTDOWN_GRACE_MS", "10000"));

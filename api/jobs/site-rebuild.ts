@@ -86,6 +86,8 @@ export interface SiteRebuilderOptions {
   /** How long changes gather before a build starts (ms). */
   delayMs?: number;
   log?: (line: string) => void;
+  /** Told of every build's end: its kind, result and duration. */
+  onBuild?: BuildObserver;
   /** What builds a release; default the Astro build worker, kept warm for fast builds. */
   build?: SiteBuilder;
   /** Releases kept besides the served one and its base (default 3). */
@@ -120,11 +122,14 @@ const lastLine = (text: string) =>
     .at(-1)
     ?.replace(/\x1b\[[0-9;]*m/g, "") ?? "";
 
+export type BuildObserver = (kind: BuildKind, result: "succeeded" | "failed", ms: number) => void;
+
 export interface ReleaseBuild {
   db: Db;
   store: ReleaseStore;
   builder: SiteBuilder;
   log: (line: string) => void;
+  onBuild?: BuildObserver | undefined;
 }
 
 /** The catalogue revision a snapshot file holds. */
@@ -145,7 +150,7 @@ function snapshotRevision(file: string): number {
  * `productIds` together hold every change; without it the fast release's revision is unknown.
  */
 export async function buildRelease(
-  { db, store, builder, log }: ReleaseBuild,
+  { db, store, builder, log, onBuild }: ReleaseBuild,
   kind: BuildKind,
   productIds: readonly number[] = [],
   coveredRevision: number | null = null,
@@ -197,6 +202,7 @@ export async function buildRelease(
     log: [outcome?.log ?? "", failure].filter(Boolean).join("\n"),
   });
   const record = getBuild(db, id);
+  onBuild?.(kind, ok ? "succeeded" : "failed", record?.durationMs ?? 0);
   const took = seconds(record?.durationMs ?? 0);
   const parts = `snapshot ${seconds(snapshotMs)}, pages ${seconds(outcome?.durationMs ?? 0)}`;
   if (ok) log(`Site build (${kind}) done in ${took} (${parts}): ${outcome!.pages} pages, release ${staged.name}`);
@@ -263,7 +269,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
           work.productIds.size <= fastBuildLimit &&
           pages.length <= fastBuildLimit &&
           (work.productIds.size > 0 || work.categories);
-        const context = { db, store, builder, log };
+        const context = { db, store, builder, log, onBuild: options.onBuild };
         let result = fast ? await buildRelease(context, "fast", pages, work.revision) : null;
         if (result === null || (result.escalate && !stopping)) result = await buildRelease(context, "full");
         // Old releases after a swap; after a failure, whatever the build left.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { H3 } from "h3";
-import { clientAddress, parseTrustedProxies, type TrustedProxies } from "./client-address.ts";
+import { addressNetwork, clientAddress, parseAddressList, parseTrustedProxies, resolveClient, type TrustedProxies } from "./client-address.ts";
 import { RateLimiter } from "./rate-limit.ts";
 
 /** The address the app computes for a request from `peer` carrying `forwarded`. */
@@ -41,6 +41,37 @@ describe("clientAddress", () => {
     expect(() => parseTrustedProxies("127.0.0.1, proxy.local")).toThrow('TRUSTED_PROXIES: "proxy.local" is not an IP address or CIDR range');
     expect(() => parseTrustedProxies("10.0.0.0/33")).toThrow('"10.0.0.0/33"');
     expect(parseTrustedProxies("").includes("127.0.0.1")).toBe(false);
+  });
+});
+
+describe("resolveClient", () => {
+  const proxies = parseTrustedProxies("10.0.0.0/8, 127.0.0.1");
+
+  it("gives the whole address (no /64), from the peer or the hop the trusted proxies vouch for", () => {
+    expect(resolveClient("2001:db8:1:2:aaaa::1", null, proxies)).toBe("2001:db8:1:2:aaaa::1");
+    expect(resolveClient("127.0.0.1", "2001:db8::7, 10.0.0.5", proxies)).toBe("2001:db8::7");
+    expect(resolveClient("203.0.113.9", "198.51.100.1", proxies)).toBe("203.0.113.9");
+    expect(resolveClient("127.0.0.1", ["198.51.100.1", "10.0.0.5"], proxies)).toBe("198.51.100.1");
+    expect(resolveClient("127.0.0.1", "not-an-ip", proxies)).toBe("127.0.0.1");
+  });
+});
+
+describe("addressNetwork", () => {
+  it("keeps an IPv4 address's /24 and an IPv6 address's /48, never the whole address", () => {
+    expect(addressNetwork("203.0.113.255")).toBe("203.0.113.0/24");
+    expect(addressNetwork("::ffff:198.51.100.7")).toBe("198.51.100.0/24");
+    expect(addressNetwork("2001:db8:abcd:12:34::5")).toBe("2001:db8:abcd::/48");
+    expect(addressNetwork("[2001:db8:1::1]")).toBe("2001:db8:1::/48");
+    expect(addressNetwork("::1")).toBe("::/48");
+    expect(addressNetwork("nonsense")).toBe("unknown");
+  });
+});
+
+describe("parseAddressList", () => {
+  it("names the setting it reads in its error", () => {
+    expect(() => parseAddressList("127.0.0.1, metrics.local", "METRICS_ALLOW")).toThrow('METRICS_ALLOW: "metrics.local" is not an IP address or CIDR range');
+    expect(parseAddressList("203.0.113.0/24", "METRICS_ALLOW").includes("203.0.113.200")).toBe(true);
+    expect(parseAddressList("203.0.113.0/24", "METRICS_ALLOW").includes("203.0.114.0")).toBe(false);
   });
 });
 

@@ -16,11 +16,16 @@ import { routes } from "../app.ts";
 import type { AppContext } from "../context.ts";
 import { cachedReadOf, type CachedRead } from "./cached-route.ts";
 import type { ResponseCache } from "./response-cache.ts";
+import { tagRoute, observeRequests, type Listener } from "../http/observe.ts";
+import { createMetricsEndpoint } from "../http/metrics-endpoint.ts";
+import { noTrustedProxies } from "./client-address.ts";
 
 interface FastRoute {
   pattern: RegExp;
   names: string[];
   read: CachedRead;
+  /** Its path in the route table (the metrics' label). */
+  path: string;
 }
 
 /**
@@ -45,7 +50,7 @@ function fastRoutes(): FastRoute[] {
     if (!read) continue;
     const names = [...path.matchAll(/:([a-zA-Z]+)/g)].map((match) => match[1]!);
     const pattern = new RegExp(`^${path.replace(/:[a-zA-Z]+/g, "([^/]+)")}$`);
-    list.push({ pattern, names, read });
+    list.push({ pattern, names, read, path });
   }
   return list.sort((a, b) => a.names.length - b.names.length);
 }
@@ -75,13 +80,14 @@ function recordSentHeaders(res: ServerResponse, cache: ResponseCache, key: strin
  */
 export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, res: ServerResponse) => boolean) & { served: number } {
   const list = fastRoutes();
-  const memo = new Map<string, string>();
-  const send = (req: IncomingMessage, res: ServerResponse, key: string): boolean => {
+  const memo = new Map<string, { key: string; path: string }>();
+  const send = (req: IncomingMessage, res: ServerResponse, key: string, path: string): boolean => {
     const sent = cache.getSent(key);
     if (!sent) {
       if (req.method === "GET") recordSentHeaders(res, cache, key);
       return false;
     }
+    tagRoute(req, path);
     if (sent.statusText === undefined) res.writeHead(200, sent.headers);
     else res.writeHead(200, sent.statusText, sent.headers);
     res.end(req.method === "HEAD" ? undefined : sent.body);
@@ -94,10 +100,10 @@ export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, r
     const url = req.url;
     if (!url || url[0] !== "/") return false;
     const known = memo.get(url);
-    if (known !== undefined) return send(req, res, known);
+    if (known !== undefined) return send(req, res, known.key, known.path);
     const queryStart = url.indexOf("?");
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-    for (const { pattern, names, read } of list) {
+    for (const { pattern, names, read, path } of list) {
       const match = pattern.exec(pathname);
       if (!match) continue;
       const params: Record<string, string | undefined> = {};
@@ -110,9 +116,9 @@ export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, r
       }
       if (url.length <= maxMemoUrlLength) {
         if (memo.size >= maxMemoKeys) memo.clear();
-        memo.set(url, key);
+        memo.set(url, { key, path });
       }
-      return send(req, res, key);
+      return send(req, res, key, path);
     }
     return false;
   };
@@ -124,18 +130,31 @@ export type ServeOptions = Omit<NonNullable<Parameters<typeof serve>[1]>, "manua
 
 /**
  * Serves the app like h3's `serve`, with cache hits of the public reads answered first (when
- * the context has a response cache). Await `ready()` for the port (a failure to listen rejects it).
+ * the context has a response cache). With the context's telemetry, GET /metrics is answered
+ * before both, and every request is counted and logged (../http/observe.ts). Await `ready()`
+ * for the port (a failure to listen rejects it).
  */
 export function serveApi(app: H3, ctx: AppContext, options: ServeOptions): ReturnType<typeof serve> {
   const server = serve(app, { ...options, manual: true });
   const node = server.node;
-  if (ctx.cache && node?.server) {
-    const answer = createFastReads(ctx.cache);
+  if ((ctx.cache || ctx.telemetry) && node?.server) {
+    const answer = ctx.cache ? createFastReads(ctx.cache) : () => false;
     const appHandler = node.handler;
-    node.server.removeAllListeners("request");
-    node.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    let listener: Listener = (req, res) => {
       if (!answer(req, res)) void appHandler(req, res);
-    });
+    };
+    const telemetry = ctx.telemetry;
+    if (telemetry) {
+      // Read per request: the trusted proxies may be replaced while the server runs (tests do).
+      const trusted = () => ctx.requests?.trustedProxies ?? noTrustedProxies;
+      const metricsEndpoint = createMetricsEndpoint(telemetry, trusted);
+      const inner = listener;
+      listener = observeRequests((req, res) => {
+        if (!metricsEndpoint(req, res)) inner(req, res);
+      }, telemetry, trusted);
+    }
+    node.server.removeAllListeners("request");
+    node.server.on("request", listener);
   }
   void Promise.resolve(server.serve()).catch(() => {}); // a failure to listen is reported by ready()
   return server;

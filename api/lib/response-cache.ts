@@ -66,6 +66,9 @@ export class ResponseCache {
   };
   #bytes = 0;
   #generation = 0;
+  #hits = 0;
+  #misses = 0;
+  #sentHits = 0;
 
   constructor(db: Db, options: { maxBytes?: number; dataVersionOncePerTurn?: boolean } = {}) {
     this.#dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
@@ -101,7 +104,15 @@ export class ResponseCache {
     this.#bytes -= entry.bytes;
   }
 
+  /** The current entry under `key`, counted as a hit or a miss (the metrics read the counts). */
   get(key: string): CachedResponse | undefined {
+    const entry = this.#lookup(key);
+    if (entry) this.#hits++;
+    else this.#misses++;
+    return entry;
+  }
+
+  #lookup(key: string): Entry | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (!this.#current(entry)) {
@@ -123,9 +134,14 @@ export class ResponseCache {
     this.#evict();
   }
 
-  /** The current entry under `key` with what the server sent for it, when that was recorded. */
+  /**
+   * The current entry under `key` with what the server sent for it, when that was recorded.
+   * Only an answer found counts (as a hit before the app); without one the app looks again and counts that.
+   */
   getSent(key: string): SentResponse | undefined {
-    return (this.get(key) as Entry | undefined)?.sent;
+    const sent = this.#lookup(key)?.sent;
+    if (sent) this.#sentHits++;
+    return sent;
   }
 
   /**
@@ -155,6 +171,21 @@ export class ResponseCache {
     this.#generation++;
     this.#entries.clear();
     this.#bytes = 0;
+  }
+
+  /** Lookups answered from the cache inside the app (get). */
+  get hits(): number {
+    return this.#hits;
+  }
+
+  /** Lookups inside the app that found no current entry. */
+  get misses(): number {
+    return this.#misses;
+  }
+
+  /** Answers replayed at the HTTP server before the app (getSent found them). */
+  get sentHits(): number {
+    return this.#sentHits;
   }
 
   get size(): number {

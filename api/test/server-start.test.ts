@@ -158,6 +158,12 @@ describe("start-up failures: one line naming the fix, exit code 1, no stack trac
     expectOneLine(await failedStart({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" }), /"proxy\.internal" is not an IP address.*Fix TRUSTED_PROXIES/);
   });
 
+  it("a METRICS_TOKEN too short, a bad METRICS_ALLOW, an unknown LOG_LEVEL", async () => {
+    expectOneLine(await failedStart({ METRICS_TOKEN: "short" }), /METRICS_TOKEN must be 24 to 512 visible ASCII characters.*Fix METRICS_ALLOW or METRICS_TOKEN/);
+    expectOneLine(await failedStart({ METRICS_ALLOW: "prometheus.internal" }), /METRICS_ALLOW: "prometheus\.internal" is not an IP address.*Fix METRICS_ALLOW or METRICS_TOKEN/);
+    expectOneLine(await failedStart({ LOG_LEVEL: "loud" }), /LOG_LEVEL must be one of .*Fix LOG_LEVEL/);
+  });
+
   it("a database folder that cannot be created or written", async () => {
     const blocker = path.join(dir, "a-file");
     fs.writeFileSync(blocker, "not a folder");

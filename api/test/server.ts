@@ -15,6 +15,7 @@ import { createMailer } from "../mail/mailer.ts";
 import type { SiteBuilds } from "../context.ts";
 import { hashPassword } from "../lib/admin-auth.ts";
 import { createServices, type Services } from "../services.ts";
+import { silentLogger } from "../http/log.ts";
 import type { PageReader } from "../lib/page-price.ts";
 import type { TestAllowance } from "../lib/guarded-fetch.ts";
 import type { ProductSource } from "../product-sources.ts";
@@ -107,6 +108,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     uploadMaxBytes: options.uploadMaxBytes ?? 1024 * 1024,
     feedAllowance: options.feedAllowance,
     demoRefresh: false,
+    // Quiet: a test that reads the logs builds its own logger.
+    logger: silentLogger(),
   });
   const { db } = services;
   const cache = services.cache!;

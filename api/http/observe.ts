@@ -1,0 +1,86 @@
+/**
+ * What the operator sees of each request, taken at the HTTP server around everything that
+ * answers (GET /metrics, the fast path's cache hits, the h3 app): the request metrics
+ * (./metrics.ts) and one structured log line.
+ *
+ * - Request id: a valid incoming `X-Request-Id` (1 to 64 of letters, digits, `.`, `_`, `-`, `:`;
+ *   what proxies and tracing tools send) is kept, anything else is replaced by a new random id;
+ *   either way the answer carries it back in `X-Request-Id` and the log line names it.
+ * - Route: the route table's pattern, set by whoever answers (tagRoute); an answer nobody
+ *   tagged is "unmatched" under /api/, else "site" (the built pages).
+ * - Status: the answer's; a client that went away before the answer was complete counts as 499.
+ * - The log line holds the client's network, never its whole address: an IPv4 address's /24, an
+ *   IPv6 address's /48 (client address as TRUSTED_PROXIES resolves it).
+ */
+import crypto from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { H3Event } from "h3";
+import type { Logger } from "pino";
+import { addressNetwork, noTrustedProxies, resolveClient, type TrustedProxies } from "../lib/client-address.ts";
+import { siteRoute, unmatchedRoute, type Metrics } from "./metrics.ts";
+import type { MetricsAccess } from "./metrics-endpoint.ts";
+
+/** The server's metrics, logger and who may read the metrics: built once per server (api/services.ts). */
+export interface Telemetry {
+  metrics: Metrics;
+  logger: Logger;
+  metricsAccess: MetricsAccess;
+}
+
+export type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const routeOf = Symbol("route pattern");
+type TaggedRequest = IncomingMessage & { [routeOf]?: string };
+
+/** Labels a request with the route that answers it (a route table pattern, or "/metrics"). */
+export function tagRoute(req: IncomingMessage | undefined, route: string): void {
+  if (req) (req as TaggedRequest)[routeOf] = route;
+}
+
+/** tagRoute for a request inside the h3 app (nothing to tag when the app runs without a node server). */
+export function tagEventRoute(event: H3Event, route: string): void {
+  tagRoute(event.req.runtime?.node?.req as IncomingMessage | undefined, route);
+}
+
+/** An incoming request id is kept only when it is short and of a safe character set (it is echoed and logged). */
+export const validRequestId = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Status counted for a request whose client left before the answer was complete. */
+export const clientClosedStatus = 499;
+
+/**
+ * Wraps the server's request listener: every request gets an id (echoed in X-Request-Id), is
+ * counted in the metrics when it ends and logged as one line at level info.
+ */
+export function observeRequests(listener: Listener, telemetry: Telemetry, trusted: () => TrustedProxies = () => noTrustedProxies): Listener {
+  const { metrics, logger } = telemetry;
+  return (req, res) => {
+    const started = performance.now();
+    const incoming = req.headers["x-request-id"];
+    const id = typeof incoming === "string" && validRequestId.test(incoming) ? incoming : crypto.randomUUID();
+    res.setHeader("x-request-id", id);
+    res.once("close", () => {
+      const seconds = (performance.now() - started) / 1000;
+      const method = req.method ?? "GET";
+      const route = (req as TaggedRequest)[routeOf] ?? (req.url?.startsWith("/api/") ? unmatchedRoute : siteRoute);
+      const status = res.writableFinished ? res.statusCode : clientClosedStatus;
+      metrics.observeRequest(route, method, status, seconds);
+      if (!logger.isLevelEnabled("info")) return;
+      const length = res.getHeader("content-length");
+      const peer = req.socket.remoteAddress;
+      logger.info(
+        {
+          reqId: id,
+          method,
+          route,
+          status,
+          ms: Math.round(seconds * 10_000) / 10,
+          bytes: length === undefined ? undefined : Number(length),
+          client: peer ? addressNetwork(resolveClient(peer, req.headers["x-forwarded-for"], trusted())) : "unknown",
+        },
+        "request",
+      );
+    });
+    listener(req, res);
+  };
+}
