@@ -13,7 +13,6 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
-import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import { nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
@@ -29,9 +28,8 @@ import { createFeedImports, type FeedImports } from "./feed-imports.ts";
 import { feedConfig } from "../data/config.ts";
 import type { TestAllowance } from "./lib/guarded-fetch.ts";
 import { createNightly, type Nightly } from "./nightly.ts";
-
-/** Another process wrote (seed, import): what changed is unknown, so everything may have. */
-const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
+import { createSchedule, type Schedule } from "./jobs/schedule.ts";
+import { createCatalogueChanges, type CatalogueChanges } from "./catalogue-changes.ts";
 
 export interface Services {
   db: Db;
@@ -51,6 +49,10 @@ export interface Services {
   catalogueChanged(change: CatalogueChange): void;
   /** Looks once for other processes' catalogue writes (what the watch does every `watchMs`). */
   checkForeignWrites(): void;
+  /** Every background job on a clock (names, last and next runs; observers of runs). */
+  schedule: Schedule;
+  /** The catalogue change signal's subscribers (add one to hear of every change). */
+  changes: CatalogueChanges;
   /** The price refresh and page price reading. */
   pipeline: PricePipeline;
   /** Every product import: runs in the background, one source at a time, on schedules too. */
@@ -61,7 +63,7 @@ export interface Services {
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
   attachSite(site: SiteBuilds): void;
-  /** Stops watching and the alert schedule, then closes the database. */
+  /** Stops the schedule and every job, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -121,58 +123,37 @@ export async function createServices(options: ServicesOptions): Promise<Services
   }
   const cache = (options.cache ?? true) ? new ResponseCache(db, { dataVersionOncePerTurn: true }) : undefined;
   const mailer = options.mailer ?? createMailer();
-  const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log });
+  // Every background job on a clock is a named job on this one schedule, started at the end of
+  // this function and stopped by close().
+  const schedule = createSchedule({ log });
+  const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log, schedule });
   const alertsOnChange = options.alertsOnChange ?? true;
   const checkAlerts = () => {
     if (alertsOnChange) notifyPricesChanged(alerts, log);
   };
 
   let site = options.site;
-  // The catalogue revision last acted on: this process's writes move it too, and are announced.
-  let seenRevision = catalogueRevision(db);
-  const catalogueChanged = (reported: CatalogueChange) => {
-    // Each write moves the revision by one and reports the revision it moved to. A revision
-    // since the last one acted on that no reported write made means another process wrote too
-    // (not yet noticed), and what it changed is unknown: rebuild everything.
-    const revision = catalogueRevision(db);
-    const own = new Set(reported.revisions ?? []);
-    let foreign = false;
-    for (let step = seenRevision + 1; step <= revision; step += 1) {
-      // A change that reports no revisions (older callers) accounts for one step.
-      if (!own.has(step) && !(own.size === 0 && step === seenRevision + 1)) foreign = true;
-    }
-    // The pages to rebuild; the revisions have served their purpose.
-    const change = foreign ? unknownChange : { productIds: reported.productIds, categoryIds: reported.categoryIds, siteWide: reported.siteWide };
-    seenRevision = revision;
-    cache?.invalidate();
-    checkAlerts();
+  // The catalogue change signal: each subscriber hears of every change once; one that throws is logged and the rest still run.
+  const changes = createCatalogueChanges({ db, log });
+  changes.subscribe("response-cache", () => cache?.invalidate());
+  changes.subscribe("alert-check", () => checkAlerts());
+  changes.subscribe("site-rebuild", (change) => {
     const build = site?.request(change);
     if (build instanceof Promise) build.catch((error: unknown) => log(`Site rebuild failed to start: ${String(error)}`));
-  };
+  });
+  const catalogueChanged = (change: CatalogueChange) => changes.changed(change);
   const adminPassword = await resolvePasswordHash(db, options.adminPasswordHash ?? process.env.ADMIN_PASSWORD_HASH);
 
-  // Another connection's commit moves data_version; this connection's own writes do not.
-  const dataVersion = () => db.$client.pragma("data_version", { simple: true }) as number;
-  let seenVersion = dataVersion();
-  const checkForeignWrites = () => {
-    const version = dataVersion();
-    if (version === seenVersion) return;
-    seenVersion = version;
-    // Another process committed; only a catalogue write (seed, import) changes pages.
-    if (catalogueRevision(db) === seenRevision) return;
-    catalogueChanged(unknownChange);
-  };
-  const watcher = (options.watchMs ?? 0) > 0 ? setInterval(checkForeignWrites, options.watchMs) : null;
-  // Watching alone must not keep a process alive; the server's listener does.
-  watcher?.unref();
+  const checkForeignWrites = () => changes.checkForeignWrites();
+  // Other processes' writes are looked for every watchMs; watching alone does not keep a process alive.
+  if ((options.watchMs ?? 0) > 0) schedule.add({ name: "foreign-writes", title: "Looking for other processes' writes", every: options.watchMs!, run: checkForeignWrites });
   // Expired admin sessions are deleted hourly (a request with one is refused whenever it comes).
-  const sessionPruner = setInterval(() => pruneSessions(db), 60 * 60 * 1000);
-  sessionPruner.unref();
+  schedule.add({ name: "session-prune", title: "Admin session pruning", every: 60 * 60 * 1000, run: () => pruneSessions(db) });
   // Visitor data past the privacy policy's periods is deleted at start and then daily; tables over their row ceilings are trimmed hourly.
   const storage = visitorStorageConfig();
-  const retention = startRetentionSchedule({ db, log, ceilings: options.tableCeilings ?? storage.ceilings });
+  const retention = startRetentionSchedule({ db, log, ceilings: options.tableCeilings ?? storage.ceilings, schedule });
   // Demo offers are kept confirmed (looked at shortly after start, then hourly), their prices moving once a UK day.
-  const demoRefresh = (options.demoRefresh ?? true) ? startDemoRefresh({ db, catalogueChanged: (change) => catalogueChanged(change), log }) : null;
+  const demoRefresh = (options.demoRefresh ?? true) ? startDemoRefresh({ db, catalogueChanged, log, schedule }) : null;
 
   const config = pricePipelineConfig();
   const pipeline = createPricePipeline({
@@ -184,8 +165,9 @@ export async function createServices(options: ServicesOptions): Promise<Services
     concurrency: config.concurrency,
     hostDelayMs: options.hostDelayMs ?? config.hostDelayMs,
     refreshCron: options.refreshCron === undefined ? config.refreshCron : options.refreshCron,
-    catalogueChanged: (change) => catalogueChanged(change),
+    catalogueChanged,
     log,
+    schedule,
   });
 
   const feedImports = createFeedImports({
@@ -194,10 +176,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
     uploadsDir: options.uploadsDir ?? feedConfig().uploadsDir,
     uploadMaxBytes: options.uploadMaxBytes ?? feedConfig().uploadMaxBytes,
     policy: config.holdPolicy,
-    catalogueChanged: (change) => catalogueChanged(change),
+    catalogueChanged,
     allowance: options.feedAllowance,
     schedules: options.feedSchedules,
     log,
+    schedule,
   });
 
   const nightly = createNightly({
@@ -208,6 +191,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     site: () => site,
     cron: options.nightlyCron === undefined ? nightlyCron() : options.nightlyCron,
     log,
+    schedule,
   });
 
   const publicOrigin = new URL(siteConfig.baseUrl).origin;
@@ -232,9 +216,13 @@ export async function createServices(options: ServicesOptions): Promise<Services
     lastPriceRefresh: () => latestRefreshRun(db),
   };
 
+  schedule.start();
+
   return {
     db,
     seeded,
+    schedule,
+    changes,
     cache,
     mailer,
     alerts,
@@ -250,8 +238,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       admin.site = next;
     },
     async close() {
-      if (watcher) clearInterval(watcher);
-      clearInterval(sessionPruner);
+      // No job starts from now on; runs under way are waited for before the database closes.
+      const scheduleStopped = schedule.stop();
       retention.stop();
       demoRefresh?.stop();
       // A nightly run under way ends as the jobs it waits on stop.
@@ -260,6 +248,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       await pipeline.stop();
       await alerts.stop();
       await nightlyStopped;
+      await scheduleStopped;
       db.$client.close();
     },
   };
