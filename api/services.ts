@@ -14,7 +14,7 @@ import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
+import { backupConfig, nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
 import { createRequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
@@ -29,6 +29,7 @@ import { feedConfig } from "../data/config.ts";
 import type { TestAllowance } from "./lib/guarded-fetch.ts";
 import { createNightly, type Nightly } from "./nightly.ts";
 import { createSchedule, type Schedule } from "./jobs/schedule.ts";
+import { backupDatabase, lastBackup } from "../data/db/backup.ts";
 import { createCatalogueChanges, type CatalogueChanges } from "./catalogue-changes.ts";
 
 export interface Services {
@@ -110,6 +111,8 @@ export interface ServicesOptions {
   demoRefresh?: boolean;
   /** The nightly job's cron pattern inside the server (default NIGHTLY_CRON; null: none). */
   nightlyCron?: string | null;
+  /** Database backups: where, how many kept, and when (milliseconds or a UK-time cron pattern; null: not scheduled). Default BACKUP_DIR, BACKUP_KEEP, BACKUP_CRON. */
+  backup?: { dir: string; keep: number; every: number | string | null };
   log?: (line: string) => void;
 }
 
@@ -194,6 +197,20 @@ export async function createServices(options: ServicesOptions): Promise<Services
     schedule,
   });
 
+  // The database is backed up on its schedule (default daily at 03:30 UK time), the newest `keep` kept.
+  const backup = options.backup ?? (({ dir, keep, cron }) => ({ dir, keep, every: cron }))(backupConfig());
+  if (backup.every !== null) {
+    schedule.add({
+      name: "backup",
+      title: "Database backup",
+      every: backup.every,
+      run: async () => {
+        const taken = await backupDatabase(db, { dir: backup.dir, keep: backup.keep });
+        log(`Database backed up to ${taken.file} (${taken.bytes} bytes)${taken.deleted.length > 0 ? `; ${taken.deleted.length} older backup(s) deleted` : ""}`);
+      },
+    });
+  }
+
   const publicOrigin = new URL(siteConfig.baseUrl).origin;
   const requests = createRequestGuard({
     publicOrigin,
@@ -214,6 +231,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     pipeline,
     feedImports,
     lastPriceRefresh: () => latestRefreshRun(db),
+    lastBackup: () => lastBackup(backup.dir),
   };
 
   schedule.start();

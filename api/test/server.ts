@@ -107,6 +107,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     uploadMaxBytes: options.uploadMaxBytes ?? 1024 * 1024,
     feedAllowance: options.feedAllowance,
     demoRefresh: false,
+    backup: { dir: path.join(dir, "backups"), keep: 14, every: null },
   });
   const { db } = services;
   const cache = services.cache!;
