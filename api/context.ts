@@ -7,6 +7,7 @@ import type { RequestGuard } from "./lib/request-guard.ts";
 import type { PricePipeline } from "./price-pipeline.ts";
 import type { FeedImports } from "./feed-imports.ts";
 import type { RefreshRun } from "../data/db/price-review.ts";
+import type { BackupFile } from "../data/db/backup.ts";
 import type { BuildRecord } from "../data/db/site-builds.ts";
 import type { Nightly } from "./nightly.ts";
 import type { MachineTokenView } from "../data/domain/machine-tokens.ts";
@@ -47,6 +48,8 @@ export interface AdminContext {
   feedImports: FeedImports;
   /** The last price refresh (null: none has run). */
   lastPriceRefresh: () => RefreshRun | null;
+  /** The newest database backup in BACKUP_DIR (null: none yet). */
+  lastBackup: () => BackupFile | null;
 }
 
 /** What every handler may use; built once by the server (or a test) and passed to createApp. */

@@ -6,20 +6,19 @@
  *
  * Sources: the admin's feed sources (data/db/feed-sources.ts) and the configured ones of
  * product-sources.ts (sample, amazon, and `awin` from AWIN_FEED_URL / AWIN_FEED_FILE, listed as a
- * read-only source). Schedules: a croner job per enabled source with a schedule, in UK time,
- * re-planned whenever a source changes, stopped with the server.
+ * read-only source). Schedules: a job on the server's schedule per enabled source with a schedule,
+ * in UK time, re-planned whenever a source changes, stopped with the server.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Cron } from "croner";
 import type { Db } from "../data/db/client.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
 import { WriteRefused } from "../data/db/catalogue-writer.ts";
 import { feedSourceKey, getFeedSource, latestRuns, listFeedSources, touchRuns, type FeedSource } from "../data/db/feed-sources.ts";
 import type { HoldPolicy } from "../data/domain/price-hold.ts";
-import { feedScheduleTimezone } from "../data/domain/feed-sources.schema.ts";
 import { maskFeedUrl, type FeedRun, type FeedSourceView, type RunTrigger } from "../data/domain/feed-sources.ts";
 import { readFeed, type FeedReadOptions } from "../data/feeds/read-feed.ts";
+import { createSchedule, type Schedule } from "./jobs/schedule.ts";
 import { claimImport, executeImport, type ImportTarget } from "./jobs/feed-import.ts";
 import { downloadFeed } from "./lib/feed-download.ts";
 import type { TestAllowance } from "./lib/guarded-fetch.ts";
@@ -44,6 +43,8 @@ export interface FeedImportsOptions {
   log?: (line: string) => void;
   /** Told of every run this process executed, once it has ended. */
   onRunEnded?: (run: FeedRun) => void;
+  /** The server's schedule to put the sources' schedules on (default: one of their own, started at once). */
+  schedule?: Schedule;
 }
 
 export interface FeedImports {
@@ -81,7 +82,11 @@ export function createFeedImports(options: FeedImportsOptions): FeedImports {
   const { db, uploadsDir } = options;
   const log = options.log ?? console.error;
   const configured = options.sources ?? productSources();
-  const crons = new Map<number, Cron>();
+  // Each enabled source with a schedule is a job "feed-source:<id>" on the server's schedule.
+  const own = options.schedule ? null : createSchedule({ log });
+  const schedule = options.schedule ?? own!;
+  const planned = new Set<number>();
+  const jobName = (sourceId: number) => `feed-source:${sourceId}`;
   /** Runs this process holds (queued or running), with what resolves when each ends. */
   const held = new Map<number, { done: Promise<void> }>();
   const stopping = new AbortController();
@@ -159,15 +164,17 @@ export function createFeedImports(options: FeedImportsOptions): FeedImports {
   };
 
   const replan = () => {
-    for (const cron of crons.values()) cron.stop();
-    crons.clear();
+    for (const id of planned) schedule.remove(jobName(id));
+    planned.clear();
     if (options.schedules === false || stopping.signal.aborted) return;
     for (const source of listFeedSources(db)) {
       if (!source.enabled || !source.schedule) continue;
       const id = source.id;
-      crons.set(
-        id,
-        new Cron(source.schedule, { timezone: feedScheduleTimezone, protect: true }, () => {
+      schedule.add({
+        name: jobName(id),
+        title: `Scheduled import of ${source.name}`,
+        every: source.schedule,
+        run: () => {
           const current = getFeedSource(db, id);
           if (!current) return;
           try {
@@ -175,13 +182,15 @@ export function createFeedImports(options: FeedImportsOptions): FeedImports {
           } catch (error) {
             log(`Scheduled import of ${current.name} did not start: ${error instanceof Error ? error.message : String(error)}`);
           }
-        }),
-      );
+        },
+      });
+      planned.add(id);
     }
   };
   replan();
+  own?.start();
 
-  const nextRun = (sourceId: number) => crons.get(sourceId)?.nextRun() ?? null;
+  const nextRun = (sourceId: number) => (planned.has(sourceId) ? schedule.nextRun(jobName(sourceId)) : null);
 
   return {
     configured,
@@ -229,8 +238,9 @@ export function createFeedImports(options: FeedImportsOptions): FeedImports {
     async stop() {
       stopping.abort();
       clearInterval(heartbeat);
-      for (const cron of crons.values()) cron.stop();
-      crons.clear();
+      for (const id of planned) schedule.remove(jobName(id));
+      planned.clear();
+      await own?.stop();
       await queue;
     },
   };

@@ -16,7 +16,6 @@
  * that fails, a refresh that read no page, an alert mail not sent and a build that failed are
  * failures. Each step's counts and duration are kept in the run's summary as it goes.
  */
-import { Cron } from "croner";
 import type { Db } from "../data/db/client.ts";
 import { getRun, listFeedSources, RunConflict } from "../data/db/feed-sources.ts";
 import { claimNightlyRun, failAbandonedNightlyRuns, finishNightlyRun, markNightlyStarted, recordNightlyStep } from "../data/db/nightly-runs.ts";
@@ -29,6 +28,7 @@ import { configuredFeedId, type FeedImports } from "./feed-imports.ts";
 import type { AlertSchedule } from "./jobs/alert-check.ts";
 import type { ImportTarget } from "./jobs/feed-import.ts";
 import type { PricePipeline } from "./price-pipeline.ts";
+import { createSchedule, type JobDefinition, type Schedule } from "./jobs/schedule.ts";
 
 export interface NightlyOptions {
   db: Db;
@@ -40,6 +40,8 @@ export interface NightlyOptions {
   /** A cron pattern (UK time) for runs inside the server; null: none. */
   cron?: string | null;
   log?: (line: string) => void;
+  /** The server's schedule to put the scheduled run on (default: one of its own, started at once). */
+  schedule?: Schedule;
 }
 
 export interface Nightly {
@@ -249,16 +251,22 @@ export function createNightly(options: NightlyOptions): Nightly {
     return claimed;
   };
 
-  const cron = options.cron
-    ? new Cron(options.cron, { timezone: "Europe/London", protect: true }, () => {
-        try {
+  // The scheduled start: a run already queued or going is answered instead (and said so).
+  const job: JobDefinition | null = options.cron
+    ? {
+        name: "nightly",
+        title: "Scheduled nightly run",
+        every: options.cron,
+        run: () => {
           const { run, created } = start("schedule");
           if (!created) log(`Scheduled nightly run not started: run ${run.id} is ${run.status}`);
-        } catch (error) {
-          log(`Scheduled nightly run did not start: ${message(error)}`);
-        }
-      })
+        },
+      }
     : null;
+  const own = job && !options.schedule ? createSchedule({ log }) : null;
+  const schedule = options.schedule ?? own;
+  if (job) schedule!.add(job);
+  own?.start();
 
   return {
     start,
@@ -267,7 +275,8 @@ export function createNightly(options: NightlyOptions): Nightly {
     },
     async stop() {
       stopping = true;
-      cron?.stop();
+      if (job) schedule!.remove(job.name);
+      void own?.stop();
       await Promise.all(held.values());
     },
   };

@@ -4,7 +4,6 @@
  * as background jobs of their own (feed-imports.ts). Every write goes through the catalogue writer; each finished run hands
  * its merged change to the change signal once (drop caches, check alerts, one rebuild).
  */
-import { Cron } from "croner";
 import type { Db } from "../data/db/client.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import { isChange, type CatalogueChange } from "../data/db/catalogue-writer.ts";
@@ -12,6 +11,7 @@ import { markStaleOffers, rederiveDailyPrices } from "../data/db/price-writer.ts
 import { defaultHoldPolicy, type HoldPolicy } from "../data/domain/price-hold.ts";
 import { refreshPrices, type RefreshSummary } from "./jobs/price-refresh.ts";
 import { createJobRunner } from "./jobs/runner.ts";
+import { createSchedule, type JobDefinition, type Schedule } from "./jobs/schedule.ts";
 import { utcDay } from "../data/domain/deal-facts.ts";
 import { defaultFreshForMs, freshnessText } from "../data/domain/offers.ts";
 import type { PageRead, PageReader } from "./lib/page-price.ts";
@@ -39,6 +39,8 @@ export interface PricePipelineOptions {
   log?: (line: string) => void;
   /** Told of every refresh run's end: its summary, or null when the run itself failed, and how long it took. */
   onRefreshed?: (summary: RefreshSummary | null, ms: number) => void;
+  /** The server's schedule to put the refresh and the sweep on (default: one of their own, started at once). */
+  schedule?: Schedule;
 }
 
 export interface PricePipeline {
@@ -114,12 +116,6 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
     { whenStopped: null },
   );
 
-  const cron = options.refreshCron
-    ? new Cron(options.refreshCron, { timezone: "Europe/London", protect: true }, () => {
-        refresher.request().catch((error: unknown) => log(`Scheduled price refresh failed: ${String(error)}`));
-      })
-    : null;
-
   const sweepStale = () => {
     const { value, change } = markStaleOffers(db, new Date(), freshForMs);
     signal(change);
@@ -137,20 +133,27 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
   };
   // Every 5 minutes: a price stops counting as best at most 5 minutes after its window ends.
   const sweepMinutes = options.staleSweepMinutes ?? 5;
-  const sweeper =
-    sweepMinutes > 0
-      ? setInterval(() => {
-          try {
-            const marked = sweepStale();
-            if (marked > 0) log(`Marked ${marked} offers stale (not confirmed for ${freshnessText(freshForMs)})`);
-            const rederived = rederiveForDay();
-            if (rederived !== null && rederived > 0) log(`Re-checked was-prices for a new day: ${rederived} products changed`);
-          } catch (error) {
-            log(`Stale sweep failed: ${String(error)}`);
-          }
-        }, sweepMinutes * 60_000)
-      : null;
-  sweeper?.unref();
+  const jobs: JobDefinition[] = [];
+  if (options.refreshCron) {
+    jobs.push({ name: "price-refresh", title: "Scheduled price refresh", every: options.refreshCron, run: () => refresher.request() });
+  }
+  if (sweepMinutes > 0) {
+    jobs.push({
+      name: "stale-sweep",
+      title: "Stale sweep",
+      every: sweepMinutes * 60_000,
+      run: () => {
+        const marked = sweepStale();
+        if (marked > 0) log(`Marked ${marked} offers stale (not confirmed for ${freshnessText(freshForMs)})`);
+        const rederived = rederiveForDay();
+        if (rederived !== null && rederived > 0) log(`Re-checked was-prices for a new day: ${rederived} products changed`);
+      },
+    });
+  }
+  const own = options.schedule ? null : createSchedule({ log });
+  const schedule = options.schedule ?? own!;
+  for (const job of jobs) schedule.add(job);
+  own?.start();
 
   return {
     readPage: (url) => options.reader.readPage(url),
@@ -163,10 +166,10 @@ export function createPricePipeline(options: PricePipelineOptions): PricePipelin
       if (summary === null) throw new Error("The server is stopping; the refresh did not run");
       return summary;
     },
-    nextScheduledRefresh: () => cron?.nextRun() ?? null,
+    nextScheduledRefresh: () => (options.refreshCron ? schedule.nextRun("price-refresh") : null),
     async stop() {
-      cron?.stop();
-      if (sweeper) clearInterval(sweeper);
+      for (const job of jobs) schedule.remove(job.name);
+      await own?.stop();
       await refresher.stop();
     },
   };

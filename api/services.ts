@@ -13,9 +13,8 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
-import { catalogueRevision } from "../data/db/catalogue-revision.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
+import { backupConfig, nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
 import { createRequestGuard } from "./lib/request-guard.ts";
 import type { WriteLimits } from "./lib/rate-limit.ts";
@@ -35,6 +34,9 @@ import { metricsAccessFromEnv, type MetricsAccess } from "./http/metrics-endpoin
 
 /** Another process wrote (seed, import): what changed is unknown, so everything may have. */
 const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };
+import { createSchedule, type Schedule } from "./jobs/schedule.ts";
+import { backupDatabase, lastBackup } from "../data/db/backup.ts";
+import { createCatalogueChanges, type CatalogueChanges } from "./catalogue-changes.ts";
 
 export interface Services {
   db: Db;
@@ -54,6 +56,10 @@ export interface Services {
   catalogueChanged(change: CatalogueChange): void;
   /** Looks once for other processes' catalogue writes (what the watch does every `watchMs`). */
   checkForeignWrites(): void;
+  /** Every background job on a clock (names, last and next runs; observers of runs). */
+  schedule: Schedule;
+  /** The catalogue change signal's subscribers (add one to hear of every change). */
+  changes: CatalogueChanges;
   /** The price refresh and page price reading. */
   pipeline: PricePipeline;
   /** Every product import: runs in the background, one source at a time, on schedules too. */
@@ -68,7 +74,7 @@ export interface Services {
   context: AppContext;
   /** Connects the site rebuild job (made after the services, from their database): changes rebuild pages from now on. */
   attachSite(site: SiteBuilds): void;
-  /** Stops watching and the alert schedule, then closes the database. */
+  /** Stops the schedule and every job, then closes the database. */
   close(): Promise<void>;
 }
 
@@ -107,6 +113,11 @@ export interface ServicesOptions {
   uploadMaxBytes?: number;
   /** Lets admin feed sources download fixture feeds from loopback (tests only; see guarded-fetch.ts). */
   feedAllowance?: TestAllowance;
+  /**
+   * Start the schedule's jobs at once (default on). The server starts them itself once it is
+   * listening, so a start that fails (port in use) runs no job.
+   */
+  startJobs?: boolean;
   /** Plan the feed sources' schedules (default on). */
   feedSchedules?: boolean;
   /** Milliseconds between two page reads on one site (default REFRESH_HOST_DELAY_MS). */
@@ -115,6 +126,8 @@ export interface ServicesOptions {
   demoRefresh?: boolean;
   /** The nightly job's cron pattern inside the server (default NIGHTLY_CRON; null: none). */
   nightlyCron?: string | null;
+  /** Database backups: where, how many kept, and when (milliseconds or a UK-time cron pattern; null: not scheduled). Default BACKUP_DIR, BACKUP_KEEP, BACKUP_CRON. */
+  backup?: { dir: string; keep: number; every: number | string | null };
   /** The jobs' log lines (default: the logger's, at level info). */
   log?: (line: string) => void;
   /** Structured logs (default: stdout at LOG_LEVEL). */
@@ -136,58 +149,37 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const cache = (options.cache ?? true) ? new ResponseCache(db, { dataVersionOncePerTurn: true }) : undefined;
   if (cache) metrics.watchCache(cache);
   const mailer = metrics.countMail(options.mailer ?? createMailer());
-  const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log });
+  // Every background job on a clock is a named job on this one schedule, started at the end of
+  // this function and stopped by close().
+  const schedule = createSchedule({ log, onRun: (name, outcome, ms) => metrics.observeJobRun(name, outcome, ms) });
+  const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log, schedule });
   const alertsOnChange = options.alertsOnChange ?? true;
   const checkAlerts = () => {
     if (alertsOnChange) notifyPricesChanged(alerts, log);
   };
 
   let site = options.site;
-  // The catalogue revision last acted on: this process's writes move it too, and are announced.
-  let seenRevision = catalogueRevision(db);
-  const catalogueChanged = (reported: CatalogueChange) => {
-    // Each write moves the revision by one and reports the revision it moved to. A revision
-    // since the last one acted on that no reported write made means another process wrote too
-    // (not yet noticed), and what it changed is unknown: rebuild everything.
-    const revision = catalogueRevision(db);
-    const own = new Set(reported.revisions ?? []);
-    let foreign = false;
-    for (let step = seenRevision + 1; step <= revision; step += 1) {
-      // A change that reports no revisions (older callers) accounts for one step.
-      if (!own.has(step) && !(own.size === 0 && step === seenRevision + 1)) foreign = true;
-    }
-    // The pages to rebuild; the revisions have served their purpose.
-    const change = foreign ? unknownChange : { productIds: reported.productIds, categoryIds: reported.categoryIds, siteWide: reported.siteWide };
-    seenRevision = revision;
-    cache?.invalidate();
-    checkAlerts();
+  // The catalogue change signal: each subscriber hears of every change once; one that throws is logged and the rest still run.
+  const changes = createCatalogueChanges({ db, log });
+  changes.subscribe("response-cache", () => cache?.invalidate());
+  changes.subscribe("alert-check", () => checkAlerts());
+  changes.subscribe("site-rebuild", (change) => {
     const build = site?.request(change);
     if (build instanceof Promise) build.catch((error: unknown) => log(`Site rebuild failed to start: ${String(error)}`));
-  };
+  });
+  const catalogueChanged = (change: CatalogueChange) => changes.changed(change);
   const adminPassword = await resolvePasswordHash(db, options.adminPasswordHash ?? process.env.ADMIN_PASSWORD_HASH);
 
-  // Another connection's commit moves data_version; this connection's own writes do not.
-  const dataVersion = () => db.$client.pragma("data_version", { simple: true }) as number;
-  let seenVersion = dataVersion();
-  const checkForeignWrites = () => {
-    const version = dataVersion();
-    if (version === seenVersion) return;
-    seenVersion = version;
-    // Another process committed; only a catalogue write (seed, import) changes pages.
-    if (catalogueRevision(db) === seenRevision) return;
-    catalogueChanged(unknownChange);
-  };
-  const watcher = (options.watchMs ?? 0) > 0 ? setInterval(checkForeignWrites, options.watchMs) : null;
-  // Watching alone must not keep a process alive; the server's listener does.
-  watcher?.unref();
+  const checkForeignWrites = () => changes.checkForeignWrites();
+  // Other processes' writes are looked for every watchMs; watching alone does not keep a process alive.
+  if ((options.watchMs ?? 0) > 0) schedule.add({ name: "foreign-writes", title: "Looking for other processes' writes", every: options.watchMs!, run: checkForeignWrites });
   // Expired admin sessions are deleted hourly (a request with one is refused whenever it comes).
-  const sessionPruner = setInterval(() => pruneSessions(db), 60 * 60 * 1000);
-  sessionPruner.unref();
+  schedule.add({ name: "session-prune", title: "Admin session pruning", every: 60 * 60 * 1000, run: () => pruneSessions(db) });
   // Visitor data past the privacy policy's periods is deleted at start and then daily; tables over their row ceilings are trimmed hourly.
   const storage = visitorStorageConfig();
-  const retention = startRetentionSchedule({ db, log, ceilings: options.tableCeilings ?? storage.ceilings });
+  const retention = startRetentionSchedule({ db, log, ceilings: options.tableCeilings ?? storage.ceilings, schedule });
   // Demo offers are kept confirmed (looked at shortly after start, then hourly), their prices moving once a UK day.
-  const demoRefresh = (options.demoRefresh ?? true) ? startDemoRefresh({ db, catalogueChanged: (change) => catalogueChanged(change), log }) : null;
+  const demoRefresh = (options.demoRefresh ?? true) ? startDemoRefresh({ db, catalogueChanged, log, schedule }) : null;
 
   const config = pricePipelineConfig();
   const pipeline = createPricePipeline({
@@ -199,9 +191,10 @@ export async function createServices(options: ServicesOptions): Promise<Services
     concurrency: config.concurrency,
     hostDelayMs: options.hostDelayMs ?? config.hostDelayMs,
     refreshCron: options.refreshCron === undefined ? config.refreshCron : options.refreshCron,
-    catalogueChanged: (change) => catalogueChanged(change),
+    catalogueChanged,
     log,
     onRefreshed: metrics.observePriceRefresh,
+    schedule,
   });
 
   const feedImports = createFeedImports({
@@ -210,11 +203,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
     uploadsDir: options.uploadsDir ?? feedConfig().uploadsDir,
     uploadMaxBytes: options.uploadMaxBytes ?? feedConfig().uploadMaxBytes,
     policy: config.holdPolicy,
-    catalogueChanged: (change) => catalogueChanged(change),
+    catalogueChanged,
     allowance: options.feedAllowance,
     schedules: options.feedSchedules,
     log,
     onRunEnded: metrics.observeFeedRun,
+    schedule,
   });
 
   const nightly = createNightly({
@@ -225,7 +219,22 @@ export async function createServices(options: ServicesOptions): Promise<Services
     site: () => site,
     cron: options.nightlyCron === undefined ? nightlyCron() : options.nightlyCron,
     log,
+    schedule,
   });
+
+  // The database is backed up on its schedule (default daily at 03:30 UK time), the newest `keep` kept.
+  const backup = options.backup ?? (({ dir, keep, cron }) => ({ dir, keep, every: cron }))(backupConfig());
+  if (backup.every !== null) {
+    schedule.add({
+      name: "backup",
+      title: "Database backup",
+      every: backup.every,
+      run: async () => {
+        const taken = await backupDatabase(db, { dir: backup.dir, keep: backup.keep });
+        log(`Database backed up to ${taken.file} (${taken.bytes} bytes)${taken.deleted.length > 0 ? `; ${taken.deleted.length} older backup(s) deleted` : ""}`);
+      },
+    });
+  }
 
   const publicOrigin = new URL(siteConfig.baseUrl).origin;
   const requests = createRequestGuard({
@@ -247,11 +256,16 @@ export async function createServices(options: ServicesOptions): Promise<Services
     pipeline,
     feedImports,
     lastPriceRefresh: () => latestRefreshRun(db),
+    lastBackup: () => lastBackup(backup.dir),
   };
+
+  if (options.startJobs ?? true) schedule.start();
 
   return {
     db,
     seeded,
+    schedule,
+    changes,
     cache,
     mailer,
     alerts,
@@ -277,8 +291,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       admin.site = next;
     },
     async close() {
-      if (watcher) clearInterval(watcher);
-      clearInterval(sessionPruner);
+      // No job starts from now on; runs under way are waited for before the database closes.
+      const scheduleStopped = schedule.stop();
       retention.stop();
       demoRefresh?.stop();
       // A nightly run under way ends as the jobs it waits on stop.
@@ -287,6 +301,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       await pipeline.stop();
       await alerts.stop();
       await nightlyStopped;
+      await scheduleStopped;
       db.$client.close();
     },
   };

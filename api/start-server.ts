@@ -32,6 +32,7 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
     cache: process.env.API_CACHE !== "off",
     alertIntervalMinutes: alertCheckIntervalMinutes(),
     watchMs: 2000,
+    startJobs: false,
   }).catch((error: unknown) => {
     throw explainDatabaseError(error, file);
   });
@@ -88,6 +89,8 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
     await services.close();
     throw explainListenError(error, port);
   });
+  // The background jobs start once the server is listening: a start that fails runs none.
+  services.schedule.start();
   console.log(`PawPrice is running at http://localhost:${port}`);
 
   // Shutdown lets requests under way finish, stops the build worker and the jobs, and closes the

@@ -9,6 +9,7 @@ import path from "node:path";
 import {
   alertCheckIntervalMinutes,
   logLevel,
+  backupConfig,
   pricePipelineConfig, feedConfig, nightlyCron,
   serverHost,
   serverPort,
@@ -36,6 +37,7 @@ export function checkConfiguration(): void {
     ["ALERT_CHECK_INTERVAL_MINUTES", alertCheckIntervalMinutes],
     ["the price pipeline settings", pricePipelineConfig],
     ["NIGHTLY_CRON", nightlyCron],
+    ["the backup settings (BACKUP_DIR, BACKUP_KEEP, BACKUP_CRON)", backupConfig],
     ["the visitor storage settings (VISITOR_ROWS_PER_DAY, MAX_ROWS_*)", visitorStorageConfig],
     ["the feed settings (FEED_UPLOADS_DIR, FEED_UPLOAD_MAX_BYTES, FEED_DOWNLOAD_MAX_BYTES, FEED_DOWNLOAD_TIMEOUT_MINUTES)", feedConfig],
   ];

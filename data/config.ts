@@ -277,3 +277,20 @@ export function visitorStorageConfig() {
     },
   };
 }
+
+/**
+ * Backups of the database: written to BACKUP_DIR (default data/backups, git-ignored), the newest
+ * BACKUP_KEEP kept (default 14). BACKUP_CRON (UK time) schedules them inside the server: daily at
+ * 03:30 by default (after the 02:30 price refresh), "off" for none (then only `npm run backup`).
+ */
+export function backupConfig(): { dir: string; keep: number; cron: string | null } {
+  const cron = env("BACKUP_CRON", "30 3 * * *");
+  if (cron !== "off") {
+    try {
+      new Cron(cron, { paused: true, timezone: "Europe/London" }).stop();
+    } catch (error) {
+      throw new Error(`BACKUP_CRON is not a cron pattern or "off" (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  return { dir: path.resolve(projectRoot, env("BACKUP_DIR", "data/backups")), keep: count("BACKUP_KEEP", 14), cron: cron === "off" ? null : cron };
+}

@@ -341,6 +341,13 @@ describe("job metrics", () => {
     ]);
   });
 
+  it("counts the server's scheduled job runs by name and outcome", async () => {
+    const before = sample(await scrape(), "pawprice_job_runs_total", { job: "session-prune", outcome: "ok" });
+    expect(await api.services.schedule.run("session-prune")).toBe("ok");
+    expect(await api.services.schedule.run("session-prune")).toBe("ok");
+    expect(sample(await scrape(), "pawprice_job_runs_total", { job: "session-prune", outcome: "ok" })).toBe(before + 2);
+  });
+
   it("keeps each server's metrics apart", async () => {
     const one = createMetrics();
     const two = createMetrics();

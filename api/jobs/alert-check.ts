@@ -26,6 +26,7 @@ import { signToken } from "../lib/tokens.ts";
 import type { Mailer, MailMessage } from "../mail/mailer.ts";
 import { alertMail, confirmationMail } from "../mail/templates.ts";
 import { createJobRunner } from "./runner.ts";
+import { createSchedule, type JobDefinition, type Schedule } from "./schedule.ts";
 
 export interface AlertCheckResult {
   sent: number;
@@ -196,6 +197,8 @@ export interface AlertScheduleOptions {
   /** Minutes between checks; 0 runs checks only when asked (runNow). */
   intervalMinutes: number;
   log?: (message: string) => void;
+  /** The server's schedule to put the check on (default: one of its own, started at once). */
+  schedule?: Schedule;
 }
 
 const nothingDone: AlertCheckResult = { sent: 0, failed: 0, rearmed: 0 };
@@ -205,19 +208,30 @@ const nothingDone: AlertCheckResult = { sent: 0, failed: 0, rearmed: 0 };
  * interval, plus one whenever prices change. Checks never overlap in this process; a request
  * during a check is served by one follow-up check, since the running one may have missed the change.
  */
-export function startAlertSchedule({ db, mailer, intervalMinutes, log = console.error }: AlertScheduleOptions): AlertSchedule {
+export function startAlertSchedule({ db, mailer, intervalMinutes, log = console.error, schedule }: AlertScheduleOptions): AlertSchedule {
   const runner = createJobRunner(() => runMailJobs({ db, mailer, log }), { whenStopped: { ...nothingDone } });
-  const scheduled = () => logOutcome(runner.request(), log);
-
-  const timer = intervalMinutes > 0 ? setInterval(scheduled, intervalMinutes * 60_000) : null;
-  // The timer alone must not keep a process alive (tests, scripts); the server's listener does.
-  timer?.unref();
-  if (timer) scheduled();
+  // A scheduled check reports only when it mailed or failed something; a failed check is logged by the schedule.
+  const job: JobDefinition = {
+    name: "alert-check",
+    title: "Price alert check",
+    every: intervalMinutes * 60_000,
+    runAtStart: true,
+    run: async () => {
+      const { sent, failed, rearmed } = await runner.request();
+      if (sent || failed) log(`Price alerts: ${sent} sent, ${failed} failed, ${rearmed} re-armed`);
+    },
+  };
+  const scheduled = intervalMinutes > 0;
+  const own = scheduled && !schedule ? createSchedule({ log }) : null;
+  const target = schedule ?? own;
+  if (scheduled) target!.add(job);
+  own?.start();
 
   return {
     runNow: () => runner.request(),
     async stop() {
-      if (timer) clearInterval(timer);
+      if (scheduled) target!.remove(job.name);
+      await own?.stop();
       await runner.stop();
     },
   };

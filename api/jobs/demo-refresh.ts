@@ -21,6 +21,7 @@ import { demoOffers, demoSource, oldestDemoCheck } from "../../data/db/demo.ts";
 import { recordPriceChecks, type PriceCheck, type PriceCheckCounts } from "../../data/db/price-writer.ts";
 import { ukToday } from "../../data/domain/dates.ts";
 import { demoPriceMove } from "../../data/domain/demo-prices.ts";
+import { createSchedule, type JobDefinition, type Schedule } from "./schedule.ts";
 
 /** A demo offer confirmed this long ago is due again. */
 export const demoRecheckAfterMs = 20 * 60 * 60 * 1000;
@@ -70,6 +71,8 @@ export interface DemoRefreshOptions {
   startDelayMs?: number;
   now?: () => Date;
   log?: (line: string) => void;
+  /** The server's schedule to put the job on (default: one of its own, started at once). */
+  schedule?: Schedule;
 }
 
 export function startDemoRefresh({
@@ -79,6 +82,7 @@ export function startDemoRefresh({
   startDelayMs = demoStartDelayMs,
   now = () => new Date(),
   log = console.error,
+  schedule,
 }: DemoRefreshOptions): DemoRefreshSchedule {
   const runIfDue = () => {
     const at = now();
@@ -87,23 +91,26 @@ export function startDemoRefresh({
     if (isChange(change)) catalogueChanged(change);
     return value;
   };
-  const scheduled = () => {
-    try {
+  // A busy or failing database must not stop the server; the schedule logs the failure and the next look tries again.
+  const job: JobDefinition = {
+    name: "demo-refresh",
+    title: "Demo price refresh",
+    every: intervalMs,
+    runAtStart: startDelayMs,
+    run: () => {
       const counts = runIfDue();
       if (counts) log(`Demo prices confirmed: ${counts.checked} offers checked, ${counts.changed} moved`);
-    } catch (error) {
-      // A busy or failing database must not stop the server; the next look tries again.
-      log(`Demo price refresh failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    },
   };
-  const timers =
-    intervalMs > 0 ? [setTimeout(scheduled, startDelayMs), setInterval(scheduled, intervalMs)] : [];
-  // The timers alone must not keep a process alive (tests, scripts); the server's listener does.
-  for (const timer of timers) timer.unref();
+  const own = intervalMs > 0 && !schedule ? createSchedule({ log }) : null;
+  const target = schedule ?? own;
+  if (intervalMs > 0) target!.add(job);
+  own?.start();
   return {
     runIfDue,
     stop() {
-      for (const timer of timers) clearTimeout(timer);
+      if (intervalMs > 0) target!.remove(job.name);
+      void own?.stop();
     },
   };
 }

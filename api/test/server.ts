@@ -110,6 +110,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     demoRefresh: false,
     // Quiet: a test that reads the logs builds its own logger.
     logger: silentLogger(),
+    backup: { dir: path.join(dir, "backups"), keep: 14, every: null },
   });
   const { db } = services;
   const cache = services.cache!;

@@ -126,3 +126,30 @@ describe("createServices", () => {
     expect(requested.at(-1)).toEqual({ productIds: [], categoryIds: [], siteWide: true });
   });
 });
+
+describe("the services' schedule and change subscribers", () => {
+  it("puts every timer on one schedule by name, and fans a change out to each subscriber even when one throws", async () => {
+    expect(services.schedule.status().map((job) => job.name)).toEqual(
+      expect.arrayContaining(["foreign-writes", "session-prune", "retention", "row-ceilings", "demo-refresh", "stale-sweep"]),
+    );
+    expect(services.changes.subscribers().slice(0, 3)).toEqual(["response-cache", "alert-check", "site-rebuild"]);
+    const requested: unknown[] = [];
+    services.attachSite({ request: (change) => requested.push(change), status: () => ({ state: "idle", lastBuild: null }) });
+    const removeBroken = services.changes.subscribe("broken-first", () => {
+      throw new Error("subscriber broke");
+    });
+    const heard: unknown[] = [];
+    const removeHeard = services.changes.subscribe("listener", (change) => heard.push(change));
+    try {
+      services.cache!.set("/api/products", { body: "[]", headers: {} });
+      bumpCatalogueRevision(services.db);
+      services.catalogueChanged({ productIds: [9], categoryIds: [], siteWide: false });
+      expect(services.cache!.size).toBe(0);
+      expect(requested).toEqual([{ productIds: [9], categoryIds: [], siteWide: false }]);
+      expect(heard).toEqual([{ productIds: [9], categoryIds: [], siteWide: false }]);
+    } finally {
+      removeBroken();
+      removeHeard();
+    }
+  });
+});

@@ -25,6 +25,7 @@ export default defineAdminRoute((_event, { db, admin }) => {
   } catch {
     database = { ok: false, sizeBytes: null };
   }
+  const backup = admin.lastBackup();
   const build = (admin.site?.status() ?? null) as { state?: string; lastBuild?: unknown } | null;
   return {
     ...analytics,
@@ -38,6 +39,8 @@ export default defineAdminRoute((_event, { db, admin }) => {
       lastBuild: build?.lastBuild ?? latestBuild(db),
       build: { state: build?.state ?? "idle" },
       mail: { transport: admin.mailTransport },
+      // The newest backup file (null: no backup yet).
+      lastBackup: backup ? { takenAt: backup.takenAt, bytes: backup.bytes } : null,
     },
   };
 });

@@ -309,6 +309,8 @@ export interface Analytics {
     lastBuild: BuildRecord | null;
     build: { state: BuildState };
     mail: { transport: "smtp" | "outbox" };
+    /** The newest database backup (ISO time, bytes); null: none yet. */
+    lastBackup: { takenAt: string; bytes: number } | null;
   };
 }
 

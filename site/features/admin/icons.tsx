@@ -7,6 +7,7 @@
 import type { ComponentProps } from "react";
 
 export {
+  Archive,
   ArrowUpRight,
   BadgePoundSterling,
   ChartColumn,

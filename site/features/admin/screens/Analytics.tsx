@@ -1,9 +1,9 @@
 /**
  * /admin/analytics: catalogue totals, products per category, outbound clicks of the last 30
  * days, and the platform's health as measured by the server (database, price refresh, last
- * site build with its log, outgoing mail).
+ * site build with its log, outgoing mail, last database backup).
  */
-import { Database, Hammer, Mails, RefreshCw } from "../icons.tsx";
+import { Archive, Database, Hammer, Mails, RefreshCw } from "../icons.tsx";
 import type { ReactNode } from "react";
 import { productPath } from "../../../../data/domain/paths.ts";
 import { errorMessage, fetchAnalytics, type Analytics as AnalyticsData } from "../admin-api.ts";
@@ -126,6 +126,17 @@ function Health({ health }: { health: AnalyticsData["health"] }) {
           status={<Badge tone={health.mail.transport === "smtp" ? "green" : "amber"}>{health.mail.transport === "smtp" ? "SMTP" : "Outbox"}</Badge>}
         >
           {health.mail.transport === "smtp" ? "E-mails are sent through the configured SMTP server." : "No SMTP server is configured: e-mails are written to the outbox folder, not sent."}
+        </HealthItem>
+        <HealthItem
+          icon={<Archive className="size-4" />}
+          title="Last backup"
+          status={health.lastBackup ? <Badge tone="green">Backed up</Badge> : <Badge tone="amber">None</Badge>}
+        >
+          <p data-testid="last-backup">
+            {health.lastBackup
+              ? `${formatDateTime(health.lastBackup.takenAt)} · ${formatBytes(health.lastBackup.bytes)}`
+              : "No backup yet: the server backs up on BACKUP_CRON (daily at 03:30 by default), or run npm run backup."}
+          </p>
         </HealthItem>
       </ul>
     </Card>
