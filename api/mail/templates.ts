@@ -4,9 +4,7 @@
  * ignore style sheets); every value placed in HTML is escaped.
  */
 import { formatPence, type Pence } from "../../data/domain/money.ts";
-import { alertConditionText, type AlertCondition, type AlertKind } from "../../data/domain/alerts.ts";
-import { windowDays } from "../../data/domain/deal-truth.ts";
-import { percentOff } from "../../data/domain/percent-off.ts";
+import { alertConditionText, alertMailTexts, defaultAlertKind, type AlertCondition, type AlertKind } from "../../data/domain/alerts.ts";
 import { faviconPath } from "../../data/domain/paths.ts";
 
 export interface RenderedMail {
@@ -79,32 +77,25 @@ export interface AlertMailInput extends MailIdentity {
 }
 
 /**
- * The mail sent when an alert's condition holds, saying what happened: the price reached the
- * target, dropped N % (percentOff: whole percent, rounded down) to £x, is back in stock at a retailer, or is
- * the lowest price in 90 days.
+ * The mail sent when an alert's condition holds, saying what happened in its kind's words (the
+ * kind table's mail texts): the price reached the target, dropped N % (percentOff: whole percent,
+ * rounded down) to £x, is back in stock at a retailer, or is the lowest price in 90 days.
  */
 export function alertMail(input: AlertMailInput): RenderedMail {
-  const kind = input.kind ?? "target";
   const price = formatPence(input.pricePence);
   const at = input.retailerName ? ` at ${input.retailerName}` : "";
   const delivery = input.deliveryPence ?? null;
   const deliveryNote = delivery === null ? "" : delivery === 0 ? " with free delivery" : ` including ${formatPence(delivery)} delivery`;
-  const reference = input.referencePence ?? null;
-  // A drop alert fires only at its whole-percent drop or more, so the rule finds a saving here.
-  const dropped = percentOff(reference, input.pricePence) ?? 0;
-  const subject = {
-    target: `Price drop: ${input.productName} is now ${price}${at}`,
-    drop: `Price drop: ${input.productName} has dropped ${dropped}% to ${price}${at}`,
-    "back-in-stock": `Back in stock: ${input.productName} is back in stock${at}`,
-    "lowest-90": `Lowest price in ${windowDays} days: ${input.productName} is now ${price}${at}`,
-  }[kind];
-  /** What happened, after "Good news: " and before the product's name is repeated in HTML. */
-  const news = {
-    target: `is now ${price}${at}${deliveryNote}, at or below your target price of ${formatPence(input.targetPence ?? 0)}.`,
-    drop: `has dropped ${dropped}% to ${price}${at}${deliveryNote}, from ${formatPence(reference ?? input.pricePence)} when you set your alert.`,
-    "back-in-stock": `is back in stock${at}, at ${price}${deliveryNote}.`,
-    "lowest-90": `is now ${price}${at}${deliveryNote}: the lowest price in ${windowDays} days.`,
-  }[kind];
+  /** The subject, and what happened: after "Good news: " and before the product's name is repeated in HTML. */
+  const { subject, news } = alertMailTexts(input.kind ?? defaultAlertKind, {
+    productName: input.productName,
+    price,
+    pricePence: input.pricePence,
+    at,
+    deliveryNote,
+    targetPence: input.targetPence,
+    referencePence: input.referencePence ?? null,
+  });
   const reason = `You are receiving this because you set a price alert on ${input.siteName}.`;
   const unsubscribeLabel = "Switch off this price alert";
   const caution = "Prices change quickly, so check the price on the retailer's site before you buy.";

@@ -12,8 +12,7 @@ import type { Db } from "./client.ts";
 import { dealFactsFor } from "./deal-facts.ts";
 import { statement } from "./statements.ts";
 import { prescriptionOnlySqlList } from "./product-rows.ts";
-import { alertRuleOf, type AlertKind } from "../domain/alerts.ts";
-import { alertFires } from "../domain/deal-truth.ts";
+import { alertFires, alertHolds, alertKindOf, alertRuleOf, type AlertCondition, type AlertKind } from "../domain/alerts.ts";
 import type { Pence } from "../domain/money.ts";
 
 /** A claimed alert with what its mail needs. */
@@ -50,7 +49,7 @@ interface DueAlertRow {
   retailer_name: string | null;
 }
 
-/** An alert of another kind than target with what deciding whether it fires needs. */
+/** An alert with what deciding whether it fires needs. */
 interface RuleRow {
   id: number;
   product_id: number;
@@ -66,27 +65,34 @@ interface RuleRow {
 const ruleColumns = `a.id, a.product_id, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence, a.last_in_stock,
   a.last_notified_price_pence, p.best_price_pence`;
 
+const conditionOf = (row: RuleRow): AlertCondition => ({
+  kind: row.kind,
+  targetPricePence: row.target_price_pence,
+  dropPercent: row.drop_percent,
+  referencePricePence: row.reference_price_pence,
+});
+
+/** Each row's product's least price of the 89 days before today, for the kinds that read history (lowest-90), read in bulk. */
+function lowestBeforeToday(db: Db, rows: readonly RuleRow[], now: Date): (row: RuleRow) => Pence | null {
+  const ids = [...new Set(rows.filter((row) => alertKindOf(row.kind).history && row.best_price_pence !== null).map((row) => row.product_id))];
+  const facts = ids.length === 0 ? new Map() : dealFactsFor(db, ids, now);
+  return (row) => facts.get(row.product_id)?.lowestBeforeTodayPence ?? null;
+}
+
 /**
- * Whether each alert's rule holds now (alertFires, data/domain/deal-truth.ts), by alert id. A
- * lowest-90 alert needs its product's 90 days, read in bulk for all of them; back in stock is
- * judged against the stock state of the last check (unknown counts as in stock: no news).
+ * Whether each alert fires now (alertFires: its kind's rule decides), by alert id. Back in stock
+ * is judged against the stock state of the last check (unknown counts as in stock: no news).
  */
 function firingNow(db: Db, rows: readonly RuleRow[], now: Date): Map<number, boolean> {
-  const lowestIds = [...new Set(rows.filter((row) => row.kind === "lowest-90" && row.best_price_pence !== null).map((row) => row.product_id))];
-  const facts = lowestIds.length === 0 ? new Map() : dealFactsFor(db, lowestIds, now);
+  const lowest = lowestBeforeToday(db, rows, now);
   const fires = new Map<number, boolean>();
   for (const row of rows) {
-    const rule = alertRuleOf({
-      kind: row.kind,
-      targetPricePence: row.target_price_pence,
-      dropPercent: row.drop_percent,
-      referencePricePence: row.reference_price_pence,
-    });
+    const rule = alertRuleOf(conditionOf(row));
     const state = {
       currentPence: row.best_price_pence,
       referencePence: row.reference_price_pence,
       wasInStock: row.last_in_stock !== 0,
-      lowest90ExcludingTodayPence: facts.get(row.product_id)?.lowestBeforeTodayPence ?? null,
+      lowest90ExcludingTodayPence: lowest(row),
     };
     fires.set(row.id, rule !== null && alertFires(rule, state));
   }
@@ -94,32 +100,25 @@ function firingNow(db: Db, rows: readonly RuleRow[], now: Date): Map<number, boo
 }
 
 /**
- * Re-arms notified alerts whose condition no longer holds, so the next occurrence is mailed
- * again: a target alert whose product is back above the target (or out of stock everywhere), a
- * drop alert back above its threshold, a lowest-90 alert whose price is no longer below the 90
- * days before today, a back-in-stock alert out of stock again. Returns how many were re-armed.
+ * Re-arms notified alerts whose condition no longer holds (alertHolds), so the next occurrence is
+ * mailed again: a target alert whose product is back above the target (or out of stock
+ * everywhere), a drop alert back above its threshold, a lowest-90 alert whose price is no longer
+ * below the 90 days before today, a back-in-stock alert out of stock again. Returns how many
+ * were re-armed.
  */
 export function rearmAlerts(db: Db, now: Date = new Date()): number {
-  const targets = statement(
-    db,
-    `UPDATE price_alerts SET last_notified_price_pence = NULL
-     WHERE is_active = 1 AND kind = 'target' AND last_notified_price_pence IS NOT NULL
-       AND EXISTS (SELECT 1 FROM products p WHERE p.id = price_alerts.product_id
-                   AND (p.best_price_pence IS NULL OR p.best_price_pence > price_alerts.target_price_pence))`,
-  ).run().changes;
   const notified = statement(
     db,
     `SELECT ${ruleColumns} FROM price_alerts a JOIN products p ON p.id = a.product_id
-     WHERE a.is_active = 1 AND a.kind <> 'target' AND a.last_notified_price_pence IS NOT NULL`,
+     WHERE a.is_active = 1 AND a.last_notified_price_pence IS NOT NULL`,
   ).all() as RuleRow[];
-  const fires = firingNow(db, notified, now);
+  const lowest = lowestBeforeToday(db, notified, now);
   const rearm = statement(db, "UPDATE price_alerts SET last_notified_price_pence = NULL WHERE id = ?");
-  let others = 0;
+  let rearmed = 0;
   for (const row of notified) {
-    const holds = row.kind === "back-in-stock" ? row.best_price_pence !== null : fires.get(row.id) === true;
-    if (!holds) others += rearm.run(row.id).changes;
+    if (!alertHolds(conditionOf(row), row.best_price_pence, lowest(row))) rearmed += rearm.run(row.id).changes;
   }
-  return targets + others;
+  return rearmed;
 }
 
 export interface ClaimOptions {
@@ -131,13 +130,14 @@ export interface ClaimOptions {
 
 /**
  * Claims (for `claimToken`, which must be new for every call) the active, confirmed alerts that are due and not claimed by a live check,
- * and returns them with their mail's details. Due, once per occurrence:
- * - target: best price at or below the target and below the price last mailed about;
- * - drop: best price at or below the reference less the percent, and below the price last mailed about;
- * - lowest-90: best price strictly below every day of the 90 before today, and below the price last mailed about;
- * - back-in-stock: something in stock while nothing was at the last check. Each check records
- *   the stock state of the back-in-stock alerts it does not claim (a claimed one is recorded as
- *   in stock once its mail is sent), so it fires on the change only.
+ * oldest first, and returns them with their mail's details. Due, once per occurrence, when the
+ * alert fires (alertFires: its kind's rule decides, not SQL) and:
+ * - a kind that mails once per price (target, drop, lowest-90): the best price is below the price
+ *   last mailed about (or none was mailed yet);
+ * - a kind that mails once per restock (back in stock, which fires on something in stock while
+ *   nothing was at the last check): always. Each check records the stock state of such alerts it
+ *   does not claim (a claimed one is recorded as in stock once its mail is sent), so it fires on
+ *   the change only.
  * An alert waiting for its confirmation is never due (double opt-in) and its stock state is not
  * recorded: once confirmed, a product that came back meanwhile is news. An alert on a
  * prescription-only medicine (POM-V, POM-VPS) is never due: such a medicine may not be
@@ -148,18 +148,7 @@ export interface ClaimOptions {
 export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: ClaimOptions): DueAlert[] {
   const staleBefore = new Date(now.getTime() - options.staleAfterMs).toISOString();
   const claim = db.$client.transaction((): DueAlertRow[] => {
-    const claimed = statement(
-      db,
-      `UPDATE price_alerts SET claim_token = ?, claimed_at = ?
-       WHERE id IN (
-         SELECT a.id FROM price_alerts a JOIN products p ON p.id = a.product_id
-         WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind = 'target' AND p.legal_category NOT IN ${prescriptionOnlySqlList}
-           AND p.best_price_pence IS NOT NULL AND p.best_price_pence <= a.target_price_pence
-           AND (a.last_notified_price_pence IS NULL OR p.best_price_pence < a.last_notified_price_pence)
-           AND (a.claim_token IS NULL OR a.claimed_at < ?)
-         ORDER BY a.id LIMIT ?)`,
-    ).run(claimToken, now.toISOString(), staleBefore, options.limit).changes;
-    if (claimed < options.limit) claimOtherKinds(db, claimToken, now, staleBefore, options.limit - claimed);
+    claimFiring(db, claimToken, now, staleBefore, options.limit);
     return statement(
       db,
       `SELECT a.id, a.email, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence,
@@ -183,12 +172,16 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
   }));
 }
 
-/** The drop, back-in-stock and lowest-90 part of claimDueAlerts (inside its transaction): rules checked with alertFires. */
-function claimOtherKinds(db: Db, claimToken: string, now: Date, staleBefore: string, limit: number): void {
+/**
+ * The deciding part of claimDueAlerts (inside its transaction). SQL picks the candidates only
+ * coarsely (active, confirmed, not a prescription-only medicine, not claimed by a live check);
+ * alertFires decides which are due.
+ */
+function claimFiring(db: Db, claimToken: string, now: Date, staleBefore: string, limit: number): void {
   const candidates = statement(
     db,
     `SELECT ${ruleColumns} FROM price_alerts a JOIN products p ON p.id = a.product_id
-     WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND a.kind <> 'target' AND p.legal_category NOT IN ${prescriptionOnlySqlList}
+     WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND p.legal_category NOT IN ${prescriptionOnlySqlList}
        AND (a.claim_token IS NULL OR a.claimed_at < ?)
      ORDER BY a.id`,
   ).all(staleBefore) as RuleRow[];
@@ -197,14 +190,13 @@ function claimOtherKinds(db: Db, claimToken: string, now: Date, staleBefore: str
   const recordStock = statement(db, "UPDATE price_alerts SET last_in_stock = ? WHERE id = ? AND last_in_stock IS NOT ?");
   let claimed = 0;
   for (const row of candidates) {
-    const firing = fires.get(row.id) === true;
+    const perRestock = alertKindOf(row.kind).repeat === "restock";
     const due =
-      firing &&
-      (row.kind === "back-in-stock" || row.last_notified_price_pence === null || row.best_price_pence! < row.last_notified_price_pence);
+      fires.get(row.id) === true && (perRestock || row.last_notified_price_pence === null || row.best_price_pence! < row.last_notified_price_pence);
     if (due && claimed < limit) {
       claimOne.run(claimToken, now.toISOString(), row.id);
       claimed++;
-    } else if (row.kind === "back-in-stock" && !due) {
+    } else if (perRestock && !due) {
       const inStock = row.best_price_pence === null ? 0 : 1;
       recordStock.run(inStock, row.id, inStock);
     }

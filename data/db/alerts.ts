@@ -3,7 +3,17 @@ import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { toPounds, type Pence } from "../domain/money.ts";
 import { activeAlertLimit } from "../domain/visitor.ts";
-import { alertConditionText, alertStatusOf, metAtOnce, type AlertCondition, type AlertKind, type AlertStatus } from "../domain/alerts.ts";
+import {
+  alertConditionText,
+  alertKindOf,
+  alertRefusal,
+  alertStatusOf,
+  storedFiguresOf,
+  type AlertCondition,
+  type AlertKind,
+  type AlertRule,
+  type AlertStatus,
+} from "../domain/alerts.ts";
 import { hasConsent, requestConfirmation } from "./email-consent.ts";
 import { dealFactsFor } from "./deal-facts.ts";
 
@@ -61,9 +71,9 @@ const conditionOf = (row: AlertRow): AlertCondition => ({
   referencePricePence: row.reference_price_pence,
 });
 
-/** Rows as alerts; a lowest-90 alert's status needs its product's 90 days (read in bulk for all of them). */
+/** Rows as alerts; the status of a kind that reads history (lowest-90) needs its product's 90 days (read in bulk for all of them). */
 function toAlerts(db: Db, rows: readonly AlertRow[], now: Date): PriceAlert[] {
-  const lowestIds = [...new Set(rows.filter((row) => row.kind === "lowest-90").map((row) => row.product_id))];
+  const lowestIds = [...new Set(rows.filter((row) => alertKindOf(row.kind).history).map((row) => row.product_id))];
   const facts = lowestIds.length === 0 ? new Map() : dealFactsFor(db, lowestIds, now);
   return rows.map((row) => toAlert(row, facts.get(row.product_id)?.lowestBeforeTodayPence ?? null));
 }
@@ -98,17 +108,8 @@ export type CreateAlertResult =
       confirmationSent: boolean;
     }
   | { limitReached: true }
-  /** A drop is measured from today's best price: none while nothing is in stock. */
-  | { noPriceToDropFrom: true }
-  /** A lowest-90 alert set while today's best price (`currentPence`) is below every day of the 89 before: it would mail at once. */
-  | { lowestAlready: true; currentPence: Pence };
-
-/** What a new alert waits for: a target price, a drop of `dropPercent` %, back in stock, or the lowest price in 90 days. */
-export type NewAlertRule =
-  | { kind: "target"; targetPricePence: Pence }
-  | { kind: "drop"; dropPercent: number }
-  | { kind: "back-in-stock" }
-  | { kind: "lowest-90" };
+  /** The kind refuses the alert now (alertRefusal: a drop while nothing is in stock, a lowest-90 alert met already), saying why. */
+  | { refused: string };
 
 /**
  * Creates an alert. The visitor's active alert of the same kind for the same product and address
@@ -117,29 +118,29 @@ export type NewAlertRule =
  * reference (a drop is measured from it) and whether anything was in stock (back in stock fires
  * when that changes to in stock). The alert is active at once only if this visitor has confirmed
  * the address; otherwise it waits for confirmation and a confirmation mail is queued (within the
- * limits of email-consent.ts): the double opt-in applies to every kind. A lowest-90 alert is
- * refused while today's price is the lowest of 90 days already (it would only mail at once); the
- * product page's form refuses a target at or above today's price the same way (metAtOnce).
+ * limits of email-consent.ts): the double opt-in applies to every kind. The alert's kind may
+ * refuse it now (alertRefusal): a drop while nothing is in stock, a lowest-90 alert while today's
+ * price is the lowest of 90 days already (it would only mail at once); the product page's form
+ * refuses a target at or above today's price the same way.
  */
 export function createAlert(
   db: Db,
-  input: { userId: string; productId: number; email: string } & ({ targetPricePence: Pence; rule?: undefined } | { rule: NewAlertRule }),
+  input: { userId: string; productId: number; email: string } & ({ targetPricePence: Pence; rule?: undefined } | { rule: AlertRule }),
   now: Date = new Date(),
 ): CreateAlertResult {
-  const rule: NewAlertRule = input.rule ?? { kind: "target", targetPricePence: input.targetPricePence! };
-  const targetPricePence = rule.kind === "target" ? rule.targetPricePence : null;
-  const dropPercent = rule.kind === "drop" ? rule.dropPercent : null;
+  const rule: AlertRule = input.rule ?? { kind: "target", targetPence: input.targetPricePence! };
+  const { targetPricePence, dropPercent } = storedFiguresOf(rule);
   return db.$client.transaction((): CreateAlertResult => {
     const reference =
       (statement(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId) as { best_price_pence: number | null } | undefined)
         ?.best_price_pence ?? null;
     const inStock = reference === null ? 0 : 1;
-    if (rule.kind === "drop" && reference === null) return { noPriceToDropFrom: true };
-    // The lowest price in 90 days reached already: the alert check would mail it at once (metAtOnce).
-    if (rule.kind === "lowest-90" && reference !== null) {
-      const lowestBeforeTodayPence = dealFactsFor(db, [input.productId], now).get(input.productId)?.lowestBeforeTodayPence ?? null;
-      if (metAtOnce({ kind: "lowest-90" }, { currentPence: reference, lowestBeforeTodayPence })) return { lowestAlready: true, currentPence: reference };
-    }
+    const lowestBeforeTodayPence =
+      alertKindOf(rule.kind).history && reference !== null
+        ? (dealFactsFor(db, [input.productId], now).get(input.productId)?.lowestBeforeTodayPence ?? null)
+        : null;
+    const refused = alertRefusal(rule, { currentPence: reference, lowestBeforeTodayPence });
+    if (refused !== null) return { refused };
     const existing = statement(
       db,
       "SELECT id FROM price_alerts WHERE user_id = ? AND product_id = ? AND email = ? AND kind = ? AND is_active = 1",

@@ -7,6 +7,7 @@
 import { sql, type SQLWrapper } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { legalCategories } from "../domain/legal-category.ts";
+import { alertKinds, alertKindsTaking, maxDropPercent, minDropPercent } from "../domain/alerts.ts";
 
 /** SQL default so raw inserts (seed, triggers) get the same ISO-8601 UTC text as drizzle's. */
 const isoNow = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
@@ -241,6 +242,12 @@ export const favorites = sqliteTable(
   (t) => [uniqueIndex("favorites_user_product_uq").on(t.userId, t.productId), index("favorites_product_idx").on(t.productId)],
 );
 
+/** Values as an SQL list of string literals: 'a', 'b'. */
+const quotedList = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(", "));
+/** `kind = 'target'` for one kind, `kind IN ('a', 'b')` for several. */
+const kindIsOneOf = (kind: SQLWrapper, kinds: readonly string[]) =>
+  kinds.length === 1 ? sql`${kind} = ${quotedList(kinds)}` : sql`${kind} IN (${quotedList(kinds)})`;
+
 export const priceAlerts = sqliteTable(
   "price_alerts",
   {
@@ -250,9 +257,9 @@ export const priceAlerts = sqliteTable(
       .notNull()
       .references(() => products.id, { onDelete: "cascade" }),
     /**
-     * What the alert waits for: target (the price at or below target_price_pence), drop (the price
-     * drop_percent % or more below reference_price_pence), back-in-stock, lowest-90 (below every
-     * day of the last 90).
+     * What the alert waits for: one of the kinds of data/domain/alerts.ts's table, e.g. target (the
+     * price at or below target_price_pence), drop (the price drop_percent % or more below
+     * reference_price_pence), back-in-stock, lowest-90 (below every day of the last 90).
      */
     kind: text("kind").notNull().default("target"),
     /** Only for kind target. */
@@ -279,9 +286,14 @@ export const priceAlerts = sqliteTable(
     index("price_alerts_user_idx").on(t.userId),
     index("price_alerts_product_idx").on(t.productId, t.isActive),
     index("price_alerts_email_user_idx").on(t.email, t.userId),
-    check("price_alerts_kind_ck", sql`${t.kind} IN ('target', 'drop', 'back-in-stock', 'lowest-90')`),
-    check("price_alerts_target_ck", sql`(${t.kind} = 'target') = (${t.targetPricePence} IS NOT NULL)`),
-    check("price_alerts_drop_ck", sql`(${t.kind} = 'drop') = (${t.dropPercent} IS NOT NULL) AND (${t.dropPercent} IS NULL OR ${t.dropPercent} BETWEEN 1 AND 99)`),
+    // The kind table's kinds, and each figure's column set for exactly the kinds that take it: a
+    // new kind needs a migration that widens these lists.
+    check("price_alerts_kind_ck", sql`${t.kind} IN (${quotedList(alertKinds)})`),
+    check("price_alerts_target_ck", sql`(${kindIsOneOf(t.kind, alertKindsTaking("targetPence"))}) = (${t.targetPricePence} IS NOT NULL)`),
+    check(
+      "price_alerts_drop_ck",
+      sql`(${kindIsOneOf(t.kind, alertKindsTaking("percent"))}) = (${t.dropPercent} IS NOT NULL) AND (${t.dropPercent} IS NULL OR ${t.dropPercent} BETWEEN ${sql.raw(String(minDropPercent))} AND ${sql.raw(String(maxDropPercent))})`,
+    ),
   ],
 );
 

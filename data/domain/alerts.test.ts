@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { alertConditionText, alertStatus, alertStatusOf, dropThresholdPence, metAtOnce, suggestedTargetPence, type AlertCondition } from "./alerts.ts";
+import { alertConditionText, alertStatusOf, dropThresholdPence, metAtOnce, suggestedTargetPence, type AlertCondition } from "./alerts.ts";
 
-describe("alertStatus", () => {
+/** A target alert's status (alertStatusOf), as the deleted target-only alertStatus took it. */
+const alertStatus = (bestPricePence: number | null, targetPricePence: number) =>
+  alertStatusOf({ kind: "target", targetPricePence, dropPercent: null, referencePricePence: null }, bestPricePence, null);
+
+describe("a target alert's status", () => {
   it("is reached at or below the target, waiting above it or with no price", () => {
     expect(alertStatus(1000, 1000)).toBe("Price reached!");
     expect(alertStatus(999, 1000)).toBe("Price reached!");

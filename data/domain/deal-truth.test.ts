@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { alertFires, type AlertState } from "./alerts.ts";
 import {
-  alertFires,
   dailyLowest,
   isDeal,
   lowestIn90Days,
@@ -8,7 +8,6 @@ import {
   wasPrice,
   wasPriceFirstDay,
   wasPriceMinDays,
-  type AlertState,
   type DailyLowest,
   type HistoryRow,
 } from "./deal-truth.ts";

@@ -1,9 +1,9 @@
 /**
  * Deal signals a shopper can trust, worked out from a product's price history: the lowest price
- * in 90 days, the typical price, whether today's price is a deal, a "was" price the history
- * supports, and when a price alert fires. Every figure is a total to the door (price plus
- * delivery) in integer pence: the day's lowest in-stock total, except the "was" price, which is
- * one retailer's own.
+ * in 90 days, the typical price, whether today's price is a deal, and a "was" price the history
+ * supports (price alerts, data/domain/alerts.ts, read the lowest in 90 days from here). Every
+ * figure is a total to the door (price plus delivery) in integer pence: the day's lowest in-stock
+ * total, except the "was" price, which is one retailer's own.
  */
 import { monthsBeforeDay } from "./dates.ts";
 import type { Pence } from "./money.ts";
@@ -255,50 +255,4 @@ export function wasPrice(rows: readonly HistoryRow[], retailerId: number | null,
     index = first - 1;
   }
   return null;
-}
-
-export type AlertRule =
-  /** The price reaches a target. */
-  | { kind: "target"; targetPence: Pence }
-  /** The price falls by a percentage from what it was when the alert was set. */
-  | { kind: "drop"; percent: number }
-  /** An offer comes back into stock. */
-  | { kind: "back-in-stock" }
-  /** The price goes below every day of the last 90. */
-  | { kind: "lowest-90" };
-
-export interface AlertState {
-  /** Today's lowest in-stock total; null when nothing is in stock. */
-  currentPence: Pence | null;
-  /** The lowest total when the alert was set. */
-  referencePence: Pence | null;
-  /** Whether any offer was in stock at the last check. */
-  wasInStock: boolean;
-  /** `lowestIn90Days(days).lowestBeforeTodayPence`. */
-  lowest90ExcludingTodayPence: Pence | null;
-}
-
-/**
- * Whether an alert fires now. Nothing fires without a price in stock. A target fires at or below
- * it; a drop fires at or below reference × (1 − percent ÷ 100), so 10% off £20.00 fires at
- * £18.00, and a percent outside 0 to 100 (exclusive) never fires; back-in-stock fires when
- * nothing was in stock and something is now; lowest-90 fires only strictly below the least
- * price of the 90 days before today (matching it is no news), and not without such a price.
- * @example alertFires({ kind: "drop", percent: 10 }, { currentPence: 1800, referencePence: 2000, wasInStock: true, lowest90ExcludingTodayPence: 1750 }) // true
- * @example alertFires({ kind: "lowest-90" }, { currentPence: 1750, referencePence: 2000, wasInStock: true, lowest90ExcludingTodayPence: 1750 }) // false
- */
-export function alertFires(rule: AlertRule, state: AlertState): boolean {
-  const current = state.currentPence;
-  if (current === null) return false;
-  switch (rule.kind) {
-    case "target":
-      return current <= rule.targetPence;
-    case "drop":
-      if (state.referencePence === null || !(rule.percent > 0 && rule.percent < 100)) return false;
-      return current * 100 <= state.referencePence * (100 - rule.percent);
-    case "back-in-stock":
-      return !state.wasInStock;
-    case "lowest-90":
-      return state.lowest90ExcludingTodayPence !== null && current < state.lowest90ExcludingTodayPence;
-  }
 }

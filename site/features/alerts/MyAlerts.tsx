@@ -2,7 +2,7 @@ import { BellOff, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import { formatPrice } from "../../../data/domain/display.ts";
 import { homePath, productPath } from "../../../data/domain/paths.ts";
-import type { AlertKind, AlertStatus as AlertStatusText } from "../../../data/domain/alerts.ts";
+import { metStatuses, type AlertKind, type AlertStatus as AlertStatusText } from "../../../data/domain/alerts.ts";
 import { api, ApiError } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
@@ -23,8 +23,8 @@ interface Alert {
   condition: string;
 }
 
-/** A status that is good news (the condition holds now). */
-const goodNews: ReadonlySet<AlertStatusText> = new Set(["Price reached!", "In stock", "Lowest in 90 days!"]);
+/** A status that is good news (the condition holds now): each kind's met status. */
+const goodNews: ReadonlySet<AlertStatusText> = metStatuses;
 
 /** The target price, or for the other kinds their condition in words ("Back in stock"). */
 function AlertCondition({ alert }: { alert: Alert }) {

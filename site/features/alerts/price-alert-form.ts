@@ -10,17 +10,7 @@ import { ApiError, api } from "../../lib/api.ts";
 import { getVisitorId } from "../../lib/browser/visitor.ts";
 import { announceVisitorCountsChanged } from "../../lib/browser/visitor-counts.ts";
 import { toast } from "../toast/toast.store.ts";
-import {
-  alreadyLowest,
-  alreadyReached,
-  createdMessageOf,
-  lowestMessage,
-  parseTarget,
-  pendingMessage,
-  reachedMessage,
-  validateAlertOf,
-  type CreatedAlert,
-} from "./price-alert.ts";
+import { createdMessageOf, metMessageOf, pendingMessage, validateAlertOf, type CreatedAlert } from "./price-alert.ts";
 import type { AlertKind } from "../../../data/domain/alerts.ts";
 
 /** The product page's Buy Now link for the best offer (in its best-price box), if it has one. */
@@ -101,15 +91,7 @@ function enhance(root: HTMLElement): void {
     if (submit.disabled) return;
     const kind = kindOf();
     // An alert met at once would only mail at once: say so before asking for anything else.
-    const wanted = kind === "target" ? parseTarget(target.value) : null;
-    const met =
-      currentPrice === null
-        ? null
-        : wanted !== null && alreadyReached(wanted, currentPrice)
-          ? reachedMessage(wanted, currentPrice)
-          : kind === "lowest-90" && alreadyLowest(currentPrice, lowestBeforeToday)
-            ? lowestMessage(currentPrice)
-            : null;
+    const met = metMessageOf({ kind, target: target.value, percent: percent.value }, currentPrice, lowestBeforeToday);
     if (met !== null) {
       showError(email, undefined);
       showError(target, undefined);

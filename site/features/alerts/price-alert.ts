@@ -3,10 +3,24 @@
  * target price, the validation messages, the texts shown once an alert is created, and when a
  * target is met already.
  */
-import { formatPrice } from "../../../data/domain/display.ts";
-import { dropThresholdPence, maxDropPercent, metAtOnce, minDropPercent, suggestedTargetPence, type AlertKind } from "../../../data/domain/alerts.ts";
-import { windowDays } from "../../../data/domain/deal-truth.ts";
-import { formatPence, type Pence } from "../../../data/domain/money.ts";
+import {
+  alertCreatedText,
+  alertFigures,
+  alertKindOf,
+  maxDropPercent,
+  metAtOnce,
+  metInFormText,
+  minDropPercent,
+  offeredAlertKinds,
+  ruleOfRequest,
+  suggestedTargetPence,
+  type AlertFigure,
+  type AlertKind,
+  type AlertRequest,
+} from "../../../data/domain/alerts.ts";
+import type { Pence } from "../../../data/domain/money.ts";
+
+export type { AlertRequest } from "../../../data/domain/alerts.ts";
 
 /** What the API answers for a created alert: whether it waits for the address to be confirmed. */
 export interface CreatedAlert {
@@ -84,11 +98,12 @@ export function defaultTargetText(currentPrice: number | null): string {
 }
 
 /**
- * What the form says instead of creating a lowest-in-90-days alert that would be met at once.
+ * What the form says instead of creating a lowest-in-90-days alert that would be met at once
+ * (the kind's words, whatever the 89 days before were).
  * @example lowestMessage(19.99) // "The price is already £19.99 — the lowest in 90 days."
  */
 export function lowestMessage(currentPrice: number): string {
-  return `The price is already ${formatPrice(currentPrice)} — the lowest in ${windowDays} days.`;
+  return alertKindOf("lowest-90").metInForm!({}, pence(currentPrice));
 }
 
 /**
@@ -97,8 +112,7 @@ export function lowestMessage(currentPrice: number): string {
  * @example reachedMessage(12.99, 12.99) // "The price is already £12.99 — your target price."
  */
 export function reachedMessage(targetPrice: number, currentPrice: number): string {
-  const relation = Math.round(targetPrice * 100) === Math.round(currentPrice * 100) ? "your target price" : "below your target";
-  return `The price is already ${formatPrice(currentPrice)} — ${relation}.`;
+  return alertKindOf("target").metInForm!({ targetPence: pence(targetPrice) }, pence(currentPrice));
 }
 
 /** The text under "Check your inbox" once an alert waits for its address to be confirmed. */
@@ -110,20 +124,21 @@ export function pendingMessage(email: string, confirmationSent: boolean): string
   return `${sent} We won't e-mail you about prices until you confirm.`;
 }
 
-/** The text under "Price Alert Created!" for an alert that is on at once. */
+/** The text under "Price Alert Created!" for a target alert that is on at once. */
 export function createdMessage(email: string, targetPrice: number): string {
-  return `We'll e-mail ${email.trim()} when the price drops to £${targetPrice.toFixed(2)} or less.`;
+  return createdMessageOf(email, { kind: "target", targetPrice }, null);
 }
 
 /**
- * The kinds the form offers: a target price always and the lowest price in 90 days; a drop of
- * N % only while something is in stock (a drop is measured from today's price); back in stock
- * only while nothing is (in stock, it would have nothing to say until the product sells out).
+ * The kinds the form offers (each kind's `offered`): a target price always and the lowest price
+ * in 90 days; a drop of N % only while something is in stock (a drop is measured from today's
+ * price); back in stock only while nothing is (in stock, it would have nothing to say until the
+ * product sells out).
  * @example offeredKinds(12.99) // ["target", "drop", "lowest-90"]
  * @example offeredKinds(null) // ["target", "back-in-stock", "lowest-90"]
  */
 export function offeredKinds(currentPrice: number | null): AlertKind[] {
-  return currentPrice === null ? ["target", "back-in-stock", "lowest-90"] : ["target", "drop", "lowest-90"];
+  return offeredAlertKinds(currentPrice !== null);
 }
 
 /**
@@ -147,44 +162,49 @@ export interface AlertFormInput {
   percent: string;
 }
 
-/** The fields an alert of each kind sends besides userId and productId. */
-export type AlertRequest =
-  | { kind: "target"; targetPrice: number }
-  | { kind: "drop"; dropPercent: number }
-  | { kind: "back-in-stock" }
-  | { kind: "lowest-90" };
+/** Each figure's field in the form, how its text is read, and what the form says when it cannot be. */
+const figureFields: Record<AlertFigure, { field: "target" | "percent"; parse: (text: string) => number | null; error: string }> = {
+  targetPence: { field: "target", parse: parseTarget, error: "Please enter a valid price" },
+  percent: { field: "percent", parse: parseDropPercent, error: dropPercentError },
+};
+
+/** The request the chosen kind's fields make, or null when its figure's field cannot be read. */
+function requestOf(input: Omit<AlertFormInput, "email">): AlertRequest | null {
+  const figure = alertKindOf(input.kind).figure;
+  if (figure === null) return { kind: input.kind } as AlertRequest;
+  const { field, parse } = figureFields[figure];
+  const value = parse(input[field]);
+  return value === null ? null : ({ kind: input.kind, [alertFigures[figure].requestField]: value } as AlertRequest);
+}
 
 /** Checks the fields the chosen kind uses: the messages to show, and what to send when all is well. */
 export function validateAlertOf(input: AlertFormInput): { errors: AlertFormErrors & { percent?: string }; request: AlertRequest | null } {
-  if (input.kind === "target") {
-    const { errors, targetPrice } = validateAlert(input.email, input.target);
-    return { errors, request: targetPrice === null ? null : { kind: "target", targetPrice } };
-  }
   const errors: AlertFormErrors & { percent?: string } = {};
   if (!isEmail(input.email)) errors.email = "Please enter a valid email address";
-  const dropPercent = input.kind === "drop" ? parseDropPercent(input.percent) : null;
-  if (input.kind === "drop" && dropPercent === null) errors.percent = dropPercentError;
-  if (errors.email || errors.percent) return { errors, request: null };
-  return { errors, request: input.kind === "drop" ? { kind: "drop", dropPercent: dropPercent! } : { kind: input.kind } };
+  const request = requestOf(input);
+  const figure = alertKindOf(input.kind).figure;
+  if (figure !== null && request === null) errors[figureFields[figure].field] = figureFields[figure].error;
+  return { errors, request: errors.email || request === null ? null : request };
 }
 
 /**
- * The text under "Price Alert Created!" for an alert of any kind that is on at once (the target
- * alert's text is createdMessage's).
+ * The text under "Price Alert Created!" for an alert of any kind that is on at once (the kind's
+ * words).
  * @example createdMessageOf("a@b.co", { kind: "drop", dropPercent: 10 }, 20) // "We'll e-mail a@b.co when the price drops by 10% or more, to £18.00 or less."
  */
 export function createdMessageOf(email: string, request: AlertRequest, currentPrice: number | null): string {
-  const address = email.trim();
-  switch (request.kind) {
-    case "target":
-      return createdMessage(email, request.targetPrice);
-    case "drop": {
-      const to = currentPrice === null ? "" : `, to ${formatPence(dropThresholdPence(Math.round(currentPrice * 100), request.dropPercent))} or less`;
-      return `We'll e-mail ${address} when the price drops by ${request.dropPercent}% or more${to}.`;
-    }
-    case "back-in-stock":
-      return `We'll e-mail ${address} when it's back in stock.`;
-    case "lowest-90":
-      return `We'll e-mail ${address} when the price is the lowest in 90 days.`;
-  }
+  return alertCreatedText(email, ruleOfRequest(request), currentPrice === null ? null : pence(currentPrice));
+}
+
+/**
+ * What the form says instead of sending an alert the current price (pounds, null when out of
+ * stock everywhere) meets already, for the kinds the form refuses then (a target at or above it;
+ * the lowest in 90 days while today's price is below every day before); null otherwise, also
+ * while the kind's figure cannot be read yet.
+ * @example metMessageOf({ kind: "target", target: "15", percent: "" }, 12.99, null) // "The price is already £12.99 — below your target."
+ */
+export function metMessageOf(input: Omit<AlertFormInput, "email">, currentPrice: number | null, lowestBeforeTodayPence: Pence | null): string | null {
+  const request = requestOf(input);
+  if (request === null || currentPrice === null) return null;
+  return metInFormText(ruleOfRequest(request), { currentPence: pence(currentPrice), lowestBeforeTodayPence });
 }
