@@ -16,9 +16,12 @@ import { foodSpeciesOf } from "../domain/food.ts";
 import type { LegalCategory } from "../domain/legal-category.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
-import { bareSpecies, SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
+import { bareSpecies, SearchIndex, searchColumnWeights, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
+
+/** FTS5's bm25 score of a product_search match, with the search ranking's column weights (name, brand, category, description). */
+export const searchBm25 = `bm25(product_search, ${searchColumnWeights.map((weight) => weight.toFixed(1)).join(", ")})`;
 
 /** A product's own columns (its family apart) with its category and best-price facts. */
 interface ProductRow extends Omit<ProductOwnRow, "family_key"> {
@@ -385,7 +388,7 @@ function searchWithFts(db: Db, text: string, page: { offset: number; limit: numb
   const rows = statement(
     db,
     `WITH hits AS (
-       SELECT rowid AS id, bm25(product_search, 10.0, 6.0, 3.0, 1.0) AS score
+       SELECT rowid AS id, ${searchBm25} AS score
        FROM product_search WHERE product_search MATCH ?
      )
      SELECT p.id FROM hits JOIN products p ON p.id = hits.id JOIN categories c ON c.id = p.category_id

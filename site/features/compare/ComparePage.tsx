@@ -7,7 +7,7 @@ import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import {
   bestPerRow,
   columnValues,
-  dailyCostFor,
+  compareDailyCost,
   idsFromSearch,
   type CompareProduct,
   type CompareRow,
@@ -72,7 +72,7 @@ function CostPerDay({ product, pet }: { product: CompareProduct; pet: PetProfile
       </a>
     );
   }
-  const cost = dailyCostFor(pet, product);
+  const cost = compareDailyCost(pet, product);
   switch (cost.kind) {
     case "cost":
       return (
