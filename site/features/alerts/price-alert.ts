@@ -6,7 +6,7 @@
 import { formatPrice } from "../../../data/domain/display.ts";
 import { dropThresholdPence, maxDropPercent, metAtOnce, minDropPercent, suggestedTargetPence, type AlertKind } from "../../../data/domain/alerts.ts";
 import { windowDays } from "../../../data/domain/deal-truth.ts";
-import { formatPence, type Pence } from "../../../data/domain/money.ts";
+import { formatPence, fromPounds, type Pence } from "../../../data/domain/money.ts";
 
 /** What the API answers for a created alert: whether it waits for the address to be confirmed. */
 export interface CreatedAlert {
@@ -48,7 +48,7 @@ export function validateAlert(email: string, target: string): { errors: AlertFor
 }
 
 /** Pounds (a form's or the page's figure) to whole pence, free of float noise. */
-const pence = (pounds: number): Pence => Math.round(pounds * 100);
+const pence = fromPounds;
 
 /**
  * Whether an alert for this target would be met at once (metAtOnce): the current best price
@@ -97,7 +97,7 @@ export function lowestMessage(currentPrice: number): string {
  * @example reachedMessage(12.99, 12.99) // "The price is already £12.99 — your target price."
  */
 export function reachedMessage(targetPrice: number, currentPrice: number): string {
-  const relation = Math.round(targetPrice * 100) === Math.round(currentPrice * 100) ? "your target price" : "below your target";
+  const relation = pence(targetPrice) === pence(currentPrice) ? "your target price" : "below your target";
   return `The price is already ${formatPrice(currentPrice)} — ${relation}.`;
 }
 
@@ -179,7 +179,7 @@ export function createdMessageOf(email: string, request: AlertRequest, currentPr
     case "target":
       return createdMessage(email, request.targetPrice);
     case "drop": {
-      const to = currentPrice === null ? "" : `, to ${formatPence(dropThresholdPence(Math.round(currentPrice * 100), request.dropPercent))} or less`;
+      const to = currentPrice === null ? "" : `, to ${formatPence(dropThresholdPence(pence(currentPrice), request.dropPercent))} or less`;
       return `We'll e-mail ${address} when the price drops by ${request.dropPercent}% or more${to}.`;
     }
     case "back-in-stock":
