@@ -197,7 +197,6 @@ export const exportColumns: readonly ExportColumn[] = [
         effectivePence({
           retailerId: offer.retailer_id,
           pricePence: offer.price_pence,
-          originalPricePence: offer.was_price_pence,
           inStock: offer.in_stock === 1,
           priceOverride: offer.price_override === 1,
           manualPricePence: offer.manual_price_pence,

@@ -1,7 +1,7 @@
 /** Reads for the admin screens: the product table, the edit form, subscribers, vouchers, analytics. */
 import type { Db } from "./client.ts";
 import { productRow } from "./product-rows.ts";
-import { listAffiliateLinks } from "./products.ts";
+import { listAffiliateLinks, searchBm25 } from "./products.ts";
 import { statement } from "./statements.ts";
 import { toPounds } from "../domain/money.ts";
 import { type FeedingGuide } from "../domain/feeding.ts";
@@ -59,7 +59,7 @@ export function listAdminProducts(db: Db, options: { page: number; q?: string | 
     total = (statement(db, "SELECT count(*) AS n FROM product_search WHERE product_search MATCH ?").get(match) as { n: number }).n;
     rows = statement(
       db,
-      `WITH hits AS (SELECT rowid AS id, bm25(product_search, 10.0, 6.0, 3.0, 1.0) AS score FROM product_search WHERE product_search MATCH ?)
+      `WITH hits AS (SELECT rowid AS id, ${searchBm25} AS score FROM product_search WHERE product_search MATCH ?)
        SELECT ${adminColumns} FROM hits JOIN products p ON p.id = hits.id
          JOIN categories c ON c.id = p.category_id LEFT JOIN retailers r ON r.id = p.best_retailer_id
        ORDER BY hits.score, p.rank, p.id LIMIT ? OFFSET ?`,

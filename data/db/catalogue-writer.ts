@@ -123,7 +123,7 @@ interface StoredOffer {
 }
 
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
-  effectivePence({ retailerId: 0, originalPricePence: null, inStock: true, ...offer });
+  effectivePence({ retailerId: 0, inStock: true, ...offer });
 
 function storedEffective(offer: StoredOffer): Pence {
   return offerEffective({ priceOverride: offer.price_override === 1, manualPricePence: offer.manual_price_pence, pricePence: offer.price_pence });

@@ -89,7 +89,7 @@ export function wasPricesFor(
   const was = new Map<number, Pence | null>();
   const unsettled = new Map<number, number>();
   for (const [productId, offers] of pricing) {
-    const retailerId = bestOffer(offers).bestRetailerId;
+    const retailerId = bestOffer(offers, now).bestRetailerId;
     was.set(productId, null);
     if (retailerId === null) continue;
     if (recent === undefined) {

@@ -9,7 +9,7 @@ import type { Db } from "./client.ts";
 import { filterClause, getProductsByIds } from "./products.ts";
 import { statement } from "./statements.ts";
 import type { Product } from "../domain/catalogue.ts";
-import { dailyGrams, feedingCost, type FeedingGuide, type PetBody } from "../domain/feeding.ts";
+import { dailyCostFor, dailyGrams, feedingCost, type FeedingGuide, type PetBody } from "../domain/feeding.ts";
 import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import { foodPackGrams } from "../domain/food.ts";
 import { toPounds } from "../domain/money.ts";
@@ -48,9 +48,7 @@ export function costPerDayOrder(db: Db, filters: ProductFilters, pet: PetBody): 
       grams = dailyGrams(pet, { kcalPerKg: row.kcal_per_kg, guide: guideOf(row.feeding_guide) })?.grams ?? null;
       gramsByFacts.set(factsKey, grams);
     }
-    const packGrams = packGramsOf(row.name);
-    const cost = grams === null || packGrams === null || row.best_price_pence === null ? null : feedingCost({ grams, packGrams, totalPence: row.best_price_pence });
-    return { id: row.id, rank: row.rank, perDayPence: cost?.perDayPence ?? null };
+    return { id: row.id, rank: row.rank, perDayPence: dailyCostFor(grams, packGramsOf(row.name), row.best_price_pence) };
   });
   costed.sort(
     (a, b) =>

@@ -8,7 +8,6 @@ interface OfferRow {
   product_id: number;
   retailer_id: number;
   price_pence: number;
-  original_price_pence: number | null;
   in_stock: number;
   price_override: number;
   manual_price_pence: number | null;
@@ -19,7 +18,7 @@ interface OfferRow {
   rule_free_from_pence: number | null;
 }
 
-const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.original_price_pence, pp.in_stock, pp.price_override,
+const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.in_stock, pp.price_override,
     pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
     r.free_delivery_from_pence AS rule_free_from_pence
     FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
@@ -44,7 +43,6 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
     byProduct.get(row.product_id)?.push({
       retailerId: row.retailer_id,
       pricePence: row.price_pence,
-      originalPricePence: row.original_price_pence,
       inStock: row.in_stock === 1,
       priceOverride: row.price_override === 1,
       manualPricePence: row.manual_price_pence,
@@ -97,7 +95,7 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
     const names = new Map(nameRows.map(({ id, name }) => [id, name]));
     const prescriptionOnly = new Set(nameRows.filter((row) => isPrescriptionOnly(row.legal_category)).map((row) => row.id));
     for (const [productId, offers] of byProduct) {
-      const best = bestOffer(offers);
+      const best = bestOffer(offers, now);
       const was = prescriptionOnly.has(productId) ? null : (wasPrices.get(productId) ?? null);
       const perKg = pricePerKgOf(best.bestPricePence, packSizeOf(names.get(productId) ?? ""));
       const { changes } = update.run({

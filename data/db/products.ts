@@ -6,9 +6,9 @@
 import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import type { Offer, Product } from "../domain/catalogue.ts";
-import { toPence, toPounds } from "../domain/money.ts";
+import { toPence, toPounds, type Pence } from "../domain/money.ts";
 import { deliveryFor, totalPence } from "../domain/delivery.ts";
-import { offerListOrder } from "../domain/offers.ts";
+import { offerListOrder, type ListedOffer } from "../domain/offers.ts";
 import { repeatTotalPence } from "../domain/repeat-delivery.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
 import { parseFeedingGuide } from "../domain/feeding.schema.ts";
@@ -16,9 +16,12 @@ import { foodSpeciesOf } from "../domain/food.ts";
 import type { LegalCategory } from "../domain/legal-category.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
-import { bareSpecies, SearchIndex, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
+import { bareSpecies, SearchIndex, searchColumnWeights, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
+
+/** FTS5's bm25 score of a product_search match, with the search ranking's column weights (name, brand, category, description). */
+export const searchBm25 = `bm25(product_search, ${searchColumnWeights.map((weight) => weight.toFixed(1)).join(", ")})`;
 
 /** A product's own columns (its family apart) with its category and best-price facts. */
 interface ProductRow extends Omit<ProductOwnRow, "family_key"> {
@@ -130,7 +133,6 @@ function repeatTotalOf(row: Pick<OfferRow, "repeat_price_pence" | "delivery_penc
   return repeatTotalPence({
     retailerId: 0,
     pricePence: row.repeat_price_pence ?? 0,
-    originalPricePence: null,
     inStock: true,
     priceOverride: false,
     manualPricePence: null,
@@ -141,12 +143,17 @@ function repeatTotalOf(row: Pick<OfferRow, "repeat_price_pence" | "delivery_penc
   });
 }
 
-function toOffer(row: OfferRow): Offer {
-  const delivery = deliveryFor(
+/** The delivery one unit of the offer costs (its own statement, its free mark, else its retailer's rule); null: not known. */
+function rowDeliveryPence(row: OfferRow): Pence | null {
+  return deliveryFor(
     row.price_pence,
     { deliveryPence: row.delivery_pence, freeDelivery: row.free_delivery === 1 },
     { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
   );
+}
+
+/** The offer as the API gives it: money in pounds from here on. */
+function toOffer(row: OfferRow, delivery: Pence | null = rowDeliveryPence(row)): Offer {
   return {
     id: row.id,
     productId: row.product_id,
@@ -211,8 +218,23 @@ const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.key AS retai
 /** Rows come by product; each product's offers are then put in listing order (offerListOrder). */
 const offerOrder = "ORDER BY pp.product_id";
 
-function sortOffers(byProduct: Map<number, Offer[]>): void {
-  for (const offers of byProduct.values()) if (offers.length > 1) offers.sort(offerListOrder);
+/** An offer with what its listing order looks at, its total to the door in pence among it. */
+type Listed = ListedOffer & { offer: Offer };
+
+function toListed(row: OfferRow): Listed {
+  const delivery = rowDeliveryPence(row);
+  const offer = toOffer(row, delivery);
+  return { offer, inStock: offer.inStock, stale: offer.stale, retailer: offer.retailer, totalPence: totalPence(row.price_pence, delivery) };
+}
+
+/** Each product's offers in listing order, compared on pence (never on pounds). */
+function sortOffers(byProduct: Map<number, Listed[]>): Map<number, Offer[]> {
+  const sorted = new Map<number, Offer[]>();
+  for (const [productId, listed] of byProduct) {
+    if (listed.length > 1) listed.sort(offerListOrder);
+    sorted.set(productId, listed.map((entry) => entry.offer));
+  }
+  return sorted;
 }
 
 /**
@@ -221,14 +243,13 @@ function sortOffers(byProduct: Map<number, Offer[]>): void {
  * overrides); `delivery` and `total` add the delivery one unit costs.
  */
 export function offersFor(db: Db, productIds: readonly number[]): Map<number, Offer[]> {
-  const byProduct = new Map<number, Offer[]>(productIds.map((id) => [id, []]));
-  if (productIds.length === 0) return byProduct;
+  const byProduct = new Map<number, Listed[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return new Map(productIds.map((id) => [id, []]));
   const rows = statement(db, `${offerSelect} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ${offerOrder}`).all(
     JSON.stringify(productIds),
   ) as OfferRow[];
-  for (const row of rows) byProduct.get(row.product_id)?.push(toOffer(row));
-  sortOffers(byProduct);
-  return byProduct;
+  for (const row of rows) byProduct.get(row.product_id)?.push(toListed(row));
+  return sortOffers(byProduct);
 }
 
 /**
@@ -237,13 +258,13 @@ export function offersFor(db: Db, productIds: readonly number[]): Map<number, Of
  */
 export function listAllProducts(db: Db): Product[] {
   const rows = statement(db, `SELECT ${productColumns} ${productFrom} ORDER BY p.id`).all() as ProductRow[];
-  const offers = new Map<number, Offer[]>();
+  const listed = new Map<number, Listed[]>();
   for (const row of statement(db, `${offerSelect} ${offerOrder}`).all() as OfferRow[]) {
-    const list = offers.get(row.product_id);
-    if (list) list.push(toOffer(row));
-    else offers.set(row.product_id, [toOffer(row)]);
+    const list = listed.get(row.product_id);
+    if (list) list.push(toListed(row));
+    else listed.set(row.product_id, [toListed(row)]);
   }
-  sortOffers(offers);
+  const offers = sortOffers(listed);
   return rows.map((row) => toProduct(row, offers.get(row.id) ?? []));
 }
 
@@ -367,7 +388,7 @@ function searchWithFts(db: Db, text: string, page: { offset: number; limit: numb
   const rows = statement(
     db,
     `WITH hits AS (
-       SELECT rowid AS id, bm25(product_search, 10.0, 6.0, 3.0, 1.0) AS score
+       SELECT rowid AS id, ${searchBm25} AS score
        FROM product_search WHERE product_search MATCH ?
      )
      SELECT p.id FROM hits JOIN products p ON p.id = hits.id JOIN categories c ON c.id = p.category_id

@@ -7,7 +7,7 @@
  * this table, so a new kind is one entry here plus a migration for the database's list.
  */
 import { windowDays } from "./deal-truth.ts";
-import { formatPence, type Pence } from "./money.ts";
+import { formatPence, fromPounds, type Pence } from "./money.ts";
 import { percentOff } from "./percent-off.ts";
 
 /** A drop alert's percent: a whole number from 1 to 99. */
@@ -25,7 +25,7 @@ export const alertFigures = {
     requestField: "targetPrice",
     onlyFor: "a target-price alert",
     /** Pounds (two decimals at most, checked first) to whole pence. */
-    fromRequest: (pounds: number): Pence => Math.round(pounds * 100),
+    fromRequest: (pounds: number): Pence => fromPounds(pounds),
   },
   percent: {
     column: "dropPercent",

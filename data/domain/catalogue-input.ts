@@ -102,7 +102,7 @@ export type OfferInput = z.infer<typeof offerInput>;
  */
 function repeatProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manualPrice" | "repeatPrice" | "repeatTerms">): { field: string; message: string } | null {
   if (link.repeatPrice === null) return link.repeatTerms === null ? null : { field: "repeatTerms", message: "repeatTerms needs a repeatPrice" };
-  const oneOff = effectivePence({ retailerId: 0, pricePence: link.price, originalPricePence: null, inStock: true, priceOverride: link.priceOverride, manualPricePence: link.manualPrice });
+  const oneOff = effectivePence({ retailerId: 0, pricePence: link.price, inStock: true, priceOverride: link.priceOverride, manualPricePence: link.manualPrice });
   if (link.repeatPrice > oneOff) {
     return { field: "repeatPrice", message: `repeatPrice must not be above the one-off price (${formatPence(oneOff)})` };
   }

@@ -3,7 +3,7 @@ import {
   bestPerRow,
   columnValues,
   compareIdsSchema,
-  dailyCostFor,
+  compareDailyCost,
   idsFromSearch,
   type CompareColumnValues,
   type CompareProduct,
@@ -64,29 +64,29 @@ const adultDog: PetBody = { species: "dog", weightKg: 10, lifeStage: "adult", ac
 const twelveKg = { amount: 12000, unit: "kg" as const, label: "12kg" };
 const dogFood = { species: "dog" as const, bestPrice: 64.99, packSize: twelveKg, kcalPerKg: 3800, feedingGuide: null };
 
-describe("dailyCostFor", () => {
+describe("compareDailyCost", () => {
   it("costs the pet's daily grams at the best price for the pack's grams", () => {
     // 110 × 10^0.75 = 618.58 kcal ÷ 3800 kcal/kg = 163 g; 6499 × 163 ÷ 12000 = 88.28 -> 88 p.
-    expect(dailyCostFor(adultDog, dogFood)).toEqual({ kind: "cost", perDayPence: 88, grams: 163 });
+    expect(compareDailyCost(adultDog, dogFood)).toEqual({ kind: "cost", perDayPence: 88, grams: 163 });
   });
   it("uses the feeding guide when there is one", () => {
     const guide = { rows: [{ weightKg: 5, gramsPerDay: 100 }, { weightKg: 15, gramsPerDay: 200 }] };
     // 150 g a day; 6499 × 150 ÷ 12000 = 81.24 -> 81 p.
-    expect(dailyCostFor(adultDog, { ...dogFood, feedingGuide: guide })).toEqual({ kind: "cost", perDayPence: 81, grams: 150 });
+    expect(compareDailyCost(adultDog, { ...dogFood, feedingGuide: guide })).toEqual({ kind: "cost", perDayPence: 81, grams: 150 });
   });
   it("does not apply to non-food or to another species' food", () => {
-    expect(dailyCostFor(adultDog, { ...dogFood, species: null })).toEqual({ kind: "not-food" });
-    expect(dailyCostFor(adultDog, { ...dogFood, species: "cat" })).toEqual({ kind: "other-species", species: "cat" });
+    expect(compareDailyCost(adultDog, { ...dogFood, species: null })).toEqual({ kind: "not-food" });
+    expect(compareDailyCost(adultDog, { ...dogFood, species: "cat" })).toEqual({ kind: "other-species", species: "cat" });
   });
   it("is unknown when the daily grams come to nothing (a guide of zeros)", () => {
     const zeros = { rows: [{ weightKg: 5, gramsPerDay: 0 }, { weightKg: 15, gramsPerDay: 0 }] };
-    expect(dailyCostFor(adultDog, { ...dogFood, feedingGuide: zeros })).toEqual({ kind: "unknown" });
+    expect(compareDailyCost(adultDog, { ...dogFood, feedingGuide: zeros })).toEqual({ kind: "unknown" });
   });
   it("is unknown without a price, a pack weight or food facts", () => {
-    expect(dailyCostFor(adultDog, { ...dogFood, bestPrice: null })).toEqual({ kind: "unknown" });
-    expect(dailyCostFor(adultDog, { ...dogFood, packSize: null })).toEqual({ kind: "unknown" });
-    expect(dailyCostFor(adultDog, { ...dogFood, packSize: { amount: 12, unit: "item", label: "12 pack" } })).toEqual({ kind: "unknown" });
-    expect(dailyCostFor(adultDog, { ...dogFood, kcalPerKg: null })).toEqual({ kind: "unknown" });
+    expect(compareDailyCost(adultDog, { ...dogFood, bestPrice: null })).toEqual({ kind: "unknown" });
+    expect(compareDailyCost(adultDog, { ...dogFood, packSize: null })).toEqual({ kind: "unknown" });
+    expect(compareDailyCost(adultDog, { ...dogFood, packSize: { amount: 12, unit: "item", label: "12 pack" } })).toEqual({ kind: "unknown" });
+    expect(compareDailyCost(adultDog, { ...dogFood, kcalPerKg: null })).toEqual({ kind: "unknown" });
   });
 });
 

@@ -6,8 +6,9 @@
 import { z } from "zod";
 import { compareLimit } from "./compare.ts";
 import { shownRating } from "./display.ts";
-import { dailyGrams, feedingCost, type FeedingGuide, type PetBody, type Species } from "./feeding.ts";
-import type { Pence } from "./money.ts";
+import { dailyCostFor, dailyGrams, type FeedingGuide, type PetBody, type Species } from "./feeding.ts";
+import { foodPackGrams } from "./food.ts";
+import { fromPounds, type Pence } from "./money.ts";
 import type { PackSize } from "./product-quantity.ts";
 import type { RetailerRef } from "./catalogue.ts";
 import type { QuantityUnit } from "./pack-size.ts";
@@ -87,21 +88,19 @@ export type DailyCost =
 
 /**
  * What the product costs a day to feed this pet: the grams a day from its feeding guide or
- * energy (dailyGrams) at its best price to the door for its pack's grams (feedingCost). Only for
+ * energy (dailyGrams) at its best price to the door for its pack's grams (dailyCostFor). Only for
  * food of the pet's own species sold by weight.
- * @example dailyCostFor(tenKgAdultDog, { species: "dog", bestPrice: 64.99, packSize: twelveKg, kcalPerKg: 3800, feedingGuide: null }) // { kind: "cost", perDayPence: 88, grams: 163 }
+ * @example compareDailyCost(tenKgAdultDog, { species: "dog", bestPrice: 64.99, packSize: twelveKg, kcalPerKg: 3800, feedingGuide: null }) // { kind: "cost", perDayPence: 88, grams: 163 }
  */
-export function dailyCostFor(
+export function compareDailyCost(
   pet: PetBody,
   product: Pick<CompareProduct, "species" | "bestPrice" | "packSize" | "kcalPerKg" | "feedingGuide">,
 ): DailyCost {
   if (product.species === null) return { kind: "not-food" };
   if (product.species !== pet.species) return { kind: "other-species", species: product.species };
-  if (product.bestPrice === null || product.packSize === null || product.packSize.unit !== "kg") return { kind: "unknown" };
   const daily = dailyGrams(pet, { kcalPerKg: product.kcalPerKg, guide: product.feedingGuide });
-  if (daily === null) return { kind: "unknown" };
-  const cost = feedingCost({ grams: daily.grams, packGrams: product.packSize.amount, totalPence: Math.round(product.bestPrice * 100) });
-  return cost === null ? { kind: "unknown" } : { kind: "cost", perDayPence: cost.perDayPence, grams: daily.grams };
+  const perDayPence = daily === null ? null : dailyCostFor(daily.grams, foodPackGrams(product.packSize), fromPounds(product.bestPrice));
+  return daily === null || perDayPence === null ? { kind: "unknown" } : { kind: "cost", perDayPence, grams: daily.grams };
 }
 
 /** One column's values for the rows that have a best value; null where the product has none. */
@@ -159,10 +158,10 @@ export function bestPerRow(columns: readonly CompareColumnValues[]): BestMarks {
  * A compared product's values for the best-value rows, with the pet's cost per day when there is a pet.
  */
 export function columnValues(product: CompareProduct, pet: PetBody | null): CompareColumnValues {
-  const cost = pet === null ? null : dailyCostFor(pet, product);
+  const cost = pet === null ? null : compareDailyCost(pet, product);
   return {
-    price: product.bestPrice === null ? null : Math.round(product.bestPrice * 100),
-    unitPrice: product.unitPrice === null ? null : { pence: Math.round(product.unitPrice.price * 100), unit: product.unitPrice.unit },
+    price: fromPounds(product.bestPrice),
+    unitPrice: product.unitPrice === null ? null : { pence: fromPounds(product.unitPrice.price), unit: product.unitPrice.unit },
     costPerDay: cost?.kind === "cost" ? cost.perDayPence : null,
     rating: shownRating(product.rating, product.reviewCount),
     retailers: product.retailerCount,

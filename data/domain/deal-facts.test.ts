@@ -7,7 +7,6 @@ const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000).to
 const offer = (over: Partial<OfferPricing> = {}): OfferPricing => ({
   retailerId: 1,
   pricePence: 1000,
-  originalPricePence: null,
   inStock: true,
   priceOverride: false,
   manualPricePence: null,

@@ -7,13 +7,13 @@
  *   free when marked free, else its retailer's current rule at that item price, so a price that
  *   crossed a free-delivery threshold is counted with free delivery); the price chart converts
  *   the same way. A retailer the product is no longer sold at is left out, as the chart does;
- * - today every offer counts with its current total when it is in stock and not stale, else as
+ * - today every offer counts with its current total when it may be compared (isComparable), else as
  *   out of stock from now on, so today's lowest is exactly the product's best price.
  * Pure: the build, the API, the best-price writer and the alert check share it.
  */
 import { dailyLowest, isDeal, lowestIn90Days, typicalPrice, wasPrice, wasPriceFirstDay, type DailyLowest, type HistoryRow } from "./deal-truth.ts";
 import type { Pence } from "./money.ts";
-import { bestOffer, offerTotalAt, offerTotalPence, type OfferPricing } from "./offers.ts";
+import { bestOffer, isComparable, offerTotalAt, offerTotalPence, type OfferPricing } from "./offers.ts";
 
 /** One recorded item price of one retailer's offer (a row of price_history). */
 export interface ItemPricePoint {
@@ -58,7 +58,7 @@ export function historyTotals(points: readonly ItemPricePoint[], offers: readonl
   }
   const at = now.toISOString();
   for (const offer of offers) {
-    rows.push({ retailerId: offer.retailerId, totalPence: offer.inStock && offer.stale !== true ? offerTotalPence(offer) : null, recordedAt: at });
+    rows.push({ retailerId: offer.retailerId, totalPence: isComparable(offer, now) ? offerTotalPence(offer) : null, recordedAt: at });
   }
   return rows;
 }
@@ -75,7 +75,7 @@ export function dailyLowestTotals(points: readonly ItemPricePoint[], offers: rea
  * retailers' points are ignored.
  */
 export function supportedWasPrice(points: readonly ItemPricePoint[], offers: readonly OfferPricing[], now: Date): Pence | null {
-  const best = bestOffer(offers);
+  const best = bestOffer(offers, now);
   if (best.bestRetailerId === null) return null;
   const own = points.filter((point) => point.retailerId === best.bestRetailerId);
   return wasPrice(historyTotals(own, offers, now), best.bestRetailerId, best.bestPricePence, utcDay(now));

@@ -3,7 +3,7 @@
  * Values arrive from the API as numbers or numeric strings, so every function here accepts
  * both and treats anything else as missing.
  */
-import { formatPence, toPence, type Pence } from "./money.ts";
+import { formatPence, fromPounds, toPence, type Pence } from "./money.ts";
 import { percentOff } from "./percent-off.ts";
 
 export type NumericInput = number | string | null | undefined;
@@ -27,7 +27,7 @@ function displayPence(value: NumericInput): Pence | null {
   if (exact !== null) return exact;
   const pounds = toFiniteNumber(value);
   // "+ 0" turns a rounded -0 into 0, so a tiny negative never shows as "-£0.00".
-  return pounds === null ? null : Math.round(pounds * 100) + 0;
+  return pounds === null ? null : fromPounds(pounds) + 0;
 }
 
 /**

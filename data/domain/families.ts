@@ -6,6 +6,7 @@
  */
 import type { Pence } from "./money.ts";
 import { toPounds } from "./money.ts";
+import { foodPackGrams } from "./food.ts";
 import { packSizeOf, unitPriceOf, type PackSize } from "./product-quantity.ts";
 import { compareUnitPrices, type UnitPrice } from "./unit-price.ts";
 import type { QuantityUnit } from "./pack-size.ts";
@@ -102,7 +103,7 @@ export function productSizes(members: readonly FamilyMember[]): ProductSize[] {
       itemUnitPrice: itemPence === null ? null : pounds(unitPriceOf(itemPence, pack)),
       bestValue: priced >= 2 && unit !== null && compareUnitPrices(unit, lowest) === 0,
       bestRetailer: member.bestPricePence === null ? null : (member.bestRetailer ?? null),
-      packGrams: pack?.unit === "kg" ? pack.amount : null,
+      packGrams: foodPackGrams(pack),
     };
   });
 }

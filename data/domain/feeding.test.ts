@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cheapestWayToFeed, dailyGrams, describeMethod, feedingCost, maintenanceEnergyKcal, type FoodFacts, type PetBody } from "./feeding.ts";
+import { cheapestWayToFeed, dailyCostFor, dailyGrams, describeMethod, feedingCost, maintenanceEnergyKcal, type FoodFacts, type PetBody } from "./feeding.ts";
 import { feedingGuideSchema, parseFeedingGuide, petProfileSchema } from "./feeding.schema.ts";
 
 const dog = (weightKg: number, more: Partial<PetBody> = {}): PetBody => ({
@@ -379,5 +379,24 @@ describe("feedingGuideSchema and parseFeedingGuide", () => {
     expect(parseFeedingGuide("")).toBeNull();
     expect(parseFeedingGuide("{rows:")).toBeNull();
     expect(parseFeedingGuide('{"rows":[{"weightKg":5,"gramsPerDay":95}]}')).toBeNull();
+  });
+});
+
+describe("dailyCostFor", () => {
+  it("costs the grams a day at the pack's price per gram, in whole pence rounded half up", () => {
+    // 163 g × 6499p ÷ 12000 g = 88.28p.
+    expect(dailyCostFor(163, 12000, 6499)).toBe(88);
+    // 150 g × 1000p ÷ 2000 g = 75p exactly; 5 g × 100p ÷ 1000 g = 0.5p rounds up to 1.
+    expect(dailyCostFor(150, 2000, 1000)).toBe(75);
+    expect(dailyCostFor(5, 1000, 100)).toBe(1);
+    // 4.9 g: 0.49p rounds down to 0.
+    expect(dailyCostFor(4.9, 1000, 100)).toBe(0);
+  });
+  it("is null when the grams, the pack or the price are not known, or the pack is empty", () => {
+    expect(dailyCostFor(null, 12000, 6499)).toBeNull();
+    expect(dailyCostFor(163, null, 6499)).toBeNull();
+    expect(dailyCostFor(163, 12000, null)).toBeNull();
+    expect(dailyCostFor(163, 0, 6499)).toBeNull();
+    expect(dailyCostFor(0, 12000, 6499)).toBeNull();
   });
 });

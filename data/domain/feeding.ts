@@ -310,15 +310,24 @@ export function describeMethod(result: DailyGrams): string {
 }
 
 /**
- * What feeding the pet this food costs a day, in whole pence, at one pack's price to the door
- * (the cost-per-day sort and the card's "a day" figure): the daily grams (`dailyGrams`) times
- * the price per gram, rounded half up (`feedingCost`). Null when the daily grams, the pack or
+ * What feeding `grams` a day costs, in whole pence, from a pack of `packGrams` at `totalPence` to
+ * the door: the grams times the price per gram, rounded half up (feedingCost). Null when the
+ * grams, the pack or the price are not known, or the cost cannot be worked out. The one place a
+ * cost per day is put together: the cost-per-day sort, the card's "a day" figure, the compare page.
+ * @example dailyCostFor(163, 12000, 6499) // 88
+ */
+export function dailyCostFor(grams: number | null, packGrams: number | null, totalPence: Pence | null): Pence | null {
+  if (grams === null || packGrams === null || totalPence === null) return null;
+  return feedingCost({ grams, packGrams, totalPence })?.perDayPence ?? null;
+}
+
+/**
+ * What feeding the pet this food costs a day, in whole pence, at one pack's price to the door:
+ * its daily grams (dailyGrams) costed by dailyCostFor. Null when the daily grams, the pack or
  * the price are not known.
  * @example costPerDayPence(tenKgAdultDog, { kcalPerKg: 3800, guide: null }, 12000, 4599) // 62 (163 g × 4599p ÷ 12000 g = 62.47p)
  */
 export function costPerDayPence(pet: PetBody, food: FoodFacts, packGrams: number | null, totalPence: Pence | null): Pence | null {
   if (packGrams === null || totalPence === null) return null;
-  const daily = dailyGrams(pet, food);
-  if (daily === null) return null;
-  return feedingCost({ grams: daily.grams, packGrams, totalPence })?.perDayPence ?? null;
+  return dailyCostFor(dailyGrams(pet, food)?.grams ?? null, packGrams, totalPence);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPence, toPence, toPounds } from "./money.ts";
+import { formatPence, fromPounds, toPence, toPounds } from "./money.ts";
 
 describe("toPence", () => {
   it("parses pounds text exactly", () => {
@@ -59,5 +59,15 @@ describe("toPounds and formatPence", () => {
     }
     // Where Intl writes "-£0.00", nothing is owed either way.
     expect([formatPence(-0), formatPence(-0.4)]).toEqual(["£0.00", "£0.00"]);
+  });
+});
+
+describe("fromPounds", () => {
+  it("turns the application's own pounds back into pence, float noise removed", () => {
+    expect(fromPounds(12.99)).toBe(1299);
+    expect(fromPounds(0.1 + 11.9)).toBe(1200);
+    expect(fromPounds(0)).toBe(0);
+    expect(fromPounds(null)).toBeNull();
+    expect(fromPounds(undefined)).toBeNull();
   });
 });

@@ -19,6 +19,20 @@ export function toPounds(pence: Pence | null | undefined): number | null {
 }
 
 /**
+ * Pence of a pounds amount the application itself wrote (an API or catalogue field, exact to two
+ * decimals): rounding only removes float noise. Where a pounds value arrives from the outside
+ * (a form, a query) use toPence, which refuses anything that is not a whole number of pence.
+ * @example fromPounds(12.99) // 1299
+ * @example fromPounds(0.1 + 11.9) // 1200
+ * @example fromPounds(null) // null
+ */
+export function fromPounds(pounds: number): Pence;
+export function fromPounds(pounds: number | null | undefined): Pence | null;
+export function fromPounds(pounds: number | null | undefined): Pence | null {
+  return pounds === null || pounds === undefined ? null : Math.round(pounds * 100);
+}
+
+/**
  * Parses a pounds amount ("12.99", "£12.9", 12.99, "12") into pence without float error.
  * Returns null for anything that is not a non-negative amount with at most two decimals.
  * @example toPence("12.99") // 1299

@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { bestOffer, defaultFreshForMs, effectivePence, freshnessText, offerListOrder, offerTotalAt, offerTotalPence, type ListedOffer, type OfferPricing } from "./offers.ts";
+import { fromPounds } from "./money.ts";
+import { bestOffer as bestOfferAt, bestOfferOf, defaultFreshForMs, isComparable, lastSeenOffer, effectivePence, freshnessText, offerListOrder, offerTotalAt, offerTotalPence, type ListedOffer, type OfferPricing } from "./offers.ts";
 
 const offer = (over: Partial<OfferPricing> = {}): OfferPricing => ({
   retailerId: 1,
   pricePence: 1000,
-  originalPricePence: null,
   inStock: true,
   priceOverride: false,
   manualPricePence: null,
   ...over,
 });
+
+const now = new Date("2026-03-31T12:00:00.000Z");
+const bestOffer = (offers: readonly OfferPricing[]) => bestOfferAt(offers, now);
 
 describe("effectivePence", () => {
   it("uses the manual price only while the override is on", () => {
@@ -39,10 +42,6 @@ describe("bestOffer", () => {
   it("takes a cheaper offer over one of a lower retailer id", () => {
     expect(bestOffer([offer({ retailerId: 1, pricePence: 1001 }), offer({ retailerId: 8, pricePence: 1000 })])).toMatchObject({ bestRetailerId: 8, bestPricePence: 1000 });
     expect(bestOffer([offer({ retailerId: 8, pricePence: 1000 }), offer({ retailerId: 1, pricePence: 1001 })])).toMatchObject({ bestRetailerId: 8, bestPricePence: 1000 });
-  });
-  it("gives no was-price of its own: a retailer's claimed was-price (RRP) is not one", () => {
-    const best = bestOffer([offer({ retailerId: 1, pricePence: 1200, originalPricePence: 2000 }), offer({ retailerId: 2, pricePence: 1100, originalPricePence: 1300 })]);
-    expect(best).toEqual({ bestPricePence: 1100, bestRetailerId: 2, bestDeliveryPence: null });
   });
   it("has no best price when nothing is in stock", () => {
     expect(bestOffer([offer({ inStock: false })])).toEqual({ bestPricePence: null, bestRetailerId: null, bestDeliveryPence: null });
@@ -103,7 +102,7 @@ describe("best price to the door", () => {
 });
 
 describe("offerListOrder", () => {
-  const listed = (name: string, total: number, more: Partial<ListedOffer> = {}): ListedOffer => ({ inStock: true, stale: false, total, retailer: { name }, ...more });
+  const listed = (name: string, total: number, more: Partial<ListedOffer> = {}): ListedOffer => ({ inStock: true, stale: false, totalPence: fromPounds(total), retailer: { name }, ...more });
 
   it("lists in stock before out of stock, current before stale, then the cheapest total, then the retailer's name", () => {
     const offers = [
@@ -117,11 +116,104 @@ describe("offerListOrder", () => {
     ];
     const expected = ["Pets Corner 10.5", "Jollyes 12", "Zooplus 12", "eBay 1 stale", "Pets at Home 6 out", "Amazon 5 stale out"];
     const names = (list: ListedOffer[]) =>
-      list.map((o) => `${o.retailer.name} ${Math.round(o.total * 100) / 100}${o.stale ? " stale" : ""}${o.inStock ? "" : " out"}`);
+      list.map((o) => `${o.retailer.name} ${o.totalPence / 100}${o.stale ? " stale" : ""}${o.inStock ? "" : " out"}`);
     expect(names(offers.toSorted(offerListOrder))).toEqual(expected);
     expect(names(offers.toReversed().toSorted(offerListOrder))).toEqual(expected);
     expect(offerListOrder(listed("Amazon", 12), listed("Amazon", 12))).toBe(0);
     expect(offerListOrder(listed("Zooplus", 12), listed("Jollyes", 12))).toBeGreaterThan(0);
     expect(offerListOrder(listed("Jollyes", 12), listed("Zooplus", 12))).toBeLessThan(0);
+  });
+});
+
+describe("isComparable", () => {
+  const at = new Date("2026-03-31T12:00:00.000Z");
+  const hoursBefore = (hours: number, extraMs = 0) => new Date(at.getTime() - hours * 3_600_000 - extraMs).toISOString();
+
+  it("takes an in-stock offer that is not marked stale, and never an out-of-stock or stale one", () => {
+    expect(isComparable({ inStock: true }, at)).toBe(true);
+    expect(isComparable({ inStock: true, stale: false }, at)).toBe(true);
+    expect(isComparable({ inStock: false }, at)).toBe(false);
+    expect(isComparable({ inStock: true, stale: true }, at)).toBe(false);
+    expect(isComparable({ inStock: false, stale: true }, at)).toBe(false);
+    // A stale mark counts even with a recent check time (the sweep's mark is never overruled).
+    expect(isComparable({ inStock: true, stale: true, lastCheckedAt: hoursBefore(1) }, at)).toBe(false);
+  });
+
+  it("counts a price confirmed exactly the freshness window ago as current, and one a millisecond older as not", () => {
+    expect(isComparable({ inStock: true, lastCheckedAt: hoursBefore(24) }, at)).toBe(true);
+    expect(isComparable({ inStock: true, lastCheckedAt: hoursBefore(24, 1) }, at)).toBe(false);
+    expect(isComparable({ inStock: true, lastCheckedAt: hoursBefore(0) }, at)).toBe(true);
+  });
+
+  it("uses the freshness window it is given", () => {
+    expect(isComparable({ inStock: true, lastCheckedAt: hoursBefore(48) }, at, 48 * 3_600_000)).toBe(true);
+    expect(isComparable({ inStock: true, lastCheckedAt: hoursBefore(48, 1) }, at, 48 * 3_600_000)).toBe(false);
+    expect(isComparable({ inStock: true, lastCheckedAt: hoursBefore(2) }, at, 3_600_000)).toBe(false);
+  });
+
+  it("never lets an admin's price go stale by time, nor an offer without a check time", () => {
+    expect(isComparable({ inStock: true, priceOverride: true, lastCheckedAt: hoursBefore(24 * 30) }, at)).toBe(true);
+    expect(isComparable({ inStock: true, priceOverride: false, lastCheckedAt: hoursBefore(24 * 30) }, at)).toBe(false);
+    expect(isComparable({ inStock: true, lastCheckedAt: null }, at)).toBe(true);
+    // An admin's price out of stock is still out of stock.
+    expect(isComparable({ inStock: false, priceOverride: true, lastCheckedAt: hoursBefore(1) }, at)).toBe(false);
+  });
+});
+
+describe("bestOfferOf", () => {
+  const at = new Date("2026-03-31T12:00:00.000Z");
+  const checked = (hoursAgo: number) => new Date(at.getTime() - hoursAgo * 3_600_000).toISOString();
+
+  it("is the offer with the lowest total to the door among those that may be compared", () => {
+    const cheap = offer({ retailerId: 4, pricePence: 900 });
+    const offers = [offer({ retailerId: 1, pricePence: 1000 }), cheap, offer({ retailerId: 2, pricePence: 800, inStock: false })];
+    expect(bestOfferOf(offers, at)).toBe(cheap);
+    expect(bestOfferOf(offers.toReversed(), at)).toBe(cheap);
+  });
+
+  it("breaks a tie on the total by the lower retailer id, whatever the order", () => {
+    const low = offer({ retailerId: 3 });
+    const high = offer({ retailerId: 6 });
+    expect(bestOfferOf([high, low], at)).toBe(low);
+    expect(bestOfferOf([low, high], at)).toBe(low);
+  });
+
+  it("is null when every offer is out of stock or stale, however cheap, and with no offers", () => {
+    expect(bestOfferOf([offer({ retailerId: 1, inStock: false }), offer({ retailerId: 2, pricePence: 1, stale: true })], at)).toBeNull();
+    expect(bestOfferOf([], at)).toBeNull();
+  });
+
+  it("passes over an offer not confirmed within the window, exactly on the window still counting", () => {
+    const onLimit = offer({ retailerId: 2, pricePence: 1000, lastCheckedAt: checked(24) });
+    const pastLimit = offer({ retailerId: 1, pricePence: 500, lastCheckedAt: new Date(at.getTime() - 24 * 3_600_000 - 1).toISOString() });
+    expect(bestOfferOf([pastLimit, onLimit], at)).toBe(onLimit);
+    expect(bestOfferOf([pastLimit], at)).toBeNull();
+    expect(bestOfferOf([pastLimit], at, { freshForMs: 48 * 3_600_000 })).toBe(pastLimit);
+  });
+
+  it("ranks on the one-off total, never on a repeat-delivery price", () => {
+    const repeatCheap = { ...offer({ retailerId: 1, pricePence: 2000 }), repeatPricePence: 1000 };
+    const oneOff = offer({ retailerId: 2, pricePence: 1900 });
+    expect(bestOfferOf([repeatCheap, oneOff], at)).toBe(oneOff);
+  });
+
+  it("ranks other offer shapes by the total it is told, on the same rule", () => {
+    const listed = [
+      { retailerId: 5, inStock: true, stale: false, total: 12.0 },
+      { retailerId: 2, inStock: true, stale: false, total: 0.1 + 11.9 },
+      { retailerId: 1, inStock: true, stale: true, total: 3 },
+    ];
+    expect(bestOfferOf(listed, at, { totalOf: (o) => fromPounds(o.total) })).toBe(listed[1]);
+  });
+});
+
+describe("lastSeenOffer", () => {
+  it("is the lowest total of all the offers, out of stock and stale included; of tied offers the first", () => {
+    const a = { name: "a", totalPence: 1200 };
+    const b = { name: "b", totalPence: 900 };
+    const c = { name: "c", totalPence: 900 };
+    expect(lastSeenOffer([a, b, c], (o) => o.totalPence)).toBe(b);
+    expect(lastSeenOffer([c, b, a], (o) => o.totalPence)).toBe(c);
+    expect(lastSeenOffer([], (o: typeof a) => o.totalPence)).toBeNull();
   });
 });

@@ -144,7 +144,6 @@ describe("pointsToDoor", () => {
   const offer = (retailerId: number, over: Partial<OfferPricing> = {}): OfferPricing => ({
     retailerId,
     pricePence: 3900,
-    originalPricePence: null,
     inStock: true,
     priceOverride: false,
     manualPricePence: null,

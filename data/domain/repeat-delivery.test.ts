@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { DeliveryRule } from "./delivery.ts";
-import { bestOffer } from "./offers.ts";
-import { cheapestRegularWay, repeatOrder, repeatSavingPence, repeatTotalPence, type RegularWayOption, type RepeatPricing } from "./repeat-delivery.ts";
+import { bestOffer as bestOfferAt, type OfferPricing } from "./offers.ts";
+import { cheapestRegularWay as cheapestRegularWayAt, repeatOrder, repeatSavingPence, repeatTotalPence, type RegularWayOption, type RepeatPricing } from "./repeat-delivery.ts";
+
+const now = new Date("2026-03-31T12:00:00.000Z");
+const bestOffer = (offers: readonly OfferPricing[]) => bestOfferAt(offers, now);
+const cheapestRegularWay = <T extends RegularWayOption>(options: readonly T[]) => cheapestRegularWayAt(options, now);
 
 /** £3.99, free on orders of £39.00 or more. */
 const rule: DeliveryRule = { standardPence: 399, freeFromPence: 3900 };
@@ -9,7 +13,6 @@ const rule: DeliveryRule = { standardPence: 399, freeFromPence: 3900 };
 const offer = (over: Partial<RepeatPricing>): RepeatPricing => ({
   retailerId: 1,
   pricePence: 2000,
-  originalPricePence: null,
   inStock: true,
   priceOverride: false,
   manualPricePence: null,
@@ -110,5 +113,14 @@ describe("cheapestRegularWay", () => {
     const crossing = offer({ pricePence: 3900, repeatPricePence: 3705 });
     const option = way({ totalPence: 3900, repeatTotalPence: repeatTotalPence(crossing) });
     expect(cheapestRegularWay([option])).toEqual({ option, repeat: false, totalPence: 3900 });
+  });
+});
+
+describe("cheapestRegularWay and the freshness window", () => {
+  it("passes over an offer confirmed more than the window before now, exactly on the window still counting", () => {
+    const onLimit = way({ retailerId: 2, totalPence: 2000, lastCheckedAt: new Date(now.getTime() - 24 * 3_600_000).toISOString() });
+    const past = way({ retailerId: 1, totalPence: 1500, repeatTotalPence: 1000, lastCheckedAt: new Date(now.getTime() - 24 * 3_600_000 - 1).toISOString() });
+    expect(cheapestRegularWayAt([past, onLimit], now)).toEqual({ option: onLimit, repeat: false, totalPence: 2000 });
+    expect(cheapestRegularWayAt([past], now, 48 * 3_600_000)).toEqual({ option: past, repeat: true, totalPence: 1000 });
   });
 });

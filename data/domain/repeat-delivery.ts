@@ -8,7 +8,7 @@
  */
 import { totalPence } from "./delivery.ts";
 import type { Pence } from "./money.ts";
-import { offerDeliveryPence, offerTotalPence, type OfferPricing } from "./offers.ts";
+import { defaultFreshForMs, isComparable, offerDeliveryPence, offerTotalPence, type ComparableOffer, type OfferPricing } from "./offers.ts";
 
 /** Longest terms text an offer's repeat-delivery scheme may carry. */
 export const maxRepeatTermsLength = 200;
@@ -56,11 +56,8 @@ export function repeatSavingPence(offer: RepeatPricing): Pence | null {
 }
 
 /** One offer as "the cheapest regular way to buy" compares it: both of its totals to the door. */
-export interface RegularWayOption {
+export interface RegularWayOption extends ComparableOffer {
   retailerId: number;
-  inStock: boolean;
-  /** Not confirmed within the freshness window: shown, never the cheapest. */
-  stale: boolean;
   /** One-off total to the door. */
   totalPence: Pence;
   /** Repeat-delivery total to the door; null: no repeat price. */
@@ -75,16 +72,16 @@ export interface CheapestRegularWay<T extends RegularWayOption> {
 }
 
 /**
- * The cheapest regular way to buy: the lowest total to the door among every current in-stock
- * offer's one-off total and repeat total. Ties go to a one-off order over repeat delivery (no
+ * The cheapest regular way to buy: the lowest total to the door among the one-off and repeat
+ * totals of every offer that may be compared at `now` (isComparable). Ties go to a one-off order over repeat delivery (no
  * standing order needed for the same money), then to the lower retailer id (as the best price
- * does), so with no repeat price cheaper it is the best price's own offer. Null when no offer is
- * in stock and current.
+ * does), so with no repeat price cheaper it is the best price's own offer. Null when no offer may
+ * be compared.
  */
-export function cheapestRegularWay<T extends RegularWayOption>(options: readonly T[]): CheapestRegularWay<T> | null {
+export function cheapestRegularWay<T extends RegularWayOption>(options: readonly T[], now: Date, freshForMs: number = defaultFreshForMs): CheapestRegularWay<T> | null {
   let best: CheapestRegularWay<T> | null = null;
   for (const option of options) {
-    if (!option.inStock || option.stale) continue;
+    if (!isComparable(option, now, freshForMs)) continue;
     const ways: [Pence, boolean][] = [[option.totalPence, false]];
     if (option.repeatTotalPence !== null) ways.push([option.repeatTotalPence, true]);
     for (const [total, repeat] of ways) {

@@ -54,7 +54,7 @@ export function searchTerms(text: string): string[] {
     .slice(0, maxTerms);
 }
 
-/** Search ranking weights of a product's name, brand, category name and description. */
+/** Search ranking weights of a product's name, brand, category name and description: the in-memory index and FTS5's bm25 (searchBm25) both rank by these. */
 export const searchColumnWeights = [10, 6, 3, 1] as const;
 
 /**

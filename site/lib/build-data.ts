@@ -8,7 +8,7 @@
  * for the previous one. Without a worker (astro dev, astro check) the pass reads DATABASE_PATH
  * and covers every product.
  */
-import { databasePath } from "../../data/config.ts";
+import { databasePath, pricePipelineConfig } from "../../data/config.ts";
 import { currentBuildPass, type BuildPass } from "../../data/site-build-pass.ts";
 import { openDb, type Db } from "../../data/db/client.ts";
 import { getAffiliateIds, listCategories, listComparisonRetailers, listRetailers, listVouchers } from "../../data/db/catalogue.ts";
@@ -109,6 +109,11 @@ export function comparedRetailers(): { names: string[]; count: number; list: str
 /** Whether any demo offer is published: every page then says its prices are illustrative (one query per pass). */
 export function showsDemoNotice(): boolean {
   return once("demo-offers", hasDemoOffers);
+}
+
+/** How long a confirmed price counts as current (PRICE_FRESH_HOURS, as the server's stale sweep uses it). */
+export function priceFreshForMs(): number {
+  return pricePipelineConfig().freshForMs;
 }
 
 export function buildAffiliateIds(): AffiliateIds {

@@ -7,7 +7,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { dailyCostFor } from "../../data/domain/compare-page.ts";
+import { compareDailyCost } from "../../data/domain/compare-page.ts";
 import { deliveryText } from "../../data/domain/delivery.ts";
 import { formatRating } from "../../data/domain/display.ts";
 import { type PetProfile } from "../../data/domain/feeding.ts";
@@ -239,7 +239,7 @@ describe("compare page", () => {
     const products = [toy, first, catFood, second];
     const pet: PetProfile = { name: "Rex", species: "dog", weightKg: 12, lifeStage: "adult", activity: "normal", neutered: false };
     const costs = products.map((product) => {
-      const cost = dailyCostFor(pet, {
+      const cost = compareDailyCost(pet, {
         species: product.category_slug === "dog-food" ? "dog" : product.category_slug === "cat-food" ? "cat" : null,
         bestPrice: product.best_price_pence === null ? null : product.best_price_pence / 100,
         packSize: packSizeOf(product.name),

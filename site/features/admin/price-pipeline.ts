@@ -3,6 +3,7 @@
  * /admin/price-review and the last price refresh on /admin/analytics.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
+import { fromPounds } from "../../../data/domain/money.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { toast } from "../toast/toast.store.ts";
 import type { HoldDecision, HoldFactor, PriceHold, PriceRefreshRun } from "./admin-api.ts";
@@ -20,8 +21,8 @@ type ToastInput = Parameters<typeof toast>[0];
 export function priceChange(published: number | null, held: number): string {
   if (published === null || !(published > 0) || !Number.isFinite(held)) return "—";
   // In pence, so float noise (0.1 + 0.2) cannot tip a half-percent either way.
-  const publishedPence = Math.round(published * 100);
-  const percent = Math.round(((Math.round(held * 100) - publishedPence) / publishedPence) * 100);
+  const publishedPence = fromPounds(published);
+  const percent = Math.round(((fromPounds(held) - publishedPence) / publishedPence) * 100);
   if (percent > 0) return `+${percent}%`;
   return percent < 0 ? `\u2212${-percent}%` : "0%";
 }

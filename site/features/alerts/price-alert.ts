@@ -18,7 +18,7 @@ import {
   type AlertKind,
   type AlertRequest,
 } from "../../../data/domain/alerts.ts";
-import type { Pence } from "../../../data/domain/money.ts";
+import { fromPounds, type Pence } from "../../../data/domain/money.ts";
 
 export type { AlertRequest } from "../../../data/domain/alerts.ts";
 
@@ -62,7 +62,7 @@ export function validateAlert(email: string, target: string): { errors: AlertFor
 }
 
 /** Pounds (a form's or the page's figure) to whole pence, free of float noise. */
-const pence = (pounds: number): Pence => Math.round(pounds * 100);
+const pence = fromPounds;
 
 /**
  * Whether an alert for this target would be met at once (metAtOnce): the current best price

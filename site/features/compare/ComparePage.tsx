@@ -7,7 +7,7 @@ import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
 import {
   bestPerRow,
   columnValues,
-  dailyCostFor,
+  compareDailyCost,
   idsFromSearch,
   type CompareProduct,
   type CompareRow,
@@ -16,7 +16,7 @@ import { compareLimit } from "../../../data/domain/compare.ts";
 import { deliveryText } from "../../../data/domain/delivery.ts";
 import { formatPrice, formatRating, shownRating } from "../../../data/domain/display.ts";
 import type { PetProfile } from "../../../data/domain/feeding.ts";
-import { formatPence } from "../../../data/domain/money.ts";
+import { formatPence, fromPounds } from "../../../data/domain/money.ts";
 import { apiPath, categoryPath, comparePath, productPath } from "../../../data/domain/paths.ts";
 import { formatUnitPrice, unitWords } from "../../../data/domain/unit-price.ts";
 import { fetchCompare } from "../../lib/api.ts";
@@ -72,7 +72,7 @@ function CostPerDay({ product, pet }: { product: CompareProduct; pet: PetProfile
       </a>
     );
   }
-  const cost = dailyCostFor(pet, product);
+  const cost = compareDailyCost(pet, product);
   switch (cost.kind) {
     case "cost":
       return (
@@ -229,7 +229,7 @@ export default function ComparePage({ categories, links }: { categories: { name:
           <span className="text-slate-600">{product.packSize === null ? "Pack size not stated" : "No price"}</span>
         ) : (
           <>
-            <span className="block font-semibold">{formatUnitPrice({ pence: Math.round(product.unitPrice.price * 100), unit: product.unitPrice.unit })}</span>
+            <span className="block font-semibold">{formatUnitPrice({ pence: fromPounds(product.unitPrice.price), unit: product.unitPrice.unit })}</span>
             {product.packSize && <span className="block text-xs text-slate-600">Pack: {product.packSize.label}</span>}
           </>
         ),
@@ -281,7 +281,7 @@ export default function ComparePage({ categories, links }: { categories: { name:
         product.bestPrice === null ? (
           <span className="text-slate-600">—</span>
         ) : (
-          <span>{deliveryText(product.bestDelivery === null ? null : Math.round(product.bestDelivery * 100))}</span>
+          <span>{deliveryText(fromPounds(product.bestDelivery))}</span>
         ),
     },
     {

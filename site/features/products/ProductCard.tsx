@@ -7,6 +7,7 @@ import { prescriptionNeededText } from "../../../data/domain/legal-category.ts";
 import { imageFallback, productImage, productPath } from "../../../data/domain/paths.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 import { formatUnitPrice, unitPrice } from "../../../data/domain/unit-price.ts";
+import { fromPounds } from "../../../data/domain/money.ts";
 import { logClick } from "../../lib/browser/clicks.ts";
 import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import { useIsClient } from "../../lib/browser/use-is-client.ts";
@@ -59,7 +60,7 @@ function Star({ filled }: { filled: boolean }) {
 
 /** "£5.42 per kg" for a price in pounds and the card's pack size. */
 function cardUnitText(pounds: number, pack: PackSize): string | null {
-  const price = unitPrice(Math.round(pounds * 100), pack);
+  const price = unitPrice(fromPounds(pounds), pack);
   return price === null ? null : formatUnitPrice(price);
 }
 

@@ -7,6 +7,8 @@ import { bestDealOffer, type Product } from "../../../data/domain/catalogue.ts";
 import type { CompareItem } from "../../../data/domain/compare.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 import { isPrescriptionOnly } from "../../../data/domain/legal-category.ts";
+import { fromPounds } from "../../../data/domain/money.ts";
+import { lastSeenOffer } from "../../../data/domain/offers.ts";
 
 /** How many offers a card lists under the best price. */
 export const cardOfferCount = 3;
@@ -65,7 +67,7 @@ export function toCardProduct(product: Product): CardProduct {
     originalPrice: prescriptionOnly ? null : product.originalPrice,
     bestDelivery: product.bestDelivery,
     packSize: product.packSize,
-    lastSeenPrice: product.bestPrice === null && product.prices.length > 0 ? Math.min(...product.prices.map((offer) => offer.total)) : null,
+    lastSeenPrice: product.bestPrice === null ? (lastSeenOffer(product.prices, (offer) => fromPounds(offer.total))?.total ?? null) : null,
     offers: product.prices.slice(0, cardOfferCount).map((offer) => ({
       retailerName: offer.retailer.name,
       retailerLogo: offer.retailer.logo,
