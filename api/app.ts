@@ -108,6 +108,7 @@ import { securityHeaders } from "./lib/security-headers.ts";
 import { noteDamage } from "../data/db/integrity.ts";
 import { cacheNone } from "./lib/http.ts";
 import { withCache } from "./lib/cached-route.ts";
+import { allowedMethods, compileRoutes } from "./http/route-match.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -288,17 +289,8 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/machine/releases/current.tar.gz", currentRelease, releaseRead],
 ];
 
-/** Each route's path as a pattern: `:name` matches one path segment. */
-const routePatterns = routes.map(([method, path]) => ({
-  method,
-  pattern: new RegExp(`^${path.replace(/:[a-zA-Z]+/g, "[^/]+")}$`),
-}));
-
-/** The methods the route table serves at this path (none when no route matches it). */
-function allowedMethods(pathname: string): string[] {
-  const methods = routePatterns.filter(({ pattern }) => pattern.test(pathname)).map(({ method }) => method);
-  return methods.includes("GET") ? [...methods, "HEAD"] : methods;
-}
+/** The route table's paths, compiled once: the 405 answers, the fast path and the API's documentation match with them. */
+export const compiledRoutes = compileRoutes(routes);
 
 /** Messages for errors h3 raises itself with only a status text (malformed URL, no route, ...). */
 const genericMessages: Record<number, string> = {
@@ -384,7 +376,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   }
   app.all("/api/**", (event) => {
     // A known path asked with another method is a 405 naming the methods it takes, not a 404.
-    const allowed = allowedMethods(event.url.pathname);
+    const allowed = allowedMethods(compiledRoutes, event.url.pathname);
     if (allowed.length === 0) throw new HTTPError({ status: 404, message: "Not found" });
     throw new HTTPError({
       status: 405,
