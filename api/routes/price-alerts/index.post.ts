@@ -1,7 +1,7 @@
 import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { badRequest, readJson } from "../../lib/http.ts";
+import { badRequest } from "../../lib/http.ts";
 import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { formatPence, toPence } from "../../../data/domain/money.ts";
 import { alertKinds, maxDropPercent, minDropPercent } from "../../../data/domain/alerts.ts";
@@ -18,7 +18,7 @@ const dropPercentSchema = z.number({ error: dropPercentMessage }).int(dropPercen
  * The alert's kind (target when left out) and the one figure it takes: targetPrice only for a
  * target alert, dropPercent (1 to 99) only for a drop alert, neither for back-in-stock or lowest-90.
  */
-const body = z
+const bodySchema = z
   .object({
     userId: visitorIdSchema,
     productId: productIdSchema,
@@ -57,8 +57,8 @@ const body = z
  * at once. 422 for a prescription-only medicine (POM-V, POM-VPS): it may not be advertised, so no
  * alert of any kind is set for it (nothing is stored, no mail goes out).
  */
-export default defineRoute(async (event, ctx) => {
-  const { userId, productId, email, rule } = await readJson(event, body);
+export default defineRoute({ body: bodySchema }, async (event, ctx, { body }) => {
+  const { userId, productId, email, rule } = await body();
   const legalCategory = productLegalCategory(ctx.db, productId);
   if (legalCategory === undefined) throw badRequest("productId: unknown product");
   if (isPrescriptionOnly(legalCategory)) {
