@@ -109,6 +109,7 @@ import { noteDamage } from "../data/db/integrity.ts";
 import { cacheNone } from "./lib/http.ts";
 import { withCache } from "./lib/cached-route.ts";
 import { allowedMethods, compileRoutes } from "./http/route-match.ts";
+import { openApiRoute } from "./http/openapi.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -193,6 +194,7 @@ const feedUpload: RouteOptions = {
 /** Every endpoint: method, path (`:name` is one path segment), handler and options. */
 export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, RouteOptions?]> = [
   ["GET", "/api/health", health],
+  ["GET", "/api/openapi.json", openApiRoute(() => compiledRoutes), cached],
   ["GET", "/api/products", listProducts, cached],
   ["GET", "/api/products/count", countProducts, cached],
   ["GET", "/api/products/featured", featuredProducts, cached],
