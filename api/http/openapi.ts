@@ -35,7 +35,8 @@ export interface Parameter {
   in: "path" | "query";
   required: boolean;
   schema: JsonSchema;
-  description?: string;
+  /** An empty value (`?category=`) counts as the parameter not given. */
+  allowEmptyValue?: true;
 }
 
 export interface Operation {
@@ -69,13 +70,23 @@ export function operationId(method: string, path: string): string {
   return method.toLowerCase() + words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("");
 }
 
+/** Whether a query parameter's schema takes an empty value (an optional parameter reads it as not given). */
+const acceptsEmpty = (schema: z.ZodType | undefined) => schema !== undefined && schema.safeParse("").success;
+
 /** The query schema's properties as query parameters (the query is always an object of text values). */
 function queryParameters(method: string, path: string, schema: z.ZodType): Parameter[] {
   const json = requestSchema(schema);
   const properties = json.properties as Record<string, JsonSchema> | undefined;
   if (json.type !== "object" || !properties) throw new Error(`${method} ${path}: its query schema is not an object of parameters`);
   const required = new Set((json.required as string[] | undefined) ?? []);
-  return Object.entries(properties).map(([name, property]) => ({ name, in: "query", required: required.has(name), schema: property }));
+  const shape = schema instanceof z.ZodObject ? schema.shape : {};
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    schema: property,
+    ...(acceptsEmpty(shape[name]) ? { allowEmptyValue: true } : {}),
+  }));
 }
 
 function operation({ route, method, compiled }: DocumentedRoute): Operation {

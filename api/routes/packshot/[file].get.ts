@@ -19,7 +19,8 @@ const packshotFile = z
   .string()
   .refine((file) => file.endsWith(fileSuffix), "A packshot is asked for as {slug}.svg")
   .transform((file) => file.slice(0, -fileSuffix.length))
-  .pipe(slugParam("slug"));
+  .pipe(slugParam("slug"))
+  .meta({ description: "The product's slug and .svg", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*\\.svg$" });
 const noQuery = z.strictObject({}, { error: "This endpoint takes no query parameters" });
 
 export default defineRoute({ params: { file: packshotFile }, query: noQuery }, (event, ctx, { params: { file: slug } }) => {
