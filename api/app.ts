@@ -109,6 +109,8 @@ import { noteDamage } from "../data/db/integrity.ts";
 import { cacheNone } from "./lib/http.ts";
 import { withCache } from "./lib/cached-route.ts";
 import { tagEventRoute } from "./http/observe.ts";
+import { allowedMethods, compileRoutes } from "./http/route-match.ts";
+import { openApiRoute } from "./http/openapi.ts";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -193,6 +195,7 @@ const feedUpload: RouteOptions = {
 /** Every endpoint: method, path (`:name` is one path segment), handler and options. */
 export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, RouteOptions?]> = [
   ["GET", "/api/health", health],
+  ["GET", "/api/openapi.json", openApiRoute(() => compiledRoutes), cached],
   ["GET", "/api/products", listProducts, cached],
   ["GET", "/api/products/count", countProducts, cached],
   ["GET", "/api/products/featured", featuredProducts, cached],
@@ -289,17 +292,8 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/machine/releases/current.tar.gz", currentRelease, releaseRead],
 ];
 
-/** Each route's path as a pattern: `:name` matches one path segment. */
-const routePatterns = routes.map(([method, path]) => ({
-  method,
-  pattern: new RegExp(`^${path.replace(/:[a-zA-Z]+/g, "[^/]+")}$`),
-}));
-
-/** The methods the route table serves at this path (none when no route matches it). */
-function allowedMethods(pathname: string): string[] {
-  const methods = routePatterns.filter(({ pattern }) => pattern.test(pathname)).map(({ method }) => method);
-  return methods.includes("GET") ? [...methods, "HEAD"] : methods;
-}
+/** The route table's paths, compiled once: the 405 answers, the fast path and the API's documentation match with them. */
+export const compiledRoutes = compileRoutes(routes);
 
 /** Messages for errors h3 raises itself with only a status text (malformed URL, no route, ...). */
 const genericMessages: Record<number, string> = {
@@ -390,7 +384,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
   }
   app.all("/api/**", (event) => {
     // A known path asked with another method is a 405 naming the methods it takes, not a 404.
-    const allowed = allowedMethods(event.url.pathname);
+    const allowed = allowedMethods(compiledRoutes, event.url.pathname);
     if (allowed.length === 0) throw new HTTPError({ status: 404, message: "Not found" });
     throw new HTTPError({
       status: 405,

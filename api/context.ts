@@ -12,6 +12,7 @@ import type { BuildRecord } from "../data/db/site-builds.ts";
 import type { Nightly } from "./nightly.ts";
 import type { MachineTokenView } from "../data/domain/machine-tokens.ts";
 import type { Telemetry } from "./http/observe.ts";
+import { declareInput, parseInput, type InputSpec, type RouteInput } from "./http/route-input.ts";
 
 /** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
 export interface SiteBuilds {
@@ -81,29 +82,73 @@ export interface MachineContext {
 
 export type RouteHandler = (event: H3Event, ctx: AppContext) => unknown;
 
-/** Declares a handler; the type makes a route file's default export checkable on its own. */
-export function defineRoute(handler: RouteHandler): RouteHandler {
-  return handler;
+/** A route's handler given its declared input (see http/route-input.ts). */
+export type InputRouteHandler<S extends InputSpec, C = AppContext> = (event: H3Event, ctx: C, input: RouteInput<S>) => unknown;
+
+/** Wraps a handler so it runs with its request parsed as `spec` declares, and records the declaration. */
+function withInput<S extends InputSpec, C>(spec: S, handler: InputRouteHandler<S, C>, context: (event: H3Event, ctx: AppContext) => C): RouteHandler {
+  const route: RouteHandler = (event, ctx) => {
+    const routeCtx = context(event, ctx);
+    return handler(event, routeCtx, parseInput(spec, event));
+  };
+  declareInput(route, spec);
+  return route;
+}
+
+/**
+ * Declares a handler; the type makes a route file's default export checkable on its own. With a
+ * spec first, the request's path parameters, query and body are declared with the route and the
+ * handler gets them parsed.
+ */
+export function defineRoute(handler: RouteHandler): RouteHandler;
+export function defineRoute<const S extends InputSpec>(spec: S, handler: InputRouteHandler<S>): RouteHandler;
+export function defineRoute<const S extends InputSpec>(first: RouteHandler | S, handler?: InputRouteHandler<S>): RouteHandler {
+  if (typeof first === "function") return first;
+  return withInput(first, handler!, (_event, ctx) => ctx);
 }
 
 /** A handler for an `auth: "admin"` route: it runs only with a live admin session. */
 export type AdminRouteHandler = (event: H3Event, ctx: AppContext & { admin: AdminContext }) => unknown;
 
-export function defineAdminRoute(handler: AdminRouteHandler): RouteHandler {
-  return (event, ctx) => {
-    if (!ctx.admin) throw new Error("admin route registered without auth: \"admin\"");
-    return handler(event, ctx as AppContext & { admin: AdminContext });
-  };
+function adminContext(_event: H3Event, ctx: AppContext): AppContext & { admin: AdminContext } {
+  if (!ctx.admin) throw new Error("admin route registered without auth: \"admin\"");
+  return ctx as AppContext & { admin: AdminContext };
+}
+
+export function defineAdminRoute(handler: AdminRouteHandler): RouteHandler;
+export function defineAdminRoute<const S extends InputSpec>(spec: S, handler: InputRouteHandler<S, AppContext & { admin: AdminContext }>): RouteHandler;
+export function defineAdminRoute<const S extends InputSpec>(
+  first: AdminRouteHandler | S,
+  handler?: InputRouteHandler<S, AppContext & { admin: AdminContext }>,
+): RouteHandler {
+  if (typeof first === "function") return (event, ctx) => first(event, adminContext(event, ctx));
+  return withInput(first, handler!, adminContext);
 }
 
 /** A handler for an `auth: "machine:<scope>"` route: it runs only for a live machine token holding the scope. */
 export type MachineRouteHandler = (event: H3Event, ctx: AppContext & { machine: MachineContext }, token: MachineTokenView) => unknown;
 
-export function defineMachineRoute(handler: MachineRouteHandler): RouteHandler {
-  return (event, ctx) => {
-    const token = event.context.machineToken as MachineTokenView | undefined;
-    if (!token) throw new Error('machine route registered without auth: "machine:<scope>"');
-    if (!ctx.machine) throw new HTTPError({ status: 503, message: "This server does not run machine jobs" });
-    return handler(event, ctx as AppContext & { machine: MachineContext }, token);
-  };
+/** The machine route's context and the token it was called with. */
+export interface MachineCall {
+  ctx: AppContext & { machine: MachineContext };
+  token: MachineTokenView;
+}
+
+function machineCall(event: H3Event, ctx: AppContext): MachineCall {
+  const token = event.context.machineToken as MachineTokenView | undefined;
+  if (!token) throw new Error('machine route registered without auth: "machine:<scope>"');
+  if (!ctx.machine) throw new HTTPError({ status: 503, message: "This server does not run machine jobs" });
+  return { ctx: ctx as AppContext & { machine: MachineContext }, token };
+}
+
+export function defineMachineRoute(handler: MachineRouteHandler): RouteHandler;
+export function defineMachineRoute<const S extends InputSpec>(spec: S, handler: InputRouteHandler<S, MachineCall>): RouteHandler;
+export function defineMachineRoute<const S extends InputSpec>(first: MachineRouteHandler | S, handler?: InputRouteHandler<S, MachineCall>): RouteHandler {
+  if (typeof first === "function") {
+    return (event, ctx) => {
+      const call = machineCall(event, ctx);
+      return first(event, call.ctx, call.token);
+    };
+  }
+  return withInput(first, handler!, machineCall);
 }

@@ -15,11 +15,14 @@ import { z } from "zod";
 import type { AppContext, RouteHandler } from "../context.ts";
 import { badRequest, parseWith } from "./http.ts";
 import type { CachedResponse } from "./response-cache.ts";
+import { declareInput } from "../http/route-input.ts";
 
 type PathSchemas = Record<string, z.ZodType>;
 type PathValues<P extends PathSchemas> = { [K in keyof P]: z.infer<P[K]> };
 
 export interface CachedReadSpec<P extends PathSchemas, Q extends z.ZodObject> {
+  /** One line for the API's documentation. */
+  summary?: string;
   /** Path parameters (`:name` in the route table) and their schemas. */
   path?: P;
   /** The query parameters it takes; any other is a 400. Without one it takes none. */
@@ -105,6 +108,7 @@ export function defineCachedRead<P extends PathSchemas = Record<never, z.ZodType
     return send(event, read.answer(input, ctx));
   };
   cachedReads.set(handler, read);
+  declareInput(handler, { summary: spec.summary, params: spec.path, query: spec.query, closedQuery: true });
   return handler;
 }
 

@@ -12,7 +12,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { serve, type H3 } from "h3";
-import { routes } from "../app.ts";
+import { compiledRoutes } from "../app.ts";
+import { matchPath, staticFirst, type CompiledPath } from "../http/route-match.ts";
 import type { AppContext } from "../context.ts";
 import { cachedReadOf, type CachedRead } from "./cached-route.ts";
 import type { ResponseCache } from "./response-cache.ts";
@@ -21,11 +22,8 @@ import { createMetricsEndpoint } from "../http/metrics-endpoint.ts";
 import { noTrustedProxies } from "./client-address.ts";
 
 interface FastRoute {
-  pattern: RegExp;
-  names: string[];
+  compiled: CompiledPath;
   read: CachedRead;
-  /** Its path in the route table (the metrics' label). */
-  path: string;
 }
 
 /**
@@ -40,19 +38,17 @@ const maxMemoUrlLength = 512;
 const perAnswerHeaders = new Set(["content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
 
 /**
- * The cached GET routes of the route table as patterns; routes without parameters come first,
- * as the app's router prefers them (`/api/products/count` before `/api/products/:slug`).
+ * The cached GET routes of the route table, as the app's router prefers them when several
+ * match: routes without parameters first (`/api/products/count` before `/api/products/:slug`).
  */
 function fastRoutes(): FastRoute[] {
   const list: FastRoute[] = [];
-  for (const [method, path, handler, options] of routes) {
+  for (const { route, method, compiled } of staticFirst(compiledRoutes)) {
+    const [, , handler, options] = route;
     const read = options?.cache && method === "GET" ? cachedReadOf(handler) : undefined;
-    if (!read) continue;
-    const names = [...path.matchAll(/:([a-zA-Z]+)/g)].map((match) => match[1]!);
-    const pattern = new RegExp(`^${path.replace(/:[a-zA-Z]+/g, "([^/]+)")}$`);
-    list.push({ pattern, names, read, path });
+    if (read) list.push({ compiled, read });
   }
-  return list.sort((a, b) => a.names.length - b.names.length);
+  return list;
 }
 
 /** Keeps the header list the app writes for this answer (a 200 to a GET), to replay it on hits. */
@@ -103,11 +99,9 @@ export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, r
     if (known !== undefined) return send(req, res, known.key, known.path);
     const queryStart = url.indexOf("?");
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
-    for (const { pattern, names, read, path } of list) {
-      const match = pattern.exec(pathname);
-      if (!match) continue;
-      const params: Record<string, string | undefined> = {};
-      names.forEach((name, i) => (params[name] = match[i + 1]));
+    for (const { compiled, read } of list) {
+      const params = matchPath(compiled, pathname);
+      if (!params) continue;
       let key: string;
       try {
         key = read.parse(params, new URLSearchParams(queryStart < 0 ? "" : url.slice(queryStart + 1))).key;
@@ -116,9 +110,10 @@ export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, r
       }
       if (url.length <= maxMemoUrlLength) {
         if (memo.size >= maxMemoKeys) memo.clear();
-        memo.set(url, { key, path });
+        // The route table's path is the metrics' label.
+        memo.set(url, { key, path: compiled.path });
       }
-      return send(req, res, key, path);
+      return send(req, res, key, compiled.path);
     }
     return false;
   };

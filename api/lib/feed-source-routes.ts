@@ -1,5 +1,5 @@
 /** What the feed-source routes share: the source in the path, and import failures as HTTP errors. */
-import { HTTPError, type H3Event } from "h3";
+import { HTTPError } from "h3";
 import { z } from "zod";
 import { WriteRefused } from "../../data/db/catalogue-writer.ts";
 import { getFeedSource, RunConflict, type FeedSource } from "../../data/db/feed-sources.ts";
@@ -7,9 +7,10 @@ import { FeedRefused } from "../../data/feeds/read-feed.ts";
 import { configuredFeedId } from "../feed-imports.ts";
 import { SourceUnavailable } from "../product-sources.ts";
 import { FetchFailed, FetchRefused } from "./guarded-fetch.ts";
-import { notFound, parseWith, routeParam } from "./http.ts";
+import { notFound } from "./http.ts";
 
-const sourceRef = z.union(
+/** The source a path names: an admin source's id, or "awin" for the configured feed. */
+export const sourceRef = z.union(
   [
     z.literal(configuredFeedId),
     z
@@ -21,14 +22,8 @@ const sourceRef = z.union(
   { error: `id must be a feed source's number or "${configuredFeedId}"` },
 );
 
-/** The source the path names: an admin source's id, or "awin" for the configured feed. */
-export function sourceParam(event: H3Event): number | typeof configuredFeedId {
-  return parseWith(sourceRef, routeParam(event, "id"));
-}
-
 /** The admin source the path names; 404 when there is none, 409 for the configured feed (it is set in the environment). */
-export function editableSource(event: H3Event, db: Parameters<typeof getFeedSource>[0]): FeedSource {
-  const ref = sourceParam(event);
+export function editableSource(ref: z.output<typeof sourceRef>, db: Parameters<typeof getFeedSource>[0]): FeedSource {
   if (ref === configuredFeedId) throw new HTTPError({ status: 409, message: "This source is configured by AWIN_FEED_URL / AWIN_FEED_FILE; change it in the server's environment" });
   const source = getFeedSource(db, ref);
   if (!source) throw notFound("Feed source not found");

@@ -82,17 +82,26 @@ const invalidPage: PageText = {
   heading: invalidLink,
   message: "This unsubscribe link is not complete or has been changed. Please open the link from the e-mail exactly as it is. Nothing has changed.",
 };
-/** Exactly one token (none or several fail as an array); every problem gets the same answer, a link is valid or not. */
-const tokenQuery = z.object({ token: z.string().min(1).max(maxTokenLength) });
+/**
+ * The unsubscribe routes' query: exactly one token (none, several or a malformed one parse as
+ * no token, answered as an invalid link, as a page for a browser).
+ */
+export const unsubscribeQuery = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(maxTokenLength)
+    .optional()
+    .catch(undefined)
+    .meta({ description: "The signed token from the e-mail's link; without a valid one the answer is 400" }),
+});
 
 /** The id the link's token was signed for; a missing, changed or foreign token is a 400. */
-function linkId(event: H3Event, kind: UnsubscribeKind): { id: number; token: string } {
-  const tokens = event.url.searchParams.getAll("token");
-  const parsed = tokenQuery.safeParse({ token: tokens.length === 1 ? tokens[0] : tokens });
-  if (!parsed.success) throw badRequest(invalidLink);
-  const id = verifyToken(kind.purpose, parsed.data.token);
+function linkId(token: string | undefined, kind: UnsubscribeKind): { id: number; token: string } {
+  if (token === undefined) throw badRequest(invalidLink);
+  const id = verifyToken(kind.purpose, token);
   if (id === null) throw badRequest(invalidLink);
-  return { id, token: parsed.data.token };
+  return { id, token };
 }
 
 const wantsPage = (event: H3Event) => (event.req.headers.get("accept") ?? "").includes("text/html");
@@ -115,9 +124,9 @@ function withErrorPage(event: H3Event, kind: UnsubscribeKind, answer: () => Resp
 }
 
 /** GET: the page a person sees after clicking the link in a mail; it only reads, the button does the rest. */
-export function unsubscribeFromLink(event: H3Event, db: Db, kind: UnsubscribeKind): Response {
+export function unsubscribeFromLink(event: H3Event, db: Db, kind: UnsubscribeKind, linkToken: string | undefined): Response {
   return withErrorPage(event, kind, () => {
-    const { id, token } = linkId(event, kind);
+    const { id, token } = linkId(linkToken, kind);
     const state = kind.state(db, id);
     if (state === "not-found") throw notFound(kind.notFoundMessage);
     if (state === "already-unsubscribed") return page(kind.page["already-unsubscribed"]);
@@ -132,9 +141,9 @@ export function unsubscribeFromLink(event: H3Event, db: Db, kind: UnsubscribeKin
  * "List-Unsubscribe=One-Click", carries nothing else). Switches it off; the button gets a page,
  * the mail client JSON.
  */
-export function unsubscribeOneClick(event: H3Event, db: Db, kind: UnsubscribeKind): Response {
+export function unsubscribeOneClick(event: H3Event, db: Db, kind: UnsubscribeKind, linkToken: string | undefined): Response {
   return withErrorPage(event, kind, () => {
-    const { id } = linkId(event, kind);
+    const { id } = linkId(linkToken, kind);
     const outcome = kind.deactivate(db, id);
     if (outcome === "not-found") throw notFound(kind.notFoundMessage);
     if (wantsPage(event)) return page(kind.page[outcome]);

@@ -1,7 +1,7 @@
 import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineRoute } from "../context.ts";
-import { badRequest, noContent, readJson } from "../lib/http.ts";
+import { badRequest, noContent } from "../lib/http.ts";
 import { storeWithinBudget } from "../lib/storage-budget.ts";
 import { sessionIdSchema, visitorIdSchema } from "../../data/domain/visitor.ts";
 import { dailyClickCap, recordClicks } from "../../data/db/behaviour.ts";
@@ -15,15 +15,15 @@ const click = z.object({
   timestamp: z.iso.datetime({ error: "timestamp must be an ISO date-time" }),
 });
 
-const body = z.object({
+const bodySchema = z.object({
   userId: visitorIdSchema,
   sessionId: sessionIdSchema.optional(),
   events: z.array(click).min(1, "events must not be empty").max(20, "events: at most 20 at a time"),
 });
 
 /** Affiliate clicks from visitors who accepted analytics cookies, stored as user behaviour, capped per visitor per day. */
-export default defineRoute(async (event, { db }) => {
-  const { userId, sessionId, events } = await readJson(event, body);
+export default defineRoute({ body: bodySchema }, async (event, { db }, { body }) => {
+  const { userId, sessionId, events } = await body();
   const outcome = storeWithinBudget(event, db, () => {
     const outcome = recordClicks(db, userId, sessionId, events);
     return { value: outcome, rows: outcome === "recorded" ? events.length : 0 };

@@ -2,7 +2,6 @@ import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineAdminRoute } from "../context.ts";
 import { FetchFailed, FetchRefused } from "../lib/guarded-fetch.ts";
-import { readJson } from "../lib/http.ts";
 import type { OfferCandidate, OfferConfidence, OfferEvidence } from "../../data/domain/offer-extract.ts";
 
 const extractInput = z.object({
@@ -54,8 +53,8 @@ const candidateAnswer = (candidate: OfferCandidate): CandidateAnswer => ({ ...ca
  * (currency says what it is; null when the page names none). 400 for a URL that may not be
  * fetched, 502 when the page could not be read.
  */
-export default defineAdminRoute(async (event, { admin }): Promise<ExtractAnswer> => {
-  const { url } = await readJson(event, extractInput);
+export default defineAdminRoute({ body: extractInput }, async (_event, { admin }, { body }): Promise<ExtractAnswer> => {
+  const { url } = await body();
   let reading;
   try {
     ({ reading } = await admin.pipeline.readPage(url));

@@ -1367,6 +1367,10 @@ function holdFixture(factor: number): { id: number; retailerId: number; publishe
 /** Bad input for each route, keyed "METHOD /path" as in the route table. */
 const badInput: Record<string, () => BadCase[]> = {
   "GET /api/health": () => [{ method: "DELETE", path: "/api/health", status: 405, error: "DELETE is not allowed here; use GET or HEAD" }],
+  "GET /api/openapi.json": () => [
+    { method: "POST", path: "/api/openapi.json", body: {}, status: 405, error: "POST is not allowed here; use GET or HEAD" },
+    { path: "/api/openapi.json?format=yaml", status: 400, error: 'Unknown query parameter "format": this endpoint takes no query parameters' },
+  ],
   "GET /api/products": () => [
     { path: "/api/products?sort=cheapest", status: 400, error: "sort must be one of rank_asc, price_asc, price_desc, rating_desc, savings_desc, price_per_kg_asc, cost_per_day" },
     {
@@ -1576,6 +1580,15 @@ const goodInput: Record<string, () => Promise<void>> = {
   "GET /api/health": async () => {
     const body = await ok("GET", "/api/health");
     expect(body).toMatchObject({ status: "ok", database: "ok", products: 40 });
+  },
+  "GET /api/openapi.json": async () => {
+    // The document of this very table, served as a public read; api/test/openapi.test.ts checks its contents.
+    const response = await request("GET", "/api/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=3600, stale-while-revalidate=60");
+    const body = (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(body.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(Object.values(body.paths).reduce((n, operations) => n + Object.keys(operations).length, 0)).toBe(routes.length);
   },
   "GET /api/products": async () => {
     const body = (await ok("GET", "/api/products?sort=price_asc&limit=5")) as { id: number }[];

@@ -15,9 +15,12 @@ import { maxSlugLength, slugPattern } from "./slug.ts";
 const maxOffset = 1_000_000;
 const maxPounds = 1_000_000;
 
-/** Query strings carry text; an empty value means the parameter was not given. */
+/**
+ * Query strings carry text; an empty value means the parameter was not given. Optional on the
+ * outside too, so the API's documentation lists the parameter as optional.
+ */
 const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional()).optional();
 
 const single = (name: string) =>
   z.string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be given once`) });

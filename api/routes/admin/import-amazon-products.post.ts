@@ -8,7 +8,7 @@ import { importError } from "../../lib/feed-source-routes.ts";
  * credentials); 409 while that source has a run going. A feed that turns out not to be a feed
  * ends its run failed, with the reason.
  */
-export default defineAdminRoute((event, { admin }) => {
+export default defineAdminRoute({ body: null }, (event, { admin }) => {
   try {
     const run = admin.feedImports.start(admin.feedImports.defaultTarget(), "admin");
     event.res.status = 202;

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import { openSession, verifyPassword } from "../../lib/admin-auth.ts";
 import { clientAddress } from "../../lib/client-address.ts";
-import { cacheNone, readJson } from "../../lib/http.ts";
+import { cacheNone } from "../../lib/http.ts";
 
-const body = z.object({
+const bodySchema = z.object({
   password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1000, "Password is too long"),
 });
 
@@ -15,12 +15,12 @@ const body = z.object({
  * many are sent together. Server-wide, 2 hashes run at a time and 8 logins wait; one more is a 429
  * at once, not counted against its client. (Cross-site posts are refused before this runs, in app.ts.)
  */
-export default defineRoute(async (event, { db, admin, requests }) => {
+export default defineRoute({ body: bodySchema, messagesAsIs: true }, async (event, { db, admin, requests }, { body }) => {
   cacheNone(event);
   if (!admin) throw new HTTPError({ status: 401, message: "Invalid password" });
   const client = clientAddress(event, requests?.trustedProxies);
   admin.limiter.check(client);
-  const { password } = await readJson(event, body, { messagesAsIs: true });
+  const { password } = await body();
   // Nothing awaits from here to the hash's place in the queue: room, limit and count are one step.
   admin.hashing.refuseWhenFull();
   admin.limiter.attempt(client);

@@ -3,7 +3,7 @@ import { closeSession } from "../../lib/admin-auth.ts";
 import { cacheNone } from "../../lib/http.ts";
 
 /** Ends the session (if any) and clears the cookie; answers the same whether or not one was open. */
-export default defineRoute((event, { db, admin }) => {
+export default defineRoute({ body: null }, (event, { db, admin }) => {
   cacheNone(event);
   closeSession(db, event, admin?.publicOrigin ?? "");
   return { ok: true };

@@ -5,7 +5,14 @@ import { siteConfig } from "../../../data/config.ts";
 import { alertSummary, unsubscribePage } from "../../mail/templates.ts";
 
 /** Exactly one token of the right shape; none, several or a malformed one is a bad link. */
-const tokenQuery = z.object({ token: z.string().regex(confirmationTokenPattern) });
+const tokenQuery = z.object({
+  token: z
+    .string()
+    .regex(confirmationTokenPattern)
+    .optional()
+    .catch(undefined)
+    .meta({ description: "The token from the confirmation e-mail's link; without a valid one the answer is 400" }),
+});
 
 type Answer = { status: number; heading: string; message: string };
 
@@ -53,14 +60,12 @@ function confirmedAnswer(outcome: Extract<ConfirmOutcome, { kind: "confirmed" | 
  * price alerts, or the newsletter sign-up) and answers a small page. A browser gets a page for
  * a bad link too; any other client gets the usual JSON error.
  */
-export default defineRoute((event, ctx) => {
-  const tokens = event.url.searchParams.getAll("token");
-  const parsed = tokenQuery.safeParse({ token: tokens.length === 1 ? tokens[0] : tokens });
+export default defineRoute({ query: tokenQuery }, (event, ctx, { query: { token } }) => {
   let answer: Answer;
-  if (!parsed.success) {
+  if (token === undefined) {
     answer = invalid;
   } else {
-    const outcome = confirmEmail(ctx.db, parsed.data.token, new Date());
+    const outcome = confirmEmail(ctx.db, token, new Date());
     answer = outcome.kind === "unknown" ? unknown : outcome.kind === "expired" ? expired : confirmedAnswer(outcome);
     // Alerts just switched on may already be at their target: check now, not at the next scheduled run.
     if (outcome.kind === "confirmed" && outcome.purpose === "price-alerts") ctx.onAlertsChanged?.();

@@ -1,16 +1,16 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { badRequest, readJson } from "../../lib/http.ts";
+import { badRequest } from "../../lib/http.ts";
 import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { favoriteLimit, notesSchema, productIdSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { productExists } from "../../../data/db/products.ts";
 import { addFavorite } from "../../../data/db/favorites.ts";
 
-const body = z.object({ userId: visitorIdSchema, productId: productIdSchema, notes: notesSchema.optional() });
+const bodySchema = z.object({ userId: visitorIdSchema, productId: productIdSchema, notes: notesSchema.optional() });
 
 /** 201 with the new favourite; 200 with the existing one when the product is already saved. */
-export default defineRoute(async (event, { db }) => {
-  const { userId, productId, notes } = await readJson(event, body);
+export default defineRoute({ body: bodySchema }, async (event, { db }, { body }) => {
+  const { userId, productId, notes } = await body();
   if (!productExists(db, productId)) throw badRequest("productId: unknown product");
   const result = storeWithinBudget(event, db, () => {
     const result = addFavorite(db, userId, productId, notes);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { badRequest, notFound, parseWith, routeParam } from "../../lib/http.ts";
+import { notFound } from "../../lib/http.ts";
 import { slugParam } from "../../../data/domain/queries.ts";
 import { packshotSvg } from "../../../data/domain/packshot.ts";
 import { getPackshotProduct } from "../../../data/db/packshots.ts";
@@ -13,13 +14,16 @@ import type { CachedResponse } from "../../lib/response-cache.ts";
  * The API's content policy (nothing may run) applies to it like to every other answer.
  */
 const fileSuffix = ".svg";
-const slugSchema = slugParam("slug");
+/** `{slug}.svg`, parsed to the slug. */
+const packshotFile = z
+  .string()
+  .refine((file) => file.endsWith(fileSuffix), "A packshot is asked for as {slug}.svg")
+  .transform((file) => file.slice(0, -fileSuffix.length))
+  .pipe(slugParam("slug"))
+  .meta({ description: "The product's slug and .svg", pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*\\.svg$" });
+const noQuery = z.strictObject({}, { error: "This endpoint takes no query parameters" });
 
-export default defineRoute((event, ctx) => {
-  const file = routeParam(event, "file");
-  if (!file.endsWith(fileSuffix)) throw badRequest("A packshot is asked for as {slug}.svg");
-  const slug = parseWith(slugSchema, file.slice(0, -fileSuffix.length));
-  if (event.url.search !== "") throw badRequest("This endpoint takes no query parameters");
+export default defineRoute({ params: { file: packshotFile }, query: noQuery }, (event, ctx, { params: { file: slug } }) => {
 
   const key = `packshot:${slug}`;
   let answer: CachedResponse | undefined = ctx.cache?.get(key);

@@ -1,6 +1,6 @@
 import { HTTPError } from "h3";
 import { defineRoute } from "../../context.ts";
-import { badRequest, readJson } from "../../lib/http.ts";
+import { badRequest } from "../../lib/http.ts";
 import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { newAlertBody } from "../../../data/domain/alerts.schema.ts";
 import { activeAlertLimit } from "../../../data/domain/visitor.ts";
@@ -17,8 +17,8 @@ import { createAlert } from "../../../data/db/alerts.ts";
  * prescription-only medicine (POM-V, POM-VPS): it may not be advertised, so no alert of any kind
  * is set for it (nothing is stored, no mail goes out).
  */
-export default defineRoute(async (event, ctx) => {
-  const { userId, productId, email, rule } = await readJson(event, newAlertBody);
+export default defineRoute({ body: newAlertBody }, async (event, ctx, { body }) => {
+  const { userId, productId, email, rule } = await body();
   const legalCategory = productLegalCategory(ctx.db, productId);
   if (legalCategory === undefined) throw badRequest("productId: unknown product");
   if (isPrescriptionOnly(legalCategory)) {

@@ -1,12 +1,11 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { noContent, parseWith, routeParam } from "../../lib/http.ts";
+import { noContent } from "../../lib/http.ts";
 import { deleteRetailer } from "../../../data/db/catalogue-writer.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 
 /** 409 while products still use it. */
-export default defineAdminRoute((event, { db, admin }) => {
-  const id = parseWith(idParam(), routeParam(event, "id"));
+export default defineAdminRoute({ params: { id: idParam() } }, (_event, { db, admin }, { params: { id } }) => {
   commitWrite(admin, () => deleteRetailer(db, id));
   return noContent();
 });

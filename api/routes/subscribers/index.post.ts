@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { readJson } from "../../lib/http.ts";
 import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { emailSchema } from "../../../data/domain/visitor.ts";
 import { subscribe } from "../../../data/db/subscribers.ts";
 
-const body = z.object({
+const bodySchema = z.object({
   email: emailSchema,
   source: z.string().trim().min(1).max(40, "source must be at most 40 characters").regex(/^[a-z0-9_-]+$/i, "source must be a short word").default("website"),
 });
@@ -15,8 +14,8 @@ const body = z.object({
  * `status` is "pending_confirmation" until the address follows its confirmation link, and
  * `confirmationSent` says whether a confirmation mail goes out for this request.
  */
-export default defineRoute(async (event, ctx) => {
-  const { email, source } = await readJson(event, body);
+export default defineRoute({ body: bodySchema }, async (event, ctx, { body }) => {
+  const { email, source } = await body();
   // A new subscriber is a row stored, and so is the confirmation mail it queues.
   const result = storeWithinBudget(event, ctx.db, () => {
     const result = subscribe(ctx.db, email, source);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { cacheNone, parseQuery } from "../../lib/http.ts";
+import { cacheNone } from "../../lib/http.ts";
 import { visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { clearVisitorData } from "../../../data/db/privacy.ts";
 
@@ -11,8 +11,7 @@ const query = z.object({ userId: visitorIdSchema });
  * (favourites, recently viewed, price alerts and the rest); another visitor's rows stay. Answers
  * how many rows of each kind went.
  */
-export default defineRoute((event, { db }) => {
-  const { userId } = parseQuery(event, query);
+export default defineRoute({ query }, (event, { db }, { query: { userId } }) => {
   cacheNone(event);
   return { deleted: clearVisitorData(db, userId) };
 });

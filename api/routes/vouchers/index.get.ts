@@ -1,11 +1,10 @@
 import { defineRoute } from "../../context.ts";
-import { cachePublic, parseQuery } from "../../lib/http.ts";
+import { cachePublic } from "../../lib/http.ts";
 import { voucherQuery } from "../../../data/domain/queries.ts";
 import { listVouchers } from "../../../data/db/catalogue.ts";
 
 /** An array; the unpaged total is in X-Total-Count for "Load more". */
-export default defineRoute((event, { db }) => {
-  const filter = parseQuery(event, voucherQuery);
+export default defineRoute({ query: voucherQuery }, (event, { db }, { query: filter }) => {
   const { vouchers, total } = listVouchers(db, filter);
   event.res.headers.set("x-total-count", String(total));
   cachePublic(event, 60);

@@ -1,10 +1,9 @@
 import { defineAdminRoute } from "../../../context.ts";
 import { notFound } from "../../../lib/http.ts";
-import { sourceParam } from "../../../lib/feed-source-routes.ts";
+import { sourceRef } from "../../../lib/feed-source-routes.ts";
 
 /** One feed source as the list shows it (its URL masked); 404 when there is none. */
-export default defineAdminRoute((event, { admin }) => {
-  const ref = sourceParam(event);
+export default defineAdminRoute({ params: { id: sourceRef } }, (_event, { admin }, { params: { id: ref } }) => {
   const view = admin.feedImports.views().find((source) => source.id === ref);
   if (!view) throw notFound("Feed source not found");
   return view;

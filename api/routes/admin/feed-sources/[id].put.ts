@@ -1,7 +1,7 @@
 import { HTTPError } from "h3";
 import { defineAdminRoute } from "../../../context.ts";
-import { badRequest, readJson } from "../../../lib/http.ts";
-import { editableSource } from "../../../lib/feed-source-routes.ts";
+import { badRequest } from "../../../lib/http.ts";
+import { editableSource, sourceRef } from "../../../lib/feed-source-routes.ts";
 import { sourceView } from "../../../feed-imports.ts";
 import { WriteRefused } from "../../../../data/db/catalogue-writer.ts";
 import { feedSourceKey, listRuns, updateFeedSource } from "../../../../data/db/feed-sources.ts";
@@ -12,9 +12,9 @@ import { feedSourceChanges, mappingProblem } from "../../../../data/domain/feed-
  * never sees whole) are kept. 200 with the source; 400 bad input, 404 no such source, 409 a name
  * taken or the configured feed. The schedules are planned again.
  */
-export default defineAdminRoute(async (event, { db, admin }) => {
-  const current = editableSource(event, db);
-  const changes = await readJson(event, feedSourceChanges);
+export default defineAdminRoute({ params: { id: sourceRef }, body: feedSourceChanges }, async (_event, { db, admin }, { params, body }) => {
+  const current = editableSource(params.id, db);
+  const changes = await body();
   const problem = mappingProblem(changes.layout ?? current.layout, changes.mapping === undefined ? current.mapping : changes.mapping);
   if (problem) throw badRequest(problem);
   let source;

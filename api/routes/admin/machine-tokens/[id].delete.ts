@@ -1,12 +1,11 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { notFound, parseWith, routeParam } from "../../../lib/http.ts";
+import { notFound } from "../../../lib/http.ts";
 import { recordAudit } from "../../../../data/db/audit.ts";
 import { revokeMachineToken } from "../../../../data/db/machine-tokens.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 
 /** Revokes a machine token: 200 with it (it stays listed, revoked; revoking it again changes nothing); 404 no such token. */
-export default defineAdminRoute((event, { db }) => {
-  const id = parseWith(idParam(), routeParam(event, "id"));
+export default defineAdminRoute({ params: { id: idParam() } }, (_event, { db }, { params: { id } }) => {
   const now = new Date();
   const revoked = db.$client.transaction(() => {
     const result = revokeMachineToken(db, id, now);

@@ -1,12 +1,11 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { readJson } from "../../../lib/http.ts";
 import { recordAudit } from "../../../../data/db/audit.ts";
 import { createMachineToken } from "../../../../data/db/machine-tokens.ts";
 import { machineTokenInput } from "../../../../data/domain/machine-tokens.schema.ts";
 
 /** Creates a machine token: 201 with the token itself, shown this once (only its hash is stored); 400 for bad input. */
-export default defineAdminRoute(async (event, { db }) => {
-  const input = await readJson(event, machineTokenInput);
+export default defineAdminRoute({ body: machineTokenInput }, async (event, { db }, { body }) => {
+  const input = await body();
   const now = new Date();
   const created = db.$client.transaction(() => {
     const token = createMachineToken(db, input, now);

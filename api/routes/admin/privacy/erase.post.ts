@@ -1,5 +1,4 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { readJson } from "../../../lib/http.ts";
 import { privacyKeySchema } from "../../../../data/domain/privacy.schema.ts";
 import { erasePersonalData } from "../../../../data/db/privacy.ts";
 
@@ -8,7 +7,7 @@ import { erasePersonalData } from "../../../../data/db/privacy.ts";
  * screen asks for confirmation first) and answers how many rows of each kind went; recorded in
  * the audit log without the key.
  */
-export default defineAdminRoute(async (event, { db }) => {
-  const key = await readJson(event, privacyKeySchema);
+export default defineAdminRoute({ body: privacyKeySchema }, async (_event, { db }, { body }) => {
+  const key = await body();
   return erasePersonalData(db, key);
 });

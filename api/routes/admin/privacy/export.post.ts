@@ -1,5 +1,4 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { readJson } from "../../../lib/http.ts";
 import { siteConfig } from "../../../../data/config.ts";
 import { ukToday } from "../../../../data/domain/dates.ts";
 import { slugify } from "../../../../data/domain/slug.ts";
@@ -12,8 +11,8 @@ import { readPersonalData } from "../../../../data/db/privacy.ts";
  * ISO-8601), with what was searched for and how rows were linked; recorded in the audit log
  * without the key. The file's name carries the site and the date, nothing of the person.
  */
-export default defineAdminRoute(async (event, { db }) => {
-  const key = await readJson(event, privacyKeySchema);
+export default defineAdminRoute({ body: privacyKeySchema }, async (_event, { db }, { body }) => {
+  const key = await body();
   const now = new Date();
   const report = readPersonalData(db, key, "export", now);
   const document = personalDataDocument(report, key.kind === "email" ? key.email : key.userId, { siteName: siteConfig.siteName, now });

@@ -1,5 +1,4 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { readJson } from "../../../lib/http.ts";
 import { privacyKeySchema } from "../../../../data/domain/privacy.schema.ts";
 import { readPersonalData } from "../../../../data/db/privacy.ts";
 
@@ -8,7 +7,7 @@ import { readPersonalData } from "../../../../data/db/privacy.ts";
  * lookup is recorded in the audit log without the key. The key travels in the body, so it is
  * never part of a URL (server logs, browser history).
  */
-export default defineAdminRoute(async (event, { db, admin }) => {
-  const key = await readJson(event, privacyKeySchema);
+export default defineAdminRoute({ body: privacyKeySchema }, async (_event, { db, admin }, { body }) => {
+  const key = await body();
   return { ...readPersonalData(db, key, "lookup"), mailTransport: admin.mailTransport };
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { defineAdminRoute } from "../../../context.ts";
-import { parseQuery } from "../../../lib/http.ts";
 import { adminPageSize, listAdminProducts } from "../../../../data/db/admin-reads.ts";
 import { maxSearchLength } from "../../../../data/domain/search.ts";
 
@@ -16,8 +15,7 @@ const query = z.object({
 });
 
 /** The admin product table: 100 per page, optionally filtered by a search. */
-export default defineAdminRoute((event, { db }) => {
-  const { page, q } = parseQuery(event, query);
+export default defineAdminRoute({ query }, (_event, { db }, { query: { page, q } }) => {
   const { products, total } = listAdminProducts(db, { page, q: q || undefined });
   return { products, total, page, pageSize: adminPageSize };
 });

@@ -6,7 +6,7 @@ import { NightlyStopping } from "../../../nightly.ts";
  * Starts the nightly job: 202 `{ id, status }` at once (GET /api/machine/nightly/{id} follows it).
  * While a run is queued or running, that run is answered instead: one run at a time.
  */
-export default defineMachineRoute((event, { machine }, token) => {
+export default defineMachineRoute({ body: null }, (event, { ctx: { machine }, token }) => {
   let run;
   try {
     ({ run } = machine.nightly.start(`token:${token.id}`));

@@ -1,14 +1,11 @@
 import { defineRoute } from "../../../context.ts";
-import { parseWith, routeParam } from "../../../lib/http.ts";
 import { placeholderParams } from "../../../../data/domain/queries.ts";
 import { placeholderSvg } from "../../../../data/domain/placeholder.ts";
 
-export default defineRoute((event) => {
-  const { width, height, text } = parseWith(placeholderParams, {
-    width: routeParam(event, "width"),
-    height: routeParam(event, "height"),
-    text: event.url.searchParams.get("text") ?? undefined,
-  });
+const { width, height } = placeholderParams.shape;
+
+export default defineRoute({ params: { width, height }, query: placeholderParams.pick({ text: true }) }, (_event, _ctx, { params, query: { text } }) => {
+  const { width, height } = params;
   return new Response(placeholderSvg(width, height, text), {
     headers: {
       "content-type": "image/svg+xml; charset=utf-8",

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { HTTPError } from "h3";
 import { defineAdminRoute } from "../../../../context.ts";
-import { editableSource, importError } from "../../../../lib/feed-source-routes.ts";
+import { editableSource, importError, sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { sniffFeedUrl } from "../../../../lib/feed-download.ts";
 import { uploadPath } from "../../../../feed-imports.ts";
 import { sniffFeed } from "../../../../../data/feeds/read-feed.ts";
@@ -12,8 +12,8 @@ import { sniffFeed } from "../../../../../data/feeds/read-feed.ts";
  * sample, description }`. 409 a file source with no file yet; 422 not a feed; 400 a URL that may
  * not be fetched (not a public address); 502 a download that failed.
  */
-export default defineAdminRoute(async (event, { db, admin }) => {
-  const source = editableSource(event, db);
+export default defineAdminRoute({ params: { id: sourceRef }, body: null }, async (_event, { db, admin }, { params }) => {
+  const source = editableSource(params.id, db);
   try {
     if (source.kind === "url") return await sniffFeedUrl(source.url!, { allowance: admin.feedImports.allowance });
     const file = source.storedFile ? uploadPath(admin.feedImports.uploadsDir, source.storedFile) : null;

@@ -4,8 +4,8 @@ import path from "node:path";
 import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineAdminRoute } from "../../../../context.ts";
-import { badRequest, notFound, parseQuery } from "../../../../lib/http.ts";
-import { editableSource, importError } from "../../../../lib/feed-source-routes.ts";
+import { badRequest, notFound } from "../../../../lib/http.ts";
+import { editableSource, importError, sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { saveRequestBody } from "../../../../lib/upload-body.ts";
 import { sourceView, uploadPath } from "../../../../feed-imports.ts";
 import { feedSourceKey, listRuns, setFeedSourceFile } from "../../../../../data/db/feed-sources.ts";
@@ -26,10 +26,9 @@ const uploadQuery = z.object({
  * kept). A file that is not a feed is refused (422) and the source keeps its previous file.
  * 200 `{ source, detected }`: the source and what its file was detected to be.
  */
-export default defineAdminRoute(async (event, { db, admin }) => {
-  const source = editableSource(event, db);
+export default defineAdminRoute({ params: { id: sourceRef }, query: uploadQuery }, async (event, { db, admin }, { params, query: { name } }) => {
+  const source = editableSource(params.id, db);
   if (source.kind !== "file") throw new HTTPError({ status: 409, message: `"${source.name}" downloads its feed from a URL; it takes no upload` });
-  const { name } = parseQuery(event, uploadQuery);
   const { uploadsDir, uploadMaxBytes } = admin.feedImports;
   fs.mkdirSync(uploadsDir, { recursive: true });
   const temp = path.join(uploadsDir, `.upload-${randomUUID()}`);

@@ -1,5 +1,5 @@
 import { defineAdminRoute } from "../../../../context.ts";
-import { editableSource, importError, sourceParam } from "../../../../lib/feed-source-routes.ts";
+import { editableSource, importError, sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { configuredFeedId } from "../../../../feed-imports.ts";
 import { notFound } from "../../../../lib/http.ts";
 
@@ -8,11 +8,10 @@ import { notFound } from "../../../../lib/http.ts";
  * /api/admin/feed-runs/{runId} follows it). 409 while the source has a run going, or a file
  * source with no file yet; 404 no such source (nor a configured feed); 503 the configured feed cannot be used.
  */
-export default defineAdminRoute((event, { db, admin }) => {
+export default defineAdminRoute({ params: { id: sourceRef }, body: null }, (event, { db, admin }, { params: { id: ref } }) => {
   try {
-    const ref = sourceParam(event);
     if (ref === configuredFeedId && !admin.feedImports.configured.has(configuredFeedId)) throw notFound("Feed source not found");
-    const target = ref === configuredFeedId ? admin.feedImports.configuredTarget(configuredFeedId) : admin.feedImports.targetOf(editableSource(event, db));
+    const target = ref === configuredFeedId ? admin.feedImports.configuredTarget(configuredFeedId) : admin.feedImports.targetOf(editableSource(ref, db));
     const run = admin.feedImports.start(target, "admin");
     event.res.status = 202;
     return { runId: run.id, run };
