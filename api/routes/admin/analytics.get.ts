@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { defineAdminRoute } from "../../context.ts";
+import type { AnalyticsResponse } from "../../http/responses.ts";
 import { readAnalytics } from "../../../data/db/admin-reads.ts";
 import { latestBuild } from "../../../data/db/site-builds.ts";
 import { ukToday } from "../../../data/domain/dates.ts";
@@ -25,7 +26,7 @@ export default defineAdminRoute((_event, { db, admin }) => {
   } catch {
     database = { ok: false, sizeBytes: null };
   }
-  const build = (admin.site?.status() ?? null) as { state?: string; lastBuild?: unknown } | null;
+  const build = admin.site?.status() ?? null;
   return {
     ...analytics,
     health: {
@@ -39,5 +40,5 @@ export default defineAdminRoute((_event, { db, admin }) => {
       build: { state: build?.state ?? "idle" },
       mail: { transport: admin.mailTransport },
     },
-  };
+  } satisfies AnalyticsResponse;
 });

@@ -1,4 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
+import type { PersonalDataLookup } from "../../../http/responses.ts";
 import { readJson } from "../../../lib/http.ts";
 import { privacyKeySchema } from "../../../../data/domain/privacy.schema.ts";
 import { readPersonalData } from "../../../../data/db/privacy.ts";
@@ -10,5 +11,5 @@ import { readPersonalData } from "../../../../data/db/privacy.ts";
  */
 export default defineAdminRoute(async (event, { db, admin }) => {
   const key = await readJson(event, privacyKeySchema);
-  return { ...readPersonalData(db, key, "lookup"), mailTransport: admin.mailTransport };
+  return { ...readPersonalData(db, key, "lookup"), mailTransport: admin.mailTransport } satisfies PersonalDataLookup;
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineAdminRoute } from "../../../context.ts";
+import type { AdminProductPage } from "../../../http/responses.ts";
 import { parseQuery } from "../../../lib/http.ts";
 import { adminPageSize, listAdminProducts } from "../../../../data/db/admin-reads.ts";
 import { maxSearchLength } from "../../../../data/domain/search.ts";
@@ -19,5 +20,5 @@ const query = z.object({
 export default defineAdminRoute((event, { db }) => {
   const { page, q } = parseQuery(event, query);
   const { products, total } = listAdminProducts(db, { page, q: q || undefined });
-  return { products, total, page, pageSize: adminPageSize };
+  return { products, total, page, pageSize: adminPageSize } satisfies AdminProductPage;
 });
