@@ -13,13 +13,14 @@ import type { Nightly } from "./nightly.ts";
 import type { MachineTokenView } from "../data/domain/machine-tokens.ts";
 import type { Telemetry } from "./http/observe.ts";
 import { declareInput, parseInput, type InputSpec, type RouteInput } from "./http/route-input.ts";
+import type { BuildStatus } from "./http/responses.ts";
 
 /** The site build as the admin sees and drives it (the rebuild job in api/jobs/). */
 export interface SiteBuilds {
   /** Schedules a build of what the change affects (coalesced with other changes); may return a promise of the build. */
   request(change: CatalogueChange): unknown;
   /** What the build is doing and how the last one went, for the admin. */
-  status(): unknown;
+  status(): BuildStatus;
   /** Resolves when every change asked for so far is built, with the last build's record (the rebuild job has it). */
   settled?(): Promise<BuildRecord | null>;
   /** The served release's folder, or null before the first build (the rebuild job has it). */

@@ -37,7 +37,7 @@ const site: SiteBuilds = {
     const id = recordBuildStart(api.db, { kind: "full", release: `release-${requested.length}`, startedAt: new Date() });
     recordBuildFinish(api.db, id, { result: buildsFail ? "failed" : "succeeded", finishedAt: new Date(), pages: 3, log: buildsFail ? "astro: out of memory" : "" });
   },
-  status: () => ({ state: "idle" }),
+  status: () => ({ state: "idle", lastBuild: null }),
   settled: async () => latestBuild(api.db),
 };
 const nightlies: Nightly[] = [];

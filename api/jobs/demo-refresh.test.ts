@@ -218,7 +218,7 @@ describe("the demo refresher's schedule", () => {
       mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
       alertsOnChange: false,
       refreshCron: null,
-      site: { request: (change) => builds.push(change), status: () => ({}) },
+      site: { request: (change) => builds.push(change), status: () => ({ state: "idle", lastBuild: null }) },
       log: (line) => lines.push(line),
     });
     try {

@@ -94,7 +94,7 @@ beforeAll(async () => {
     sources: new Map(),
     refreshCron: null,
     hostDelayMs: 0,
-    site: { request: (change) => builds.push(change), status: () => ({}) },
+    site: { request: (change) => builds.push(change), status: () => ({ state: "idle", lastBuild: null }) },
     log: () => {},
   });
   const retailer = (key: string) => (services.db.$client.prepare("SELECT id FROM retailers WHERE key = ?").get(key) as { id: number }).id;

@@ -21,14 +21,14 @@ const extractInput = z.object({
 });
 
 /** An offer the page lists, its price in pounds when it is in pounds. */
-interface CandidateAnswer {
+export interface CandidateAnswer {
   price: number | null;
   currency: string | null;
   inStock: boolean | null;
   label: string;
 }
 
-interface ExtractAnswer {
+export interface ExtractAnswer {
   /** Pounds; null when the page shows no one price, or not in pounds (currency says what it is). */
   price: number | null;
   currency: string | null;

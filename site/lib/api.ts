@@ -6,7 +6,7 @@
 import { apiPath, type ApiParams } from "../../data/domain/paths.ts";
 import type { Product, Voucher } from "../../data/domain/catalogue.ts";
 import type { BrandCount } from "../../data/domain/facets.ts";
-import type { CompareProduct } from "../../data/domain/compare-page.ts";
+import type { CompareResponse, ProductCountResponse, SearchResponse } from "../../api/http/responses.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -44,13 +44,10 @@ export const api = {
   getWithResponse: <T>(path: string, params?: ApiParams) => request<T>("GET", path, params),
 };
 
-export interface SearchResult {
-  products: Product[];
-  total: number;
-}
+export type SearchResult = SearchResponse;
 
 export const fetchProducts = (params: ApiParams) => api.get<Product[]>("/api/products", params);
-export const fetchProductCount = (params: ApiParams) => api.get<{ count: number }>("/api/products/count", params).then((r) => r.count);
+export const fetchProductCount = (params: ApiParams) => api.get<ProductCountResponse>("/api/products/count", params).then((r) => r.count);
 export const fetchSearch = (params: ApiParams) => api.get<SearchResult>("/api/search", params);
 export const fetchBrandCounts = (params: ApiParams) => api.get<BrandCount[]>("/api/brands/counts", params);
 export async function fetchVouchers(params: ApiParams): Promise<{ vouchers: Voucher[]; total: number }> {
@@ -60,4 +57,4 @@ export async function fetchVouchers(params: ApiParams): Promise<{ vouchers: Vouc
 
 /** The compare page's products, in the order of `ids` (unknown ids left out). */
 export const fetchCompare = (ids: readonly number[]) =>
-  api.get<{ products: CompareProduct[] }>("/api/compare", { ids: ids.join(",") }).then((body) => body.products);
+  api.get<CompareResponse>("/api/compare", { ids: ids.join(",") }).then((body) => body.products);

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { defineAdminRoute } from "../../context.ts";
+import type { AnalyticsResponse } from "../../http/responses.ts";
 import { readAnalytics } from "../../../data/db/admin-reads.ts";
 import { latestBuild } from "../../../data/db/site-builds.ts";
 import { ukToday } from "../../../data/domain/dates.ts";
@@ -26,7 +27,7 @@ export default defineAdminRoute((_event, { db, admin }) => {
     database = { ok: false, sizeBytes: null };
   }
   const backup = admin.lastBackup();
-  const build = (admin.site?.status() ?? null) as { state?: string; lastBuild?: unknown } | null;
+  const build = admin.site?.status() ?? null;
   return {
     ...analytics,
     health: {
@@ -42,5 +43,5 @@ export default defineAdminRoute((_event, { db, admin }) => {
       // The newest backup file (null: no backup yet).
       lastBackup: backup ? { takenAt: backup.takenAt, bytes: backup.bytes } : null,
     },
-  };
+  } satisfies AnalyticsResponse;
 });

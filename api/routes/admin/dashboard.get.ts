@@ -1,4 +1,5 @@
 import { defineAdminRoute } from "../../context.ts";
+import type { DashboardResponse } from "../../http/responses.ts";
 import { latestAudit } from "../../../data/db/audit.ts";
 import { dashboardCounts } from "../../../data/db/admin-reads.ts";
 
@@ -6,4 +7,4 @@ import { dashboardCounts } from "../../../data/db/admin-reads.ts";
 export default defineAdminRoute((_event, { db }) => ({
   counts: dashboardCounts(db),
   recentChanges: latestAudit(db, 20).map(({ id, at, action, entity, entityId, summary }) => ({ id, at, action, entity, entityId, summary })),
-}));
+}) satisfies DashboardResponse);

@@ -1,4 +1,5 @@
 import { defineAdminRoute } from "../../context.ts";
+import type { StartedRun } from "../../http/responses.ts";
 import { importError } from "../../lib/feed-source-routes.ts";
 
 /**
@@ -12,7 +13,7 @@ export default defineAdminRoute({ body: null }, (event, { admin }) => {
   try {
     const run = admin.feedImports.start(admin.feedImports.defaultTarget(), "admin");
     event.res.status = 202;
-    return { runId: run.id, run };
+    return { runId: run.id, run } satisfies StartedRun;
   } catch (error) {
     throw importError(error);
   }

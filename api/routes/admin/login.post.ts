@@ -1,6 +1,7 @@
 import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
+import type { OkResponse } from "../../http/responses.ts";
 import { openSession, verifyPassword } from "../../lib/admin-auth.ts";
 import { clientAddress } from "../../lib/client-address.ts";
 import { cacheNone } from "../../lib/http.ts";
@@ -29,5 +30,5 @@ export default defineRoute({ body: bodySchema, messagesAsIs: true }, async (even
   }
   admin.limiter.succeeded(client);
   openSession(db, event, admin.publicOrigin);
-  return { ok: true };
+  return { ok: true } satisfies OkResponse;
 });

@@ -1,4 +1,5 @@
 import { defineRoute } from "../../context.ts";
+import type { OkResponse } from "../../http/responses.ts";
 import { closeSession } from "../../lib/admin-auth.ts";
 import { cacheNone } from "../../lib/http.ts";
 
@@ -6,5 +7,5 @@ import { cacheNone } from "../../lib/http.ts";
 export default defineRoute({ body: null }, (event, { db, admin }) => {
   cacheNone(event);
   closeSession(db, event, admin?.publicOrigin ?? "");
-  return { ok: true };
+  return { ok: true } satisfies OkResponse;
 });

@@ -241,8 +241,8 @@ describe("repeat delivery fields", () => {
 describe("extract price", () => {
   const url = "https://shop.test/dog-bed";
   const row = { ...emptyOfferRow(), retailerId: "2", affiliateUrl: url, price: "20", inStock: false };
-  const found: ExtractedPrice = { price: 12.5, currency: "GBP", inStock: true, source: "json-ld" };
-  const nothing: ExtractedPrice = { price: null, currency: null, inStock: null, source: null };
+  const found: ExtractedPrice = { price: 12.5, currency: "GBP", inStock: true, source: "json-ld", evidence: null, confidence: null };
+  const nothing: ExtractedPrice = { price: null, currency: null, inStock: null, source: null, evidence: null, confidence: null };
 
   it("needs a URL", () => {
     expect(canExtractPrice(emptyOfferRow())).toBe(false);
@@ -286,7 +286,7 @@ describe("extract price", () => {
   });
 
   it("toasts the rule that found the price, and a warning when it is of low confidence", () => {
-    const evidence = { source: "json-ld", rule: "json-ld Product offers[2] matched by pack size 4kg in h1", snippet: null };
+    const evidence = { source: "json-ld" as const, rule: "json-ld Product offers[2] matched by pack size 4kg in h1", snippet: null };
     expect(extractedPriceToast({ ...found, price: 53, evidence, confidence: "medium" })).toEqual({
       title: "Price Extracted",
       description: "Found price: £53.00\nFound by: json-ld Product offers[2] matched by pack size 4kg in h1",

@@ -2,12 +2,12 @@
  * The product form's rules, apart from its UI: the slug, the offer rows and what is sent.
  */
 import { formatPrice } from "../../../data/domain/display.ts";
-import { feedingGuideLimits, maxKcalPerKg, minKcalPerKg } from "../../../data/domain/feeding.ts";
+import { feedingGuideLimits, maxKcalPerKg, minKcalPerKg, type FeedingGuide } from "../../../data/domain/feeding.ts";
 import { isPrescriptionOnly, type LegalCategory } from "../../../data/domain/legal-category.ts";
 import { slugify } from "../../../data/domain/slug.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { toast } from "../toast/toast.store.ts";
-import type { AdminProduct, ExtractedPrice, FeedingGuideRows, ProductInput, RetailerLink } from "./admin-api.ts";
+import type { ExtractedPrice, FeedingGuideRows, ProductInput, RetailerLink } from "./admin-api.ts";
 
 /**
  * The slug to save. A new product's slug comes from its name. An existing product keeps the
@@ -248,7 +248,7 @@ const kcalProblem = `Energy must be a whole number of kcal per kg from ${thousan
  * A feeding guide as the form shows it: a row per line, "5 kg: 95 g".
  * @example guideText({ rows: [{ weightKg: 5, gramsPerDay: 95 }, { weightKg: 7.5, gramsPerDay: 130 }] }) // "5 kg: 95 g\n7.5 kg: 130 g"
  */
-export function guideText(guide: FeedingGuideRows | null): string {
+export function guideText(guide: FeedingGuide | null): string {
   return guide === null ? "" : guide.rows.map((row) => `${row.weightKg} kg: ${row.gramsPerDay} g`).join("\n");
 }
 
@@ -290,7 +290,10 @@ export function foodFactsProblems(fields: Pick<ProductFields, "kcalField" | "gui
   };
 }
 
-export function productFieldsFrom(product: AdminProduct): ProductFields {
+/** What the form loads: the server's product (GET /api/admin/products/:id), or any product input it could save. */
+export type LoadedProduct = Omit<ProductInput, "feedingGuide"> & { feedingGuide: FeedingGuide | null };
+
+export function productFieldsFrom(product: LoadedProduct): ProductFields {
   return {
     name: product.name,
     slugField: product.slug,

@@ -1,4 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
+import type { PriceHoldsResponse } from "../../../http/responses.ts";
 import { pendingHolds } from "../../../../data/db/price-review.ts";
 
 const pounds = (pence: number | null) => (pence === null ? null : pence / 100);
@@ -19,4 +20,4 @@ export default defineAdminRoute((_event, { db, admin }) => ({
     reason: hold.reason,
   })),
   factor: admin.pipeline.holdPolicy,
-}));
+}) satisfies PriceHoldsResponse);

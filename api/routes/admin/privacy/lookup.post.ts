@@ -1,4 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
+import type { PersonalDataLookup } from "../../../http/responses.ts";
 import { privacyKeySchema } from "../../../../data/domain/privacy.schema.ts";
 import { readPersonalData } from "../../../../data/db/privacy.ts";
 
@@ -9,5 +10,5 @@ import { readPersonalData } from "../../../../data/db/privacy.ts";
  */
 export default defineAdminRoute({ body: privacyKeySchema }, async (_event, { db, admin }, { body }) => {
   const key = await body();
-  return { ...readPersonalData(db, key, "lookup"), mailTransport: admin.mailTransport };
+  return { ...readPersonalData(db, key, "lookup"), mailTransport: admin.mailTransport } satisfies PersonalDataLookup;
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineAdminRoute } from "../../../context.ts";
+import type { AdminProductPage } from "../../../http/responses.ts";
 import { adminPageSize, listAdminProducts } from "../../../../data/db/admin-reads.ts";
 import { maxSearchLength } from "../../../../data/domain/search.ts";
 
@@ -17,5 +18,5 @@ const query = z.object({
 /** The admin product table: 100 per page, optionally filtered by a search. */
 export default defineAdminRoute({ query }, (_event, { db }, { query: { page, q } }) => {
   const { products, total } = listAdminProducts(db, { page, q: q || undefined });
-  return { products, total, page, pageSize: adminPageSize };
+  return { products, total, page, pageSize: adminPageSize } satisfies AdminProductPage;
 });

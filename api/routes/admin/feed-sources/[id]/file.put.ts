@@ -4,6 +4,7 @@ import path from "node:path";
 import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineAdminRoute } from "../../../../context.ts";
+import type { FeedFileUploaded } from "../../../../http/responses.ts";
 import { badRequest, notFound } from "../../../../lib/http.ts";
 import { editableSource, importError, sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { saveRequestBody } from "../../../../lib/upload-body.ts";
@@ -50,7 +51,7 @@ export default defineAdminRoute({ params: { id: sourceRef }, query: uploadQuery 
     }
     if (saved.replaced) fs.rmSync(uploadPath(uploadsDir, saved.replaced), { force: true });
     const lastRun = listRuns(db, feedSourceKey(source.id), 1)[0] ?? null;
-    return { source: sourceView(saved.source, lastRun, admin.feedImports.nextRun(source.id)), detected };
+    return { source: sourceView(saved.source, lastRun, admin.feedImports.nextRun(source.id)), detected } satisfies FeedFileUploaded;
   } catch (error) {
     // Nothing of a refused or failed upload is kept.
     fs.rmSync(temp, { force: true });

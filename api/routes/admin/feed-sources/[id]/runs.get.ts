@@ -1,4 +1,5 @@
 import { defineAdminRoute } from "../../../../context.ts";
+import type { FeedRunList } from "../../../../http/responses.ts";
 import { notFound } from "../../../../lib/http.ts";
 import { sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { configuredFeedId } from "../../../../feed-imports.ts";
@@ -8,8 +9,8 @@ import { feedSourceKey, getFeedSource, listRuns } from "../../../../../data/db/f
 export default defineAdminRoute({ params: { id: sourceRef } }, (_event, { db, admin }, { params: { id: ref } }) => {
   if (ref === configuredFeedId) {
     if (!admin.feedImports.configured.has(configuredFeedId)) throw notFound("Feed source not found");
-    return { runs: listRuns(db, configuredFeedId) };
+    return { runs: listRuns(db, configuredFeedId) } satisfies FeedRunList;
   }
   if (!getFeedSource(db, ref)) throw notFound("Feed source not found");
-  return { runs: listRuns(db, feedSourceKey(ref)) };
+  return { runs: listRuns(db, feedSourceKey(ref)) } satisfies FeedRunList;
 });

@@ -1,4 +1,5 @@
 import { defineAdminRoute } from "../../../../context.ts";
+import type { StartedRun } from "../../../../http/responses.ts";
 import { editableSource, importError, sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { configuredFeedId } from "../../../../feed-imports.ts";
 import { notFound } from "../../../../lib/http.ts";
@@ -14,7 +15,7 @@ export default defineAdminRoute({ params: { id: sourceRef }, body: null }, (even
     const target = ref === configuredFeedId ? admin.feedImports.configuredTarget(configuredFeedId) : admin.feedImports.targetOf(editableSource(ref, db));
     const run = admin.feedImports.start(target, "admin");
     event.res.status = 202;
-    return { runId: run.id, run };
+    return { runId: run.id, run } satisfies StartedRun;
   } catch (error) {
     throw importError(error);
   }
