@@ -1,5 +1,5 @@
 /**
- * The price-alert check (DECISIONS.md item 4): mails every active, confirmed alert whose
+ * The price-alert check: mails every active, confirmed alert whose
  * condition holds (target reached, dropped N %, back in stock, lowest in 90 days; see
  * data/db/alert-delivery.ts), once per occurrence. The same schedule first sends the
  * queued address-confirmation mails (double opt-in, data/db/email-consent.ts). It runs from `npm run alerts:check`, on a

@@ -1,5 +1,5 @@
 /**
- * The database side of price-alert delivery (DECISIONS.md item 4) and of unsubscribe links.
+ * The database side of price-alert delivery (by e-mail, to confirmed addresses only) and of unsubscribe links.
  *
  * An alert is mailed at most once per drop: `last_notified_price_pence` remembers the price
  * mailed about, and only a lower price (or a new drop after the price went back above the target,

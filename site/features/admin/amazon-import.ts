@@ -1,6 +1,6 @@
 /**
  * The import screen's rules, apart from its UI: which toast a run raises and how the skipped
- * products are listed (SPEC.md sections 8 and 9).
+ * products are listed.
  */
 import { ApiError } from "../../lib/api.ts";
 import type { ImportResult } from "./admin-api.ts";

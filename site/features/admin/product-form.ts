@@ -99,7 +99,7 @@ export function priceInputDisabled(row: OfferRow): boolean {
 
 type ToastInput = Parameters<typeof toast>[0];
 
-/** The extract-price action needs a URL to read (SPEC.md section 5). */
+/** The extract-price action needs a URL to read. */
 export function canExtractPrice(row: Pick<OfferRow, "affiliateUrl">): boolean {
   return row.affiliateUrl.trim() !== "";
 }

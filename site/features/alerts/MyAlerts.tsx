@@ -62,7 +62,7 @@ function DeleteButton({ alert, onDelete }: { alert: Alert; onDelete: (alert: Ale
 
 type State = { kind: "loading" } | { kind: "failed" } | { kind: "ready"; alerts: Alert[] };
 
-/** /my-alerts (SPEC.md section 2): the visitor's alerts with live status; delete after confirming. */
+/** /my-alerts: the visitor's alerts with live status; delete after confirming. */
 export default function MyAlerts() {
   const [state, setState] = useState<State>({ kind: "loading" });
 
