@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { serve, type H3 } from "h3";
 import { routes } from "../app.ts";
 import type { AppContext } from "../context.ts";
+import type { SitePages } from "../site.ts";
 import { cachedReadOf, type CachedRead } from "./cached-route.ts";
 import type { ResponseCache } from "./response-cache.ts";
 
@@ -124,17 +125,20 @@ export type ServeOptions = Omit<NonNullable<Parameters<typeof serve>[1]>, "manua
 
 /**
  * Serves the app like h3's `serve`, with cache hits of the public reads answered first (when
- * the context has a response cache). Await `ready()` for the port (a failure to listen rejects it).
+ * the context has a response cache), then the site's pages (when given: api/site.ts).
+ * Await `ready()` for the port (a failure to listen rejects it).
  */
-export function serveApi(app: H3, ctx: AppContext, options: ServeOptions): ReturnType<typeof serve> {
+export function serveApi(app: H3, ctx: AppContext, options: ServeOptions, site?: SitePages): ReturnType<typeof serve> {
   const server = serve(app, { ...options, manual: true });
   const node = server.node;
-  if (ctx.cache && node?.server) {
-    const answer = createFastReads(ctx.cache);
+  if ((ctx.cache || site) && node?.server) {
+    const answer = ctx.cache ? createFastReads(ctx.cache) : null;
     const appHandler = node.handler;
+    const toApp = (req: IncomingMessage, res: ServerResponse) => void appHandler(req, res);
     node.server.removeAllListeners("request");
     node.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      if (!answer(req, res)) void appHandler(req, res);
+      if (answer?.(req, res) || site?.answerNode(req, res, toApp)) return;
+      void appHandler(req, res);
     });
   }
   void Promise.resolve(server.serve()).catch(() => {}); // a failure to listen is reported by ready()
