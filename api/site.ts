@@ -524,13 +524,18 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
       res.end(body);
       return;
     }
-    body.then(
-      (bytes) => {
+    body
+      .then((bytes) => {
         res.writeHead(answer.status, variant.full!);
         res.end(head ? undefined : bytes);
-      },
-      () => fallback(req, res),
-    );
+      })
+      .catch((error: unknown) => failed(req, res, fallback, error));
+  }
+
+  /** A file that could not be read: the app answers, unless the answer had begun. */
+  function failed(req: IncomingMessage, res: ServerResponse, fallback: (req: IncomingMessage, res: ServerResponse) => unknown, error: unknown): void {
+    if (res.headersSent) res.destroy(error instanceof Error ? error : new Error(String(error)));
+    else fallback(req, res);
   }
 
   const pages: SitePages = {
@@ -553,10 +558,9 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
         write(kept, req, res, fallback);
         return true;
       }
-      answerFor(release, pathname).then(
-        (answer) => (answer ? write(answer, req, res, fallback) : fallback(req, res)),
-        () => fallback(req, res),
-      );
+      answerFor(release, pathname)
+        .then((answer) => (answer ? write(answer, req, res, fallback) : fallback(req, res)))
+        .catch((error: unknown) => failed(req, res, fallback, error));
       return true;
     },
   };
