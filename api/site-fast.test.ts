@@ -121,9 +121,9 @@ interface RawAnswer {
 const transport = new Set(["date", "connection", "keep-alive"]);
 
 /** One request over real HTTP, the body as sent (not decoded). */
-function raw(baseUrl: string, pathname: string, method = "GET", headers: Record<string, string> = {}): Promise<RawAnswer> {
+function raw(baseUrl: string, pathname: string, method = "GET", headers: Record<string, string | readonly string[]> = {}): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const request = http.request(`${baseUrl}${pathname}`, { method, headers, agent: false }, (response) => {
+    const request = http.request(`${baseUrl}${pathname}`, { method, headers: headers as http.OutgoingHttpHeaders, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => {
@@ -140,7 +140,7 @@ function raw(baseUrl: string, pathname: string, method = "GET", headers: Record<
 }
 
 /** The answer through the app and through the fast path, and whether the fast path gave it. */
-async function both(pathname: string, method = "GET", headers: Record<string, string> = {}) {
+async function both(pathname: string, method = "GET", headers: Record<string, string | readonly string[]> = {}) {
   const app = await raw(appUrl, pathname, method, headers);
   const served = pages.served;
   const fastPath = await raw(fastUrl, pathname, method, headers);
@@ -156,6 +156,7 @@ describe("the fast path answers as the app does", () => {
     ["a page to a gzip-only client", "/", "GET", { "accept-encoding": "gzip" }, 200, "gzip"],
     ["a page to an identity client", "/", "GET", { "accept-encoding": "identity" }, 200, undefined],
     ["a page to a client without Accept-Encoding", "/", "GET", {}, 200, undefined],
+    ["a page to a client sending Accept-Encoding twice", "/", "GET", { "accept-encoding": ["br;q=0", "gzip"] }, 200, "gzip"],
     ["a page with a query string", "/?utm_source=mail", "GET", { "accept-encoding": "br" }, 200, "br"],
     ["a brotli-only page to a gzip-only client", "/product/treat", "GET", { "accept-encoding": "gzip" }, 200, "gzip"],
     ["a brotli-only page to an identity client", "/product/treat/", "GET", { "accept-encoding": "identity" }, 200, undefined],
@@ -167,6 +168,8 @@ describe("the fast path answers as the app does", () => {
     ["a revalidation by date, changed since", "/", "GET", { "accept-encoding": "br", "if-modified-since": longAgo }, 200, "br"],
     ["a revalidation by any tag", "/product/treat", "HEAD", { "if-none-match": "*" }, 304, undefined],
     ["a revalidation by a stale tag", "/", "GET", { "if-none-match": 'W/"0-0"' }, 200, undefined],
+    ["a revalidation by two dates (the first counts)", "/", "GET", { "if-modified-since": [longAgo, farFuture] }, 200, undefined],
+    ["a revalidation with the tags in two headers (a star counts only alone)", "/", "GET", { "if-none-match": ['W/"0-0"', "*"] }, 200, undefined],
     ["a hashed asset", "/_astro/app.js", "GET", {}, 200, undefined],
     ["an image", "/favicon.svg", "GET", {}, 200, undefined],
     ["a sitemap", "/sitemap.xml", "GET", {}, 200, undefined],

@@ -325,6 +325,26 @@ const maxKeptPaths = 20_000;
 /** The longest address whose answer is kept. */
 const maxKeptPathLength = 512;
 
+/**
+ * The request headers a page answer depends on, read from the raw list: building Node's header
+ * object costs more than the rest of a kept answer. Repeated headers are joined with ", ", as
+ * Node joins them.
+ */
+function requestHeaders(raw: readonly string[]): { acceptEncoding?: string; ifNoneMatch?: string; ifModifiedSince?: string } {
+  const found: { acceptEncoding?: string; ifNoneMatch?: string; ifModifiedSince?: string } = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length !== 15 && name.length !== 13 && name.length !== 17) continue;
+    const lower = name.toLowerCase();
+    const value = raw[i + 1]!;
+    if (lower === "accept-encoding") found.acceptEncoding = found.acceptEncoding === undefined ? value : `${found.acceptEncoding}, ${value}`;
+    else if (lower === "if-none-match") found.ifNoneMatch = found.ifNoneMatch === undefined ? value : `${found.ifNoneMatch}, ${value}`;
+    // Node keeps the first If-Modified-Since of several.
+    else if (lower === "if-modified-since") found.ifModifiedSince ??= value;
+  }
+  return found;
+}
+
 /** What a served release needs per request, worked out once (a published release never changes). */
 interface ServedRelease {
   layers: string[];
@@ -371,7 +391,9 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
   /** Accepted codings by Accept-Encoding header (a handful of spellings in practice). */
   const acceptMemo = new Map<string, number>();
 
+  let latestRelease: ServedRelease | null = null;
   const releaseAt = (root: string): ServedRelease => {
+    if (root === latestRoot && latestRelease) return latestRelease;
     let release = releases.get(root);
     if (!release) {
       const layers = releaseLayers(root);
@@ -386,6 +408,7 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
       if (latestRoot !== null) releases.get(latestRoot)?.paths.clear();
       latestRoot = root;
     }
+    latestRelease = release;
     return release;
   };
 
@@ -505,9 +528,9 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
 
   function write(answer: PathAnswer, req: IncomingMessage, res: ServerResponse, fallback: (req: IncomingMessage, res: ServerResponse) => unknown): void {
     pages.served++;
-    const headers = req.headers;
-    const variant = variantOf(answer, bitsOf(headers["accept-encoding"]));
-    if (answer.revalidate && notModified(headers["if-none-match"], headers["if-modified-since"], variant)) {
+    const headers = requestHeaders(req.rawHeaders);
+    const variant = variantOf(answer, bitsOf(headers.acceptEncoding));
+    if (answer.revalidate && notModified(headers.ifNoneMatch, headers.ifModifiedSince, variant)) {
       res.writeHead(304, variant.head);
       res.end();
       return;

@@ -137,7 +137,8 @@ export function serveApi(app: H3, ctx: AppContext, options: ServeOptions, site?:
     const toApp = (req: IncomingMessage, res: ServerResponse) => void appHandler(req, res);
     node.server.removeAllListeners("request");
     node.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-      if (answer?.(req, res) || site?.answerNode(req, res, toApp)) return;
+      // The site's check for an API address comes first: it is cheaper than the API's route patterns.
+      if (site?.answerNode(req, res, toApp) || answer?.(req, res)) return;
       void appHandler(req, res);
     });
   }
