@@ -5,7 +5,7 @@
 import { STATUS_CODES } from "node:http";
 import { H3, HTTPError } from "h3";
 import type { AppContext, RouteHandler } from "./context.ts";
-import { createSiteHandler } from "./site.ts";
+import { createSiteHandler, type SitePages } from "./site.ts";
 import health from "./routes/health.get.ts";
 import listProducts from "./routes/products/index.get.ts";
 import countProducts from "./routes/products/count.get.ts";
@@ -330,6 +330,8 @@ function addSecurityHeaders(response: Response, https: boolean): void {
 export interface AppOptions {
   /** The built site's folder, asked for on every request (null while there is none). */
   siteRoot?: () => string | null;
+  /** The site's pages over `siteRoot`, when the HTTP server answers pages too (shares what they keep). */
+  sitePages?: SitePages;
 }
 
 const isWrite = (method: string) => method !== "GET" && method !== "HEAD";
@@ -392,6 +394,6 @@ export function createApp(ctx: AppContext, options: AppOptions = {}): H3 {
       headers: { allow: allowed.join(", ") },
     });
   });
-  if (options.siteRoot) app.all("/**", createSiteHandler(options.siteRoot));
+  if (options.siteRoot) app.all("/**", createSiteHandler(options.sitePages ?? options.siteRoot));
   return app;
 }

@@ -177,14 +177,21 @@ export function createReleaseStore(dir: string): ReleaseStore {
   const meta = (name: string) => readReleaseMeta(path.join(dir, name));
 
   const entries = () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+  let lastName: string | null = null;
+  let lastRoot: string | null = null;
 
 
   return {
     dir,
     currentName,
     currentRoot() {
+      // Asked for on every page request: the same name gives the same string (no new path each time).
       const name = currentName();
-      return name === null ? null : path.join(dir, name);
+      if (name !== lastName) {
+        lastName = name;
+        lastRoot = name === null ? null : path.join(dir, name);
+      }
+      return lastRoot;
     },
     meta,
     stage() {

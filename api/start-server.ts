@@ -9,6 +9,7 @@ import { createApp } from "./app.ts";
 import { createSiteRebuilder } from "./jobs/site-rebuild.ts";
 import { createServices, type ServicesOptions } from "./services.ts";
 import { createReleaseStore, releasesDirFromEnv } from "./site-releases.ts";
+import { createSitePages } from "./site.ts";
 import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort, shutdownGraceMs } from "../data/config.ts";
 import { checkIntegrity } from "../data/db/integrity.ts";
 import { checkConfiguration, checkDatabaseFolder, explainDatabaseError, explainListenError } from "./startup-check.ts";
@@ -82,8 +83,11 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
   console.log(`Price alert e-mails: ${services.mailer.describe === "smtp" ? "sent over SMTP" : "written to the outbox folder (no SMTP_URL)"}`);
 
   const port = serverPort();
-  const app = createApp(services.context, { siteRoot: () => site.currentRoot() });
-  const server = serveApi(app, services.context, { port, hostname: serverHost(), silent: true });
+  const siteRoot = () => site.currentRoot();
+  // Pages are answered at the HTTP server, before the app (api/site.ts); both share what they keep.
+  const sitePages = createSitePages(siteRoot);
+  const app = createApp(services.context, { siteRoot, sitePages });
+  const server = serveApi(app, services.context, { port, hostname: serverHost(), silent: true }, sitePages);
   await Promise.resolve(server.ready()).catch(async (error: unknown) => {
     await rebuilder?.stop();
     await services.close();

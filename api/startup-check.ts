@@ -7,6 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import {
+  cdnPurgeConfig,
+  siteServingConfig,
   alertCheckIntervalMinutes,
   logLevel,
   backupConfig,
@@ -38,6 +40,8 @@ export function checkConfiguration(): void {
     ["the price pipeline settings", pricePipelineConfig],
     ["NIGHTLY_CRON", nightlyCron],
     ["the backup settings (BACKUP_DIR, BACKUP_KEEP, BACKUP_CRON)", backupConfig],
+    ["the CDN settings (CDN_PURGE, CLOUDFLARE_ZONE_ID, CLOUDFLARE_API_TOKEN, FASTLY_API_TOKEN, FASTLY_SERVICE_ID, CDN_PURGE_API_BASE)", cdnPurgeConfig],
+    ["SITE_BODY_CACHE_MB", siteServingConfig],
     ["the visitor storage settings (VISITOR_ROWS_PER_DAY, MAX_ROWS_*)", visitorStorageConfig],
     ["the feed settings (FEED_UPLOADS_DIR, FEED_UPLOAD_MAX_BYTES, FEED_DOWNLOAD_MAX_BYTES, FEED_DOWNLOAD_TIMEOUT_MINUTES)", feedConfig],
   ];

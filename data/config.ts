@@ -294,3 +294,58 @@ export function backupConfig(): { dir: string; keep: number; cron: string | null
   }
   return { dir: path.resolve(projectRoot, env("BACKUP_DIR", "data/backups")), keep: count("BACKUP_KEEP", 14), cron: cron === "off" ? null : cron };
 }
+
+/** A CDN's purge API, told which addresses a new site release changed. */
+export type CdnPurgeConfig =
+  | { provider: "cloudflare"; zoneId: string; apiToken: string; apiBase: string }
+  | { provider: "fastly"; apiToken: string; serviceId: string; apiBase: string };
+
+/**
+ * CDN_PURGE: the CDN in front of the site whose cache each new release purges, or null when unset.
+ * `cloudflare` needs CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN (a token allowed to purge the
+ * zone's cache); `fastly` needs FASTLY_API_TOKEN and FASTLY_SERVICE_ID (a full build purges the
+ * whole service). CDN_PURGE_API_BASE replaces the provider's API address (a test's own server).
+ */
+export function cdnPurgeConfig(): CdnPurgeConfig | null {
+  const provider = process.env.CDN_PURGE?.trim().toLowerCase() || null;
+  if (provider === null || provider === "off") return null;
+  const required = (name: string) => {
+    const value = process.env[name]?.trim();
+    if (!value) throw new Error(`CDN_PURGE=${provider} needs ${name}`);
+    return value;
+  };
+  const apiBase = (fallback: string) => {
+    const base = env("CDN_PURGE_API_BASE", fallback).replace(/\/+$/, "");
+    if (!/^https?:\/\/[^/]/.test(base)) throw new Error(`CDN_PURGE_API_BASE must be an http(s) address, got "${base}"`);
+    return base;
+  };
+  if (provider === "cloudflare") {
+    return {
+      provider,
+      zoneId: required("CLOUDFLARE_ZONE_ID"),
+      apiToken: required("CLOUDFLARE_API_TOKEN"),
+      apiBase: apiBase("https://api.cloudflare.com/client/v4"),
+    };
+  }
+  if (provider === "fastly") {
+    return { provider, apiToken: required("FASTLY_API_TOKEN"), serviceId: required("FASTLY_SERVICE_ID"), apiBase: apiBase("https://api.fastly.com") };
+  }
+  throw new Error(`CDN_PURGE must be cloudflare, fastly or off, got "${process.env.CDN_PURGE}"`);
+}
+
+/**
+ * How the built site is served. Pages (HTML and the other files each release rewrites) may be
+ * kept by a shared cache (a CDN) for `pageSharedMaxAge` seconds and then served stale for up to
+ * `staleWhileRevalidate` more while the CDN asks again; browsers always revalidate (max-age=0).
+ * With a purge configured every release removes what it changed from the CDN at once, so a CDN
+ * may keep pages a day; without one a change must show within a minute, so it keeps them 60 s.
+ * SITE_BODY_CACHE_MB (default 32): the memory for the bytes of the most asked-for files.
+ */
+export function siteServingConfig() {
+  const purged = cdnPurgeConfig() !== null;
+  const megabytes = Number(env("SITE_BODY_CACHE_MB", "32"));
+  if (!Number.isInteger(megabytes) || megabytes < 0 || megabytes > 4096) {
+    throw new Error(`SITE_BODY_CACHE_MB must be a whole number of megabytes from 0 to 4096, got "${process.env.SITE_BODY_CACHE_MB}"`);
+  }
+  return { pageSharedMaxAge: purged ? 86_400 : 60, staleWhileRevalidate: 86_400, bodyCacheBytes: megabytes * 1024 * 1024 };
+}

@@ -7,11 +7,23 @@
  * /privacy-policy. Each page runs --runs times; the table shows the median run (by performance
  * score) and the HTML document's own size. Figures go to data/bench/pages.json.
  *
+ * Before Lighthouse, what serving a page costs the server: CPU time per request of the real
+ * server against a bare node:http server (scripts/bench-bare-pages.ts, its own process) sending
+ * the same bytes and headers, both read from /proc/<pid>/stat over an autocannon run per page
+ * (--connections, default 20; a browser's Accept-Encoding), in rounds alternating which runs
+ * first; the table gives the medians and the bare server's CPU per request over the server's
+ * (target >= 0.85).
+ *
  * Options: --products 480 --runs 3 --chrome /usr/bin/chromium --only home,product (page names)
  * --lhr-dir DIR (each run's full Lighthouse JSON, for diagnosis: LCP element, critical chain, LCP breakdown)
+ * --cpu-only (no Lighthouse) --no-cpu (no CPU comparison) --cpu-seconds 10 --cpu-rounds 3 --connections 20
+ * --keep DIR (keep the catalogue and site there; a later run with it reuses them)
+ * --server-script FILE (another checkout's api/server.ts, to compare servers over the same site)
  */
-import { spawn } from "node:child_process";
+import autocannon from "autocannon";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +39,7 @@ import { migrateDb, openDb } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { categoryPath, productPath } from "../data/domain/paths.ts";
 import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
+import type { RecordedPage } from "./bench-bare-pages.ts";
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +48,13 @@ const { values } = parseArgs({
     chrome: { type: "string", default: "/usr/bin/chromium" },
     only: { type: "string" },
     "lhr-dir": { type: "string" },
+    "cpu-only": { type: "boolean", default: false },
+    "no-cpu": { type: "boolean", default: false },
+    "cpu-seconds": { type: "string", default: "10" },
+    "cpu-rounds": { type: "string", default: "3" },
+    connections: { type: "string", default: "20" },
+    keep: { type: "string" },
+    "server-script": { type: "string" },
   },
 });
 const runs = Number(values.runs);
@@ -50,14 +70,21 @@ function freePort(): Promise<number> {
   });
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-pages-"));
+// --keep DIR: the seeded database and built site stay in DIR, and a later run with the same DIR
+// uses them as they are (e.g. to measure another checkout's server with --server-script).
+const kept = values.keep ? path.resolve(values.keep) : null;
+const dir = kept ?? fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-bench-pages-"));
+const reuse = kept !== null && fs.existsSync(path.join(dir, "bench.db"));
 const databaseFile = path.join(dir, "bench.db");
 const releasesDir = path.join(dir, "releases");
 
-console.log(`Seeding ${values.products} products and building the site…`);
+console.log(reuse ? `Using the catalogue and site kept in ${dir}` : `Seeding ${values.products} products and building the site…`);
+fs.mkdirSync(dir, { recursive: true });
 const db = openDb(databaseFile);
-await migrateDb(db);
-seedCatalogue(db, generateCatalogue({ products: Number(values.products), today: new Date() }));
+if (!reuse) {
+  await migrateDb(db);
+  seedCatalogue(db, generateCatalogue({ products: Number(values.products), today: new Date() }));
+}
 const largestCategory = db.$client
   .prepare("SELECT c.slug FROM categories c JOIN products p ON p.category_id = c.id GROUP BY c.id ORDER BY count(*) DESC, c.id LIMIT 1")
   .pluck()
@@ -66,12 +93,14 @@ const mostOffered = db.$client
   .prepare("SELECT p.slug FROM products p JOIN product_prices o ON o.product_id = p.id GROUP BY p.id ORDER BY count(*) DESC, p.id LIMIT 1")
   .pluck()
   .get() as string;
-const build = await buildRelease(
-  { db, store: createReleaseStore(releasesDir), builder: createAstroBuilder({ quiet: true, keepWarm: false }), log: () => {} },
-  "full",
-);
+if (!reuse) {
+  const build = await buildRelease(
+    { db, store: createReleaseStore(releasesDir), builder: createAstroBuilder({ quiet: true, keepWarm: false }), log: () => {} },
+    "full",
+  );
+  if (!build.ok) throw new Error(`site build failed:\n${build.record?.logTail}`);
+}
 db.$client.close();
-if (!build.ok) throw new Error(`site build failed:\n${build.record?.logTail}`);
 
 const allPages = [
   { name: "home", path: "/" },
@@ -84,7 +113,7 @@ const only = values.only?.split(",");
 const pages = only ? allPages.filter((page) => only.includes(page.name)) : allPages;
 
 const port = await freePort();
-const server = spawn(process.execPath, [path.join(projectRoot, "api/server.ts")], {
+const server = spawn(process.execPath, [values["server-script"] ? path.resolve(values["server-script"]) : path.join(projectRoot, "api/server.ts")], {
   env: {
     ...process.env,
     DATABASE_PATH: databaseFile,
@@ -106,6 +135,113 @@ await new Promise<void>((resolve, reject) => {
   });
 });
 const baseUrl = `http://127.0.0.1:${port}`;
+
+const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+/** A process's CPU time so far (user + system), in ms. */
+const cpuMs = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+};
+/** What a browser sends. */
+const browserEncoding = "gzip, deflate, br, zstd";
+/** Headers the HTTP server writes per connection or per answer (the bare server writes its own). */
+const transportHeaders = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
+
+/** An answer as sent: status, headers and the body's bytes, not decoded. */
+function rawGet(url: string): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "accept-encoding": browserEncoding }, agent: false }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const headers = Object.entries(response.headers)
+            .filter(([name]) => !transportHeaders.has(name))
+            .map(([name, value]) => [name, String(value)] as [string, string]);
+          resolve({ status: response.statusCode!, headers, body: Buffer.concat(chunks) });
+        });
+      })
+      .on("error", reject);
+  });
+}
+
+/**
+ * Each page on the server and on a bare node:http server sending its recorded answer, in
+ * alternating rounds (this machine's speed drifts within minutes): the medians of each one's
+ * CPU time per request and of requests per second.
+ */
+async function compareCpu(pagesToLoad: { name: string; path: string }[], serverPid: number) {
+  const seconds = Number(values["cpu-seconds"]);
+  const rounds = Number(values["cpu-rounds"]);
+  const connections = Number(values.connections);
+  const recorded: RecordedPage[] = [];
+  for (const page of pagesToLoad) {
+    const answer = await rawGet(baseUrl + page.path);
+    if (answer.status !== 200) throw new Error(`${page.path}: ${answer.status}`);
+    recorded.push({ path: page.path, headers: answer.headers, body: answer.body.toString("base64") });
+  }
+  const answersFile = path.join(dir, "answers.json");
+  fs.writeFileSync(answersFile, JSON.stringify(recorded));
+  const bare = spawn(process.execPath, [path.join(projectRoot, "scripts/bench-bare-pages.ts"), answersFile], { stdio: ["ignore", "pipe", "inherit"] });
+  const barePort = await new Promise<number>((resolve, reject) => {
+    bare.once("exit", (code) => reject(new Error(`the bare server exited with ${code}`)));
+    bare.stdout!.on("data", (chunk: Buffer) => {
+      const match = /running at (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
+  const load = async (url: string, pid: number) => {
+    const options = { url, connections, headers: { "accept-encoding": browserEncoding } };
+    await autocannon({ ...options, duration: 2 }); // warm-up
+    const before = cpuMs(pid);
+    const result = await autocannon({ ...options, duration: seconds });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { cpuUs: ((cpuMs(pid) - before) * 1000) / result.requests.total, rps: result.requests.average };
+  };
+  const rows = [];
+  try {
+    for (const page of pagesToLoad) {
+      const server: { cpuUs: number; rps: number }[] = [];
+      const limit: { cpuUs: number; rps: number }[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const runServer = async () => server.push(await load(baseUrl + page.path, serverPid));
+        const runBare = async () => limit.push(await load(`http://127.0.0.1:${barePort}${page.path}`, bare.pid!));
+        if (round % 2 === 0) await runServer().then(runBare);
+        else await runBare().then(runServer);
+      }
+      const serverCpuUs = median(server.map((run) => run.cpuUs));
+      const bareCpuUs = median(limit.map((run) => run.cpuUs));
+      const row = {
+        page: page.name,
+        bytes: Buffer.from(recorded.find((answer) => answer.path === page.path)!.body, "base64").length,
+        serverCpuUsPerRequest: Math.round(serverCpuUs),
+        bareCpuUsPerRequest: Math.round(bareCpuUs),
+        cpuRatio: Number((bareCpuUs / serverCpuUs).toFixed(2)),
+        serverRequestsPerSecond: Math.round(median(server.map((run) => run.rps))),
+        bareRequestsPerSecond: Math.round(median(limit.map((run) => run.rps))),
+        meetsTarget: bareCpuUs / serverCpuUs >= 0.85,
+      };
+      rows.push(row);
+      console.log(`  ${page.name}: ${row.serverCpuUsPerRequest} µs a request against ${row.bareCpuUsPerRequest} µs bare (${row.cpuRatio})`);
+    }
+  } finally {
+    bare.kill("SIGTERM");
+  }
+  return rows;
+}
+
+// The server goes with this process, whatever ends it.
+process.on("exit", () => server.kill("SIGTERM"));
+const cpu = values["no-cpu"] ? [] : await compareCpu(pages, server.pid!);
+if (cpu.length > 0) {
+  console.log(`\nCPU per request, the server against a bare node:http server sending the same bytes (${values.connections} connections, target ratio >= 0.85):`);
+  console.table(cpu);
+  const cpuFile = path.join(projectRoot, "data/bench/pages-cpu.json");
+  fs.mkdirSync(path.dirname(cpuFile), { recursive: true });
+  const figures = { date: new Date().toISOString(), products: Number(values.products), connections: Number(values.connections), cores: os.cpus().length, pages: cpu };
+  fs.writeFileSync(cpuFile, `${JSON.stringify(figures, null, 2)}\n`);
+}
 
 interface PageFigures {
   performance: number;
@@ -145,18 +281,18 @@ function findings(lhr: Result): string[] {
     .map((audit) => `${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
 }
 
-const chrome = await chromeLauncher.launch({
-  chromePath: values.chrome,
-  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
-});
+const lighthouseRuns = !values["cpu-only"];
+const chrome = lighthouseRuns
+  ? await chromeLauncher.launch({ chromePath: values.chrome, chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] })
+  : null;
 const results: { name: string; path: string; htmlBytes: number; htmlGzipBytes: number; median: PageFigures; runs: PageFigures[]; findings: string[] }[] = [];
 try {
-  for (const page of pages) {
+  for (const page of lighthouseRuns ? pages : []) {
     const html = Buffer.from(await (await fetch(baseUrl + page.path)).arrayBuffer());
     const pageRuns: { figures: PageFigures; findings: string[] }[] = [];
     for (let attempt = 0; pageRuns.length < runs; attempt++) {
       // Lighthouse's defaults are the mobile preset: a Moto G Power screen, slow 4G, 4x CPU slowdown.
-      const outcome = await lighthouse(baseUrl + page.path, { port: chrome.port, output: "json", logLevel: "error" });
+      const outcome = await lighthouse(baseUrl + page.path, { port: chrome!.port, output: "json", logLevel: "error" });
       if (!outcome) throw new Error(`Lighthouse gave no result for ${page.path}`);
       // A run Lighthouse could not complete (e.g. no paint seen on a starved machine) scores 0: run it again.
       if (outcome.lhr.runtimeError) {
@@ -183,27 +319,29 @@ try {
     console.log(`  ${page.name} ${page.path}: performance ${pageRuns.map((run) => run.figures.performance).join(", ")}`);
   }
 } finally {
-  chrome.kill();
+  chrome?.kill();
   server.kill("SIGTERM");
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
-console.log(`\nMedian of ${runs} Lighthouse run(s) per page (mobile preset, simulated throttling):\n`);
-console.log("| page | performance | FCP | LCP | TBT | CLS | transfer | HTML (gzip) | a11y | best practices | SEO |");
-console.log("|---|---|---|---|---|---|---|---|---|---|---|");
-for (const { name, median, htmlBytes, htmlGzipBytes } of results) {
-  console.log(
-    `| ${name} | ${median.performance} | ${seconds(median.fcpMs)} | ${seconds(median.lcpMs)} | ${median.tbtMs} ms | ${median.cls} | ${kb(median.transferBytes)} | ` +
-      `${kb(htmlBytes)} (${kb(htmlGzipBytes)}) | ${median.accessibility} | ${median.bestPractices} | ${median.seo} |`,
-  );
-}
-for (const { name, findings: pageFindings } of results) {
-  if (pageFindings.length > 0) console.log(`\n${name}: ${pageFindings.join("; ")}`);
-}
+if (lighthouseRuns) {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+  console.log(`\nMedian of ${runs} Lighthouse run(s) per page (mobile preset, simulated throttling):\n`);
+  console.log("| page | performance | FCP | LCP | TBT | CLS | transfer | HTML (gzip) | a11y | best practices | SEO |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const { name, median, htmlBytes, htmlGzipBytes } of results) {
+    console.log(
+      `| ${name} | ${median.performance} | ${seconds(median.fcpMs)} | ${seconds(median.lcpMs)} | ${median.tbtMs} ms | ${median.cls} | ${kb(median.transferBytes)} | ` +
+        `${kb(htmlBytes)} (${kb(htmlGzipBytes)}) | ${median.accessibility} | ${median.bestPractices} | ${median.seo} |`,
+    );
+  }
+  for (const { name, findings: pageFindings } of results) {
+    if (pageFindings.length > 0) console.log(`\n${name}: ${pageFindings.join("; ")}`);
+  }
 
-const outFile = path.join(projectRoot, "data/bench/pages.json");
-fs.mkdirSync(path.dirname(outFile), { recursive: true });
-fs.writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), products: Number(values.products), runs, pages: results }, null, 2) + "\n");
-console.log(`\nWritten to ${path.relative(projectRoot, outFile)}`);
-fs.rmSync(dir, { recursive: true, force: true });
+  const outFile = path.join(projectRoot, "data/bench/pages.json");
+  fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  fs.writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), products: Number(values.products), runs, pages: results }, null, 2) + "\n");
+  console.log(`\nWritten to ${path.relative(projectRoot, outFile)}`);
+}
+if (!kept) fs.rmSync(dir, { recursive: true, force: true });

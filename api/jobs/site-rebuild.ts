@@ -32,12 +32,15 @@
  * the last build was cut off (left "running" by a process that ended) or failed, or the release
  * records another revision than the catalogue's (a write whose build never ran), or none.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { createJobRunner } from "./runner.ts";
+import { createCdnPurger, purgeUrlsOf, type CdnPurger } from "../cdn-purge.ts";
 import { createAstroBuilder, type BuildOutcome, type SiteBuilder } from "../site-build.ts";
 import { createReleaseStore, createSnapshotFile, type ReleaseStore } from "../site-releases.ts";
 import { openDb, type Db } from "../../data/db/client.ts";
 import { catalogueRevision } from "../../data/db/catalogue-revision.ts";
+import { cdnPurgeConfig } from "../../data/config.ts";
 import { withFamilyMembers } from "../../data/db/product-pages.ts";
 import {
   failAbandonedBuilds,
@@ -92,6 +95,8 @@ export interface SiteRebuilderOptions {
   build?: SiteBuilder;
   /** Releases kept besides the served one and its base (default 3). */
   keepReleases?: number;
+  /** The CDN purge after each swap; default from CDN_PURGE (none when unset). */
+  purge?: CdnPurger | null;
 }
 
 /** More changed products than this get a full build: rendering thousands of pages one by one is slower. */
@@ -130,6 +135,14 @@ export interface ReleaseBuild {
   builder: SiteBuilder;
   log: (line: string) => void;
   onBuild?: BuildObserver | undefined;
+  /** Tells the CDN what each published release changed (none: no CDN to tell). */
+  purge?: CdnPurger | null;
+}
+
+/** The files a build wrote into its release folder (relative paths). */
+async function writtenFiles(dir: string): Promise<string[]> {
+  const entries = await fs.promises.readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 }
 
 /** The catalogue revision a snapshot file holds. */
@@ -150,7 +163,7 @@ function snapshotRevision(file: string): number {
  * `productIds` together hold every change; without it the fast release's revision is unknown.
  */
 export async function buildRelease(
-  { db, store, builder, log, onBuild }: ReleaseBuild,
+  { db, store, builder, log, onBuild, purge }: ReleaseBuild,
   kind: BuildKind,
   productIds: readonly number[] = [],
   coveredRevision: number | null = null,
@@ -183,9 +196,14 @@ export async function buildRelease(
       failure = "another release was published during this build; a full build follows";
       escalate = true;
     } else {
+      // What this build wrote, before earlier fast builds' pages join it: the CDN had those purged already.
+      const written = purge && kind === "fast" ? await writtenFiles(staged.dir) : [];
       // The pages earlier fast builds over the same base rewrote stay rewritten.
       if (kind === "fast" && startedCurrent !== null && startedCurrent !== base) await store.carryForward(staged, startedCurrent);
       store.publish(staged, { kind, base, catalogueRevision: revision });
+      // The CDN drops the changed pages after the swap (a full build may have changed any page);
+      // it runs on its own and never fails the build.
+      if (purge) void (kind === "full" ? purge.purgeEverything() : purge.purgeUrls(purgeUrlsOf(written))).catch(() => undefined);
     }
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
@@ -216,6 +234,8 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
   const builder = options.build ?? createAstroBuilder({ quiet: true });
   const store = createReleaseStore(options.releasesDir);
   const keep = options.keepReleases ?? 3;
+  const purgeConfig = options.purge === undefined ? cdnPurgeConfig() : null;
+  const purge = options.purge !== undefined ? options.purge : purgeConfig ? createCdnPurger(purgeConfig, { log }) : null;
   let pending: PendingWork | null = null;
   let stopping = false;
   /** What the latest request resolves with: once it has and no request followed, everything asked for is built. */
@@ -269,7 +289,7 @@ export function createSiteRebuilder(options: SiteRebuilderOptions): SiteRebuilde
           work.productIds.size <= fastBuildLimit &&
           pages.length <= fastBuildLimit &&
           (work.productIds.size > 0 || work.categories);
-        const context = { db, store, builder, log, onBuild: options.onBuild };
+        const context = { db, store, builder, log, onBuild: options.onBuild, purge };
         let result = fast ? await buildRelease(context, "fast", pages, work.revision) : null;
         if (result === null || (result.escalate && !stopping)) result = await buildRelease(context, "full");
         // Old releases after a swap; after a failure, whatever the build left.

@@ -15,6 +15,7 @@ import { serve, type H3 } from "h3";
 import { compiledRoutes } from "../app.ts";
 import { matchPath, staticFirst, type CompiledPath } from "../http/route-match.ts";
 import type { AppContext } from "../context.ts";
+import type { SitePages } from "../site.ts";
 import { cachedReadOf, type CachedRead } from "./cached-route.ts";
 import type { ResponseCache } from "./response-cache.ts";
 import { tagRoute, observeRequests, type Listener } from "../http/observe.ts";
@@ -125,18 +126,21 @@ export type ServeOptions = Omit<NonNullable<Parameters<typeof serve>[1]>, "manua
 
 /**
  * Serves the app like h3's `serve`, with cache hits of the public reads answered first (when
- * the context has a response cache). With the context's telemetry, GET /metrics is answered
- * before both, and every request is counted and logged (../http/observe.ts). Await `ready()`
- * for the port (a failure to listen rejects it).
+ * the context has a response cache), then the site's pages (when given: api/site.ts). With the
+ * context's telemetry, GET /metrics is answered before all of them, and every request is counted
+ * and logged (../http/observe.ts). Await `ready()` for the port (a failure to listen rejects it).
  */
-export function serveApi(app: H3, ctx: AppContext, options: ServeOptions): ReturnType<typeof serve> {
+export function serveApi(app: H3, ctx: AppContext, options: ServeOptions, site?: SitePages): ReturnType<typeof serve> {
   const server = serve(app, { ...options, manual: true });
   const node = server.node;
-  if ((ctx.cache || ctx.telemetry) && node?.server) {
-    const answer = ctx.cache ? createFastReads(ctx.cache) : () => false;
+  if ((ctx.cache || ctx.telemetry || site) && node?.server) {
+    const answer = ctx.cache ? createFastReads(ctx.cache) : null;
     const appHandler = node.handler;
+    const toApp = (req: IncomingMessage, res: ServerResponse) => void appHandler(req, res);
     let listener: Listener = (req, res) => {
-      if (!answer(req, res)) void appHandler(req, res);
+      // The site's check for an API address comes first: it is cheaper than the API's route patterns.
+      if (site?.answerNode(req, res, toApp) || answer?.(req, res)) return;
+      void appHandler(req, res);
     };
     const telemetry = ctx.telemetry;
     if (telemetry) {

@@ -1,0 +1,342 @@
+/**
+ * The site's pages answered at the HTTP server (api/site.ts `answerNode`, hooked in by serveApi)
+ * against the same release answered through the h3 app: the same status, headers and bytes, over
+ * real HTTP. Also: what each kind of path may be cached for, and the bytes kept in memory.
+ */
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app.ts";
+import { serveApi } from "./lib/fast-reads.ts";
+import { cacheControl, createSitePages, type SitePages } from "./site.ts";
+import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "./site-releases.ts";
+import { writeFiles } from "./test/files.ts";
+import { siteServingConfig } from "../data/config.ts";
+import { tempDb, type TempDb } from "../data/db/fixtures/temp-db.ts";
+
+let temp: TempDb;
+let dir: string;
+let store: ReleaseStore;
+let root: string | null = null;
+let base: string;
+let fast: string;
+let bare: string;
+let pages: SitePages;
+let viaApp: ReturnType<typeof serveApi>;
+let viaFastPath: ReturnType<typeof serveApi>;
+let appUrl: string;
+let fastUrl: string;
+
+const baseHome = "<h1>base home</h1>".repeat(100);
+const base404 = "<h1>base 404</h1>".repeat(100);
+const treatPage = `<h1>treat</h1>${"<p>chewy £2.50</p>".repeat(200)}`;
+const biscuitPage = `<h1>biscuit</h1>${"<p>crunchy</p>".repeat(200)}`;
+const rules = { pageSharedMaxAge: 60, staleWhileRevalidate: 86_400 };
+
+function publish(
+  files: Record<string, string>,
+  meta: { kind: "full" | "fast"; base: string | null },
+  compressed: Record<string, [string, ("gzip" | "br")[]]> = {},
+  scriptHashes: string[] = [],
+): string {
+  const staged = store.stage();
+  writeFiles(staged.dir, files);
+  for (const [name, [text, forms]] of Object.entries(compressed)) {
+    const file = path.join(staged.dir, name);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (forms.includes("gzip")) fs.writeFileSync(`${file}.gz`, zlib.gzipSync(text));
+    if (forms.includes("br")) fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(text));
+  }
+  writeScriptHashes(staged.dir, scriptHashes);
+  store.publish(staged, meta);
+  fs.rmSync(staged.scratch, { recursive: true });
+  return path.join(store.dir, staged.name);
+}
+
+const urlOf = (server: ReturnType<typeof serveApi>) => `http://127.0.0.1:${(server.node!.server!.address() as AddressInfo).port}`;
+
+beforeAll(async () => {
+  temp = await tempDb();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "pawprice-site-fast-"));
+  store = createReleaseStore(path.join(dir, "releases"));
+  base = publish(
+    {
+      "index.html": baseHome,
+      "404.html": base404,
+      "product-not-found/index.html": "<h1>no such product</h1>",
+      "product/bone.html": "<h1>bone, base</h1>",
+      "product/kibble/index.html": "<h1>kibble, base</h1>",
+      "admin/index.html": "<div id=admin-app></div>",
+      "_astro/app.js": "console.log(1)",
+      "favicon.svg": "<svg></svg>",
+      "sitemap.xml": "<urlset></urlset>",
+    },
+    { kind: "full", base: null },
+    {
+      "index.html": [baseHome, ["gzip", "br"]],
+      "404.html": [base404, ["gzip", "br"]],
+      "product/treat.html": [treatPage, ["br"]],
+      "product/biscuit.html": [biscuitPage, ["gzip"]],
+    },
+    ["sha256-base1"],
+  );
+  fast = publish({ "index.html": "<h1>fast home</h1>", "product/kibble.html": "<h1>kibble, fast</h1>" }, { kind: "fast", base: path.basename(base) }, {}, [
+    "sha256-fast1",
+  ]);
+  writeFiles(base, { ".prerender/chunks/server.mjs": "export const secret = 1;" });
+  bare = path.join(dir, "bare");
+  writeFiles(bare, { "index.html": "<h1>bare home</h1>" });
+
+  // The same release through the app alone, and through the fast path first.
+  const plainPages = createSitePages(() => root, { cache: rules, bodyCacheBytes: 1024 * 1024 });
+  viaApp = serveApi(createApp({ db: temp.db }, { siteRoot: () => root, sitePages: plainPages }), { db: temp.db }, { port: 0, hostname: "127.0.0.1", silent: true });
+  pages = createSitePages(() => root, { cache: rules, bodyCacheBytes: 1024 * 1024 });
+  viaFastPath = serveApi(
+    createApp({ db: temp.db }, { siteRoot: () => root, sitePages: pages }),
+    { db: temp.db },
+    { port: 0, hostname: "127.0.0.1", silent: true },
+    pages,
+  );
+  await Promise.all([viaApp.ready(), viaFastPath.ready()]);
+  appUrl = urlOf(viaApp);
+  fastUrl = urlOf(viaFastPath);
+});
+afterAll(async () => {
+  await Promise.all([viaApp.close(true), viaFastPath.close(true)]);
+  temp.remove();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Headers Node's server writes per connection or per answer, whoever answers. */
+const transport = new Set(["date", "connection", "keep-alive"]);
+
+/** One request over real HTTP, the body as sent (not decoded). */
+function raw(baseUrl: string, pathname: string, method = "GET", headers: Record<string, string | readonly string[]> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${baseUrl}${pathname}`, { method, headers: headers as http.OutgoingHttpHeaders, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const kept = Object.entries(response.headers)
+          .filter(([name]) => !transport.has(name))
+          .map(([name, value]) => [name, String(value)] as const)
+          .sort(([a], [b]) => a.localeCompare(b));
+        resolve({ status: response.statusCode!, headers: Object.fromEntries(kept), body: Buffer.concat(chunks) });
+      });
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+/** The answer through the app and through the fast path, and whether the fast path gave it. */
+async function both(pathname: string, method = "GET", headers: Record<string, string | readonly string[]> = {}) {
+  const app = await raw(appUrl, pathname, method, headers);
+  const served = pages.served;
+  const fastPath = await raw(fastUrl, pathname, method, headers);
+  return { app, fastPath, answeredFast: pages.served > served };
+}
+
+const farFuture = "Wed, 01 Jan 2098 00:00:00 GMT";
+const longAgo = "Mon, 01 Jan 2001 00:00:00 GMT";
+
+describe("the fast path answers as the app does", () => {
+  it.each([
+    ["a page to a browser", "/", "GET", { "accept-encoding": "gzip, deflate, br, zstd" }, 200, "br"],
+    ["a page to a gzip-only client", "/", "GET", { "accept-encoding": "gzip" }, 200, "gzip"],
+    ["a page to an identity client", "/", "GET", { "accept-encoding": "identity" }, 200, undefined],
+    ["a page to a client without Accept-Encoding", "/", "GET", {}, 200, undefined],
+    ["a page to a client sending Accept-Encoding twice", "/", "GET", { "accept-encoding": ["br;q=0", "gzip"] }, 200, "gzip"],
+    ["a page with a query string", "/?utm_source=mail", "GET", { "accept-encoding": "br" }, 200, "br"],
+    ["a brotli-only page to a gzip-only client", "/product/treat", "GET", { "accept-encoding": "gzip" }, 200, "gzip"],
+    ["a brotli-only page to an identity client", "/product/treat/", "GET", { "accept-encoding": "identity" }, 200, undefined],
+    ["a gzip-only page to a client without gzip", "/product/biscuit", "GET", {}, 200, undefined],
+    ["a product page stored in a folder", "/product/kibble/", "GET", {}, 200, undefined],
+    ["HEAD of a page", "/", "HEAD", { "accept-encoding": "gzip" }, 200, "gzip"],
+    ["HEAD of a recompressed page", "/product/treat", "HEAD", { "accept-encoding": "gzip" }, 200, "gzip"],
+    ["a revalidation by date, still fresh", "/", "GET", { "accept-encoding": "br", "if-modified-since": farFuture }, 304, undefined],
+    ["a revalidation by date, changed since", "/", "GET", { "accept-encoding": "br", "if-modified-since": longAgo }, 200, "br"],
+    ["a revalidation by any tag", "/product/treat", "HEAD", { "if-none-match": "*" }, 304, undefined],
+    ["a revalidation by a stale tag", "/", "GET", { "if-none-match": 'W/"0-0"' }, 200, undefined],
+    ["a revalidation by two dates (the first counts)", "/", "GET", { "if-modified-since": [longAgo, farFuture] }, 200, undefined],
+    ["a revalidation with the tags in two headers (a star counts only alone)", "/", "GET", { "if-none-match": ['W/"0-0"', "*"] }, 200, undefined],
+    ["a hashed asset", "/_astro/app.js", "GET", {}, 200, undefined],
+    ["an image", "/favicon.svg", "GET", {}, 200, undefined],
+    ["a sitemap", "/sitemap.xml", "GET", {}, 200, undefined],
+    ["a missing page (the 404 page)", "/nowhere", "GET", { "accept-encoding": "br" }, 404, "br"],
+    ["a missing product (its own 404 page)", "/product/gone", "GET", {}, 404, undefined],
+    ["a stored variant's own name", "/index.html.gz", "GET", {}, 404, undefined],
+    ["a stored file's own name", "/product/bone.html", "GET", {}, 404, undefined],
+    ["the admin app's own page", "/admin", "GET", {}, 200, undefined],
+    ["an admin address (the admin app's page)", "/admin/products/12/edit", "GET", { "accept-encoding": "gzip" }, 200, undefined],
+  ] as const)("%s: %s %s", async (_, pathname, method, headers, status, encoding) => {
+    root = base;
+    const { app, fastPath, answeredFast } = await both(pathname, method, { ...headers });
+    expect(answeredFast).toBe(true);
+    expect(app.status).toBe(status);
+    expect(app.headers["content-encoding"]).toBe(encoding);
+    expect(fastPath.status).toBe(app.status);
+    expect(fastPath.headers).toEqual(app.headers);
+    expect(fastPath.body.equals(app.body)).toBe(true);
+    if (method === "HEAD" || status === 304) expect(fastPath.body.length).toBe(0);
+    else expect(fastPath.headers["content-length"]).toBe(String(fastPath.body.length));
+  });
+
+  it("answers a second request for the same page from what it kept, the same again", async () => {
+    root = base;
+    for (const round of [1, 2, 3]) {
+      const { app, fastPath, answeredFast } = await both("/product/treat", "GET", { "accept-encoding": "gzip" });
+      expect(answeredFast, `round ${round}`).toBe(true);
+      expect(fastPath.headers).toEqual(app.headers);
+      expect(zlib.gunzipSync(fastPath.body).toString()).toBe(treatPage);
+    }
+  });
+
+  it("revalidates by the ETag it sent, for each form", async () => {
+    root = base;
+    const first = await raw(fastUrl, "/", "GET", { "accept-encoding": "gzip" });
+    const etag = first.headers.etag!;
+    const again = await both("/", "GET", { "accept-encoding": "gzip", "if-none-match": etag });
+    expect(again.answeredFast).toBe(true);
+    expect(again.fastPath.status).toBe(304);
+    expect(again.fastPath.headers).toEqual(again.app.headers);
+    // Another form's tag does not match: the brotli client gets the page.
+    const other = await both("/", "GET", { "accept-encoding": "br", "if-none-match": etag });
+    expect(other.fastPath.status).toBe(200);
+    expect(other.fastPath.headers).toEqual(other.app.headers);
+  });
+
+  it.each(["/.csp.json", "/.prerender/chunks/server.mjs", "/%2erelease.json", "/product/a%20b", "/a/../.prerender/chunks/server.mjs", "//nowhere"])(
+    "leaves %s to the app, which never serves a dot path",
+    async (pathname) => {
+      root = fast;
+      const { app, fastPath, answeredFast } = await both(pathname);
+      expect(answeredFast).toBe(false);
+      expect(fastPath.status).toBe(404);
+      expect(fastPath.headers).toEqual(app.headers);
+      expect(fastPath.body.toString()).not.toContain("secret");
+      expect(fastPath.body.equals(app.body)).toBe(true);
+    },
+  );
+
+  it("leaves other methods, the API and the time before the first release to the app", async () => {
+    root = base;
+    const post = await raw(fastUrl, "/", "POST");
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET, HEAD");
+    const served = pages.served;
+    expect((await raw(fastUrl, "/api/nowhere")).headers["content-type"]).toMatch(/^application\/json/);
+    root = null;
+    const building = await both("/");
+    expect(building.fastPath.status).toBe(503);
+    expect(building.fastPath.headers).toEqual(building.app.headers);
+    expect(pages.served).toBe(served);
+  });
+
+  it("serves a new release at once when it is swapped in, and a release without a 404 page through the app", async () => {
+    root = fast;
+    expect((await raw(fastUrl, "/")).body.toString()).toBe("<h1>fast home</h1>");
+    expect((await raw(fastUrl, "/product/kibble")).body.toString()).toBe("<h1>kibble, fast</h1>");
+    root = base;
+    expect((await raw(fastUrl, "/")).body.toString()).toBe(baseHome);
+    expect((await raw(fastUrl, "/product/kibble")).body.toString()).toBe("<h1>kibble, base</h1>");
+    root = bare;
+    const missing = await both("/nowhere");
+    expect(missing.fastPath.status).toBe(404);
+    expect(missing.fastPath.headers).toEqual(missing.app.headers);
+    expect(missing.fastPath.body.toString()).toBe("<h1>404 Page Not Found</h1>");
+    expect((await raw(fastUrl, "/")).body.toString()).toBe("<h1>bare home</h1>");
+  });
+});
+
+describe("bytes kept in memory", () => {
+  it("keeps a hot page's bytes: it is sent from memory, not read again", async () => {
+    const release = publish({ "hot/index.html": "<h1>hot</h1>" }, { kind: "full", base: null });
+    root = release;
+    expect((await raw(fastUrl, "/hot")).body.toString()).toBe("<h1>hot</h1>");
+    // A published release never changes; a file gone from under it shows whether it is read again.
+    fs.rmSync(path.join(release, "hot/index.html"));
+    const again = await raw(fastUrl, "/hot");
+    expect(again.status).toBe(200);
+    expect(again.body.toString()).toBe("<h1>hot</h1>");
+  });
+
+  it("reads a file larger than an eighth of the memory from disk each time", async () => {
+    const large = "x".repeat(200 * 1024);
+    const release = publish({ "large.txt": large }, { kind: "full", base: null });
+    root = release;
+    const small = createSitePages(() => root, { cache: rules, bodyCacheBytes: 1024 * 1024 });
+    const server = serveApi(createApp({ db: temp.db }, { siteRoot: () => root, sitePages: small }), { db: temp.db }, { port: 0, hostname: "127.0.0.1", silent: true }, small);
+    await server.ready();
+    try {
+      expect((await raw(urlOf(server), "/large.txt")).body.length).toBe(large.length);
+      fs.writeFileSync(path.join(release, "large.txt"), "y".repeat(large.length));
+      expect((await raw(urlOf(server), "/large.txt")).body.toString()).toBe("y".repeat(large.length));
+    } finally {
+      await server.close(true);
+    }
+  });
+});
+
+describe("cache headers for a CDN", () => {
+  it.each([
+    ["a page", "/", "public, max-age=0, s-maxage=60, stale-while-revalidate=86400"],
+    ["a product page", "/product/bone", "public, max-age=0, s-maxage=60, stale-while-revalidate=86400"],
+    ["a sitemap", "/sitemap.xml", "public, max-age=0, s-maxage=60, stale-while-revalidate=86400"],
+    ["a hashed asset", "/_astro/app.js", "public, max-age=31536000, immutable"],
+    ["an image", "/favicon.svg", "public, max-age=86400"],
+    ["the admin app's page", "/admin/products", "no-store"],
+    ["the admin app's own address", "/admin", "no-store"],
+    ["a missing page", "/nowhere", "no-cache"],
+  ])("%s (%s): %s", async (_, pathname, expected) => {
+    root = base;
+    expect((await raw(fastUrl, pathname)).headers["cache-control"]).toBe(expected);
+    expect((await raw(appUrl, pathname)).headers["cache-control"]).toBe(expected);
+  });
+
+  it("leaves the API's own cache headers as they are", async () => {
+    root = base;
+    expect((await raw(fastUrl, "/api/nowhere")).headers["cache-control"]).toBe("no-store");
+  });
+
+  it("lets a CDN keep pages a day when each release purges it, a minute otherwise", () => {
+    const saved = { ...process.env };
+    try {
+      delete process.env.CDN_PURGE;
+      expect(siteServingConfig()).toMatchObject({ pageSharedMaxAge: 60, staleWhileRevalidate: 86_400 });
+      Object.assign(process.env, { CDN_PURGE: "cloudflare", CLOUDFLARE_ZONE_ID: "zone", CLOUDFLARE_API_TOKEN: "token" });
+      const purged = siteServingConfig();
+      expect(purged.pageSharedMaxAge).toBe(86_400);
+      expect(cacheControl("/category/dog-food", purged)).toBe("public, max-age=0, s-maxage=86400, stale-while-revalidate=86400");
+      expect(cacheControl("/_astro/x.js", purged)).toBe("public, max-age=31536000, immutable");
+    } finally {
+      process.env = saved;
+    }
+  });
+
+  it("refuses a body cache size that is not a whole number of megabytes", () => {
+    const saved = { ...process.env };
+    try {
+      for (const bad of ["-1", "1.5", "lots", "4097"]) {
+        process.env.SITE_BODY_CACHE_MB = bad;
+        expect(() => siteServingConfig(), bad).toThrow(/SITE_BODY_CACHE_MB/);
+      }
+      process.env.SITE_BODY_CACHE_MB = "0";
+      expect(siteServingConfig().bodyCacheBytes).toBe(0);
+      process.env.SITE_BODY_CACHE_MB = "4096";
+      expect(siteServingConfig().bodyCacheBytes).toBe(4096 * 1024 * 1024);
+    } finally {
+      process.env = saved;
+    }
+  });
+});
