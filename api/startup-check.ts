@@ -13,6 +13,7 @@ import {
   serverPort,
   shutdownGraceMs,
   siteBuildProcesses,
+  siteBuildWorkerIdleMs,
   trustedProxyList,
   visitorStorageConfig,
 } from "../data/config.ts";
@@ -28,6 +29,7 @@ export function checkConfiguration(): void {
     ["HOST", serverHost],
     ["SHUTDOWN_GRACE_MS", shutdownGraceMs],
     ["SITE_BUILD_PROCESSES", siteBuildProcesses],
+    ["SITE_BUILD_WORKER_IDLE_MS", siteBuildWorkerIdleMs],
     ["TRUSTED_PROXIES", () => parseTrustedProxies(trustedProxyList())],
     ["ALERT_CHECK_INTERVAL_MINUTES", alertCheckIntervalMinutes],
     ["the price pipeline settings", pricePipelineConfig],
