@@ -202,7 +202,7 @@ for (const { name, findings: pageFindings } of results) {
   if (pageFindings.length > 0) console.log(`\n${name}: ${pageFindings.join("; ")}`);
 }
 
-const outFile = path.join(projectRoot, "data/bench/pages.json");
+const outFile = path.join(process.env.BENCH_RESULTS_DIR ?? path.join(projectRoot, "data/bench"), "pages.json");
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
 fs.writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), products: Number(values.products), runs, pages: results }, null, 2) + "\n");
 console.log(`\nWritten to ${path.relative(projectRoot, outFile)}`);
