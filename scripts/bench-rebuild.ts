@@ -230,6 +230,34 @@ function serverMemory(server: Server): { serverRssMb: number | null; treeRssMb: 
   return { serverRssMb, treeRssMb: (serverRssMb ?? 0) + childPids(server).reduce((sum, pid) => sum + (rssMb(pid) ?? 0), 0) };
 }
 
+/** The server's high-water resident memory since it started, in MB. */
+function serverPeakRssMb(server: Server): number | null {
+  try {
+    const peak = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8"))?.[1];
+    return peak ? Math.round(Number(peak) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The server's memory once it has settled after its last job: V8 gives freed heap back to the
+ * system only after a while, so right after a build the figure is higher than at rest. Read every
+ * 2 s until two reads agree within 5 MB (at most 30 s).
+ */
+async function settledMemory(server: Server): Promise<{ serverRssMb: number | null; treeRssMb: number; settledAfterSeconds: number }> {
+  const started = performance.now();
+  let last = serverMemory(server);
+  for (let waited = 0; waited < 30_000; waited += 2000) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const next = serverMemory(server);
+    const settled = Math.abs(next.treeRssMb - last.treeRssMb) <= 5;
+    last = next;
+    if (settled) break;
+  }
+  return { ...last, settledAfterSeconds: Math.round((performance.now() - started) / 100) / 10 };
+}
+
 const results: Record<string, unknown> = { date: new Date().toISOString(), cores: os.cpus().length, products: productCount };
 let server: Server | undefined;
 try {
@@ -268,16 +296,21 @@ try {
   if (idleMs !== null) {
     const exitStarted = performance.now();
     await waitFor(async () => childPids(server!).length === 0, idleMs + 120_000, "the idle build worker to exit");
-    const atRest = serverMemory(server);
+    const justExited = serverMemory(server);
+    const atRest = await settledMemory(server);
+    const peakRssMb = serverPeakRssMb(server);
     const edit = await editPrice(server, cookie, ids[ids.length - 1]!);
     const status = await buildStatus(server, cookie);
     results.afterIdleExit = {
       workerExitedAfterSeconds: Math.round((performance.now() - exitStarted) / 100) / 10,
+      justExited,
       atRest,
+      serverPeakRssMb: peakRssMb,
       edit: { ...edit, build: status.lastBuild },
     };
     console.log(
-      `Build worker exited when idle: at rest the server holds ${atRest.serverRssMb} MB (${atRest.treeRssMb} MB with its children); ` +
+      `Build worker exited when idle: at rest the server holds ${atRest.serverRssMb} MB (${atRest.treeRssMb} MB with its children; ` +
+        `${justExited.treeRssMb} MB as the worker exited, ${peakRssMb} MB at most so far); ` +
         `an edit then live after ${edit.seconds} s (${status.lastBuild?.kind} build, ${status.lastBuild?.durationMs} ms)`,
     );
   }
