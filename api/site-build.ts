@@ -3,13 +3,15 @@
  * memory and must not block the server's event loop), against a given database file and into a
  * given fresh folder. A builder can keep its last worker warm: a fast rebuild then renders only
  * the pages a few products affect with the server bundle already loaded (about a second), where
- * a cold one first runs a build of those pages (Vite bundling included, 7-15 s here).
+ * a cold one first runs a build of those pages (Vite bundling included, 5-15 s here). A warm
+ * worker holds about a gigabyte at 50,000 products, so it exits after a few idle minutes
+ * (SITE_BUILD_WORKER_IDLE_MS) and the next change starts a fresh one.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { projectRoot, siteBuildProcesses } from "../data/config.ts";
+import { projectRoot, siteBuildProcesses, siteBuildWorkerIdleMs } from "../data/config.ts";
 import type { WorkerJob, WorkerReply } from "./site-build-worker.ts";
 import { readScriptHashes, writeScriptHashes } from "./site-releases.ts";
 import { flatPagesFolder } from "./site-output.ts";
@@ -51,6 +53,11 @@ export interface AstroBuilderOptions {
   quiet?: boolean;
   /** Keep the worker after a successful build, for fast rebuilds (default true). */
   keepWarm?: boolean;
+  /**
+   * A kept worker exits once this many milliseconds pass without a job (default:
+   * SITE_BUILD_WORKER_IDLE_MS, else 3 minutes); the next job starts a fresh one.
+   */
+  idleMs?: number;
   /**
    * How many processes a full build renders product pages in (default: SITE_BUILD_PROCESSES, else
    * 2 on a machine with two cores or more). Rendering is single-threaded in each process, so a
@@ -204,17 +211,57 @@ export function createAstroBuilder(
   const keepWarm = options.keepWarm ?? true;
   const processes = Math.max(1, options.processes ?? siteBuildProcesses());
   const splitFromProducts = options.splitFromProducts ?? 5_000;
+  const idleMs = options.idleMs ?? siteBuildWorkerIdleMs();
   let worker: Worker | null = null;
   /** The helper processes of a split full build under way. */
   let helpers: Worker[] = [];
   let stopped = false;
+  /** Jobs started so far: an idle exit armed after one job is void once another has started. */
+  let jobsStarted = 0;
+  let idleTimer: NodeJS.Timeout | null = null;
+  const cancelIdleExit = () => {
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+  };
   // One job at a time: a worker answers one job, and a fast build waits for a warm-up under way.
   let queue: Promise<unknown> = Promise.resolve();
-  const exclusive = (run: () => Promise<BuildOutcome>): Promise<BuildOutcome> => {
-    const result = queue.then(() => (stopped ? refused() : run()));
+  /** Runs `task` after every job and task queued before it. */
+  const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
+    const result = queue.then(task);
     queue = result.catch(() => undefined);
     return result;
   };
+  /**
+   * After a job that leaves a worker loaded: the worker exits once `idleMs` pass with no other
+   * job started. Its ending waits in the job queue, so it never cuts a job short.
+   */
+  const armIdleExit = () => {
+    cancelIdleExit();
+    const loaded = worker;
+    if (!loaded || loaded.exited()) return;
+    const after = jobsStarted;
+    idleTimer = setTimeout(() => {
+      idleTimer = null;
+      void enqueue(async () => {
+        if (worker !== loaded || jobsStarted !== after) return;
+        worker = null;
+        await endWorker(loaded);
+      });
+    }, idleMs);
+    // An idle timer alone does not keep a process running.
+    idleTimer.unref();
+  };
+  const exclusive = (run: () => Promise<BuildOutcome>): Promise<BuildOutcome> =>
+    enqueue(async () => {
+      if (stopped) return refused();
+      cancelIdleExit();
+      jobsStarted++;
+      try {
+        return await run();
+      } finally {
+        if (!stopped) armIdleExit();
+      }
+    });
   const refused = (): BuildOutcome => ({ ok: false, durationMs: 0, pages: 0, productPages: 0, log: "the builder was stopped" });
 
   const outcome = (reply: WorkerReply, from: Worker, started: number): BuildOutcome => {
@@ -340,6 +387,7 @@ export function createAstroBuilder(
       ),
     async stop() {
       stopped = true;
+      cancelIdleExit();
       const current = worker;
       worker = null;
       await Promise.all([...helpers, ...(current ? [current] : [])].map(endWorker));

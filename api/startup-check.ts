@@ -17,6 +17,7 @@ import {
   serverPort,
   shutdownGraceMs,
   siteBuildProcesses,
+  siteBuildWorkerIdleMs,
   trustedProxyList,
   visitorStorageConfig,
 } from "../data/config.ts";
@@ -33,6 +34,7 @@ export function checkConfiguration(): void {
     ["HOST", serverHost],
     ["SHUTDOWN_GRACE_MS", shutdownGraceMs],
     ["SITE_BUILD_PROCESSES", siteBuildProcesses],
+    ["SITE_BUILD_WORKER_IDLE_MS", siteBuildWorkerIdleMs],
     ["TRUSTED_PROXIES", () => parseTrustedProxies(trustedProxyList())],
     ["LOG_LEVEL", logLevel],
     ["METRICS_ALLOW or METRICS_TOKEN", metricsAccessFromEnv],

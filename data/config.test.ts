@@ -12,13 +12,14 @@ import {
   pricePipelineConfig,
   projectRoot,
   siteBuildProcesses,
+  siteBuildWorkerIdleMs,
   visitorStorageConfig,
 } from "./config.ts";
 
 const saved = { ...process.env };
 const storageSettings = ["VISITOR_ROWS_PER_DAY", "MAX_ROWS_CLICKS", "MAX_ROWS_FAVOURITES", "MAX_ROWS_RECENTLY_VIEWED", "MAX_ROWS_VOUCHER_USES", "MAX_ROWS_PENDING_ALERTS"];
 afterEach(() => {
-  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "PRICE_FRESH_HOURS", "REFRESH_CRON", "NIGHTLY_CRON", "LOG_LEVEL", "METRICS_ALLOW", "METRICS_TOKEN", ...storageSettings]) {
+  for (const name of ["APP_SECRET", "SECRETS_DIR", "SMTP_URL", "MAIL_FROM", "MAIL_OUTBOX", "ALERT_CHECK_INTERVAL_MINUTES", "SITE_BUILD_PROCESSES", "SITE_BUILD_WORKER_IDLE_MS", "PRICE_FRESH_HOURS", "REFRESH_CRON", "NIGHTLY_CRON", "LOG_LEVEL", "METRICS_ALLOW", "METRICS_TOKEN", ...storageSettings]) {
     if (saved[name] === undefined) delete process.env[name];
     else process.env[name] = saved[name];
   }
@@ -88,6 +89,27 @@ describe("SITE_BUILD_PROCESSES", () => {
   it.each(["0", "17", "1.5", "-1", "two", "2x"])("refuses %j, naming the setting", (text) => {
     process.env.SITE_BUILD_PROCESSES = text;
     expect(() => siteBuildProcesses()).toThrow(/SITE_BUILD_PROCESSES must be a whole number from 1 to 16/);
+  });
+});
+
+describe("SITE_BUILD_WORKER_IDLE_MS", () => {
+  it("keeps an idle build worker for 3 minutes unless set (unset or empty)", () => {
+    delete process.env.SITE_BUILD_WORKER_IDLE_MS;
+    expect(siteBuildWorkerIdleMs()).toBe(180_000);
+    process.env.SITE_BUILD_WORKER_IDLE_MS = "";
+    expect(siteBuildWorkerIdleMs()).toBe(180_000);
+  });
+
+  it("takes a whole number of milliseconds from 0 to a day", () => {
+    for (const [text, value] of [["0", 0], ["1", 1], ["60000", 60_000], ["86400000", 86_400_000], [" 500 ", 500]] as const) {
+      process.env.SITE_BUILD_WORKER_IDLE_MS = text;
+      expect(siteBuildWorkerIdleMs(), text).toBe(value);
+    }
+  });
+
+  it.each(["86400001", "-1", "1.5", "1e3", "three minutes", "180000ms"])("refuses %j, naming the setting", (text) => {
+    process.env.SITE_BUILD_WORKER_IDLE_MS = text;
+    expect(() => siteBuildWorkerIdleMs()).toThrow(/SITE_BUILD_WORKER_IDLE_MS must be a whole number of milliseconds from 0 to 86400000/);
   });
 });
 

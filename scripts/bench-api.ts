@@ -16,7 +16,8 @@
  *
  * Options: --products N (default 50000), --seconds S per run (default 10), --connections C
  * (default 20), --cache off|on|both (default both), --rate R search mix requests per second
- * (default 300).
+ * (default 300), --warmup S seconds of warm-up load before each run (default 2; 0: none), --rounds N
+ * of the side-by-side comparison (default 3).
  */
 import autocannon from "autocannon";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -31,6 +32,7 @@ import { migrateDb, openDb } from "../data/db/client.ts";
 import { searchProducts } from "../data/db/products.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import { benchResultsFile } from "./bench-results.ts";
 
 /** Run as a script (not imported for searchMixQueries). */
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
@@ -43,6 +45,8 @@ const { values } = parseArgs({
     connections: { type: "string", default: "20" },
     cache: { type: "string", default: "both" },
     rate: { type: "string", default: "300" },
+    warmup: { type: "string", default: "2" },
+    rounds: { type: "string", default: "3" },
     // Internal: run as the bare server over the answers in this file.
     "bare-server": { type: "string" },
     // Internal: run the search mix load described in this file and print its figures.
@@ -90,7 +94,11 @@ async function runBenchmarks(): Promise<void> {
   const connections = Number(values.connections);
   const rate = Number(values.rate);
   /** Rounds of the side-by-side comparison, alternating which of the two runs first. */
-  const sideBySideRounds = 3;
+  const sideBySideRounds = Number(values.rounds);
+  const warmupSeconds = Number(values.warmup);
+  const warmUp = async (url: string) => {
+    if (warmupSeconds > 0) await autocannon({ url, connections: 4, duration: warmupSeconds });
+  };
 
   const targets = [
     { name: "products: category + price sort", path: "/api/products?category=dog-food&sort=price_asc" },
@@ -133,7 +141,7 @@ async function runBenchmarks(): Promise<void> {
   }
 
   async function load(url: string) {
-    await autocannon({ url, connections: 4, duration: 2 }); // warm-up
+    await warmUp(url);
     const result = await autocannon({ url, connections, duration: seconds });
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
     return result;
@@ -147,7 +155,7 @@ async function runBenchmarks(): Promise<void> {
   };
   /** `load`, also giving the CPU time `pid` spent per request during the measured run (not the warm-up), in µs. */
   async function loadWithCpu(url: string, pid: number) {
-    await autocannon({ url, connections: 4, duration: 2 }); // warm-up
+    await warmUp(url);
     const before = cpuMs(pid);
     const result = await autocannon({ url, connections, duration: seconds });
     const cpuUsPerRequest = ((cpuMs(pid) - before) * 1000) / result.requests.total;
@@ -282,8 +290,7 @@ async function runBenchmarks(): Promise<void> {
   console.log("Search mix in process (searchProducts without HTTP; per query the median of 3 runs):");
   console.table([{ p50Ms: searchCost.p50Ms, p99Ms: searchCost.p99Ms, maxMs: searchCost.maxMs, meanMs: searchCost.meanMs }]);
   console.log(`slowest: ${searchCost.slowest.map(({ query, ms }) => `"${query}" ${ms} ms`).join(", ")}`);
-  const out = path.join(projectRoot, "data/bench/api.json");
-  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const out = benchResultsFile("api.json");
   fs.writeFileSync(
     out,
     JSON.stringify({ date: new Date().toISOString(), products, connections, seconds, cores: os.cpus().length, results, sideBySide, searchMix, searchCost }, null, 2),

@@ -6,7 +6,7 @@
  * page ships (gzip), and the server's CPU time per request for a product page and the home page in
  * each stored form. Figures go to data/bench/build.json.
  *
- * Options: --sizes 1000,10000,50000
+ * Options: --sizes 1000,10000,50000 --requests 2000 (measured requests per serving figure)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -22,9 +22,11 @@ import { migrateDb, openDb } from "../data/db/client.ts";
 import { defaultHistoryDays, loadProductPages } from "../data/db/product-pages.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import { benchResultsFile } from "./bench-results.ts";
 
-const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" } } });
+const { values } = parseArgs({ options: { sizes: { type: "string", default: "1000,10000,50000" }, requests: { type: "string", default: "2000" } } });
 const sizes = values.sizes.split(",").map(Number);
+const servingRequests = Number(values.requests);
 /**
  * Runs a full site build, sampling each build process's high-water RSS (VmHWM) and CPU time
  * (user + system: the figure that a busy shared machine disturbs least) until it ends: of every
@@ -153,14 +155,14 @@ function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: num
  * brotli-only page as gzip for a client that takes gzip only, or decompressing it for a client
  * that accepts no compression.
  */
-async function serveCost(outDir: string, pathname: string, acceptEncoding: string | null, count = 2000) {
+async function serveCost(outDir: string, pathname: string, acceptEncoding: string | null, count = servingRequests) {
   const app = new H3().all("/**", createSiteHandler(() => outDir));
   const headers: Record<string, string> = acceptEncoding ? { "accept-encoding": acceptEncoding } : {};
   const once = async () => {
     const response = await app.request(pathname, { headers });
     return { bytes: (await response.arrayBuffer()).byteLength, encoding: response.headers.get("content-encoding") ?? "identity" };
   };
-  for (let i = 0; i < 200; i++) await once();
+  for (let i = 0; i < Math.min(200, count); i++) await once();
   const cpu = process.cpuUsage();
   const started = performance.now();
   let sent = { bytes: 0, encoding: "" };
@@ -251,7 +253,6 @@ console.log("Shipped per page, KB gzip (targets: legal pages < 10 KB JS and no R
 console.table(assets);
 console.log("Serving a page: the site handler's CPU time per request (in process, no network)");
 console.table(serving);
-const out = path.join(projectRoot, "data/bench/build.json");
-fs.mkdirSync(path.dirname(out), { recursive: true });
+const out = benchResultsFile("build.json");
 fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, results, assets, serving }, null, 2));
 console.log(`written to ${path.relative(projectRoot, out)}`);

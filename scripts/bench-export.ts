@@ -20,6 +20,7 @@ import { projectRoot, siteConfig } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import { benchResultsFile } from "./bench-results.ts";
 
 const { values } = parseArgs({
   options: {
@@ -111,8 +112,7 @@ if (values["export-db"] && values["export-to"]) {
     };
     console.log(`\nProduct export (.xlsx, streamed; target: 50,000 products well under 30 s without holding the workbook in memory), ${os.cpus().length} cores`);
     console.table([result]);
-    const out = path.join(projectRoot, "data/bench/export.json");
-    fs.mkdirSync(path.dirname(out), { recursive: true });
+    const out = benchResultsFile("export.json");
     fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, result }, null, 2));
     console.log(`written to ${path.relative(projectRoot, out)}`);
   } finally {

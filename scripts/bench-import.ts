@@ -26,6 +26,7 @@ import { seedCatalogue } from "../data/db/seed.ts";
 import { readFeed } from "../data/feeds/read-feed.ts";
 import { writeGeneratedFeed } from "../data/feeds/generate-feed.ts";
 import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
+import { benchResultsFile } from "./bench-results.ts";
 
 const { values } = parseArgs({
   options: {
@@ -126,8 +127,7 @@ if (values["import-db"] && values["import-feed"]) {
           `peak RSS ${figures.maxRssMb} MB (sampled ${figures.sampledPeakRssMb} MB, ${figures.startRssMb} MB at start); ` +
           `${figures.created} created, ${figures.existing} matched, ${figures.unmatched} unmatched, ${figures.rejected} rejected`,
       );
-      const out = path.join(projectRoot, `data/bench/${format.out}${values.gzip ? "-gzip" : ""}${values["create-products"] ? "-create" : ""}.json`);
-      fs.mkdirSync(path.dirname(out), { recursive: true });
+      const out = benchResultsFile(`${format.out}${values.gzip ? "-gzip" : ""}${values["create-products"] ? "-create" : ""}.json`);
       fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, result }, null, 2) + "\n");
       console.log(`Written to ${path.relative(projectRoot, out)}`);
       fs.rmSync(feedFile, { force: true });

@@ -40,6 +40,7 @@ import { seedCatalogue } from "../data/db/seed.ts";
 import { categoryPath, productPath } from "../data/domain/paths.ts";
 import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
 import type { RecordedPage } from "./bench-bare-pages.ts";
+import { benchResultsFile } from "./bench-results.ts";
 
 const { values } = parseArgs({
   options: {
@@ -237,8 +238,7 @@ const cpu = values["no-cpu"] ? [] : await compareCpu(pages, server.pid!);
 if (cpu.length > 0) {
   console.log(`\nCPU per request, the server against a bare node:http server sending the same bytes (${values.connections} connections, target ratio >= 0.85):`);
   console.table(cpu);
-  const cpuFile = path.join(projectRoot, "data/bench/pages-cpu.json");
-  fs.mkdirSync(path.dirname(cpuFile), { recursive: true });
+  const cpuFile = benchResultsFile("pages-cpu.json");
   const figures = { date: new Date().toISOString(), products: Number(values.products), connections: Number(values.connections), cores: os.cpus().length, pages: cpu };
   fs.writeFileSync(cpuFile, `${JSON.stringify(figures, null, 2)}\n`);
 }
@@ -339,8 +339,7 @@ if (lighthouseRuns) {
     if (pageFindings.length > 0) console.log(`\n${name}: ${pageFindings.join("; ")}`);
   }
 
-  const outFile = path.join(projectRoot, "data/bench/pages.json");
-  fs.mkdirSync(path.dirname(outFile), { recursive: true });
+  const outFile = benchResultsFile("pages.json");
   fs.writeFileSync(outFile, JSON.stringify({ date: new Date().toISOString(), products: Number(values.products), runs, pages: results }, null, 2) + "\n");
   console.log(`\nWritten to ${path.relative(projectRoot, outFile)}`);
 }

@@ -9,10 +9,15 @@
  *   site-wide change: a full build);
  * - restarts the server over the existing release and edits a product at once (the build
  *   worker is still getting ready) and once more when it is ready.
- * Each figure runs from sending the edit to the first response showing it. Figures go to
- * data/bench/rebuild.json.
+ * Each figure runs from sending the edit to the first response showing it. The memory figures
+ * are resident sizes (RSS) of the server and of its build worker, read from /proc.
+ * With --idle-ms N the server's build worker exits after N ms without a job
+ * (SITE_BUILD_WORKER_IDLE_MS; N longer than an edit takes, e.g. 30000, or the warm edits find no
+ * worker): after the warm edits the bench waits for it to exit, takes the server's memory at
+ * rest (the whole process tree) and edits a product once more (a fresh worker bundles the site
+ * first). Figures go to data/bench/rebuild.json.
  *
- * Options: --products 50000 --edits 3
+ * Options: --products 50000 --edits 3 --idle-ms N
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -26,10 +31,14 @@ import { migrateDb, openDb } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { formatPrice } from "../data/domain/display.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import { benchResultsFile } from "./bench-results.ts";
 
-const { values } = parseArgs({ options: { products: { type: "string", default: "50000" }, edits: { type: "string", default: "3" } } });
+const { values } = parseArgs({
+  options: { products: { type: "string", default: "50000" }, edits: { type: "string", default: "3" }, "idle-ms": { type: "string" } },
+});
 const productCount = Number(values.products);
 const edits = Number(values.edits);
+const idleMs = values["idle-ms"] === undefined ? null : Number(values["idle-ms"]);
 const password = "bench-rebuild-password";
 
 function freePort(): Promise<number> {
@@ -68,6 +77,7 @@ async function startServer(): Promise<Server> {
       MAIL_OUTBOX: path.join(dir, "outbox"),
       SECRETS_DIR: path.join(dir, "secrets"),
       SMTP_URL: "",
+      ...(idleMs === null ? {} : { SITE_BUILD_WORKER_IDLE_MS: String(idleMs) }),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -186,23 +196,66 @@ async function buildStatus(server: Server, cookie: string): Promise<BuildStatus>
   return status!;
 }
 
+/** The server's child processes (its build worker, when one is loaded). */
+function childPids(server: Server): string[] {
+  try {
+    return fs.readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** A process's resident memory in MB, or null once it has ended. */
+function rssMb(pid: number | string): number | null {
+  try {
+    const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return rss ? Math.round(Number(rss) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The resident memory of the server's build worker (its child process), in MB. */
 function workerRssMb(server: Server): number | null {
-  try {
-    const children = fs
-      .readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, "utf8")
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean);
-    for (const pid of children) {
-      const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-      const rss = /VmRSS:\s+(\d+)/.exec(status)?.[1];
-      if (rss) return Math.round(Number(rss) / 1024);
-    }
-  } catch {
-    // No worker (or it ended between two reads).
+  for (const pid of childPids(server)) {
+    const rss = rssMb(pid);
+    if (rss !== null) return rss;
   }
   return null;
+}
+
+/** The server's own resident memory and its process tree's (the server and its build worker), in MB. */
+function serverMemory(server: Server): { serverRssMb: number | null; treeRssMb: number } {
+  const serverRssMb = rssMb(server.child.pid!);
+  return { serverRssMb, treeRssMb: (serverRssMb ?? 0) + childPids(server).reduce((sum, pid) => sum + (rssMb(pid) ?? 0), 0) };
+}
+
+/** The server's high-water resident memory since it started, in MB. */
+function serverPeakRssMb(server: Server): number | null {
+  try {
+    const peak = /VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8"))?.[1];
+    return peak ? Math.round(Number(peak) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The server's memory once it has settled after its last job: V8 gives freed heap back to the
+ * system only after a while, so right after a build the figure is higher than at rest. Read every
+ * 2 s until two reads agree within 5 MB (at most 30 s).
+ */
+async function settledMemory(server: Server): Promise<{ serverRssMb: number | null; treeRssMb: number; settledAfterSeconds: number }> {
+  const started = performance.now();
+  let last = serverMemory(server);
+  for (let waited = 0; waited < 30_000; waited += 2000) {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const next = serverMemory(server);
+    const settled = Math.abs(next.treeRssMb - last.treeRssMb) <= 5;
+    last = next;
+    if (settled) break;
+  }
+  return { ...last, settledAfterSeconds: Math.round((performance.now() - started) / 100) / 10 };
 }
 
 const results: Record<string, unknown> = { date: new Date().toISOString(), cores: os.cpus().length, products: productCount };
@@ -222,7 +275,11 @@ try {
   const cookie = await signIn(server);
   results.firstBuild = { secondsAfterStart: firstBuildSeconds, ...(await buildStatus(server, cookie)).lastBuild };
   results.idleWorkerRssMb = workerRssMb(server);
-  console.log(`First build served ${firstBuildSeconds} s after the server started; idle build worker ${results.idleWorkerRssMb} MB`);
+  const afterFirstBuild = serverMemory(server);
+  results.afterFirstBuild = afterFirstBuild;
+  console.log(
+    `First build served ${firstBuildSeconds} s after the server started; idle build worker ${results.idleWorkerRssMb} MB, server ${afterFirstBuild.serverRssMb} MB`,
+  );
 
   const productEdits = [];
   for (let i = 0; i < edits; i++) {
@@ -235,6 +292,28 @@ try {
     );
   }
   results.productEdits = productEdits;
+
+  if (idleMs !== null) {
+    const exitStarted = performance.now();
+    await waitFor(async () => childPids(server!).length === 0, idleMs + 120_000, "the idle build worker to exit");
+    const justExited = serverMemory(server);
+    const atRest = await settledMemory(server);
+    const peakRssMb = serverPeakRssMb(server);
+    const edit = await editPrice(server, cookie, ids[ids.length - 1]!);
+    const status = await buildStatus(server, cookie);
+    results.afterIdleExit = {
+      workerExitedAfterSeconds: Math.round((performance.now() - exitStarted) / 100) / 10,
+      justExited,
+      atRest,
+      serverPeakRssMb: peakRssMb,
+      edit: { ...edit, build: status.lastBuild },
+    };
+    console.log(
+      `Build worker exited when idle: at rest the server holds ${atRest.serverRssMb} MB (${atRest.treeRssMb} MB with its children; ` +
+        `${justExited.treeRssMb} MB as the worker exited, ${peakRssMb} MB at most so far); ` +
+        `an edit then live after ${edit.seconds} s (${status.lastBuild?.kind} build, ${status.lastBuild?.durationMs} ms)`,
+    );
+  }
 
   const before = await adminJson<Record<string, unknown>>(server, cookie, "GET", `/api/categories/${category.id}`);
   const newName = `${String(before.name)} (renamed)`;
@@ -265,7 +344,6 @@ try {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-const out = path.join(projectRoot, "data/bench/rebuild.json");
-fs.mkdirSync(path.dirname(out), { recursive: true });
+const out = benchResultsFile("rebuild.json");
 fs.writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
 console.log(`\nwritten to ${path.relative(projectRoot, out)} (target: a product edit live within 10 s at 50,000 products)`);

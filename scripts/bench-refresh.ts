@@ -24,6 +24,7 @@ import { projectRoot } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import { benchResultsFile } from "./bench-results.ts";
 
 const { values } = parseArgs({ options: { products: { type: "string", default: "2000" }, concurrency: { type: "string", default: "4" } } });
 
@@ -112,8 +113,7 @@ try {
     `${summary.checked} checked (${summary.changed} changed, ${summary.held} held, ${summary.failed} failed, ${summary.blocked} blocked, ${summary.backedOff} backed off) ` +
       `in ${result.seconds} s: ${result.offersPerSecond} offers/s`,
   );
-  const out = path.join(projectRoot, "data/bench/refresh.json");
-  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const out = benchResultsFile("refresh.json");
   fs.writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, result }, null, 2) + "\n");
   console.log(`Written to ${path.relative(projectRoot, out)}`);
 } finally {

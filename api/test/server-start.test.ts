@@ -154,6 +154,13 @@ describe("start-up failures: one line naming the fix, exit code 1, no stack trac
     expectOneLine(await failedStart({ SITE_BUILD_PROCESSES: "0" }), /SITE_BUILD_PROCESSES must be a whole number from 1 to 16, got "0".*Fix SITE_BUILD_PROCESSES/);
   });
 
+  it("SITE_BUILD_WORKER_IDLE_MS=3m", async () => {
+    expectOneLine(
+      await failedStart({ SITE_BUILD_WORKER_IDLE_MS: "3m" }),
+      /SITE_BUILD_WORKER_IDLE_MS must be a whole number of milliseconds from 0 to 86400000 \(a day\), got "3m".*Fix SITE_BUILD_WORKER_IDLE_MS/,
+    );
+  });
+
   it("a malformed TRUSTED_PROXIES", async () => {
     expectOneLine(await failedStart({ TRUSTED_PROXIES: "10.0.0.0/8, proxy.internal" }), /"proxy\.internal" is not an IP address.*Fix TRUSTED_PROXIES/);
   });

@@ -32,8 +32,27 @@ export function openDb(file: string, options: { readonly?: boolean } = {}): Db {
   return { $client: sqlite };
 }
 
-/** Applies the committed drizzle-kit migrations that have not run yet (drizzle's own migrator). */
+/**
+ * Whether drizzle's migrator would apply anything: it applies every committed migration newer
+ * (by its journal's "when") than the newest one recorded in __drizzle_migrations, all of them
+ * when that table is missing or empty.
+ */
+export function migrationsPending(db: Db): boolean {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: { when: number }[] };
+  const newest = Math.max(...journal.entries.map((entry) => entry.when));
+  const recorded = db.$client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!recorded) return true;
+  const last = db.$client.prepare("SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1").pluck().get();
+  return last === undefined || last === null || Number(last) < newest;
+}
+
+/**
+ * Applies the committed drizzle-kit migrations that have not run yet (drizzle's own migrator).
+ * A database that has them all is left alone without loading drizzle: its runtime takes about
+ * 150 MB that a long-running process (the server) would hold until it exits.
+ */
 export async function migrateDb(db: Db): Promise<void> {
+  if (!migrationsPending(db)) return;
   const [{ drizzle }, { migrate }] = await Promise.all([import("drizzle-orm/better-sqlite3"), import("drizzle-orm/better-sqlite3/migrator")]);
   migrate(drizzle(db.$client), { migrationsFolder });
 }
