@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createCatalogueChanges, unknownChange } from "./catalogue-changes.ts";
 import { openDb } from "../data/db/client.ts";
 import { bumpCatalogueRevision } from "../data/db/catalogue-revision.ts";
-import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
 import { tempDb, type TempDb } from "../data/db/fixtures/temp-db.ts";
 
 let temp: TempDb;

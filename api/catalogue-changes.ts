@@ -16,7 +16,7 @@
  */
 import type { Db } from "../data/db/client.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
-import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
 
 /** Another process wrote (seed, import): what changed is unknown, so everything may have. */
 export const unknownChange: CatalogueChange = { productIds: [], categoryIds: [], siteWide: true };

@@ -1,6 +1,6 @@
 import { HTTPError, type H3Event } from "h3";
 import type { Db } from "../data/db/client.ts";
-import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
 import type { HashGate, LoginLimiter } from "./lib/admin-auth.ts";
 import type { ResponseCache } from "./lib/response-cache.ts";
 import type { RequestGuard } from "./lib/request-guard.ts";

@@ -12,8 +12,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "../data/db/client.ts";
-import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
-import { WriteRefused } from "../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
+import { WriteRefused } from "../data/db/catalogue-writer/transaction.ts";
 import { feedSourceKey, getFeedSource, latestRuns, listFeedSources, touchRuns, type FeedSource } from "../data/db/feed-sources.ts";
 import type { HoldPolicy } from "../data/domain/price-hold.ts";
 import { maskFeedUrl, type FeedRun, type FeedSourceView, type RunTrigger } from "../data/domain/feed-sources.ts";

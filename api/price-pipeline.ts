@@ -6,7 +6,7 @@
  */
 import type { Db } from "../data/db/client.ts";
 import { catalogueRevision } from "../data/db/catalogue-revision.ts";
-import { isChange, type CatalogueChange } from "../data/db/catalogue-writer.ts";
+import { isChange, type CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
 import { markStaleOffers, rederiveDailyPrices } from "../data/db/price-writer.ts";
 import { defaultHoldPolicy, type HoldPolicy } from "../data/domain/price-hold.ts";
 import { refreshPrices, type RefreshSummary } from "./jobs/price-refresh.ts";

@@ -13,7 +13,7 @@ import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
-import type { CatalogueChange } from "../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
 import { backupConfig, nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
 import { parseTrustedProxies } from "./lib/client-address.ts";
 import { createRequestGuard } from "./lib/request-guard.ts";

@@ -9,7 +9,10 @@
 import type { AuditEntry } from "../../data/db/audit.ts";
 import type { BackupFile } from "../../data/db/backup.ts";
 import type { AdminProduct as StoredAdminProduct, AdminProductRow as StoredAdminProductRow, AdminVoucher as StoredAdminVoucher, readAnalytics, dashboardCounts, listAdminProducts } from "../../data/db/admin-reads.ts";
-import type { createCategory, createProduct, createVoucher, Written } from "../../data/db/catalogue-writer.ts";
+import type { Written } from "../../data/db/catalogue-writer/transaction.ts";
+import type { createProduct } from "../../data/db/catalogue-writer/products.ts";
+import type { createCategory } from "../../data/db/catalogue-writer/categories.ts";
+import type { createVoucher } from "../../data/db/catalogue-writer/vouchers.ts";
 import type { listCategories, getCategoryById, getRetailerById, getAffiliateIds } from "../../data/db/catalogue.ts";
 import type { clearDemoCatalogue, demoCounts } from "../../data/db/demo.ts";
 import type { listRuns } from "../../data/db/feed-sources.ts";

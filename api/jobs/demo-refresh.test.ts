@@ -11,7 +11,7 @@ import { createMailer } from "../mail/mailer.ts";
 import { clearDemoCatalogue } from "../../data/db/demo.ts";
 import { dealFactsFor } from "../../data/db/deal-facts.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
-import { readOfferPricing } from "../../data/db/offers.ts";
+import { readOfferPricing } from "../../data/db/offer-pricing.ts";
 import { markStaleOffers } from "../../data/db/price-writer.ts";
 import { monthsBeforeDay, ukToday } from "../../data/domain/dates.ts";
 import { historyTotals, utcDay, type ItemPricePoint } from "../../data/domain/deal-facts.ts";

@@ -16,7 +16,7 @@
  *   connected) and then hourly; with no demo offer there is nothing to do.
  */
 import type { Db } from "../../data/db/client.ts";
-import { isChange, type CatalogueChange, type Written } from "../../data/db/catalogue-writer.ts";
+import { isChange, type CatalogueChange, type Written } from "../../data/db/catalogue-writer/transaction.ts";
 import { demoOffers, demoSource, oldestDemoCheck } from "../../data/db/demo.ts";
 import { recordPriceChecks, type PriceCheck, type PriceCheckCounts } from "../../data/db/price-writer.ts";
 import { ukToday } from "../../data/domain/dates.ts";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { claimImport, executeImport, type ExecuteOptions, type ImportTarget } from "./feed-import.ts";
-import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../../data/db/catalogue-writer/transaction.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import type { RunCounters } from "../../data/domain/feed-sources.ts";
 import type { FeedItem } from "../../data/domain/feed-row.ts";

@@ -12,7 +12,7 @@
  */
 import type { Db } from "../../data/db/client.ts";
 import { catalogueRevision } from "../../data/db/catalogue-revision.ts";
-import { isChange, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import { isChange, type CatalogueChange } from "../../data/db/catalogue-writer/transaction.ts";
 import { claimRun, finishRun, markRunStarted, recordRunProgress, touchRuns, type RunClaim } from "../../data/db/feed-sources.ts";
 import { defaultHoldPolicy, type HoldPolicy } from "../../data/domain/price-hold.ts";
 import { emptyCounters, maskUrlsIn, type FeedRun, type RunCounters, type RunTrigger } from "../../data/domain/feed-sources.ts";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshPrices } from "./price-refresh.ts";
-import { createProduct } from "../../data/db/catalogue-writer.ts";
+import { createProduct } from "../../data/db/catalogue-writer/products.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { readOffer } from "../../data/domain/offer-extract.ts";

@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refreshPrices } from "./price-refresh.ts";
-import { createProduct } from "../../data/db/catalogue-writer.ts";
+import { createProduct } from "../../data/db/catalogue-writer/products.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
 import { allowLoopbackForTests } from "../lib/guarded-fetch.ts";

@@ -27,7 +27,7 @@
  *    check and one rebuild.
  */
 import type { Db } from "../../data/db/client.ts";
-import { isChange, mergeChanges, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import { isChange, mergeChanges, type CatalogueChange } from "../../data/db/catalogue-writer/transaction.ts";
 import { getCrawlHost, saveBackOff, saveRobots, type StoredRobots } from "../../data/db/crawl-hosts.ts";
 import { markStaleOffers, recordPageValidators, recordPriceChecks, type PageValidatorsRead, type PriceCheck } from "../../data/db/price-writer.ts";
 import { defaultHoldPolicy, type HoldPolicy } from "../../data/domain/price-hold.ts";

@@ -318,7 +318,7 @@ describe("offer URLs and new offers from a feed", () => {
   });
 
   it("finds a retailer the site owner added by a feed name stored for it, and takes links on the hosts stored for it", async () => {
-    const { createRetailer } = await import("../../data/db/catalogue-writer.ts");
+    const { createRetailer } = await import("../../data/db/catalogue-writer/retailers.ts");
     const { retailerInput } = await import("../../data/domain/catalogue-input.ts");
     const paws = createRetailer(
       temp.db,

@@ -23,7 +23,8 @@
  * - Messages are kept up to a cap (the count is exact), so a 200 MB feed cannot fill memory.
  */
 import type { Db } from "../../data/db/client.ts";
-import { adoptFeedImages, adoptFeedLegalCategories, createProduct, isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import { isChange, mergeChanges, WriteRefused, type CatalogueChange } from "../../data/db/catalogue-writer/transaction.ts";
+import { adoptFeedImages, adoptFeedLegalCategories, createProduct } from "../../data/db/catalogue-writer/products.ts";
 import { addOffer, recordPriceChecks, type PriceCheck } from "../../data/db/price-writer.ts";
 import { defaultHoldPolicy, type HoldPolicy } from "../../data/domain/price-hold.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";

@@ -1,7 +1,7 @@
 /** Runs a catalogue write for a route: refusals become 4xx errors; a committed change is signalled. */
 import { HTTPError } from "h3";
 import type { AdminContext } from "../context.ts";
-import { WriteRefused, type Written } from "../../data/db/catalogue-writer.ts";
+import { WriteRefused, type Written } from "../../data/db/catalogue-writer/transaction.ts";
 
 export function commitWrite<T>(admin: AdminContext, write: () => Written<T>): T {
   let written: Written<T>;

@@ -1,7 +1,7 @@
 /** What the feed-source routes share: the source in the path, and import failures as HTTP errors. */
 import { HTTPError } from "h3";
 import { z } from "zod";
-import { WriteRefused } from "../../data/db/catalogue-writer.ts";
+import { WriteRefused } from "../../data/db/catalogue-writer/transaction.ts";
 import { getFeedSource, RunConflict, type FeedSource } from "../../data/db/feed-sources.ts";
 import { FeedRefused } from "../../data/feeds/read-feed.ts";
 import { configuredFeedId } from "../feed-imports.ts";

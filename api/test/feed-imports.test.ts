@@ -11,7 +11,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SiteBuilds } from "../context.ts";
-import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../../data/db/catalogue-writer/transaction.ts";
 import type { FeedRun } from "../../data/domain/feed-sources.ts";
 import { allowLoopbackForTests } from "../lib/guarded-fetch.ts";
 import { startTestServer, type TestServer } from "./server.ts";

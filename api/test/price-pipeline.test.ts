@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFeed } from "../../data/feeds/awin-feed.ts";
-import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../../data/db/catalogue-writer/transaction.ts";
 import type { FeedRun } from "../../data/domain/feed-sources.ts";
 import { productSources, type ProductSource } from "../product-sources.ts";
 import { startTestServer, type TestServer } from "./server.ts";
@@ -150,7 +150,7 @@ describe("REFRESH_CRON", () => {
 
 describe("the daily was-price check", () => {
   it("runs once per UTC day (the first sweep of the day) and hands what changed to the change signal", async () => {
-    const { createProduct, updateProduct } = await import("../../data/db/catalogue-writer.ts");
+    const { createProduct, updateProduct } = await import("../../data/db/catalogue-writer/products.ts");
     const { productInput } = await import("../../data/domain/catalogue-input.ts");
     const { api } = await serverWith(undefined);
     const first = (sql: string) => (api.db.$client.prepare(sql).get() as { id: number }).id;

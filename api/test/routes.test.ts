@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../app.ts";
 import type { SiteBuilds } from "../context.ts";
-import type { CatalogueChange } from "../../data/db/catalogue-writer.ts";
+import type { CatalogueChange } from "../../data/db/catalogue-writer/transaction.ts";
 import type { Retailer } from "../../data/domain/catalogue.ts";
 import { signToken } from "../lib/tokens.ts";
 import { claimDueConfirmations, requestConfirmation } from "../../data/db/email-consent.ts";

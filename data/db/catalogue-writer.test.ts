@@ -4,7 +4,10 @@
  * write stores nothing at all.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProduct, deleteCategory, updateProduct, updateRetailer, WriteRefused } from "./catalogue-writer.ts";
+import { WriteRefused } from "./catalogue-writer/transaction.ts";
+import { createProduct, updateProduct } from "./catalogue-writer/products.ts";
+import { deleteCategory } from "./catalogue-writer/categories.ts";
+import { updateRetailer } from "./catalogue-writer/retailers.ts";
 import { offerUrl, tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { productInput, type ProductInput } from "../domain/catalogue-input.ts";

@@ -6,7 +6,7 @@
  * needs, of the best offer's retailer only.
  */
 import type { Db } from "./client.ts";
-import { readOfferPricing } from "./offers.ts";
+import { readOfferPricing } from "./offer-pricing.ts";
 import { historySql, someProductsHistorySql } from "./product-pages.ts";
 import { statement } from "./statements.ts";
 import { dailyLowestTotals, dealFactsOf, supportedWasPrice, utcDay, wasPriceSettled, type DealFacts, type DealFactsPounds, type ItemPricePoint } from "../domain/deal-facts.ts";

@@ -14,7 +14,7 @@
  */
 import type { Db } from "./client.ts";
 import { recordAudit } from "./audit.ts";
-import { catalogueTransaction, type Written } from "./catalogue-writer.ts";
+import { catalogueTransaction, type Written } from "./catalogue-writer/transaction.ts";
 import { recomputeBestPrices } from "./offers.ts";
 import { statement } from "./statements.ts";
 import type { Pence } from "../domain/money.ts";

@@ -1,6 +1,6 @@
 /** Feed sources and import runs over a real SQLite file: domain types back, the database's rules kept. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WriteRefused } from "./catalogue-writer.ts";
+import { WriteRefused } from "./catalogue-writer/transaction.ts";
 import {
   claimRun,
   createFeedSource,

@@ -10,7 +10,7 @@
  * as failed instead of blocking the source for ever.
  */
 import type { Db } from "./client.ts";
-import { WriteRefused } from "./catalogue-writer.ts";
+import { WriteRefused } from "./catalogue-writer/transaction.ts";
 import type { FeedSourceChanges, FeedSourceInput } from "../domain/feed-sources.schema.ts";
 import { defaultFeedSchedule, type ColumnMapping, type FeedLayoutChoice, type FeedRun, type FeedSourceKind, type RefusalCounts, type RunCounters, type RunStatus, type RunTrigger } from "../domain/feed-sources.ts";
 

@@ -1,59 +1,9 @@
 import type { Db } from "./client.ts";
-import { bestOffer, type OfferPricing } from "../domain/offers.ts";
+import { bestOffer } from "../domain/offers.ts";
 import { packSizeOf, pricePerKgOf } from "../domain/product-quantity.ts";
 import { isPrescriptionOnly } from "../domain/legal-category.ts";
 import { wasPricesFor } from "./deal-facts.ts";
-
-interface OfferRow {
-  product_id: number;
-  retailer_id: number;
-  price_pence: number;
-  in_stock: number;
-  price_override: number;
-  manual_price_pence: number | null;
-  stale: number;
-  delivery_pence: number | null;
-  free_delivery: number;
-  rule_delivery_pence: number | null;
-  rule_free_from_pence: number | null;
-}
-
-const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.in_stock, pp.price_override,
-    pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
-    r.free_delivery_from_pence AS rule_free_from_pence
-    FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
-
-/**
- * The pricing inputs of the given products' offers (every product's when `productIds` is null),
- * with their retailers' delivery rules; a product with no offers maps to an empty list.
- */
-export function readOfferPricing(db: Db, productIds: readonly number[] | null): Map<number, OfferPricing[]> {
-  const sqlite = db.$client;
-  const rows = (
-    productIds === null
-      ? sqlite.prepare(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
-      : sqlite.prepare(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`).all(JSON.stringify(productIds))
-  ) as OfferRow[];
-  const byProduct = new Map<number, OfferPricing[]>();
-  for (const id of productIds ?? []) byProduct.set(id, []);
-  if (productIds === null) {
-    for (const { id } of sqlite.prepare("SELECT id FROM products").all() as { id: number }[]) byProduct.set(id, []);
-  }
-  for (const row of rows) {
-    byProduct.get(row.product_id)?.push({
-      retailerId: row.retailer_id,
-      pricePence: row.price_pence,
-      inStock: row.in_stock === 1,
-      priceOverride: row.price_override === 1,
-      manualPricePence: row.manual_price_pence,
-      stale: row.stale === 1,
-      deliveryPence: row.delivery_pence,
-      freeDelivery: row.free_delivery === 1,
-      deliveryRule: { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
-    });
-  }
-  return byProduct;
-}
+import { readOfferPricing } from "./offer-pricing.ts";
 
 /**
  * Re-derives best price (the lowest total to the door), its delivery, best retailer, original

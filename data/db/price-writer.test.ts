@@ -3,7 +3,8 @@
  * hold on a jump (exactly on the bounds too), accept / reject, and the 72-hour stale rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProduct, updateProduct, WriteRefused } from "./catalogue-writer.ts";
+import { WriteRefused } from "./catalogue-writer/transaction.ts";
+import { createProduct, updateProduct } from "./catalogue-writer/products.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { offerUrl, tempDb, withoutDelivery, type TempDb } from "./fixtures/temp-db.ts";
 import {

@@ -20,7 +20,8 @@
  */
 import type { Db } from "./client.ts";
 import { recordAudit } from "./audit.ts";
-import { catalogueTransaction, offerRetailers, WriteRefused, type CatalogueChange, type Written } from "./catalogue-writer.ts";
+import { catalogueTransaction, WriteRefused, type CatalogueChange, type Written } from "./catalogue-writer/transaction.ts";
+import { offerRetailers } from "./catalogue-writer/products.ts";
 import { recomputeBestPrices } from "./offers.ts";
 import { statement } from "./statements.ts";
 import { formatPence, type Pence } from "../domain/money.ts";

@@ -1,7 +1,7 @@
 /** The offers the price refresh reads, and the checks a 304 confirms, over a real SQLite file. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productInput } from "../domain/catalogue-input.ts";
-import { createProduct } from "./catalogue-writer.ts";
+import { createProduct } from "./catalogue-writer/products.ts";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
 import { offersToRead, unchangedPageChecks } from "./refresh-order.ts";
 

@@ -7,7 +7,7 @@ import { ensureSeeded, seedCatalogue } from "./seed.ts";
 import { markStaleOffers, recordPriceChecks } from "./price-writer.ts";
 import { generateCatalogue } from "../seed/generate.ts";
 import { addOwnerCatalogue, ownerVisitor } from "./fixtures/owner-catalogue.ts";
-import { createProduct } from "./catalogue-writer.ts";
+import { createProduct } from "./catalogue-writer/products.ts";
 import { productInput } from "../domain/catalogue-input.ts";
 
 const today = new Date("2025-03-14T10:30:00.000Z");

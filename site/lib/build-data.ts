@@ -21,7 +21,7 @@ import {
 } from "../../data/db/product-pages.ts";
 import { countProducts, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
 import { dealFactsFor } from "../../data/db/deal-facts.ts";
-import { readOfferPricing } from "../../data/db/offers.ts";
+import { readOfferPricing } from "../../data/db/offer-pricing.ts";
 import type { OfferPricing } from "../../data/domain/offers.ts";
 import { hasDemoOffers } from "../../data/db/demo.ts";
 import type { DealFacts } from "../../data/domain/deal-facts.ts";

@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { setAffiliateIds } from "../../../data/db/catalogue-writer.ts";
+import { setAffiliateIds } from "../../../data/db/catalogue-writer/affiliate-ids.ts";
 import { affiliateIdsInput } from "../../../data/domain/catalogue-input.ts";
 
 /** All five IDs are required; saving them rebuilds every page (every outbound link carries one). */

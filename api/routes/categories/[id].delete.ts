@@ -1,7 +1,7 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
 import { noContent } from "../../lib/http.ts";
-import { deleteCategory } from "../../../data/db/catalogue-writer.ts";
+import { deleteCategory } from "../../../data/db/catalogue-writer/categories.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 
 /** 409 while products still use it. */

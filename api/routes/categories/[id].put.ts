@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { updateCategory } from "../../../data/db/catalogue-writer.ts";
+import { updateCategory } from "../../../data/db/catalogue-writer/categories.ts";
 import { categoryInput } from "../../../data/domain/catalogue-input.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 

@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { createCategory } from "../../../data/db/catalogue-writer.ts";
+import { createCategory } from "../../../data/db/catalogue-writer/categories.ts";
 import { categoryInput } from "../../../data/domain/catalogue-input.ts";
 
 /** 201 with the new category; 409 when it clashes with an existing one. */

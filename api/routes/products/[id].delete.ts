@@ -1,7 +1,7 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
 import { noContent } from "../../lib/http.ts";
-import { deleteProduct } from "../../../data/db/catalogue-writer.ts";
+import { deleteProduct } from "../../../data/db/catalogue-writer/products.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 
 /** Deletes a product with its offers, history and the visitor data attached to it. */

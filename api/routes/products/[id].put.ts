@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { updateProduct } from "../../../data/db/catalogue-writer.ts";
+import { updateProduct } from "../../../data/db/catalogue-writer/products.ts";
 import { productInput } from "../../../data/domain/catalogue-input.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 

@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { createProduct } from "../../../data/db/catalogue-writer.ts";
+import { createProduct } from "../../../data/db/catalogue-writer/products.ts";
 import { productInput } from "../../../data/domain/catalogue-input.ts";
 
 /** Creates a product with its offers: 201 with its id and slug; 409 when the slug is taken. */

@@ -1,7 +1,7 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
 import { noContent } from "../../lib/http.ts";
-import { deleteRetailer } from "../../../data/db/catalogue-writer.ts";
+import { deleteRetailer } from "../../../data/db/catalogue-writer/retailers.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 
 /** 409 while products still use it. */

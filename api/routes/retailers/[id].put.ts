@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { updateRetailer } from "../../../data/db/catalogue-writer.ts";
+import { updateRetailer } from "../../../data/db/catalogue-writer/retailers.ts";
 import { getRetailerById } from "../../../data/db/catalogue.ts";
 import { retailerInput } from "../../../data/domain/catalogue-input.ts";
 import { idParam } from "../../../data/domain/queries.ts";

@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { createRetailer } from "../../../data/db/catalogue-writer.ts";
+import { createRetailer } from "../../../data/db/catalogue-writer/retailers.ts";
 import { getRetailerById } from "../../../data/db/catalogue.ts";
 import { retailerInput } from "../../../data/domain/catalogue-input.ts";
 

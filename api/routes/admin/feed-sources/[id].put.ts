@@ -3,7 +3,7 @@ import { defineAdminRoute } from "../../../context.ts";
 import { badRequest } from "../../../lib/http.ts";
 import { editableSource, sourceRef } from "../../../lib/feed-source-routes.ts";
 import { sourceView } from "../../../feed-imports.ts";
-import { WriteRefused } from "../../../../data/db/catalogue-writer.ts";
+import { WriteRefused } from "../../../../data/db/catalogue-writer/transaction.ts";
 import { feedSourceKey, listRuns, updateFeedSource } from "../../../../data/db/feed-sources.ts";
 import { feedSourceChanges, mappingProblem } from "../../../../data/domain/feed-sources.schema.ts";
 

@@ -2,7 +2,7 @@ import { HTTPError } from "h3";
 import { defineAdminRoute } from "../../../context.ts";
 import { badRequest } from "../../../lib/http.ts";
 import { sourceView } from "../../../feed-imports.ts";
-import { WriteRefused } from "../../../../data/db/catalogue-writer.ts";
+import { WriteRefused } from "../../../../data/db/catalogue-writer/transaction.ts";
 import { createFeedSource } from "../../../../data/db/feed-sources.ts";
 import { feedSourceInput, mappingProblem } from "../../../../data/domain/feed-sources.schema.ts";
 

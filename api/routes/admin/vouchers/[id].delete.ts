@@ -1,7 +1,7 @@
 import { defineAdminRoute } from "../../../context.ts";
 import { commitWrite } from "../../../lib/catalogue-write.ts";
 import { noContent } from "../../../lib/http.ts";
-import { deleteVoucher } from "../../../../data/db/catalogue-writer.ts";
+import { deleteVoucher } from "../../../../data/db/catalogue-writer/vouchers.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 
 export default defineAdminRoute({ params: { id: idParam() } }, (_event, { db, admin }, { params: { id } }) => {

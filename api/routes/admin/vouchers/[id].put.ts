@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../../context.ts";
 import { commitWrite } from "../../../lib/catalogue-write.ts";
-import { updateVoucher } from "../../../../data/db/catalogue-writer.ts";
+import { updateVoucher } from "../../../../data/db/catalogue-writer/vouchers.ts";
 import { voucherInput } from "../../../../data/domain/catalogue-input.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 

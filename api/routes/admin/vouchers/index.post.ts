@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../../context.ts";
 import { commitWrite } from "../../../lib/catalogue-write.ts";
-import { createVoucher } from "../../../../data/db/catalogue-writer.ts";
+import { createVoucher } from "../../../../data/db/catalogue-writer/vouchers.ts";
 import { voucherInput } from "../../../../data/domain/catalogue-input.ts";
 
 /** 201 with the voucher; 409 when the retailer already has the code. */
