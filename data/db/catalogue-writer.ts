@@ -19,6 +19,7 @@ import { bumpCatalogueRevision } from "./catalogue-revision.ts";
 import { recomputeBestPrices } from "./offers.ts";
 import { productRow, type ProductOwnRow } from "./product-rows.ts";
 import { statement } from "./statements.ts";
+import type { ProductPriceRow } from "./rows.ts";
 import { affiliateKeys, type AffiliateIds } from "../domain/catalogue.ts";
 import type { CategoryInput, OfferInput, ProductInput, RetailerInput, VoucherInput } from "../domain/catalogue-input.ts";
 import { featuredPrescriptionMessage } from "../domain/catalogue-input.ts";
@@ -108,19 +109,20 @@ const plural = (count: number, one: string, many = `${one}s`) => `${count} ${cou
 // ---------------------------------------------------------------------------------------------
 // Products and offers
 
-interface StoredOffer {
-  id: number;
-  retailer_id: number;
-  price_pence: number;
-  original_price_pence: number | null;
-  url: string;
-  in_stock: number;
-  free_delivery: number;
-  price_override: number;
-  manual_price_pence: number | null;
-  repeat_price_pence: number | null;
-  repeat_terms: string | null;
-}
+type StoredOffer = Pick<
+  ProductPriceRow,
+  | "id"
+  | "retailer_id"
+  | "price_pence"
+  | "original_price_pence"
+  | "url"
+  | "in_stock"
+  | "free_delivery"
+  | "price_override"
+  | "manual_price_pence"
+  | "repeat_price_pence"
+  | "repeat_terms"
+>;
 
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
   effectivePence({ retailerId: 0, inStock: true, ...offer });

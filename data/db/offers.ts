@@ -3,20 +3,16 @@ import { bestOffer, type OfferPricing } from "../domain/offers.ts";
 import { packSizeOf, pricePerKgOf } from "../domain/product-quantity.ts";
 import { isPrescriptionOnly } from "../domain/legal-category.ts";
 import { wasPricesFor } from "./deal-facts.ts";
+import type { ProductPriceRow, ProductRow, RetailerRow } from "./rows.ts";
 
-interface OfferRow {
-  product_id: number;
-  retailer_id: number;
-  price_pence: number;
-  in_stock: number;
-  price_override: number;
-  manual_price_pence: number | null;
-  stale: number;
-  delivery_pence: number | null;
-  free_delivery: number;
-  rule_delivery_pence: number | null;
-  rule_free_from_pence: number | null;
-}
+/** An offer's pricing columns with its retailer's delivery rule. */
+type OfferRow = Pick<
+  ProductPriceRow,
+  "product_id" | "retailer_id" | "price_pence" | "in_stock" | "price_override" | "manual_price_pence" | "stale" | "delivery_pence" | "free_delivery"
+> & { rule_delivery_pence: RetailerRow["delivery_pence"]; rule_free_from_pence: RetailerRow["free_delivery_from_pence"] };
+
+/** What the best-price rule reads of a product itself: its name (the pack size) and legal category. */
+type NameRow = Pick<ProductRow, "id" | "name" | "legal_category">;
 
 const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.in_stock, pp.price_override,
     pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
@@ -31,13 +27,13 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
   const sqlite = db.$client;
   const rows = (
     productIds === null
-      ? sqlite.prepare(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
-      : sqlite.prepare(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`).all(JSON.stringify(productIds))
-  ) as OfferRow[];
+      ? sqlite.prepare<[], OfferRow>(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
+      : sqlite.prepare<[string], OfferRow>(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`).all(JSON.stringify(productIds))
+  );
   const byProduct = new Map<number, OfferPricing[]>();
   for (const id of productIds ?? []) byProduct.set(id, []);
   if (productIds === null) {
-    for (const { id } of sqlite.prepare("SELECT id FROM products").all() as { id: number }[]) byProduct.set(id, []);
+    for (const { id } of sqlite.prepare<[], Pick<ProductRow, "id">>("SELECT id FROM products").all()) byProduct.set(id, []);
   }
   for (const row of rows) {
     byProduct.get(row.product_id)?.push({
@@ -89,9 +85,9 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
     // The pack size, and so the price per kg, comes from the product's name.
     const nameRows = (
       ids === null
-        ? sqlite.prepare("SELECT id, name, legal_category FROM products").all()
-        : sqlite.prepare("SELECT id, name, legal_category FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
-    ) as { id: number; name: string; legal_category: string }[];
+        ? sqlite.prepare<[], NameRow>("SELECT id, name, legal_category FROM products").all()
+        : sqlite.prepare<[string], NameRow>("SELECT id, name, legal_category FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
+    );
     const names = new Map(nameRows.map(({ id, name }) => [id, name]));
     const prescriptionOnly = new Set(nameRows.filter((row) => isPrescriptionOnly(row.legal_category)).map((row) => row.id));
     for (const [productId, offers] of byProduct) {
