@@ -132,7 +132,7 @@ export function createAlert(
   const { targetPricePence, dropPercent } = storedFiguresOf(rule);
   return db.$client.transaction((): CreateAlertResult => {
     const reference =
-      (statement(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId) as { best_price_pence: number | null } | undefined)
+      statement<{ best_price_pence: number | null }>(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId)
         ?.best_price_pence ?? null;
     const inStock = reference === null ? 0 : 1;
     const lowestBeforeTodayPence =
@@ -141,10 +141,10 @@ export function createAlert(
         : null;
     const refused = alertRefusal(rule, { currentPence: reference, lowestBeforeTodayPence });
     if (refused !== null) return { refused };
-    const existing = statement(
+    const existing = statement<{ id: number }>(
       db,
       "SELECT id FROM price_alerts WHERE user_id = ? AND product_id = ? AND email = ? AND kind = ? AND is_active = 1",
-    ).get(input.userId, input.productId, input.email, rule.kind) as { id: number } | undefined;
+    ).get(input.userId, input.productId, input.email, rule.kind);
     let id: number;
     if (existing) {
       statement(
@@ -154,19 +154,19 @@ export function createAlert(
       ).run(targetPricePence, dropPercent, reference, inStock, existing.id);
       id = existing.id;
     } else {
-      const { n } = statement(db, "SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1").get(input.userId) as { n: number };
+      const { n } = statement<{ n: number }>(db, "SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1").get(input.userId)!;
       if (n >= activeAlertLimit) return { limitReached: true };
       const confirmedAt = hasConsent(db, input.email, input.userId) ? now.toISOString() : null;
-      const row = statement(
+      const row = statement<{
+        id: number;
+      }>(
         db,
         `INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, created_at, confirmed_at, kind, drop_percent, reference_price_pence, last_in_stock)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      ).get(input.userId, input.productId, input.email, targetPricePence, now.toISOString(), confirmedAt, rule.kind, dropPercent, reference, inStock) as {
-        id: number;
-      };
+      ).get(input.userId, input.productId, input.email, targetPricePence, now.toISOString(), confirmedAt, rule.kind, dropPercent, reference, inStock)!;
       id = row.id;
     }
-    const [alert] = toAlerts(db, [statement(db, `${select} WHERE a.id = ?`).get(id) as AlertRow], now);
+    const [alert] = toAlerts(db, [statement<AlertRow>(db, `${select} WHERE a.id = ?`).get(id)!], now);
     const confirmationSent =
       alert!.state === "pending_confirmation" && requestConfirmation(db, { email: input.email, purpose: "price-alerts", userId: input.userId }, now);
     return { alert: alert!, created: !existing, confirmationSent };
@@ -175,7 +175,7 @@ export function createAlert(
 
 /** The visitor's active alerts, newest first, with each product's current best price and status. */
 export function listAlerts(db: Db, userId: string, now: Date = new Date()): PriceAlert[] {
-  return toAlerts(db, statement(db, `${select} WHERE a.user_id = ? AND a.is_active = 1 ORDER BY a.created_at DESC, a.id DESC`).all(userId) as AlertRow[], now);
+  return toAlerts(db, statement<AlertRow>(db, `${select} WHERE a.user_id = ? AND a.is_active = 1 ORDER BY a.created_at DESC, a.id DESC`).all(userId), now);
 }
 
 /** Deletes the visitor's own alert; false when there is none of that id for this visitor. */

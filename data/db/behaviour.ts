@@ -24,10 +24,10 @@ export type ClickOutcome = "recorded" | "unknown-product" | "daily-cap";
 export function recordClicks(db: Db, userId: string, sessionId: string | undefined, clicks: readonly ClickRecord[], now = new Date()): ClickOutcome {
   return db.$client.transaction((): ClickOutcome => {
     const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
-    const { recent } = statement(
+    const { recent } = statement<{ recent: number }>(
       db,
       "SELECT count(*) AS recent FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click' AND timestamp > ?",
-    ).get(userId, since) as { recent: number };
+    ).get(userId, since)!;
     if (recent + clicks.length > dailyClickCap) return "daily-cap";
     const productExists = statement(db, "SELECT category_id FROM products WHERE id = ?");
     const retailerByName = statement(db, "SELECT id FROM retailers WHERE name = ? COLLATE NOCASE");

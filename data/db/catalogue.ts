@@ -8,15 +8,15 @@ import { retailerHosts } from "../domain/retailers.ts";
 import { retailerNameKey } from "../domain/voucher-retailers.ts";
 
 export function listCategories(db: Db): Category[] {
-  return statement(db, "SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id").all() as Category[];
+  return statement<Category>(db, "SELECT id, name, slug, icon, description FROM categories ORDER BY name COLLATE NOCASE, id").all();
 }
 
 export function getCategoryById(db: Db, id: number): Category | null {
-  return (statement(db, "SELECT id, name, slug, icon, description FROM categories WHERE id = ?").get(id) as Category | undefined) ?? null;
+  return statement<Category>(db, "SELECT id, name, slug, icon, description FROM categories WHERE id = ?").get(id) ?? null;
 }
 
 export function getCategoryBySlug(db: Db, slug: string): Category | null {
-  return (statement(db, "SELECT id, name, slug, icon, description FROM categories WHERE slug = ?").get(slug) as Category | undefined) ?? null;
+  return statement<Category>(db, "SELECT id, name, slug, icon, description FROM categories WHERE slug = ?").get(slug) ?? null;
 }
 
 const retailerColumns =
@@ -89,7 +89,7 @@ export function listVouchers(db: Db, filter: VoucherFilter, today = ukToday()): 
   if (filter.retailer !== undefined) {
     // The retailer's vouchers under any spelling of its name ("Pet Planet" for "Petplanet").
     const key = retailerNameKey(filter.retailer);
-    const names = (statement(db, "SELECT DISTINCT retailer FROM vouchers").all() as { retailer: string }[])
+    const names = statement<{ retailer: string }>(db, "SELECT DISTINCT retailer FROM vouchers").all()
       .map((row) => row.retailer)
       .filter((name) => retailerNameKey(name) === key);
     conditions.push("retailer IN (SELECT value FROM json_each(?))");
@@ -97,18 +97,18 @@ export function listVouchers(db: Db, filter: VoucherFilter, today = ukToday()): 
   }
   const where = conditions.length ? `WHERE ${conditions.join(" AND ")}` : "";
   const order = filter.sort === "popular" ? "uses DESC, expiry_date, id" : "expiry_date, id";
-  const { total } = statement(db, `SELECT count(*) AS total FROM vouchers ${where}`).get(...params) as { total: number };
-  const rows = statement(
+  const { total } = statement<{ total: number }>(db, `SELECT count(*) AS total FROM vouchers ${where}`).get(...params)!;
+  const rows = statement<VoucherRow>(
     db,
     `SELECT id, code, description, retailer, url, discount, expiry_date, uses FROM vouchers ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
-  ).all(...params, filter.limit, filter.offset) as VoucherRow[];
+  ).all(...params, filter.limit, filter.offset);
   const vouchers = rows.map(({ expiry_date, ...row }) => ({ ...row, expiryDate: expiry_date, isValid: expiry_date >= today }));
   return { vouchers, total };
 }
 
 /** The five affiliate IDs; a key never set reads as an empty string (links then carry no tag). */
 export function getAffiliateIds(db: Db): AffiliateIds {
-  const rows = statement(db, "SELECT key, value FROM affiliate_settings").all() as { key: string; value: string }[];
+  const rows = statement<{ key: string; value: string }>(db, "SELECT key, value FROM affiliate_settings").all();
   const stored = new Map(rows.map((row) => [row.key, row.value]));
   return Object.fromEntries(affiliateKeys.map((key) => [key, stored.get(key) ?? ""])) as AffiliateIds;
 }

@@ -73,11 +73,11 @@ function toSource(row: SourceRow): FeedSource {
 }
 
 export function listFeedSources(db: Db): FeedSource[] {
-  return (db.$client.prepare("SELECT * FROM feed_sources ORDER BY name COLLATE NOCASE, id").all() as SourceRow[]).map(toSource);
+  return db.$client.prepare<unknown[], SourceRow>("SELECT * FROM feed_sources ORDER BY name COLLATE NOCASE, id").all().map(toSource);
 }
 
 export function getFeedSource(db: Db, id: number): FeedSource | null {
-  const row = db.$client.prepare("SELECT * FROM feed_sources WHERE id = ?").get(id) as SourceRow | undefined;
+  const row = db.$client.prepare<unknown[], SourceRow>("SELECT * FROM feed_sources WHERE id = ?").get(id);
   return row ? toSource(row) : null;
 }
 
@@ -88,7 +88,7 @@ function checkName(db: Db, name: string, exceptId: number | null): void {
 
 function checkRetailer(db: Db, key: string | null | undefined): void {
   if (key === null || key === undefined) return;
-  const retailer = db.$client.prepare("SELECT compares_prices FROM retailers WHERE key = ?").get(key) as { compares_prices: number } | undefined;
+  const retailer = db.$client.prepare<unknown[], { compares_prices: number }>("SELECT compares_prices FROM retailers WHERE key = ?").get(key);
   if (!retailer) throw new WriteRefused(400, `retailerKey "${key}" is not a known retailer`);
   if (retailer.compares_prices !== 1) throw new WriteRefused(400, `retailerKey "${key}" is a retailer whose prices we do not compare`);
 }
@@ -185,7 +185,7 @@ export function setFeedSourceFile(
 
 /** Deletes a source with its runs; the deleted source (to remove its upload), or null when there was none. */
 export function deleteFeedSource(db: Db, id: number): FeedSource | null {
-  const row = db.$client.prepare("DELETE FROM feed_sources WHERE id = ? RETURNING *").get(id) as SourceRow | undefined;
+  const row = db.$client.prepare<unknown[], SourceRow>("DELETE FROM feed_sources WHERE id = ? RETURNING *").get(id);
   return row ? toSource(row) : null;
 }
 
@@ -278,8 +278,7 @@ export function claimRun(db: Db, claim: RunClaim, now: Date, staleAfterMs = defa
            WHERE source_key = ? AND status IN ('queued', 'running') AND updated_at < ?`,
         )
         .run(at, claim.sourceKey, staleBefore);
-      const active = db.$client.prepare("SELECT * FROM feed_import_runs WHERE source_key = ? AND status IN ('queued', 'running') ORDER BY id LIMIT 1").get(claim.sourceKey) as
-        RunRow | undefined;
+      const active = db.$client.prepare<unknown[], RunRow>("SELECT * FROM feed_import_runs WHERE source_key = ? AND status IN ('queued', 'running') ORDER BY id LIMIT 1").get(claim.sourceKey);
       if (active) throw new RunConflict(toRun(active));
       const row = db.$client
         .prepare(
@@ -331,13 +330,13 @@ export function finishRun(db: Db, id: number, outcome: RunOutcome, now: Date): F
 }
 
 export function getRun(db: Db, id: number): FeedRun | null {
-  const row = db.$client.prepare("SELECT * FROM feed_import_runs WHERE id = ?").get(id) as RunRow | undefined;
+  const row = db.$client.prepare<unknown[], RunRow>("SELECT * FROM feed_import_runs WHERE id = ?").get(id);
   return row ? toRun(row) : null;
 }
 
 /** A source's latest runs, newest first. */
 export function listRuns(db: Db, sourceKey: string, limit = 20): FeedRun[] {
-  return (db.$client.prepare("SELECT * FROM feed_import_runs WHERE source_key = ? ORDER BY id DESC LIMIT ?").all(sourceKey, limit) as RunRow[]).map(toRun);
+  return db.$client.prepare<unknown[], RunRow>("SELECT * FROM feed_import_runs WHERE source_key = ? ORDER BY id DESC LIMIT ?").all(sourceKey, limit).map(toRun);
 }
 
 /** The latest run of each source key that has one. */

@@ -41,13 +41,13 @@ interface HeldRow {
 
 /** Held prices waiting for a decision, oldest first (the longest-waiting is reviewed first). */
 export function pendingHolds(db: Db, limit = 500): HeldPrice[] {
-  const rows = statement(
+  const rows = statement<HeldRow>(
     db,
     `SELECT h.id, h.product_id, p.name AS product_name, p.slug AS product_slug, h.retailer_id, r.name AS retailer_name,
        h.published_price_pence, h.held_price_pence, h.in_stock, h.source, h.url, h.observed_at, h.new_offer, h.reason
      FROM price_holds h JOIN products p ON p.id = h.product_id JOIN retailers r ON r.id = h.retailer_id
      WHERE h.status = 'pending' ORDER BY h.observed_at, h.id LIMIT ?`,
-  ).all(limit) as HeldRow[];
+  ).all(limit);
   return rows.map((row) => ({
     id: row.id,
     product: { id: row.product_id, name: row.product_name, slug: row.product_slug },
@@ -89,9 +89,9 @@ export interface RefreshTotals {
 const keptFailures = 50;
 
 export function recordRefreshStart(db: Db, startedAt: Date): number {
-  const row = statement(db, "INSERT INTO price_refresh_runs (started_at, result) VALUES (?, 'running') RETURNING id").get(startedAt.toISOString()) as {
+  const row = statement<{
     id: number;
-  };
+  }>(db, "INSERT INTO price_refresh_runs (started_at, result) VALUES (?, 'running') RETURNING id").get(startedAt.toISOString())!;
   return row.id;
 }
 
@@ -109,7 +109,7 @@ export function recordRefreshFinish(
   stopped = false,
 ): Exclude<RefreshResult, "running"> {
   const result = stopped ? "failed" : refreshResult(totals);
-  const started = statement(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id) as { started_at: string } | undefined;
+  const started = statement<{ started_at: string }>(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id);
   const durationMs = started ? Math.max(0, finishedAt.getTime() - Date.parse(started.started_at)) : null;
   statement(
     db,
@@ -152,10 +152,10 @@ export const refreshRunDeadAfterMs = 6 * 60 * 60 * 1000;
 
 /** The newest refresh run (running or finished), or null when none has run. */
 export function latestRefreshRun(db: Db, now = new Date()): RefreshRun | null {
-  const row = statement(
+  const row = statement<RunRow>(
     db,
     "SELECT id, started_at, finished_at, duration_ms, checked, changed, held, failed, result, failures FROM price_refresh_runs ORDER BY started_at DESC, id DESC LIMIT 1",
-  ).get() as RunRow | undefined;
+  ).get();
   if (!row) return null;
   const dead = row.result === "running" && now.getTime() - Date.parse(row.started_at) > refreshRunDeadAfterMs;
   return {

@@ -158,11 +158,11 @@ export function familySizes(db: Db, productIds?: readonly number[], packSizes?: 
  */
 export function withFamilyMembers(db: Db, productIds: readonly number[]): number[] {
   if (productIds.length === 0) return [];
-  const rows = statement(
+  const rows = statement<{ id: number }>(
     db,
     `SELECT id FROM products WHERE family_key IN
        (SELECT family_key FROM products WHERE id IN (SELECT value FROM json_each(?)) AND family_key IS NOT NULL)`,
-  ).all(JSON.stringify(productIds)) as { id: number }[];
+  ).all(JSON.stringify(productIds));
   return [...new Set([...productIds, ...rows.map((row) => row.id)])].sort((a, b) => a - b);
 }
 
@@ -191,13 +191,13 @@ export const productsPerSitemap = 40_000;
  * most `perFile` products. A price change counts as a modification: it changes the page.
  */
 export function productSitemaps(db: Db, perFile: number = productsPerSitemap): ProductSitemap[] {
-  const entries = statement(
+  const entries = statement<SitemapEntry>(
     db,
     `SELECT p.slug,
        max(coalesce(p.last_edited_at, p.created_at),
            coalesce((SELECT max(pp.updated_at) FROM product_prices pp WHERE pp.product_id = p.id), '')) AS lastModified
      FROM products p ORDER BY p.id`,
-  ).all() as SitemapEntry[];
+  ).all();
   const files: ProductSitemap[] = [];
   for (let start = 0; start < entries.length; start += perFile) {
     files.push({ name: `products-${files.length + 1}`, entries: entries.slice(start, start + perFile) });

@@ -39,7 +39,7 @@ const interestDays = 30;
 export function offersToRead(db: Db, now = new Date(), feedFreshMs = dayMs / 2): OfferToRead[] {
   const since = new Date(now.getTime() - interestDays * dayMs).toISOString();
   const feedFresh = new Date(now.getTime() - feedFreshMs).toISOString();
-  const rows = statement(
+  const rows = statement<OfferRow>(
     db,
     `WITH alerts AS (
        SELECT product_id, count(*) AS n FROM price_alerts WHERE is_active = 1 AND confirmed_at IS NOT NULL GROUP BY product_id
@@ -64,7 +64,7 @@ export function offersToRead(db: Db, now = new Date(), feedFreshMs = dayMs / 2):
      WHERE r.compares_prices = 1 AND pp.url <> '' AND pp.source <> 'demo'
        AND NOT (pp.source LIKE 'feed:%' AND pp.last_checked_at >= @feedFresh)
      ORDER BY coalesce(a.n, 0) DESC, coalesce(f.n, 0) DESC, coalesce(i.n, 0) DESC, pp.product_id, pp.retailer_id`,
-  ).all({ since, feedFresh }) as OfferRow[];
+  ).all({ since, feedFresh });
   return rows.map((row) => ({
     productId: row.product_id,
     retailerId: row.retailer_id,
