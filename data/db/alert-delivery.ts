@@ -9,6 +9,7 @@
  * A claim left behind by a crashed check counts as free again once it is stale.
  */
 import type { Db } from "./client.ts";
+import type { PriceAlertRow, ProductRow, RetailerRow } from "./rows.ts";
 import { dealFactsFor } from "./deal-facts.ts";
 import { statement } from "./statements.ts";
 import { prescriptionOnlySqlList } from "./product-rows.ts";
@@ -35,32 +36,16 @@ export interface DueAlert {
   retailerName: string | null;
 }
 
-interface DueAlertRow {
-  id: number;
-  email: string;
-  kind: AlertKind;
-  target_price_pence: number | null;
-  drop_percent: number | null;
-  reference_price_pence: number | null;
-  name: string;
-  slug: string;
-  best_price_pence: number;
-  best_delivery_pence: number | null;
-  retailer_name: string | null;
-}
+/** A due alert with its product and best retailer (a due alert's product has a best price). */
+type DueAlertRow = Pick<PriceAlertRow, "id" | "email" | "target_price_pence" | "drop_percent" | "reference_price_pence"> &
+  Pick<ProductRow, "name" | "slug" | "best_delivery_pence"> & { kind: AlertKind; best_price_pence: number; retailer_name: RetailerRow["name"] | null };
 
 /** An alert with what deciding whether it fires needs. */
-interface RuleRow {
-  id: number;
-  product_id: number;
-  kind: AlertKind;
-  target_price_pence: number | null;
-  drop_percent: number | null;
-  reference_price_pence: number | null;
-  last_in_stock: number | null;
-  last_notified_price_pence: number | null;
-  best_price_pence: number | null;
-}
+type RuleRow = Pick<
+  PriceAlertRow,
+  "id" | "product_id" | "target_price_pence" | "drop_percent" | "reference_price_pence" | "last_in_stock" | "last_notified_price_pence"
+> &
+  Pick<ProductRow, "best_price_pence"> & { kind: AlertKind };
 
 const ruleColumns = `a.id, a.product_id, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence, a.last_in_stock,
   a.last_notified_price_pence, p.best_price_pence`;

@@ -39,8 +39,8 @@ function byProduct(rows: readonly PointRow[]): Map<number, ItemPricePoint[]> {
  */
 export function readItemHistory(db: Db, now: Date, productIds: readonly number[] | null): Map<number, ItemPricePoint[]> {
   const start = new Date(now.getTime() - windowDays * dayMs).toISOString();
-  const rows = productIds === null ? statement(db, historySql).all({ start }) : statement(db, someProductsHistorySql).all({ start, ids: JSON.stringify(productIds) });
-  return byProduct(rows as PointRow[]);
+  const rows = productIds === null ? statement<PointRow>(db, historySql).all({ start }) : statement<PointRow>(db, someProductsHistorySql).all({ start, ids: JSON.stringify(productIds) });
+  return byProduct(rows);
 }
 
 /**

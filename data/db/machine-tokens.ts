@@ -5,18 +5,11 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "./client.ts";
+import type { MachineTokenRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import { machineTokenPrefix, shownPrefixLength, type CreatedMachineToken, type MachineScope, type MachineTokenView } from "../domain/machine-tokens.ts";
 
-interface TokenRow {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+type TokenRow = Pick<MachineTokenRow, "id" | "name" | "prefix" | "scopes" | "created_at" | "last_used_at" | "revoked_at">;
 
 const columns = "id, name, prefix, scopes, created_at, last_used_at, revoked_at";
 

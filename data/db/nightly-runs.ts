@@ -5,21 +5,12 @@
  * when the next one starts.
  */
 import type { Db } from "./client.ts";
+import type { NightlyRunRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import type { NightlyRun, NightlyStatus, NightlyStep, NightlySummary } from "../domain/nightly.ts";
 
-interface RunRow {
-  id: number;
-  trigger: string;
-  status: NightlyStatus;
-  queued_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  step: NightlyStep | null;
-  summary: string;
-  error: string | null;
-  release_id: string | null;
-}
+/** A run's row; its status and step hold only the values the CHECK and the runner write. */
+type RunRow = Omit<NightlyRunRow, "status" | "step"> & { status: NightlyStatus; step: NightlyStep | null };
 
 const toRun = (row: RunRow): NightlyRun => ({
   id: row.id,

@@ -3,6 +3,7 @@
  * admin reviews, and one record per price refresh (Platform Health shows the last one).
  */
 import type { Db } from "./client.ts";
+import type { PriceHoldRow, PriceRefreshRunRow, ProductRow, RetailerRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import type { Pence } from "../domain/money.ts";
 
@@ -22,22 +23,10 @@ export interface HeldPrice {
   reason: string | null;
 }
 
-interface HeldRow {
-  id: number;
-  product_id: number;
-  product_name: string;
-  product_slug: string;
-  retailer_id: number;
-  retailer_name: string;
-  published_price_pence: number | null;
-  held_price_pence: number;
-  in_stock: number | null;
-  source: string;
-  url: string;
-  observed_at: string;
-  new_offer: number;
-  reason: string | null;
-}
+type HeldRow = Pick<
+  PriceHoldRow,
+  "id" | "product_id" | "retailer_id" | "published_price_pence" | "held_price_pence" | "in_stock" | "source" | "url" | "observed_at" | "new_offer" | "reason"
+> & { product_name: ProductRow["name"]; product_slug: ProductRow["slug"]; retailer_name: RetailerRow["name"] };
 
 /** Held prices waiting for a decision, oldest first (the longest-waiting is reviewed first). */
 export function pendingHolds(db: Db, limit = 500): HeldPrice[] {
@@ -89,9 +78,7 @@ export interface RefreshTotals {
 const keptFailures = 50;
 
 export function recordRefreshStart(db: Db, startedAt: Date): number {
-  const row = statement<{
-    id: number;
-  }>(db, "INSERT INTO price_refresh_runs (started_at, result) VALUES (?, 'running') RETURNING id").get(startedAt.toISOString())!;
+  const row = statement<Pick<PriceRefreshRunRow, "id">>(db, "INSERT INTO price_refresh_runs (started_at, result) VALUES (?, 'running') RETURNING id").get(startedAt.toISOString())!;
   return row.id;
 }
 
@@ -109,7 +96,7 @@ export function recordRefreshFinish(
   stopped = false,
 ): Exclude<RefreshResult, "running"> {
   const result = stopped ? "failed" : refreshResult(totals);
-  const started = statement<{ started_at: string }>(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id);
+  const started = statement<Pick<PriceRefreshRunRow, "started_at">>(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id);
   const durationMs = started ? Math.max(0, finishedAt.getTime() - Date.parse(started.started_at)) : null;
   statement(
     db,
@@ -134,18 +121,8 @@ export function refreshResult(totals: RefreshTotals): Exclude<RefreshResult, "ru
   return totals.failed > 0 ? "partial" : "succeeded";
 }
 
-interface RunRow {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  checked: number;
-  changed: number;
-  held: number;
-  failed: number;
-  result: RefreshResult;
-  failures: string | null;
-}
+/** A run's row; its result holds only the values the refresh writes. */
+type RunRow = Omit<PriceRefreshRunRow, "result"> & { result: RefreshResult };
 
 /** A run still "running" after this long was killed (its process died): it is reported as failed. */
 export const refreshRunDeadAfterMs = 6 * 60 * 60 * 1000;

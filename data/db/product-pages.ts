@@ -85,9 +85,9 @@ export function loadProductPages(db: Db, options: ProductPagesOptions): ProductP
   }
   const historyRows =
     ids === undefined
-      ? statement(db, historySql).all({ start })
-      : statement(db, someProductsHistorySql).all({ start, ids: JSON.stringify(ids) });
-  for (const row of historyRows as HistoryRow[]) {
+      ? statement<HistoryRow>(db, historySql).all({ start })
+      : statement<HistoryRow>(db, someProductsHistorySql).all({ start, ids: JSON.stringify(ids) });
+  for (const row of historyRows) {
     const entry = byProduct.get(row.product_id);
     const retailerName = entry?.retailers.get(row.retailer_id);
     if (entry === undefined || retailerName === undefined) continue;
@@ -118,16 +118,15 @@ const familyColumns = `p.family_key, p.id, p.slug, p.name, p.best_price_pence, p
 
 export function familySizes(db: Db, productIds?: readonly number[], packSizes?: ReadonlyMap<number, PackSize | null>): Map<number, ProductSize[]> {
   // Every family: a plain scan, grouped here (a third of the time of grouping in SQL at 50,000).
-  const rows = (
+  const rows =
     productIds === undefined
-      ? statement(db, `SELECT ${familyColumns} WHERE p.family_key IS NOT NULL ORDER BY p.id`).all()
-      : statement(
+      ? statement<FamilyRow>(db, `SELECT ${familyColumns} WHERE p.family_key IS NOT NULL ORDER BY p.id`).all()
+      : statement<FamilyRow>(
           db,
           `SELECT ${familyColumns}
            WHERE p.family_key IN (SELECT family_key FROM products WHERE id IN (SELECT value FROM json_each(?)) AND family_key IS NOT NULL)
            ORDER BY p.family_key, p.id`,
-        ).all(JSON.stringify(productIds))
-  ) as FamilyRow[];
+        ).all(JSON.stringify(productIds));
   const families = new Map<string, FamilyMember[]>();
   for (const row of rows) {
     const member: FamilyMember = {

@@ -7,6 +7,7 @@
  * override is read like any other: its listed price still moves.
  */
 import type { Db } from "./client.ts";
+import type { ProductPriceRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import type { PriceCheck } from "./price-writer.ts";
 
@@ -81,14 +82,14 @@ export function offersToRead(db: Db, now = new Date(), feedFreshMs = dayMs / 2):
  * state changed since it was chosen is left alone: the 304 no longer speaks for its price.
  */
 export function unchangedPageChecks(db: Db, offers: readonly Pick<OfferToRead, "productId" | "retailerId" | "validators">[]): PriceCheck[] {
-  const find = statement(
+  const find = statement<Pick<ProductPriceRow, "price_pence">>(
     db,
     `SELECT pp.price_pence FROM product_prices pp
      WHERE pp.product_id = ? AND pp.retailer_id = ? AND pp.source = 'page' AND pp.page_etag IS ? AND pp.page_last_modified IS ?
        AND NOT EXISTS (SELECT 1 FROM price_holds h WHERE h.product_id = pp.product_id AND h.retailer_id = pp.retailer_id AND h.status = 'pending')`,
   );
   return offers.flatMap((offer) => {
-    const row = find.get(offer.productId, offer.retailerId, offer.validators?.etag ?? null, offer.validators?.lastModified ?? null) as { price_pence: number } | undefined;
+    const row = find.get(offer.productId, offer.retailerId, offer.validators?.etag ?? null, offer.validators?.lastModified ?? null);
     return row ? [{ productId: offer.productId, retailerId: offer.retailerId, pricePence: row.price_pence, inStock: null, source: "page" }] : [];
   });
 }

@@ -4,6 +4,7 @@
  * built from and why the last build failed.
  */
 import type { Db } from "./client.ts";
+import type { SiteBuildRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 
 /** full: every page; fast: only the pages a few products' changes affect, over the live release. */
@@ -28,17 +29,8 @@ export interface BuildRecord {
 /** How much of a build's output a record keeps: enough for the error and its context. */
 export const logTailChars = 4000;
 
-interface BuildRow {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  kind: BuildKind;
-  result: BuildResult;
-  release: string | null;
-  pages: number | null;
-  log_tail: string | null;
-}
+/** A build's row; its kind and result hold only the values the builder writes. */
+type BuildRow = Omit<SiteBuildRow, "kind" | "result"> & { kind: BuildKind; result: BuildResult };
 
 const toRecord = (row: BuildRow): BuildRecord => ({
   id: row.id,
