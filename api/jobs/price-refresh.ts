@@ -161,11 +161,11 @@ export async function refreshPrices(options: RefreshOptions): Promise<RefreshSum
 
   try {
     // 1. Feeds.
-    const retailers = db.$client.prepare("SELECT id, key, name FROM retailers WHERE compares_prices = 1").all() as { id: number; key: string; name: string }[];
+    const retailers = db.$client.prepare<unknown[], { id: number; key: string; name: string }>("SELECT id, key, name FROM retailers WHERE compares_prices = 1").all();
     const retailerByKey = new Map(retailers.map((retailer) => [retailer.key, retailer]));
     const covered = new Set<number>();
     if ((options.feeds ?? []).length > 0) {
-      const products = db.$client.prepare("SELECT id, name, brand, gtin FROM products").all() as { id: number; name: string; brand: string | null; gtin: string | null }[];
+      const products = db.$client.prepare<unknown[], { id: number; name: string; brand: string | null; gtin: string | null }>("SELECT id, name, brand, gtin FROM products").all();
       const byGtin = new Map<string, number>();
       const byKey = new Map<string, number>();
       for (const product of products) {

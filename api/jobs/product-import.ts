@@ -95,14 +95,14 @@ const mpnKey = (mpn: string, brand: string | null) => `${mpn.toLowerCase().repla
 
 function loadIndex(db: Db): ProductIndex {
   const index: ProductIndex = { byGtin: new Map(), byMpn: new Map(), byKey: new Map(), slugs: new Set(), offers: new Set() };
-  const products = db.$client.prepare("SELECT id, name, slug, brand, gtin, mpn FROM products ORDER BY id").all() as {
+  const products = db.$client.prepare<unknown[], {
     id: number;
     name: string;
     slug: string;
     brand: string | null;
     gtin: string | null;
     mpn: string | null;
-  }[];
+  }>("SELECT id, name, slug, brand, gtin, mpn FROM products ORDER BY id").all();
   for (const product of products) remember(index, product.id, product);
   for (const offer of db.$client.prepare("SELECT product_id, retailer_id FROM product_prices").raw().all() as [number, number][]) {
     index.offers.add(`${offer[0]}:${offer[1]}`);
@@ -172,20 +172,20 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
     if (summary.errors.length < maxMessages) summary.errors.push(message);
   };
 
-  const retailerRows = db.$client.prepare("SELECT id, key, name, compares_prices, feed_names FROM retailers").all() as {
+  const retailerRows = db.$client.prepare<unknown[], {
     id: number;
     key: string;
     name: string;
     compares_prices: number;
     feed_names: string;
-  }[];
+  }>("SELECT id, key, name, compares_prices, feed_names FROM retailers").all();
   const retailers = new Map(retailerRows.map((row) => [row.key, row]));
   // A merchant the registry does not know is found by its name, or by a feed name or network
   // merchant id (Awin's merchant_id) the site owner stored for it.
   const retailersByName = new Map(
     retailerRows.flatMap((row) => [row.name, ...storedTextList(row.feed_names)].map((name) => [compactName(name), row] as const)),
   );
-  const categories = db.$client.prepare("SELECT id, name, slug FROM categories ORDER BY id").all() as CategoryRef[];
+  const categories = db.$client.prepare<unknown[], CategoryRef>("SELECT id, name, slug FROM categories ORDER BY id").all();
   const index = loadIndex(db);
   let pending: PriceCheck[] = [];
   /** The first feed image of each matched product: taken by those without an image of their own. */

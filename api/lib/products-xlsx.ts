@@ -14,9 +14,9 @@ import ExcelJS from "exceljs";
 import type { Db } from "../../data/db/client.ts";
 import { statement } from "../../data/db/statements.ts";
 import { ukToday } from "../../data/domain/dates.ts";
-import { toPounds, type Pence } from "../../data/domain/money.ts";
+import { toPounds } from "../../data/domain/money.ts";
 import { effectivePence } from "../../data/domain/offers.ts";
-import type { LegalCategory } from "../../data/domain/legal-category.ts";
+import type { CategoryRow, ProductPriceRow, ProductRow, RetailerRow } from "../../data/db/rows.ts";
 import { slugify } from "../../data/domain/slug.ts";
 
 export const xlsxContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
@@ -63,37 +63,24 @@ export function spreadsheetText(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-/** One product joined with one of its offers (every offer column null when it has none). */
-interface ExportRow {
-  product_id: number;
-  name: string;
-  slug: string;
-  brand: string | null;
-  category: string;
-  rating: number;
-  review_count: number;
-  is_featured: number;
-  legal_category: LegalCategory;
-  best_price_pence: Pence | null;
-  original_price_pence: Pence | null;
-  best_retailer: string | null;
-  created_at: string;
-  last_edited_at: string | null;
-  offer_id: number | null;
-  retailer_id: number | null;
-  retailer: string | null;
-  retailer_key: string | null;
-  price_pence: Pence | null;
-  was_price_pence: Pence | null;
-  price_override: number | null;
-  manual_price_pence: Pence | null;
-  in_stock: number | null;
-  free_delivery: number | null;
-  url: string | null;
-  offer_updated_at: string | null;
-}
+/** A product's columns of the export. */
+type ProductColumns = Pick<
+  ProductRow,
+  "name" | "slug" | "brand" | "rating" | "review_count" | "is_featured" | "legal_category" | "best_price_pence" | "original_price_pence" | "created_at" | "last_edited_at"
+> & { product_id: ProductRow["id"]; category: CategoryRow["name"]; best_retailer: RetailerRow["name"] | null };
 
-type Offer = ExportRow & { offer_id: number; retailer_id: number; retailer: string; retailer_key: string; price_pence: Pence; url: string };
+/** An offer's columns of the export, with its retailer's name and key. */
+type Offer = ProductColumns &
+  Pick<ProductPriceRow, "retailer_id" | "price_pence" | "price_override" | "manual_price_pence" | "in_stock" | "free_delivery" | "url"> & {
+    offer_id: ProductPriceRow["id"];
+    retailer: RetailerRow["name"];
+    retailer_key: RetailerRow["key"];
+    was_price_pence: ProductPriceRow["original_price_pence"];
+    offer_updated_at: ProductPriceRow["updated_at"];
+  };
+
+/** One product joined with one of its offers (every offer column null when it has none: a LEFT JOIN). */
+type ExportRow = ProductColumns & { [K in Exclude<keyof Offer, keyof ProductColumns>]: Offer[K] | null };
 
 /**
  * A page of products after `after` (by id) with their offers, by product id then retailer name
@@ -282,7 +269,7 @@ export async function writeProductsXlsx(db: Db, output: Writable, options: Produ
     header.commit();
 
     const backlog = sheetBacklog(worksheet);
-    const page = statement(db, pageSql);
+    const page = statement<ExportRow>(db, pageSql);
     let rows = 0;
     let after = 0;
     for (;;) {
@@ -290,7 +277,7 @@ export async function writeProductsXlsx(db: Db, output: Writable, options: Produ
       let lastProductId: number | null = null;
       // The whole page is read and written without a pause: the connection is busy until the
       // iteration ends.
-      for (const row of page.iterate({ after, limit: pageSize }) as IterableIterator<ExportRow>) {
+      for (const row of page.iterate({ after, limit: pageSize })) {
         // Empty cells are left out (undefined), not written as styled blanks.
         const values = exportColumns.map((column) => column.cell(row) ?? undefined);
         const sheetRow = worksheet.addRow(values);

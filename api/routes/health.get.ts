@@ -16,7 +16,7 @@ export default defineRoute((event, { db }) => {
   };
   try {
     if (databaseIntegrity(db).state === "corrupt") return corrupt();
-    const { products } = statement(db, "SELECT count(*) AS products FROM products").get() as { products: number };
+    const { products } = statement<{ products: number }>(db, "SELECT count(*) AS products FROM products").get()!;
     return { status: "ok", database: "ok", products, time: new Date().toISOString() };
   } catch (error) {
     if (!isDamagedDatabaseError(error)) throw error;

@@ -8,7 +8,7 @@ import { statement } from "./statements.ts";
 const passwordHashKey = "admin_password_hash";
 
 export function storedPasswordHash(db: Db): string | null {
-  const row = statement(db, "SELECT value FROM app_settings WHERE key = ?").get(passwordHashKey) as { value: string } | undefined;
+  const row = statement<{ value: string }>(db, "SELECT value FROM app_settings WHERE key = ?").get(passwordHashKey);
   return row?.value ?? null;
 }
 
@@ -35,9 +35,7 @@ export function insertSession(db: Db, tokenHash: string, now: Date): void {
 }
 
 export function findSession(db: Db, tokenHash: string): SessionTimes | null {
-  const row = statement(db, "SELECT created_at, last_seen_at FROM admin_sessions WHERE token_hash = ?").get(tokenHash) as
-    | { created_at: string; last_seen_at: string }
-    | undefined;
+  const row = statement<{ created_at: string; last_seen_at: string }>(db, "SELECT created_at, last_seen_at FROM admin_sessions WHERE token_hash = ?").get(tokenHash);
   return row ? { createdAt: row.created_at, lastSeenAt: row.last_seen_at } : null;
 }
 

@@ -56,17 +56,17 @@ export function listAdminProducts(db: Db, options: { page: number; q?: string | 
   const match = options.q ? toFtsQuery(options.q) : null;
   if (options.q && match === null) return { products: [], total: 0 };
   if (match !== null) {
-    total = (statement(db, "SELECT count(*) AS n FROM product_search WHERE product_search MATCH ?").get(match) as { n: number }).n;
-    rows = statement(
+    total = statement<{ n: number }>(db, "SELECT count(*) AS n FROM product_search WHERE product_search MATCH ?").get(match)!.n;
+    rows = statement<ProductListRow>(
       db,
       `WITH hits AS (SELECT rowid AS id, ${searchBm25} AS score FROM product_search WHERE product_search MATCH ?)
        SELECT ${adminColumns} FROM hits JOIN products p ON p.id = hits.id
          JOIN categories c ON c.id = p.category_id LEFT JOIN retailers r ON r.id = p.best_retailer_id
        ORDER BY hits.score, p.rank, p.id LIMIT ? OFFSET ?`,
-    ).all(match, adminPageSize, offset) as ProductListRow[];
+    ).all(match, adminPageSize, offset);
   } else {
-    total = (statement(db, "SELECT count(*) AS n FROM products").get() as { n: number }).n;
-    rows = statement(db, `SELECT ${adminColumns} ${adminFrom} ORDER BY p.rank, p.id LIMIT ? OFFSET ?`).all(adminPageSize, offset) as ProductListRow[];
+    total = statement<{ n: number }>(db, "SELECT count(*) AS n FROM products").get()!.n;
+    rows = statement<ProductListRow>(db, `SELECT ${adminColumns} ${adminFrom} ORDER BY p.rank, p.id LIMIT ? OFFSET ?`).all(adminPageSize, offset);
   }
   return {
     total,
@@ -154,10 +154,10 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
 }
 
 export function dashboardCounts(db: Db): { products: number; categories: number; retailers: number } {
-  return statement(
+  return statement<{ products: number; categories: number; retailers: number }>(
     db,
     "SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM categories) AS categories, (SELECT count(*) FROM retailers) AS retailers",
-  ).get() as { products: number; categories: number; retailers: number };
+  ).get()!;
 }
 
 export interface Subscriber {
@@ -170,13 +170,13 @@ export interface Subscriber {
 
 /** Every subscriber, newest first. */
 export function listSubscribers(db: Db): Subscriber[] {
-  const rows = statement(db, "SELECT id, email, is_active, subscribed_at, source FROM email_subscribers ORDER BY subscribed_at DESC, id DESC").all() as {
+  const rows = statement<{
     id: number;
     email: string;
     is_active: number;
     subscribed_at: string;
     source: string;
-  }[];
+  }>(db, "SELECT id, email, is_active, subscribed_at, source FROM email_subscribers ORDER BY subscribed_at DESC, id DESC").all();
   return rows.map((row) => ({ id: row.id, email: row.email, isActive: row.is_active === 1, subscribedAt: row.subscribed_at, source: row.source }));
 }
 
@@ -194,10 +194,10 @@ export interface AdminVoucher {
 
 /** Every voucher, soonest expiry first; `isValid` while its last day (UK date) has not passed. */
 export function listAllVouchers(db: Db, today: string): AdminVoucher[] {
-  const rows = statement(db, "SELECT id, code, description, retailer, url, discount, expiry_date, uses FROM vouchers ORDER BY expiry_date, id").all() as (Omit<
+  const rows = statement<(Omit<
     AdminVoucher,
     "expiryDate" | "isValid"
-  > & { expiry_date: string })[];
+  > & { expiry_date: string })>(db, "SELECT id, code, description, retailer, url, discount, expiry_date, uses FROM vouchers ORDER BY expiry_date, id").all();
   return rows.map(({ expiry_date, ...row }) => ({ ...row, expiryDate: expiry_date, isValid: expiry_date >= today }));
 }
 
@@ -215,17 +215,17 @@ export const clickWindowDays = 30;
  * over the last 30 days; a click whose retailer is no longer known counts under the name it had.
  */
 export function readAnalytics(db: Db, now: Date, today: string): Analytics {
-  const totals = statement(
+  const totals = statement<Analytics["totals"]>(
     db,
     `SELECT (SELECT count(*) FROM products) AS products, (SELECT count(*) FROM products WHERE is_featured = 1) AS featuredProducts,
        (SELECT count(*) FROM categories) AS categories, (SELECT count(*) FROM retailers) AS retailers,
        (SELECT count(*) FROM email_subscribers) AS emailSubscribers, (SELECT count(*) FROM vouchers WHERE expiry_date >= ?) AS activeVouchers`,
-  ).get(today) as Analytics["totals"];
-  const perCategory = statement(
+  ).get(today)!;
+  const perCategory = statement<{ id: number; name: string; products: number }>(
     db,
     `SELECT c.id, c.name, count(p.id) AS products FROM categories c LEFT JOIN products p ON p.category_id = c.id
      GROUP BY c.id ORDER BY products DESC, c.name COLLATE NOCASE, c.id`,
-  ).all() as { id: number; name: string; products: number }[];
+  ).all();
   const distribution = perCategory.map((row) => ({
     categoryId: row.id,
     name: row.name,
@@ -233,19 +233,19 @@ export function readAnalytics(db: Db, now: Date, today: string): Analytics {
     percent: totals.products === 0 ? 0 : Math.round((row.products * 100) / totals.products),
   }));
   const since = new Date(now.getTime() - clickWindowDays * 24 * 60 * 60 * 1000).toISOString();
-  const byRetailer = statement(
+  const byRetailer = statement<{ retailer: string; clicks: number }>(
     db,
     `SELECT coalesce(r.name, json_extract(b.metadata, '$.retailer'), 'Unknown') AS retailer, count(*) AS clicks
      FROM user_behaviour b LEFT JOIN retailers r ON r.id = b.retailer_id
      WHERE b.action = 'affiliate_click' AND b.timestamp >= ?
      GROUP BY 1 ORDER BY clicks DESC, retailer COLLATE NOCASE`,
-  ).all(since) as { retailer: string; clicks: number }[];
-  const topProducts = statement(
+  ).all(since);
+  const topProducts = statement<{ productId: number; name: string; slug: string; clicks: number }>(
     db,
     `SELECT p.id AS productId, p.name, p.slug, count(*) AS clicks
      FROM user_behaviour b JOIN products p ON p.id = b.product_id
      WHERE b.action = 'affiliate_click' AND b.timestamp >= ?
      GROUP BY p.id ORDER BY clicks DESC, p.name COLLATE NOCASE, p.id LIMIT 10`,
-  ).all(since) as { productId: number; name: string; slug: string; clicks: number }[];
+  ).all(since);
   return { totals, distribution, clicks: { days: clickWindowDays, byRetailer, topProducts } };
 }

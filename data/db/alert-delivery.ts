@@ -9,6 +9,7 @@
  * A claim left behind by a crashed check counts as free again once it is stale.
  */
 import type { Db } from "./client.ts";
+import type { PriceAlertRow, ProductRow, RetailerRow } from "./rows.ts";
 import { dealFactsFor } from "./deal-facts.ts";
 import { statement } from "./statements.ts";
 import { prescriptionOnlySqlList } from "./product-rows.ts";
@@ -35,32 +36,16 @@ export interface DueAlert {
   retailerName: string | null;
 }
 
-interface DueAlertRow {
-  id: number;
-  email: string;
-  kind: AlertKind;
-  target_price_pence: number | null;
-  drop_percent: number | null;
-  reference_price_pence: number | null;
-  name: string;
-  slug: string;
-  best_price_pence: number;
-  best_delivery_pence: number | null;
-  retailer_name: string | null;
-}
+/** A due alert with its product and best retailer (a due alert's product has a best price). */
+type DueAlertRow = Pick<PriceAlertRow, "id" | "email" | "target_price_pence" | "drop_percent" | "reference_price_pence"> &
+  Pick<ProductRow, "name" | "slug" | "best_delivery_pence"> & { kind: AlertKind; best_price_pence: number; retailer_name: RetailerRow["name"] | null };
 
 /** An alert with what deciding whether it fires needs. */
-interface RuleRow {
-  id: number;
-  product_id: number;
-  kind: AlertKind;
-  target_price_pence: number | null;
-  drop_percent: number | null;
-  reference_price_pence: number | null;
-  last_in_stock: number | null;
-  last_notified_price_pence: number | null;
-  best_price_pence: number | null;
-}
+type RuleRow = Pick<
+  PriceAlertRow,
+  "id" | "product_id" | "target_price_pence" | "drop_percent" | "reference_price_pence" | "last_in_stock" | "last_notified_price_pence"
+> &
+  Pick<ProductRow, "best_price_pence"> & { kind: AlertKind };
 
 const ruleColumns = `a.id, a.product_id, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence, a.last_in_stock,
   a.last_notified_price_pence, p.best_price_pence`;
@@ -107,11 +92,11 @@ function firingNow(db: Db, rows: readonly RuleRow[], now: Date): Map<number, boo
  * were re-armed.
  */
 export function rearmAlerts(db: Db, now: Date = new Date()): number {
-  const notified = statement(
+  const notified = statement<RuleRow>(
     db,
     `SELECT ${ruleColumns} FROM price_alerts a JOIN products p ON p.id = a.product_id
      WHERE a.is_active = 1 AND a.last_notified_price_pence IS NOT NULL`,
-  ).all() as RuleRow[];
+  ).all();
   const lowest = lowestBeforeToday(db, notified, now);
   const rearm = statement(db, "UPDATE price_alerts SET last_notified_price_pence = NULL WHERE id = ?");
   let rearmed = 0;
@@ -149,13 +134,13 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
   const staleBefore = new Date(now.getTime() - options.staleAfterMs).toISOString();
   const claim = db.$client.transaction((): DueAlertRow[] => {
     claimFiring(db, claimToken, now, staleBefore, options.limit);
-    return statement(
+    return statement<DueAlertRow>(
       db,
       `SELECT a.id, a.email, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence,
          p.name, p.slug, p.best_price_pence, p.best_delivery_pence, r.name AS retailer_name
        FROM price_alerts a JOIN products p ON p.id = a.product_id LEFT JOIN retailers r ON r.id = p.best_retailer_id
        WHERE a.claim_token = ? ORDER BY a.id`,
-    ).all(claimToken) as DueAlertRow[];
+    ).all(claimToken);
   });
   return claim.immediate().map((row) => ({
     id: row.id,
@@ -178,13 +163,13 @@ export function claimDueAlerts(db: Db, claimToken: string, now: Date, options: C
  * alertFires decides which are due.
  */
 function claimFiring(db: Db, claimToken: string, now: Date, staleBefore: string, limit: number): void {
-  const candidates = statement(
+  const candidates = statement<RuleRow>(
     db,
     `SELECT ${ruleColumns} FROM price_alerts a JOIN products p ON p.id = a.product_id
      WHERE a.is_active = 1 AND a.confirmed_at IS NOT NULL AND p.legal_category NOT IN ${prescriptionOnlySqlList}
        AND (a.claim_token IS NULL OR a.claimed_at < ?)
      ORDER BY a.id`,
-  ).all(staleBefore) as RuleRow[];
+  ).all(staleBefore);
   const fires = firingNow(db, candidates, now);
   const claimOne = statement(db, "UPDATE price_alerts SET claim_token = ?, claimed_at = ? WHERE id = ?");
   const recordStock = statement(db, "UPDATE price_alerts SET last_in_stock = ? WHERE id = ? AND last_in_stock IS NOT ?");
@@ -238,7 +223,7 @@ function deactivate(db: Db, table: "price_alerts" | "email_subscribers", id: num
 export type SubscriptionState = "active" | "already-unsubscribed" | "not-found";
 
 function subscriptionState(db: Db, table: "price_alerts" | "email_subscribers", id: number): SubscriptionState {
-  const row = statement(db, `SELECT is_active FROM ${table} WHERE id = ?`).get(id) as { is_active: number } | undefined;
+  const row = statement<{ is_active: number }>(db, `SELECT is_active FROM ${table} WHERE id = ?`).get(id);
   if (!row) return "not-found";
   return row.is_active === 1 ? "active" : "already-unsubscribed";
 }
@@ -270,5 +255,5 @@ export interface Subscriber {
 
 /** Everyone a newsletter goes to (active and confirmed), oldest subscription first. */
 export function activeSubscribers(db: Db): Subscriber[] {
-  return statement(db, "SELECT id, email FROM email_subscribers WHERE is_active = 1 AND confirmed_at IS NOT NULL ORDER BY id").all() as Subscriber[];
+  return statement<Subscriber>(db, "SELECT id, email FROM email_subscribers WHERE is_active = 1 AND confirmed_at IS NOT NULL ORDER BY id").all();
 }

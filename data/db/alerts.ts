@@ -1,5 +1,6 @@
 /** Price-drop alerts of anonymous visitors (create, list, delete). Delivery: alert-delivery.ts. */
 import type { Db } from "./client.ts";
+import type { PriceAlertRow, ProductRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import { toPounds, type Pence } from "../domain/money.ts";
 import { activeAlertLimit } from "../domain/visitor.ts";
@@ -42,23 +43,12 @@ export interface PriceAlert {
   condition: string;
 }
 
-interface AlertRow {
-  id: number;
-  user_id: string;
-  product_id: number;
-  target_price_pence: number | null;
-  email: string;
-  is_active: number;
-  created_at: string;
-  last_notified_at: string | null;
-  confirmed_at: string | null;
-  name: string;
-  slug: string;
-  best_price_pence: number | null;
-  kind: AlertKind;
-  drop_percent: number | null;
-  reference_price_pence: number | null;
-}
+/** An alert with its product's name, slug and best price; its kind is one of the kind table's (the CHECK keeps it so). */
+type AlertRow = Pick<
+  PriceAlertRow,
+  "id" | "user_id" | "product_id" | "target_price_pence" | "email" | "is_active" | "created_at" | "last_notified_at" | "confirmed_at" | "drop_percent" | "reference_price_pence"
+> &
+  Pick<ProductRow, "name" | "slug" | "best_price_pence"> & { kind: AlertKind };
 
 const select = `SELECT a.id, a.user_id, a.product_id, a.target_price_pence, a.email, a.is_active, a.created_at, a.last_notified_at, a.confirmed_at,
   p.name, p.slug, p.best_price_pence, a.kind, a.drop_percent, a.reference_price_pence
@@ -132,7 +122,7 @@ export function createAlert(
   const { targetPricePence, dropPercent } = storedFiguresOf(rule);
   return db.$client.transaction((): CreateAlertResult => {
     const reference =
-      (statement(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId) as { best_price_pence: number | null } | undefined)
+      statement<Pick<ProductRow, "best_price_pence">>(db, "SELECT best_price_pence FROM products WHERE id = ?").get(input.productId)
         ?.best_price_pence ?? null;
     const inStock = reference === null ? 0 : 1;
     const lowestBeforeTodayPence =
@@ -141,10 +131,10 @@ export function createAlert(
         : null;
     const refused = alertRefusal(rule, { currentPence: reference, lowestBeforeTodayPence });
     if (refused !== null) return { refused };
-    const existing = statement(
+    const existing = statement<Pick<PriceAlertRow, "id">>(
       db,
       "SELECT id FROM price_alerts WHERE user_id = ? AND product_id = ? AND email = ? AND kind = ? AND is_active = 1",
-    ).get(input.userId, input.productId, input.email, rule.kind) as { id: number } | undefined;
+    ).get(input.userId, input.productId, input.email, rule.kind);
     let id: number;
     if (existing) {
       statement(
@@ -154,19 +144,17 @@ export function createAlert(
       ).run(targetPricePence, dropPercent, reference, inStock, existing.id);
       id = existing.id;
     } else {
-      const { n } = statement(db, "SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1").get(input.userId) as { n: number };
+      const { n } = statement<{ n: number }>(db, "SELECT count(*) AS n FROM price_alerts WHERE user_id = ? AND is_active = 1").get(input.userId)!;
       if (n >= activeAlertLimit) return { limitReached: true };
       const confirmedAt = hasConsent(db, input.email, input.userId) ? now.toISOString() : null;
-      const row = statement(
+      const row = statement<Pick<PriceAlertRow, "id">>(
         db,
         `INSERT INTO price_alerts (user_id, product_id, email, target_price_pence, created_at, confirmed_at, kind, drop_percent, reference_price_pence, last_in_stock)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      ).get(input.userId, input.productId, input.email, targetPricePence, now.toISOString(), confirmedAt, rule.kind, dropPercent, reference, inStock) as {
-        id: number;
-      };
+      ).get(input.userId, input.productId, input.email, targetPricePence, now.toISOString(), confirmedAt, rule.kind, dropPercent, reference, inStock)!;
       id = row.id;
     }
-    const [alert] = toAlerts(db, [statement(db, `${select} WHERE a.id = ?`).get(id) as AlertRow], now);
+    const [alert] = toAlerts(db, [statement<AlertRow>(db, `${select} WHERE a.id = ?`).get(id)!], now);
     const confirmationSent =
       alert!.state === "pending_confirmation" && requestConfirmation(db, { email: input.email, purpose: "price-alerts", userId: input.userId }, now);
     return { alert: alert!, created: !existing, confirmationSent };
@@ -175,7 +163,7 @@ export function createAlert(
 
 /** The visitor's active alerts, newest first, with each product's current best price and status. */
 export function listAlerts(db: Db, userId: string, now: Date = new Date()): PriceAlert[] {
-  return toAlerts(db, statement(db, `${select} WHERE a.user_id = ? AND a.is_active = 1 ORDER BY a.created_at DESC, a.id DESC`).all(userId) as AlertRow[], now);
+  return toAlerts(db, statement<AlertRow>(db, `${select} WHERE a.user_id = ? AND a.is_active = 1 ORDER BY a.created_at DESC, a.id DESC`).all(userId), now);
 }
 
 /** Deletes the visitor's own alert; false when there is none of that id for this visitor. */

@@ -55,9 +55,9 @@ interface AuditRow {
 
 /** The latest entries, newest first. */
 export function latestAudit(db: Db, limit: number): AuditEntry[] {
-  const rows = statement(db, "SELECT id, at, action, entity, entity_id, summary, before, after FROM audit_log ORDER BY at DESC, id DESC LIMIT ?").all(
+  const rows = statement<AuditRow>(db, "SELECT id, at, action, entity, entity_id, summary, before, after FROM audit_log ORDER BY at DESC, id DESC LIMIT ?").all(
     limit,
-  ) as AuditRow[];
+  );
   return rows.map((row) => ({
     id: row.id,
     at: row.at,

@@ -165,9 +165,9 @@ export function checkCatalogueFile(file: string): void {
       throw new RestoreRefused(`${file} is damaged or not an SQLite database (${error instanceof Error ? error.message : String(error)})`);
     }
     if (problems.length !== 1 || problems[0] !== "ok") throw new RestoreRefused(`${file} failed SQLite's integrity check: ${problems.slice(0, 3).join("; ")}`);
-    const tables = new Set((db.$client.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((row) => row.name));
+    const tables = new Set(db.$client.prepare<unknown[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name));
     if (!tables.has("__drizzle_migrations") || !tables.has("products")) throw new RestoreRefused(`${file} is not a PawPrice catalogue (it has no migrations or no products table)`);
-    const newest = (db.$client.prepare("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null }).at;
+    const newest = db.$client.prepare<unknown[], { at: number | null }>("SELECT max(created_at) AS at FROM __drizzle_migrations").get()!.at;
     if (newest !== null && Number(newest) > latestKnownMigration()) {
       throw new RestoreRefused(`${file} was written by a newer PawPrice (its database has migrations this code does not know); update the code first`);
     }
@@ -180,7 +180,7 @@ const revisionKey = "catalogue_revision";
 const revisionOf = (db: Db) => {
   const tables = db.$client.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'app_settings'").get();
   if (!tables) return 0;
-  const row = db.$client.prepare("SELECT value FROM app_settings WHERE key = ?").get(revisionKey) as { value: string } | undefined;
+  const row = db.$client.prepare<unknown[], { value: string }>("SELECT value FROM app_settings WHERE key = ?").get(revisionKey);
   return row ? Number(row.value) : 0;
 };
 

@@ -1,4 +1,5 @@
 import type { Db } from "./client.ts";
+import type { ProductRow, RetailerRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 
 export interface ClickRecord {
@@ -24,13 +25,13 @@ export type ClickOutcome = "recorded" | "unknown-product" | "daily-cap";
 export function recordClicks(db: Db, userId: string, sessionId: string | undefined, clicks: readonly ClickRecord[], now = new Date()): ClickOutcome {
   return db.$client.transaction((): ClickOutcome => {
     const since = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
-    const { recent } = statement(
+    const { recent } = statement<{ recent: number }>(
       db,
       "SELECT count(*) AS recent FROM user_behaviour WHERE user_id = ? AND action = 'affiliate_click' AND timestamp > ?",
-    ).get(userId, since) as { recent: number };
+    ).get(userId, since)!;
     if (recent + clicks.length > dailyClickCap) return "daily-cap";
-    const productExists = statement(db, "SELECT category_id FROM products WHERE id = ?");
-    const retailerByName = statement(db, "SELECT id FROM retailers WHERE name = ? COLLATE NOCASE");
+    const productExists = statement<Pick<ProductRow, "category_id">>(db, "SELECT category_id FROM products WHERE id = ?");
+    const retailerByName = statement<Pick<RetailerRow, "id">>(db, "SELECT id FROM retailers WHERE name = ? COLLATE NOCASE");
     const insert = statement(
       db,
       `INSERT INTO user_behaviour (user_id, product_id, action, category_id, retailer_id, session_id, timestamp, metadata)
@@ -40,11 +41,11 @@ export function recordClicks(db: Db, userId: string, sessionId: string | undefin
     for (const click of clicks) {
       let categoryId: number | null = null;
       if (click.productId !== undefined) {
-        const product = productExists.get(click.productId) as { category_id: number } | undefined;
+        const product = productExists.get(click.productId);
         if (!product) return "unknown-product";
         categoryId = product.category_id;
       }
-      const retailer = retailerByName.get(click.retailer) as { id: number } | undefined;
+      const retailer = retailerByName.get(click.retailer);
       rows.push([
         userId,
         click.productId ?? null,

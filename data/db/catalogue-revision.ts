@@ -11,16 +11,16 @@ const revisionKey = "catalogue_revision";
 
 /** Moves the revision on and returns the new one; call inside the transaction of a catalogue write. */
 export function bumpCatalogueRevision(db: Db): number {
-  const row = statement(
+  const row = statement<{ value: string }>(
     db,
     `INSERT INTO app_settings (key, value, updated_at) VALUES (?, '1', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
      ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT), updated_at = excluded.updated_at
      RETURNING value`,
-  ).get(revisionKey) as { value: string };
+  ).get(revisionKey)!;
   return Number(row.value);
 }
 
 export function catalogueRevision(db: Db): number {
-  const row = statement(db, "SELECT value FROM app_settings WHERE key = ?").get(revisionKey) as { value: string } | undefined;
+  const row = statement<{ value: string }>(db, "SELECT value FROM app_settings WHERE key = ?").get(revisionKey);
   return row ? Number(row.value) : 0;
 }

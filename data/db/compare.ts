@@ -26,7 +26,7 @@ interface FoodFactsRow {
 export function getCompareProducts(db: Db, ids: readonly number[]): CompareProduct[] {
   const products = getProductsByIds(db, ids);
   const facts = new Map(
-    (statement(db, "SELECT id, kcal_per_kg, feeding_guide FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)) as FoodFactsRow[]).map(
+    statement<FoodFactsRow>(db, "SELECT id, kcal_per_kg, feeding_guide FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids)).map(
       (row) => [row.id, row],
     ),
   );

@@ -39,8 +39,8 @@ function byProduct(rows: readonly PointRow[]): Map<number, ItemPricePoint[]> {
  */
 export function readItemHistory(db: Db, now: Date, productIds: readonly number[] | null): Map<number, ItemPricePoint[]> {
   const start = new Date(now.getTime() - windowDays * dayMs).toISOString();
-  const rows = productIds === null ? statement(db, historySql).all({ start }) : statement(db, someProductsHistorySql).all({ start, ids: JSON.stringify(productIds) });
-  return byProduct(rows as PointRow[]);
+  const rows = productIds === null ? statement<PointRow>(db, historySql).all({ start }) : statement<PointRow>(db, someProductsHistorySql).all({ start, ids: JSON.stringify(productIds) });
+  return byProduct(rows);
 }
 
 /**
@@ -65,7 +65,7 @@ const wasHistorySql = `WITH wanted(product_id, retailer_id) AS (SELECT json_extr
 export function readWasHistory(db: Db, now: Date, retailers: ReadonlyMap<number, number>): Map<number, ItemPricePoint[]> {
   if (retailers.size === 0) return new Map();
   const start = `${wasPriceFirstDay(utcDay(now))}T00:00:00.000Z`;
-  const rows = statement(db, wasHistorySql).all({ start, pairs: JSON.stringify([...retailers]) }) as PointRow[];
+  const rows = statement<PointRow>(db, wasHistorySql).all({ start, pairs: JSON.stringify([...retailers]) });
   // The point carried in comes after the others: put it first, so each list runs oldest first.
   rows.sort((a, b) => a.product_id - b.product_id || (a.recorded_at < b.recorded_at ? -1 : a.recorded_at > b.recorded_at ? 1 : 0));
   return byProduct(rows);

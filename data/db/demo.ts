@@ -37,20 +37,20 @@ export interface DemoCounts {
 
 /** What is left of the demo catalogue, in one query. */
 export function demoCounts(db: Db): DemoCounts {
-  const row = statement(
+  const row = statement<Omit<DemoCounts, "demo">>(
     db,
     `SELECT (SELECT count(*) FROM products WHERE demo = 1) AS products,
        (SELECT count(*) FROM products p WHERE p.demo = 1
           AND EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = p.id AND pp.source <> 'demo')) AS keptProducts,
        (SELECT count(*) FROM product_prices WHERE source = 'demo') AS offers,
        (SELECT count(*) FROM vouchers WHERE demo = 1) AS vouchers`,
-  ).get() as Omit<DemoCounts, "demo">;
+  ).get()!;
   return { demo: row.products + row.offers + row.vouchers > 0, ...row };
 }
 
 /** Whether any demo offer is published: the public pages then say the prices are illustrative. */
 export function hasDemoOffers(db: Db): boolean {
-  return (statement(db, "SELECT EXISTS (SELECT 1 FROM product_prices WHERE source = 'demo') AS found").get() as { found: number }).found === 1;
+  return statement<{ found: number }>(db, "SELECT EXISTS (SELECT 1 FROM product_prices WHERE source = 'demo') AS found").get()!.found === 1;
 }
 
 /** One demo offer as the demo refresher moves it. */
@@ -70,7 +70,7 @@ export interface DemoOffer {
 
 /** Every demo offer, in product and retailer order. */
 export function demoOffers(db: Db): DemoOffer[] {
-  return statement(
+  return statement<DemoOffer>(
     db,
     `SELECT pp.product_id AS productId, pp.retailer_id AS retailerId, pp.price_pence AS pricePence, pp.original_price_pence AS originalPricePence,
        (SELECT h.price_pence FROM price_history h WHERE h.product_id = pp.product_id AND h.retailer_id = pp.retailer_id AND h.price_pence <> pp.price_pence
@@ -79,14 +79,14 @@ export function demoOffers(db: Db): DemoOffer[] {
           ORDER BY h.recorded_at, h.id LIMIT 1), pp.price_pence) AS anchorPence,
        coalesce(pp.last_checked_at, pp.updated_at) AS checkedAt
      FROM product_prices pp WHERE pp.source = 'demo' ORDER BY pp.product_id, pp.retailer_id`,
-  ).all() as DemoOffer[];
+  ).all();
 }
 
 /** When the least recently confirmed demo offer was confirmed (ISO-8601); null when there is none. */
 export function oldestDemoCheck(db: Db): string | null {
-  const row = statement(db, "SELECT min(coalesce(last_checked_at, updated_at)) AS checkedAt FROM product_prices WHERE source = 'demo'").get() as {
+  const row = statement<{
     checkedAt: string | null;
-  };
+  }>(db, "SELECT min(coalesce(last_checked_at, updated_at)) AS checkedAt FROM product_prices WHERE source = 'demo'").get()!;
   return row.checkedAt;
 }
 
@@ -117,11 +117,11 @@ export function clearDemoCatalogue(db: Db, now = new Date()): Written<DemoClearC
       `DELETE FROM price_holds WHERE status = 'pending' AND EXISTS (SELECT 1 FROM product_prices pp
          WHERE pp.product_id = price_holds.product_id AND pp.retailer_id = price_holds.retailer_id AND pp.source = 'demo')`,
     ).run();
-    const lostOffers = (statement(db, "DELETE FROM product_prices WHERE source = 'demo' RETURNING product_id").all() as { product_id: number }[]).map(
+    const lostOffers = statement<{ product_id: number }>(db, "DELETE FROM product_prices WHERE source = 'demo' RETURNING product_id").all().map(
       (row) => row.product_id,
     );
     const products = statement(db, "DELETE FROM products WHERE demo = 1 AND NOT EXISTS (SELECT 1 FROM product_prices pp WHERE pp.product_id = products.id)").run().changes;
-    const kept = (statement(db, "UPDATE products SET demo = 0 WHERE demo = 1 RETURNING id").all() as { id: number }[]).map((row) => row.id);
+    const kept = statement<{ id: number }>(db, "UPDATE products SET demo = 0 WHERE demo = 1 RETURNING id").all().map((row) => row.id);
     const vouchers = statement(db, "DELETE FROM vouchers WHERE demo = 1").run().changes;
     const value: DemoClearCounts = { products, keptProducts: kept.length, offers: lostOffers.length, historyPoints, vouchers };
     if (products + kept.length + lostOffers.length + vouchers === 0) {
@@ -141,9 +141,9 @@ export function clearDemoCatalogue(db: Db, now = new Date()): Written<DemoClearC
     }
     // The products still there that lost an offer (the owner's and the kept ones): best prices anew.
     const repriced = (
-      statement(db, "SELECT id FROM products WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id").all(JSON.stringify([...new Set([...lostOffers, ...kept])])) as {
+      statement<{
         id: number;
-      }[]
+      }>(db, "SELECT id FROM products WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id").all(JSON.stringify([...new Set([...lostOffers, ...kept])]))
     ).map((row) => row.id);
     if (repriced.length > 0) recomputeBestPrices(db, repriced, now);
     recordAudit(

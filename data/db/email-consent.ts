@@ -71,10 +71,10 @@ const addressesAt = (domain: string) => `%@${domain.replace(/[\\%_]/g, "\\$&")}`
  */
 function mailsToMailboxSince(db: Db, email: string, since: Date): number {
   const [domain, otherDomain = domain] = mailboxDomains(email).map(addressesAt);
-  const rows = statement(
+  const rows = statement<{ email: string }>(
     db,
     "SELECT email FROM email_confirmations WHERE created_at > ? AND (email LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\')",
-  ).all(since.toISOString(), domain, otherDomain) as { email: string }[];
+  ).all(since.toISOString(), domain, otherDomain);
   const mailbox = mailboxKey(email);
   return rows.filter((row) => mailboxKey(row.email) === mailbox).length;
 }
@@ -142,11 +142,11 @@ export interface DueConfirmation {
 
 function pendingAlerts(db: Db, email: string, userId: string): PendingAlertSummary[] {
   return (
-    statement(
+    statement<SummaryRow>(
       db,
       `SELECT p.name, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence FROM price_alerts a JOIN products p ON p.id = a.product_id
        WHERE a.email = ? AND a.user_id = ? AND a.is_active = 1 AND a.confirmed_at IS NULL ORDER BY a.id`,
-    ).all(email, userId) as SummaryRow[]
+    ).all(email, userId)
   ).map(summaryOf);
 }
 
@@ -181,9 +181,9 @@ export function claimDueConfirmations(
              AND (claim_token IS NULL OR claimed_at < ?)
            ORDER BY id LIMIT ?)`,
       ).run(claimToken, now.toISOString(), now.toISOString(), staleBefore, options.limit);
-      return statement(db, "SELECT id, email, purpose, user_id, token_seed FROM email_confirmations WHERE claim_token = ? ORDER BY id").all(
+      return statement<ConfirmationRow>(db, "SELECT id, email, purpose, user_id, token_seed FROM email_confirmations WHERE claim_token = ? ORDER BY id").all(
         claimToken,
-      ) as ConfirmationRow[];
+      );
     })
     .immediate();
   return rows.map((row) => ({
@@ -229,11 +229,11 @@ export type ConfirmOutcome =
 
 function activeAlerts(db: Db, email: string, userId: string): PendingAlertSummary[] {
   return (
-    statement(
+    statement<SummaryRow>(
       db,
       `SELECT p.name, a.kind, a.target_price_pence, a.drop_percent, a.reference_price_pence FROM price_alerts a JOIN products p ON p.id = a.product_id
        WHERE a.email = ? AND a.user_id = ? AND a.is_active = 1 AND a.confirmed_at IS NOT NULL ORDER BY a.id`,
-    ).all(email, userId) as SummaryRow[]
+    ).all(email, userId)
   ).map(summaryOf);
 }
 
@@ -247,12 +247,10 @@ export function confirmEmail(db: Db, token: string, now: Date): ConfirmOutcome {
   if (!confirmationTokenPattern.test(token)) return { kind: "unknown" };
   return db.$client
     .transaction((): ConfirmOutcome => {
-      const row = statement(
+      const row = statement<{ id: number; email: string; purpose: ConfirmationPurpose; user_id: string | null; expires_at: string; confirmed_at: string | null }>(
         db,
         "SELECT id, email, purpose, user_id, expires_at, confirmed_at FROM email_confirmations WHERE token_hash = ?",
-      ).get(tokenHash(token)) as
-        | { id: number; email: string; purpose: ConfirmationPurpose; user_id: string | null; expires_at: string; confirmed_at: string | null }
-        | undefined;
+      ).get(tokenHash(token));
       if (!row) return { kind: "unknown" };
       const at = now.toISOString();
       const alreadyConfirmed = row.confirmed_at !== null;

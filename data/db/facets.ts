@@ -24,16 +24,16 @@ export function listBrandCounts(db: Db, scope: BrandScope): BrandCount[] {
     params.push(JSON.stringify(searchMatchIds(db, q)));
   }
   const sql = `SELECT min(p.brand) AS brand, count(*) AS count FROM products p ${where ? `${where} AND` : "WHERE"} ${conditions.join(" AND ")} ${brandGroups}`;
-  return statement(db, sql).all(...params) as BrandCount[];
+  return statement<BrandCount>(db, sql).all(...params);
 }
 
 /** Every category's brands with their counts, by category slug, in one query (the static build's category pages). */
 export function brandCountsByCategory(db: Db): Map<string, BrandCount[]> {
-  const rows = statement(
+  const rows = statement<(BrandCount & { slug: string })>(
     db,
     `SELECT c.slug AS slug, min(p.brand) AS brand, count(*) AS count FROM products p JOIN categories c ON c.id = p.category_id
      WHERE ${hasBrand} GROUP BY c.slug, p.brand COLLATE NOCASE ORDER BY c.slug, brand COLLATE NOCASE`,
-  ).all() as (BrandCount & { slug: string })[];
+  ).all();
   const bySlug = new Map<string, BrandCount[]>();
   for (const { slug, brand, count } of rows) {
     const list = bySlug.get(slug);

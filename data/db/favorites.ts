@@ -44,24 +44,22 @@ export type AddFavoriteResult = { favorite: Favorite; created: boolean } | { lim
 /** Adds a favourite; an existing one for the same product is returned as it is (no second row). */
 export function addFavorite(db: Db, userId: string, productId: number, notes?: string): AddFavoriteResult {
   return db.$client.transaction((): AddFavoriteResult => {
-    const existing = statement(db, `SELECT ${columns} FROM favorites WHERE user_id = ? AND product_id = ?`).get(userId, productId) as
-      | FavoriteRow
-      | undefined;
+    const existing = statement<FavoriteRow>(db, `SELECT ${columns} FROM favorites WHERE user_id = ? AND product_id = ?`).get(userId, productId);
     if (existing) return { favorite: toFavorite(existing), created: false };
-    const { n } = statement(db, "SELECT count(*) AS n FROM favorites WHERE user_id = ?").get(userId) as { n: number };
+    const { n } = statement<{ n: number }>(db, "SELECT count(*) AS n FROM favorites WHERE user_id = ?").get(userId)!;
     if (n >= favoriteLimit) return { limitReached: true };
     // The price when saved is the product's best price to the door at that moment (its stored, derived best price).
-    const row = statement(
+    const row = statement<FavoriteRow>(
       db,
       `INSERT INTO favorites (user_id, product_id, notes, saved_price_pence) VALUES (?, ?, ?, (SELECT best_price_pence FROM products WHERE id = ?)) RETURNING ${columns}`,
-    ).get(userId, productId, notes ? notes : null, productId) as FavoriteRow;
+    ).get(userId, productId, notes ? notes : null, productId)!;
     return { favorite: toFavorite(row), created: true };
   })();
 }
 
 /** The visitor's favourites, newest first, each with its product (two queries for the products). */
 export function listFavorites(db: Db, userId: string): FavoriteWithProduct[] {
-  const rows = statement(db, `SELECT ${columns} FROM favorites WHERE user_id = ? ORDER BY created_at DESC, id DESC`).all(userId) as FavoriteRow[];
+  const rows = statement<FavoriteRow>(db, `SELECT ${columns} FROM favorites WHERE user_id = ? ORDER BY created_at DESC, id DESC`).all(userId);
   const products = getProductsByIds(db, rows.map((row) => row.product_id));
   return rows.flatMap((row) => {
     const product = products.get(row.product_id);
@@ -70,9 +68,7 @@ export function listFavorites(db: Db, userId: string): FavoriteWithProduct[] {
 }
 
 export function findFavorite(db: Db, userId: string, productId: number): Favorite | null {
-  const row = statement(db, `SELECT ${columns} FROM favorites WHERE user_id = ? AND product_id = ?`).get(userId, productId) as
-    | FavoriteRow
-    | undefined;
+  const row = statement<FavoriteRow>(db, `SELECT ${columns} FROM favorites WHERE user_id = ? AND product_id = ?`).get(userId, productId);
   return row ? toFavorite(row) : null;
 }
 
@@ -83,10 +79,10 @@ export function removeFavorite(db: Db, id: number, userId: string): boolean {
 
 /** Sets (or clears, with "") the note on the visitor's own favourite. */
 export function updateFavoriteNotes(db: Db, id: number, userId: string, notes: string): Favorite | null {
-  const row = statement(db, `UPDATE favorites SET notes = ? WHERE id = ? AND user_id = ? RETURNING ${columns}`).get(
+  const row = statement<FavoriteRow>(db, `UPDATE favorites SET notes = ? WHERE id = ? AND user_id = ? RETURNING ${columns}`).get(
     notes ? notes : null,
     id,
     userId,
-  ) as FavoriteRow | undefined;
+  );
   return row ? toFavorite(row) : null;
 }

@@ -10,6 +10,7 @@
  * as failed instead of blocking the source for ever.
  */
 import type { Db } from "./client.ts";
+import type { FeedImportRunRow, FeedSourceRow } from "./rows.ts";
 import { WriteRefused } from "./catalogue-writer/transaction.ts";
 import type { FeedSourceChanges, FeedSourceInput } from "../domain/feed-sources.schema.ts";
 import { defaultFeedSchedule, type ColumnMapping, type FeedLayoutChoice, type FeedRun, type FeedSourceKind, type RefusalCounts, type RunCounters, type RunStatus, type RunTrigger } from "../domain/feed-sources.ts";
@@ -34,23 +35,7 @@ export interface FeedSource {
   updatedAt: string;
 }
 
-interface SourceRow {
-  id: number;
-  name: string;
-  kind: string;
-  url: string | null;
-  file_name: string | null;
-  stored_file: string | null;
-  file_bytes: number | null;
-  layout: string;
-  mapping: string | null;
-  retailer_key: string | null;
-  create_products: number;
-  schedule: string | null;
-  enabled: number;
-  created_at: string;
-  updated_at: string;
-}
+type SourceRow = FeedSourceRow;
 
 function toSource(row: SourceRow): FeedSource {
   return {
@@ -73,11 +58,11 @@ function toSource(row: SourceRow): FeedSource {
 }
 
 export function listFeedSources(db: Db): FeedSource[] {
-  return (db.$client.prepare("SELECT * FROM feed_sources ORDER BY name COLLATE NOCASE, id").all() as SourceRow[]).map(toSource);
+  return db.$client.prepare<unknown[], SourceRow>("SELECT * FROM feed_sources ORDER BY name COLLATE NOCASE, id").all().map(toSource);
 }
 
 export function getFeedSource(db: Db, id: number): FeedSource | null {
-  const row = db.$client.prepare("SELECT * FROM feed_sources WHERE id = ?").get(id) as SourceRow | undefined;
+  const row = db.$client.prepare<unknown[], SourceRow>("SELECT * FROM feed_sources WHERE id = ?").get(id);
   return row ? toSource(row) : null;
 }
 
@@ -88,7 +73,7 @@ function checkName(db: Db, name: string, exceptId: number | null): void {
 
 function checkRetailer(db: Db, key: string | null | undefined): void {
   if (key === null || key === undefined) return;
-  const retailer = db.$client.prepare("SELECT compares_prices FROM retailers WHERE key = ?").get(key) as { compares_prices: number } | undefined;
+  const retailer = db.$client.prepare<unknown[], { compares_prices: number }>("SELECT compares_prices FROM retailers WHERE key = ?").get(key);
   if (!retailer) throw new WriteRefused(400, `retailerKey "${key}" is not a known retailer`);
   if (retailer.compares_prices !== 1) throw new WriteRefused(400, `retailerKey "${key}" is a retailer whose prices we do not compare`);
 }
@@ -100,7 +85,7 @@ export function createFeedSource(db: Db, input: FeedSourceInput, now: Date): Fee
       checkRetailer(db, input.retailerKey);
       const at = now.toISOString();
       const row = db.$client
-        .prepare(
+        .prepare<unknown[], SourceRow>(
           `INSERT INTO feed_sources (name, kind, url, layout, mapping, retailer_key, create_products, schedule, enabled, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         )
@@ -117,7 +102,7 @@ export function createFeedSource(db: Db, input: FeedSourceInput, now: Date): Fee
           input.enabled === false ? 0 : 1,
           at,
           at,
-        ) as SourceRow;
+        )!;
       return toSource(row);
     })
     .immediate();
@@ -143,7 +128,7 @@ export function updateFeedSource(db: Db, id: number, changes: FeedSourceChanges,
         enabled: changes.enabled ?? current.enabled,
       };
       const row = db.$client
-        .prepare(
+        .prepare<unknown[], SourceRow>(
           `UPDATE feed_sources SET name = ?, url = ?, layout = ?, mapping = ?, retailer_key = ?, create_products = ?, schedule = ?, enabled = ?, updated_at = ?
            WHERE id = ? RETURNING *`,
         )
@@ -158,7 +143,7 @@ export function updateFeedSource(db: Db, id: number, changes: FeedSourceChanges,
           next.enabled ? 1 : 0,
           now.toISOString(),
           id,
-        ) as SourceRow;
+        )!;
       return toSource(row);
     })
     .immediate();
@@ -176,8 +161,8 @@ export function setFeedSourceFile(
       const current = getFeedSource(db, id);
       if (!current) return null;
       const row = db.$client
-        .prepare("UPDATE feed_sources SET file_name = ?, stored_file = ?, file_bytes = ?, updated_at = ? WHERE id = ? RETURNING *")
-        .get(file.fileName, file.storedFile, file.fileBytes, now.toISOString(), id) as SourceRow;
+        .prepare<unknown[], SourceRow>("UPDATE feed_sources SET file_name = ?, stored_file = ?, file_bytes = ?, updated_at = ? WHERE id = ? RETURNING *")
+        .get(file.fileName, file.storedFile, file.fileBytes, now.toISOString(), id)!;
       return { source: toSource(row), replaced: current.storedFile };
     })
     .immediate();
@@ -185,35 +170,14 @@ export function setFeedSourceFile(
 
 /** Deletes a source with its runs; the deleted source (to remove its upload), or null when there was none. */
 export function deleteFeedSource(db: Db, id: number): FeedSource | null {
-  const row = db.$client.prepare("DELETE FROM feed_sources WHERE id = ? RETURNING *").get(id) as SourceRow | undefined;
+  const row = db.$client.prepare<unknown[], SourceRow>("DELETE FROM feed_sources WHERE id = ? RETURNING *").get(id);
   return row ? toSource(row) : null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Runs
 
-interface RunRow {
-  id: number;
-  source_id: number | null;
-  source_key: string;
-  source_label: string;
-  trigger: string;
-  status: string;
-  queued_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  rows_read: number;
-  matched: number;
-  created: number;
-  offers_added: number;
-  prices_changed: number;
-  held: number;
-  unmatched: number;
-  refused: string;
-  messages: string;
-  total_messages: number;
-  error: string | null;
-}
+type RunRow = FeedImportRunRow;
 
 function toRun(row: RunRow): FeedRun {
   return {
@@ -278,15 +242,14 @@ export function claimRun(db: Db, claim: RunClaim, now: Date, staleAfterMs = defa
            WHERE source_key = ? AND status IN ('queued', 'running') AND updated_at < ?`,
         )
         .run(at, claim.sourceKey, staleBefore);
-      const active = db.$client.prepare("SELECT * FROM feed_import_runs WHERE source_key = ? AND status IN ('queued', 'running') ORDER BY id LIMIT 1").get(claim.sourceKey) as
-        RunRow | undefined;
+      const active = db.$client.prepare<unknown[], RunRow>("SELECT * FROM feed_import_runs WHERE source_key = ? AND status IN ('queued', 'running') ORDER BY id LIMIT 1").get(claim.sourceKey);
       if (active) throw new RunConflict(toRun(active));
       const row = db.$client
-        .prepare(
+        .prepare<unknown[], RunRow>(
           `INSERT INTO feed_import_runs (source_id, source_key, source_label, trigger, status, queued_at, updated_at)
            VALUES (?, ?, ?, ?, 'queued', ?, ?) RETURNING *`,
         )
-        .get(claim.sourceId, claim.sourceKey, claim.sourceLabel, claim.trigger, at, at) as RunRow;
+        .get(claim.sourceId, claim.sourceKey, claim.sourceLabel, claim.trigger, at, at)!;
       return toRun(row);
     })
     .immediate();
@@ -322,28 +285,28 @@ export interface RunOutcome {
 export function finishRun(db: Db, id: number, outcome: RunOutcome, now: Date): FeedRun {
   const at = now.toISOString();
   const row = db.$client
-    .prepare(
+    .prepare<unknown[], RunRow>(
       `UPDATE feed_import_runs SET status = ?, finished_at = ?, updated_at = ?, started_at = coalesce(started_at, ?), ${counterColumns}, messages = ?, total_messages = ?, error = ?
        WHERE id = ? RETURNING *`,
     )
-    .get(outcome.status, at, at, at, ...counterValues(outcome.counters), JSON.stringify(outcome.messages), outcome.totalMessages, outcome.error, id) as RunRow;
+    .get(outcome.status, at, at, at, ...counterValues(outcome.counters), JSON.stringify(outcome.messages), outcome.totalMessages, outcome.error, id)!;
   return toRun(row);
 }
 
 export function getRun(db: Db, id: number): FeedRun | null {
-  const row = db.$client.prepare("SELECT * FROM feed_import_runs WHERE id = ?").get(id) as RunRow | undefined;
+  const row = db.$client.prepare<unknown[], RunRow>("SELECT * FROM feed_import_runs WHERE id = ?").get(id);
   return row ? toRun(row) : null;
 }
 
 /** A source's latest runs, newest first. */
 export function listRuns(db: Db, sourceKey: string, limit = 20): FeedRun[] {
-  return (db.$client.prepare("SELECT * FROM feed_import_runs WHERE source_key = ? ORDER BY id DESC LIMIT ?").all(sourceKey, limit) as RunRow[]).map(toRun);
+  return db.$client.prepare<unknown[], RunRow>("SELECT * FROM feed_import_runs WHERE source_key = ? ORDER BY id DESC LIMIT ?").all(sourceKey, limit).map(toRun);
 }
 
 /** The latest run of each source key that has one. */
 export function latestRuns(db: Db): Map<string, FeedRun> {
   const rows = db.$client
-    .prepare("SELECT r.* FROM feed_import_runs r JOIN (SELECT source_key, max(id) AS id FROM feed_import_runs GROUP BY source_key) latest ON latest.id = r.id")
-    .all() as RunRow[];
+    .prepare<unknown[], RunRow>("SELECT r.* FROM feed_import_runs r JOIN (SELECT source_key, max(id) AS id FROM feed_import_runs GROUP BY source_key) latest ON latest.id = r.id")
+    .all();
   return new Map(rows.map((row) => [row.source_key, toRun(row)]));
 }

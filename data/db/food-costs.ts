@@ -36,9 +36,9 @@ interface LeanRow {
  */
 export function costPerDayOrder(db: Db, filters: ProductFilters, pet: PetBody): { id: number; perDayPence: number | null }[] {
   const { where, params } = filterClause(filters);
-  const rows = statement(db, `SELECT p.id, p.name, p.rank, p.best_price_pence, p.kcal_per_kg, p.feeding_guide FROM products p ${where}`).all(
+  const rows = statement<LeanRow>(db, `SELECT p.id, p.name, p.rank, p.best_price_pence, p.kcal_per_kg, p.feeding_guide FROM products p ${where}`).all(
     ...params,
-  ) as LeanRow[];
+  );
   // The products of one line share their facts: each distinct pair is worked out once.
   const gramsByFacts = new Map<string, number | null>();
   const costed = rows.map((row) => {

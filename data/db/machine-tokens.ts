@@ -5,18 +5,11 @@
  */
 import crypto from "node:crypto";
 import type { Db } from "./client.ts";
+import type { MachineTokenRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import { machineTokenPrefix, shownPrefixLength, type CreatedMachineToken, type MachineScope, type MachineTokenView } from "../domain/machine-tokens.ts";
 
-interface TokenRow {
-  id: number;
-  name: string;
-  prefix: string;
-  scopes: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+type TokenRow = Pick<MachineTokenRow, "id" | "name" | "prefix" | "scopes" | "created_at" | "last_used_at" | "revoked_at">;
 
 const columns = "id, name, prefix, scopes, created_at, last_used_at, revoked_at";
 
@@ -38,25 +31,25 @@ export function hashMachineToken(token: string): string {
 /** Creates a token with these scopes; the answer carries the token itself, which is stored nowhere. */
 export function createMachineToken(db: Db, input: { name: string; scopes: readonly MachineScope[] }, now: Date): CreatedMachineToken {
   const token = machineTokenPrefix + crypto.randomBytes(32).toString("base64url");
-  const row = statement(db, `INSERT INTO machine_tokens (name, token_hash, prefix, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING ${columns}`).get(
+  const row = statement<TokenRow>(db, `INSERT INTO machine_tokens (name, token_hash, prefix, scopes, created_at) VALUES (?, ?, ?, ?, ?) RETURNING ${columns}`).get(
     input.name,
     hashMachineToken(token),
     token.slice(0, shownPrefixLength),
     JSON.stringify(input.scopes),
     now.toISOString(),
-  ) as TokenRow;
+  )!;
   return { ...toView(row), token };
 }
 
 /** The token with this hash, revoked or not; null when there is none. */
 export function findMachineToken(db: Db, tokenHash: string): MachineTokenView | null {
-  const row = statement(db, `SELECT ${columns} FROM machine_tokens WHERE token_hash = ?`).get(tokenHash) as TokenRow | undefined;
+  const row = statement<TokenRow>(db, `SELECT ${columns} FROM machine_tokens WHERE token_hash = ?`).get(tokenHash);
   return row ? toView(row) : null;
 }
 
 /** Every token, newest first. */
 export function listMachineTokens(db: Db): MachineTokenView[] {
-  return (statement(db, `SELECT ${columns} FROM machine_tokens ORDER BY id DESC`).all() as TokenRow[]).map(toView);
+  return statement<TokenRow>(db, `SELECT ${columns} FROM machine_tokens ORDER BY id DESC`).all().map(toView);
 }
 
 /** Records a use of the token, unless one was recorded less than `everyMs` ago (a burst of calls costs one write). */
@@ -74,6 +67,6 @@ export function touchMachineToken(db: Db, id: number, now: Date, everyMs = 60_00
  */
 export function revokeMachineToken(db: Db, id: number, now: Date): { token: MachineTokenView; revokedNow: boolean } | null {
   const { changes } = statement(db, "UPDATE machine_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL").run(now.toISOString(), id);
-  const row = statement(db, `SELECT ${columns} FROM machine_tokens WHERE id = ?`).get(id) as TokenRow | undefined;
+  const row = statement<TokenRow>(db, `SELECT ${columns} FROM machine_tokens WHERE id = ?`).get(id);
   return row ? { token: toView(row), revokedNow: changes > 0 } : null;
 }

@@ -5,21 +5,12 @@
  * when the next one starts.
  */
 import type { Db } from "./client.ts";
+import type { NightlyRunRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import type { NightlyRun, NightlyStatus, NightlyStep, NightlySummary } from "../domain/nightly.ts";
 
-interface RunRow {
-  id: number;
-  trigger: string;
-  status: NightlyStatus;
-  queued_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  step: NightlyStep | null;
-  summary: string;
-  error: string | null;
-  release_id: string | null;
-}
+/** A run's row; its status and step hold only the values the CHECK and the runner write. */
+type RunRow = Omit<NightlyRunRow, "status" | "step"> & { status: NightlyStatus; step: NightlyStep | null };
 
 const toRun = (row: RunRow): NightlyRun => ({
   id: row.id,
@@ -38,9 +29,9 @@ const toRun = (row: RunRow): NightlyRun => ({
 export function claimNightlyRun(db: Db, trigger: string, now: Date): { run: NightlyRun; created: boolean } {
   return db.$client
     .transaction(() => {
-      const active = statement(db, "SELECT * FROM nightly_runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1").get() as RunRow | undefined;
+      const active = statement<RunRow>(db, "SELECT * FROM nightly_runs WHERE status IN ('queued', 'running') ORDER BY id LIMIT 1").get();
       if (active) return { run: toRun(active), created: false };
-      const row = statement(db, "INSERT INTO nightly_runs (trigger, status, queued_at) VALUES (?, 'queued', ?) RETURNING *").get(trigger, now.toISOString()) as RunRow;
+      const row = statement<RunRow>(db, "INSERT INTO nightly_runs (trigger, status, queued_at) VALUES (?, 'queued', ?) RETURNING *").get(trigger, now.toISOString())!;
       return { run: toRun(row), created: true };
     })
     .immediate();
@@ -63,14 +54,14 @@ export interface NightlyOutcome {
 }
 
 export function finishNightlyRun(db: Db, id: number, outcome: NightlyOutcome, now: Date): NightlyRun {
-  const row = statement(db, "UPDATE nightly_runs SET status = ?, finished_at = ?, summary = ?, error = ?, release_id = ? WHERE id = ? RETURNING *").get(
+  const row = statement<RunRow>(db, "UPDATE nightly_runs SET status = ?, finished_at = ?, summary = ?, error = ?, release_id = ? WHERE id = ? RETURNING *").get(
     outcome.status,
     now.toISOString(),
     JSON.stringify(outcome.summary),
     outcome.error,
     outcome.releaseId,
     id,
-  ) as RunRow;
+  )!;
   return toRun(row);
 }
 
@@ -83,11 +74,11 @@ export function failAbandonedNightlyRuns(db: Db, now: Date): number {
 }
 
 export function getNightlyRun(db: Db, id: number): NightlyRun | null {
-  const row = statement(db, "SELECT * FROM nightly_runs WHERE id = ?").get(id) as RunRow | undefined;
+  const row = statement<RunRow>(db, "SELECT * FROM nightly_runs WHERE id = ?").get(id);
   return row ? toRun(row) : null;
 }
 
 /** The latest runs, newest first. */
 export function listNightlyRuns(db: Db, limit = 10): NightlyRun[] {
-  return (statement(db, "SELECT * FROM nightly_runs ORDER BY id DESC LIMIT ?").all(limit) as RunRow[]).map(toRun);
+  return statement<RunRow>(db, "SELECT * FROM nightly_runs ORDER BY id DESC LIMIT ?").all(limit).map(toRun);
 }

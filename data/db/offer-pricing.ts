@@ -1,20 +1,13 @@
 /** The pricing inputs of products' offers, read in bulk with their retailers' delivery rules. */
 import type { Db } from "./client.ts";
 import type { OfferPricing } from "../domain/offers.ts";
+import type { ProductPriceRow, ProductRow, RetailerRow } from "./rows.ts";
 
-interface OfferRow {
-  product_id: number;
-  retailer_id: number;
-  price_pence: number;
-  in_stock: number;
-  price_override: number;
-  manual_price_pence: number | null;
-  stale: number;
-  delivery_pence: number | null;
-  free_delivery: number;
-  rule_delivery_pence: number | null;
-  rule_free_from_pence: number | null;
-}
+/** An offer's pricing columns with its retailer's delivery rule. */
+type OfferRow = Pick<
+  ProductPriceRow,
+  "product_id" | "retailer_id" | "price_pence" | "in_stock" | "price_override" | "manual_price_pence" | "stale" | "delivery_pence" | "free_delivery"
+> & { rule_delivery_pence: RetailerRow["delivery_pence"]; rule_free_from_pence: RetailerRow["free_delivery_from_pence"] };
 
 const offersWithRules = `pp.product_id, pp.retailer_id, pp.price_pence, pp.in_stock, pp.price_override,
     pp.manual_price_pence, pp.stale, pp.delivery_pence, pp.free_delivery, r.delivery_pence AS rule_delivery_pence,
@@ -29,13 +22,13 @@ export function readOfferPricing(db: Db, productIds: readonly number[] | null): 
   const sqlite = db.$client;
   const rows = (
     productIds === null
-      ? sqlite.prepare(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
-      : sqlite.prepare(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`).all(JSON.stringify(productIds))
-  ) as OfferRow[];
+      ? sqlite.prepare<[], OfferRow>(`SELECT ${offersWithRules} ORDER BY pp.product_id`).all()
+      : sqlite.prepare<[string], OfferRow>(`SELECT ${offersWithRules} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ORDER BY pp.product_id`).all(JSON.stringify(productIds))
+  );
   const byProduct = new Map<number, OfferPricing[]>();
   for (const id of productIds ?? []) byProduct.set(id, []);
   if (productIds === null) {
-    for (const { id } of sqlite.prepare("SELECT id FROM products").all() as { id: number }[]) byProduct.set(id, []);
+    for (const { id } of sqlite.prepare<[], Pick<ProductRow, "id">>("SELECT id FROM products").all()) byProduct.set(id, []);
   }
   for (const row of rows) {
     byProduct.get(row.product_id)?.push({

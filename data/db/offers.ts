@@ -4,6 +4,10 @@ import { packSizeOf, pricePerKgOf } from "../domain/product-quantity.ts";
 import { isPrescriptionOnly } from "../domain/legal-category.ts";
 import { wasPricesFor } from "./deal-facts.ts";
 import { readOfferPricing } from "./offer-pricing.ts";
+import type { ProductRow } from "./rows.ts";
+
+/** What the best-price rule reads of a product itself: its name (the pack size) and legal category. */
+type NameRow = Pick<ProductRow, "id" | "name" | "legal_category">;
 
 /**
  * Re-derives best price (the lowest total to the door), its delivery, best retailer, original
@@ -39,9 +43,9 @@ export function recomputeBestPrices(db: Db, productIds?: readonly number[], now:
     // The pack size, and so the price per kg, comes from the product's name.
     const nameRows = (
       ids === null
-        ? sqlite.prepare("SELECT id, name, legal_category FROM products").all()
-        : sqlite.prepare("SELECT id, name, legal_category FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
-    ) as { id: number; name: string; legal_category: string }[];
+        ? sqlite.prepare<[], NameRow>("SELECT id, name, legal_category FROM products").all()
+        : sqlite.prepare<[string], NameRow>("SELECT id, name, legal_category FROM products WHERE id IN (SELECT value FROM json_each(?))").all(JSON.stringify(ids))
+    );
     const names = new Map(nameRows.map(({ id, name }) => [id, name]));
     const prescriptionOnly = new Set(nameRows.filter((row) => isPrescriptionOnly(row.legal_category)).map((row) => row.id));
     for (const [productId, offers] of byProduct) {

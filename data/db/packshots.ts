@@ -5,9 +5,9 @@ import type { PackshotProduct } from "../domain/packshot.ts";
 
 /** The product's name, brand and category slug, or null when no product has this slug. */
 export function getPackshotProduct(db: Db, slug: string): PackshotProduct | null {
-  const row = statement(
+  const row = statement<{ name: string; brand: string | null; categorySlug: string }>(
     db,
     "SELECT p.name AS name, p.brand AS brand, c.slug AS categorySlug FROM products p JOIN categories c ON c.id = p.category_id WHERE p.slug = ?",
-  ).get(slug) as { name: string; brand: string | null; categorySlug: string } | undefined;
+  ).get(slug);
   return row ? { name: row.name, brand: row.brand, categorySlug: row.categorySlug } : null;
 }

@@ -3,6 +3,7 @@
  * admin reviews, and one record per price refresh (Platform Health shows the last one).
  */
 import type { Db } from "./client.ts";
+import type { PriceHoldRow, PriceRefreshRunRow, ProductRow, RetailerRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import type { Pence } from "../domain/money.ts";
 
@@ -22,32 +23,20 @@ export interface HeldPrice {
   reason: string | null;
 }
 
-interface HeldRow {
-  id: number;
-  product_id: number;
-  product_name: string;
-  product_slug: string;
-  retailer_id: number;
-  retailer_name: string;
-  published_price_pence: number | null;
-  held_price_pence: number;
-  in_stock: number | null;
-  source: string;
-  url: string;
-  observed_at: string;
-  new_offer: number;
-  reason: string | null;
-}
+type HeldRow = Pick<
+  PriceHoldRow,
+  "id" | "product_id" | "retailer_id" | "published_price_pence" | "held_price_pence" | "in_stock" | "source" | "url" | "observed_at" | "new_offer" | "reason"
+> & { product_name: ProductRow["name"]; product_slug: ProductRow["slug"]; retailer_name: RetailerRow["name"] };
 
 /** Held prices waiting for a decision, oldest first (the longest-waiting is reviewed first). */
 export function pendingHolds(db: Db, limit = 500): HeldPrice[] {
-  const rows = statement(
+  const rows = statement<HeldRow>(
     db,
     `SELECT h.id, h.product_id, p.name AS product_name, p.slug AS product_slug, h.retailer_id, r.name AS retailer_name,
        h.published_price_pence, h.held_price_pence, h.in_stock, h.source, h.url, h.observed_at, h.new_offer, h.reason
      FROM price_holds h JOIN products p ON p.id = h.product_id JOIN retailers r ON r.id = h.retailer_id
      WHERE h.status = 'pending' ORDER BY h.observed_at, h.id LIMIT ?`,
-  ).all(limit) as HeldRow[];
+  ).all(limit);
   return rows.map((row) => ({
     id: row.id,
     product: { id: row.product_id, name: row.product_name, slug: row.product_slug },
@@ -89,9 +78,7 @@ export interface RefreshTotals {
 const keptFailures = 50;
 
 export function recordRefreshStart(db: Db, startedAt: Date): number {
-  const row = statement(db, "INSERT INTO price_refresh_runs (started_at, result) VALUES (?, 'running') RETURNING id").get(startedAt.toISOString()) as {
-    id: number;
-  };
+  const row = statement<Pick<PriceRefreshRunRow, "id">>(db, "INSERT INTO price_refresh_runs (started_at, result) VALUES (?, 'running') RETURNING id").get(startedAt.toISOString())!;
   return row.id;
 }
 
@@ -109,7 +96,7 @@ export function recordRefreshFinish(
   stopped = false,
 ): Exclude<RefreshResult, "running"> {
   const result = stopped ? "failed" : refreshResult(totals);
-  const started = statement(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id) as { started_at: string } | undefined;
+  const started = statement<Pick<PriceRefreshRunRow, "started_at">>(db, "SELECT started_at FROM price_refresh_runs WHERE id = ?").get(id);
   const durationMs = started ? Math.max(0, finishedAt.getTime() - Date.parse(started.started_at)) : null;
   statement(
     db,
@@ -134,28 +121,18 @@ export function refreshResult(totals: RefreshTotals): Exclude<RefreshResult, "ru
   return totals.failed > 0 ? "partial" : "succeeded";
 }
 
-interface RunRow {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  checked: number;
-  changed: number;
-  held: number;
-  failed: number;
-  result: RefreshResult;
-  failures: string | null;
-}
+/** A run's row; its result holds only the values the refresh writes. */
+type RunRow = Omit<PriceRefreshRunRow, "result"> & { result: RefreshResult };
 
 /** A run still "running" after this long was killed (its process died): it is reported as failed. */
 export const refreshRunDeadAfterMs = 6 * 60 * 60 * 1000;
 
 /** The newest refresh run (running or finished), or null when none has run. */
 export function latestRefreshRun(db: Db, now = new Date()): RefreshRun | null {
-  const row = statement(
+  const row = statement<RunRow>(
     db,
     "SELECT id, started_at, finished_at, duration_ms, checked, changed, held, failed, result, failures FROM price_refresh_runs ORDER BY started_at DESC, id DESC LIMIT 1",
-  ).get() as RunRow | undefined;
+  ).get();
   if (!row) return null;
   const dead = row.result === "running" && now.getTime() - Date.parse(row.started_at) > refreshRunDeadAfterMs;
   return {

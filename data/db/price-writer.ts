@@ -24,6 +24,7 @@ import { catalogueTransaction, WriteRefused, type CatalogueChange, type Written 
 import { offerRetailers } from "./catalogue-writer/products.ts";
 import { recomputeBestPrices } from "./offers.ts";
 import { statement } from "./statements.ts";
+import type { PriceHoldRow, ProductPriceRow, ProductRow, RetailerRow } from "./rows.ts";
 import { formatPence, type Pence } from "../domain/money.ts";
 import { defaultFreshForMs, effectivePence, freshnessText } from "../domain/offers.ts";
 import { offerUrlProblem } from "../domain/retailers.ts";
@@ -62,21 +63,23 @@ export interface PriceCheckCounts {
   missing: number;
 }
 
-interface OfferRow {
-  id: number;
-  price_pence: number;
-  original_price_pence: number | null;
-  in_stock: number;
-  delivery_pence: number | null;
-  price_override: number;
-  manual_price_pence: number | null;
-  last_checked_at: string | null;
-  stale: number;
-  source: string;
-  url: string;
-  repeat_price_pence: number | null;
-  repeat_terms: string | null;
-}
+/** The stored offer as a price check compares with it. */
+type OfferRow = Pick<
+  ProductPriceRow,
+  | "id"
+  | "price_pence"
+  | "original_price_pence"
+  | "in_stock"
+  | "delivery_pence"
+  | "price_override"
+  | "manual_price_pence"
+  | "last_checked_at"
+  | "stale"
+  | "source"
+  | "url"
+  | "repeat_price_pence"
+  | "repeat_terms"
+>;
 
 /** A confirmation this soon after the last one is not written. */
 const reconfirmAfterMs = 60 * 60 * 1000;
@@ -86,9 +89,9 @@ const emptyChange = (): { productIds: Set<number> } => ({ productIds: new Set<nu
 function changeOf(productIds: Set<number>, db: Db): CatalogueChange {
   if (productIds.size === 0) return { productIds: [], categoryIds: [], siteWide: false };
   const ids = [...productIds].sort((a, b) => a - b);
-  const categories = statement(db, "SELECT DISTINCT category_id FROM products WHERE id IN (SELECT value FROM json_each(?))").all(
+  const categories = statement<Pick<ProductRow, "category_id">>(db, "SELECT DISTINCT category_id FROM products WHERE id IN (SELECT value FROM json_each(?))").all(
     JSON.stringify(ids),
-  ) as { category_id: number }[];
+  );
   return { productIds: ids, categoryIds: categories.map((row) => row.category_id).sort((a, b) => a - b), siteWide: false };
 }
 
@@ -106,14 +109,14 @@ export function recordPriceChecks(
     const at = now.toISOString();
     const counts: PriceCheckCounts = { checked: 0, changed: 0, held: 0, missing: 0 };
     const { productIds } = emptyChange();
-    const find = statement(
+    const find = statement<OfferRow>(
       db,
       `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
          repeat_price_pence, repeat_terms
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     );
     for (const check of checks) {
-      const offer = find.get(check.productId, check.retailerId) as OfferRow | undefined;
+      const offer = find.get(check.productId, check.retailerId);
       if (!offer) {
         counts.missing += 1;
         continue;
@@ -266,29 +269,33 @@ function holdPrice(db: Db, check: PriceCheck, offer: OfferRow, at: string): void
   );
 }
 
-interface HoldRow {
-  id: number;
-  product_id: number;
-  retailer_id: number;
-  published_price_pence: number | null;
-  held_price_pence: number;
-  original_price_pence: number | null;
-  delivery_pence: number | null;
-  in_stock: number | null;
-  source: string;
-  url: string;
-  observed_at: string;
-  status: string;
-  new_offer: number;
-}
+type HoldRow = Pick<
+  PriceHoldRow,
+  | "id"
+  | "product_id"
+  | "retailer_id"
+  | "published_price_pence"
+  | "held_price_pence"
+  | "original_price_pence"
+  | "delivery_pence"
+  | "in_stock"
+  | "source"
+  | "url"
+  | "observed_at"
+  | "status"
+  | "new_offer"
+>;
 
-function pendingHold(db: Db, id: number): HoldRow & { product_name: string; retailer_name: string } {
-  const hold = statement(
+/** A held price with the names of its product and retailer. */
+type NamedHoldRow = HoldRow & { product_name: ProductRow["name"]; retailer_name: RetailerRow["name"] };
+
+function pendingHold(db: Db, id: number): NamedHoldRow {
+  const hold = statement<NamedHoldRow>(
     db,
     `SELECT h.id, h.product_id, h.retailer_id, h.published_price_pence, h.held_price_pence, h.original_price_pence, h.delivery_pence, h.in_stock,
        h.source, h.url, h.observed_at, h.status, h.new_offer, p.name AS product_name, r.name AS retailer_name
      FROM price_holds h JOIN products p ON p.id = h.product_id JOIN retailers r ON r.id = h.retailer_id WHERE h.id = ?`,
-  ).get(id) as (HoldRow & { product_name: string; retailer_name: string }) | undefined;
+  ).get(id);
   if (!hold) throw new WriteRefused(404, "Held price not found");
   if (hold.status !== "pending") throw new WriteRefused(409, "This price was already reviewed");
   return hold;
@@ -307,12 +314,12 @@ export interface HoldDecision {
 export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<HoldDecision> {
   return catalogueTransaction(db, () => {
     const hold = pendingHold(db, id);
-    const offer = statement(
+    const offer = statement<OfferRow>(
       db,
       `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
          repeat_price_pence, repeat_terms
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
-    ).get(hold.product_id, hold.retailer_id) as OfferRow | undefined;
+    ).get(hold.product_id, hold.retailer_id);
     if (!offer && hold.new_offer === 1) return acceptHeldNewOffer(db, hold, now);
     if (!offer) throw new WriteRefused(404, "The offer of this held price no longer exists");
     const check: PriceCheck = {
@@ -347,7 +354,7 @@ export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<H
  * Accepting a held new offer adds it as observed (its first price point, best price, audit).
  * Refused (409) when prices are no longer compared at the retailer or its URL no longer fits its hosts.
  */
-function acceptHeldNewOffer(db: Db, hold: HoldRow & { product_name: string; retailer_name: string }, now: Date): Written<HoldDecision> {
+function acceptHeldNewOffer(db: Db, hold: NamedHoldRow, now: Date): Written<HoldDecision> {
   const retailer = offerRetailers(db, [hold.retailer_id]).get(hold.retailer_id);
   if (!retailer || !retailer.comparesPrices) throw new WriteRefused(409, `Prices are no longer compared at ${hold.retailer_name}`);
   const problem = offerUrlProblem(hold.url, retailer);
@@ -410,12 +417,12 @@ export function rejectHeldPrice(db: Db, id: number, now = new Date()): Written<H
 export function markStaleOffers(db: Db, now = new Date(), freshForMs = defaultFreshForMs): Written<{ marked: number }> {
   return catalogueTransaction(db, () => {
     const cutoff = new Date(now.getTime() - freshForMs).toISOString();
-    const rows = statement(
+    const rows = statement<Pick<ProductPriceRow, "product_id">>(
       db,
       `UPDATE product_prices SET stale = 1
        WHERE stale = 0 AND price_override = 0 AND coalesce(last_checked_at, updated_at) < ?
        RETURNING product_id`,
-    ).all(cutoff) as { product_id: number }[];
+    ).all(cutoff);
     if (rows.length === 0) return { value: { marked: 0 }, change: { productIds: [], categoryIds: [], siteWide: false } };
     const productIds = new Set(rows.map((row) => row.product_id));
     recomputeBestPrices(db, [...productIds], now);
@@ -511,11 +518,11 @@ function insertOffer(db: Db, offer: NewOffer, at: string): void {
  * product has no best offer, so there is nothing to compare with.
  */
 function bestListedPence(db: Db, productId: number): Pence | null {
-  const row = statement(
+  const row = statement<Pick<ProductPriceRow, "price_pence" | "price_override" | "manual_price_pence">>(
     db,
     `SELECT pp.price_pence, pp.price_override, pp.manual_price_pence FROM products p
      JOIN product_prices pp ON pp.product_id = p.id AND pp.retailer_id = p.best_retailer_id WHERE p.id = ?`,
-  ).get(productId) as { price_pence: number; price_override: number; manual_price_pence: number | null } | undefined;
+  ).get(productId);
   if (!row) return null;
   return row.price_override === 1 && row.manual_price_pence !== null ? row.manual_price_pence : row.price_pence;
 }
@@ -535,7 +542,7 @@ export function addOffer(
   policy: HoldPolicy = defaultHoldPolicy,
 ): Written<{ productId: number; retailerId: number; held: boolean }> {
   return catalogueTransaction<{ productId: number; retailerId: number; held: boolean }>(db, () => {
-    const product = statement(db, "SELECT name FROM products WHERE id = ?").get(offer.productId) as { name: string } | undefined;
+    const product = statement<Pick<ProductRow, "name">>(db, "SELECT name FROM products WHERE id = ?").get(offer.productId);
     if (!product) throw new WriteRefused(404, "Product not found");
     const retailer = offerRetailers(db, [offer.retailerId]).get(offer.retailerId);
     if (!retailer || !retailer.comparesPrices) throw new WriteRefused(400, "Prices are not compared at this retailer");
@@ -548,10 +555,10 @@ export function addOffer(
     const value = { productId: offer.productId, retailerId: offer.retailerId };
     const best = bestListedPence(db, offer.productId);
     if (best !== null && isPriceJump(best, offer.pricePence, policy)) {
-      const pending = statement(
+      const pending = statement<Pick<PriceHoldRow, "held_price_pence">>(
         db,
         "SELECT held_price_pence FROM price_holds WHERE product_id = ? AND retailer_id = ? AND status = 'pending' AND new_offer = 1",
-      ).get(offer.productId, offer.retailerId) as { held_price_pence: number } | undefined;
+      ).get(offer.productId, offer.retailerId);
       if (pending?.held_price_pence === offer.pricePence) return { value: { ...value, held: true }, change: changeOf(new Set(), db) };
       statement(db, "DELETE FROM price_holds WHERE product_id = ? AND retailer_id = ? AND status = 'pending'").run(offer.productId, offer.retailerId);
       statement(

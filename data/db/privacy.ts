@@ -170,14 +170,14 @@ function parseJson(text: string): unknown {
  * only typed it (alerts and confirmation mails), each with how many other addresses it used.
  */
 function linkedVisitors(db: Db, email: string): LinkedVisitor[] {
-  const rows = statement(
+  const rows = statement<{ userId: string; confirmed: number }>(
     db,
     `SELECT user_id AS userId, max(confirmed) AS confirmed FROM (
        SELECT user_id, 1 AS confirmed FROM email_consents WHERE email = ? COLLATE NOCASE
        UNION ALL SELECT user_id, 0 FROM price_alerts WHERE email = ? COLLATE NOCASE
        UNION ALL SELECT user_id, 0 FROM email_confirmations WHERE email = ? COLLATE NOCASE AND user_id IS NOT NULL)
      GROUP BY user_id ORDER BY user_id`,
-  ).all(email, email, email) as { userId: string; confirmed: number }[];
+  ).all(email, email, email);
   return rows.map((row) => ({
     userId: row.userId,
     confirmed: row.confirmed === 1,
@@ -188,14 +188,14 @@ function linkedVisitors(db: Db, email: string): LinkedVisitor[] {
 /** Every address (lower case) a visitor id's alerts, consents and confirmation mails name, sorted. */
 function addressesOfVisitor(db: Db, userId: string): string[] {
   return (
-    statement(
+    statement<{ email: string }>(
       db,
       `SELECT DISTINCT lower(email) AS email FROM (
          SELECT email FROM price_alerts WHERE user_id = ?
          UNION ALL SELECT email FROM email_consents WHERE user_id = ?
          UNION ALL SELECT email FROM email_confirmations WHERE user_id = ?)
        ORDER BY 1`,
-    ).all(userId, userId, userId) as { email: string }[]
+    ).all(userId, userId, userId)
   ).map((row) => row.email);
 }
 
@@ -205,13 +205,13 @@ const addressesAt = (domain: string) => `%@${domain.replace(/[\\%_]/g, "\\$&")}`
 /** Other addresses stored anywhere that reach the same mailbox as `email` (data/domain/mailbox.ts), sorted. */
 function otherSpellings(db: Db, email: string): string[] {
   const [domain, otherDomain = domain] = mailboxDomains(email).map(addressesAt);
-  const rows = statement(
+  const rows = statement<{ email: string }>(
     db,
     `SELECT DISTINCT lower(email) AS email FROM (
        SELECT email FROM price_alerts UNION ALL SELECT email FROM email_subscribers
        UNION ALL SELECT email FROM email_consents UNION ALL SELECT email FROM email_confirmations)
      WHERE email LIKE ? ESCAPE '\\' OR email LIKE ? ESCAPE '\\' ORDER BY 1`,
-  ).all(domain, otherDomain) as { email: string }[];
+  ).all(domain, otherDomain);
   const mailbox = mailboxKey(email);
   return rows.map((row) => row.email).filter((address) => address !== email.toLowerCase() && mailboxKey(address) === mailbox);
 }
@@ -230,11 +230,11 @@ interface AuditRow {
 /** The audit entries naming the address (as a whole address, in any case), oldest first. */
 function auditMentions(db: Db, email: string): AuditRow[] {
   const like = `%${email.replace(/[\\%_]/g, "\\$&")}%`;
-  const rows = statement(
+  const rows = statement<AuditRow>(
     db,
     `SELECT id, at, action, entity, entity_id AS entityId, summary, before, after FROM audit_log
      WHERE summary LIKE ? ESCAPE '\\' OR before LIKE ? ESCAPE '\\' OR after LIKE ? ESCAPE '\\' ORDER BY id`,
-  ).all(like, like, like) as AuditRow[];
+  ).all(like, like, like);
   return rows.filter((row) => [row.summary, row.before, row.after].some((text) => text !== null && mentionsAddress(text, email)));
 }
 
@@ -247,9 +247,9 @@ export function findPersonalData(db: Db, key: PrivacyKey): PersonalDataReport {
       const source = sources[kind];
       const picked = condition(source, scope);
       if (!picked) continue;
-      const rows = statement(db, `SELECT ${source.columns} FROM ${source.table} t ${source.joins ?? ""} WHERE ${picked.where} ORDER BY t.rowid`).all(
+      const rows = statement<PersonalDataRow>(db, `SELECT ${source.columns} FROM ${source.table} t ${source.joins ?? ""} WHERE ${picked.where} ORDER BY t.rowid`).all(
         ...picked.params,
-      ) as PersonalDataRow[];
+      );
       data[kind].push(...rows.map((row) => exportRow(row, source)));
     }
   }

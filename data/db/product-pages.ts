@@ -85,9 +85,9 @@ export function loadProductPages(db: Db, options: ProductPagesOptions): ProductP
   }
   const historyRows =
     ids === undefined
-      ? statement(db, historySql).all({ start })
-      : statement(db, someProductsHistorySql).all({ start, ids: JSON.stringify(ids) });
-  for (const row of historyRows as HistoryRow[]) {
+      ? statement<HistoryRow>(db, historySql).all({ start })
+      : statement<HistoryRow>(db, someProductsHistorySql).all({ start, ids: JSON.stringify(ids) });
+  for (const row of historyRows) {
     const entry = byProduct.get(row.product_id);
     const retailerName = entry?.retailers.get(row.retailer_id);
     if (entry === undefined || retailerName === undefined) continue;
@@ -118,16 +118,15 @@ const familyColumns = `p.family_key, p.id, p.slug, p.name, p.best_price_pence, p
 
 export function familySizes(db: Db, productIds?: readonly number[], packSizes?: ReadonlyMap<number, PackSize | null>): Map<number, ProductSize[]> {
   // Every family: a plain scan, grouped here (a third of the time of grouping in SQL at 50,000).
-  const rows = (
+  const rows =
     productIds === undefined
-      ? statement(db, `SELECT ${familyColumns} WHERE p.family_key IS NOT NULL ORDER BY p.id`).all()
-      : statement(
+      ? statement<FamilyRow>(db, `SELECT ${familyColumns} WHERE p.family_key IS NOT NULL ORDER BY p.id`).all()
+      : statement<FamilyRow>(
           db,
           `SELECT ${familyColumns}
            WHERE p.family_key IN (SELECT family_key FROM products WHERE id IN (SELECT value FROM json_each(?)) AND family_key IS NOT NULL)
            ORDER BY p.family_key, p.id`,
-        ).all(JSON.stringify(productIds))
-  ) as FamilyRow[];
+        ).all(JSON.stringify(productIds));
   const families = new Map<string, FamilyMember[]>();
   for (const row of rows) {
     const member: FamilyMember = {
@@ -158,11 +157,11 @@ export function familySizes(db: Db, productIds?: readonly number[], packSizes?: 
  */
 export function withFamilyMembers(db: Db, productIds: readonly number[]): number[] {
   if (productIds.length === 0) return [];
-  const rows = statement(
+  const rows = statement<{ id: number }>(
     db,
     `SELECT id FROM products WHERE family_key IN
        (SELECT family_key FROM products WHERE id IN (SELECT value FROM json_each(?)) AND family_key IS NOT NULL)`,
-  ).all(JSON.stringify(productIds)) as { id: number }[];
+  ).all(JSON.stringify(productIds));
   return [...new Set([...productIds, ...rows.map((row) => row.id)])].sort((a, b) => a - b);
 }
 
@@ -191,13 +190,13 @@ export const productsPerSitemap = 40_000;
  * most `perFile` products. A price change counts as a modification: it changes the page.
  */
 export function productSitemaps(db: Db, perFile: number = productsPerSitemap): ProductSitemap[] {
-  const entries = statement(
+  const entries = statement<SitemapEntry>(
     db,
     `SELECT p.slug,
        max(coalesce(p.last_edited_at, p.created_at),
            coalesce((SELECT max(pp.updated_at) FROM product_prices pp WHERE pp.product_id = p.id), '')) AS lastModified
      FROM products p ORDER BY p.id`,
-  ).all() as SitemapEntry[];
+  ).all();
   const files: ProductSitemap[] = [];
   for (let start = 0; start < entries.length; start += perFile) {
     files.push({ name: `products-${files.length + 1}`, entries: entries.slice(start, start + perFile) });

@@ -30,10 +30,10 @@ export function searchCatalogue(db: Db, text: string, filters: ProductFilters, p
   // hit.key is the match's place in search order.
   const from = `FROM json_each(?) hit JOIN products p ON p.id = hit.value ${where}`;
   const matched = JSON.stringify(matches);
-  const { total } = statement(db, `SELECT count(*) AS total ${from}`).get(matched, ...params) as { total: number };
+  const { total } = statement<{ total: number }>(db, `SELECT count(*) AS total ${from}`).get(matched, ...params)!;
   if (total === 0 || page.offset >= total) return { products: [], total };
   const order = page.sort === "relevance" ? "hit.key" : orderBy[page.sort];
-  const ids = (statement(db, `SELECT p.id ${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(matched, ...params, page.limit, page.offset) as { id: number }[]).map(
+  const ids = statement<{ id: number }>(db, `SELECT p.id ${from} ORDER BY ${order} LIMIT ? OFFSET ?`).all(matched, ...params, page.limit, page.offset).map(
     (row) => row.id,
   );
   const products = getProductsByIds(db, ids);

@@ -19,49 +19,47 @@ import type { SortKey } from "../domain/sorting.ts";
 import { bareSpecies, SearchIndex, searchColumnWeights, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
+import type { CategoryRow, CountRow, ProductPriceRow, ProductRow, RetailerRow } from "./rows.ts";
 
 /** FTS5's bm25 score of a product_search match, with the search ranking's column weights (name, brand, category, description). */
 export const searchBm25 = `bm25(product_search, ${searchColumnWeights.map((weight) => weight.toFixed(1)).join(", ")})`;
 
 /** A product's own columns (its family apart) with its category and best-price facts. */
-interface ProductRow extends Omit<ProductOwnRow, "family_key"> {
-  category_name: string;
-  category_slug: string;
-  best_price_pence: number | null;
-  original_price_pence: number | null;
-  best_delivery_pence: number | null;
-  best_retailer_id: number | null;
-  best_retailer_key: string | null;
-  best_retailer_name: string | null;
-  best_retailer_logo: string | null;
-  rank: number;
-  created_at: string;
-  last_edited_at: string | null;
-}
+type ListedProductRow = Omit<ProductOwnRow, "family_key"> &
+  Pick<ProductRow, "best_price_pence" | "original_price_pence" | "best_delivery_pence" | "best_retailer_id" | "rank" | "created_at" | "last_edited_at"> & {
+    category_name: CategoryRow["name"];
+    category_slug: CategoryRow["slug"];
+    best_retailer_key: RetailerRow["key"] | null;
+    best_retailer_name: RetailerRow["name"] | null;
+    best_retailer_logo: RetailerRow["logo"] | null;
+  };
 
-interface OfferRow {
-  id: number;
-  product_id: number;
-  retailer_id: number;
-  retailer_key: string;
-  retailer_name: string;
-  retailer_logo: string;
-  price_pence: number;
-  original_price_pence: number | null;
-  url: string;
-  in_stock: number;
-  free_delivery: number;
-  price_override: number;
-  manual_price_pence: number | null;
-  updated_at: string;
-  last_checked_at: string | null;
-  stale: number;
-  delivery_pence: number | null;
-  rule_delivery_pence: number | null;
-  rule_free_from_pence: number | null;
-  repeat_price_pence: number | null;
-  repeat_terms: string | null;
-}
+/** An offer (its effective price as price_pence) with its retailer's name and delivery rule. */
+type OfferRow = Pick<
+  ProductPriceRow,
+  | "id"
+  | "product_id"
+  | "retailer_id"
+  | "price_pence"
+  | "original_price_pence"
+  | "url"
+  | "in_stock"
+  | "free_delivery"
+  | "price_override"
+  | "manual_price_pence"
+  | "updated_at"
+  | "last_checked_at"
+  | "stale"
+  | "delivery_pence"
+  | "repeat_price_pence"
+  | "repeat_terms"
+> & {
+  retailer_key: RetailerRow["key"];
+  retailer_name: RetailerRow["name"];
+  retailer_logo: RetailerRow["logo"];
+  rule_delivery_pence: RetailerRow["delivery_pence"];
+  rule_free_from_pence: RetailerRow["free_delivery_from_pence"];
+};
 
 const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
   c.name AS category_name, c.slug AS category_slug, p.rating, p.review_count, p.best_price_pence,
@@ -177,7 +175,7 @@ function toOffer(row: OfferRow, delivery: Pence | null = rowDeliveryPence(row)):
   };
 }
 
-function toProduct(row: ProductRow, prices: Offer[]): Product {
+function toProduct(row: ListedProductRow, prices: Offer[]): Product {
   return {
     id: row.id,
     name: row.name,
@@ -245,9 +243,9 @@ function sortOffers(byProduct: Map<number, Listed[]>): Map<number, Offer[]> {
 export function offersFor(db: Db, productIds: readonly number[]): Map<number, Offer[]> {
   const byProduct = new Map<number, Listed[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return new Map(productIds.map((id) => [id, []]));
-  const rows = statement(db, `${offerSelect} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ${offerOrder}`).all(
+  const rows = statement<OfferRow>(db, `${offerSelect} WHERE pp.product_id IN (SELECT value FROM json_each(?)) ${offerOrder}`).all(
     JSON.stringify(productIds),
-  ) as OfferRow[];
+  );
   for (const row of rows) byProduct.get(row.product_id)?.push(toListed(row));
   return sortOffers(byProduct);
 }
@@ -257,9 +255,9 @@ export function offersFor(db: Db, productIds: readonly number[]): Map<number, Of
  * catalogue size: the static build's bulk read, so no page queries the database on its own.
  */
 export function listAllProducts(db: Db): Product[] {
-  const rows = statement(db, `SELECT ${productColumns} ${productFrom} ORDER BY p.id`).all() as ProductRow[];
+  const rows = statement<ListedProductRow>(db, `SELECT ${productColumns} ${productFrom} ORDER BY p.id`).all();
   const listed = new Map<number, Listed[]>();
-  for (const row of statement(db, `${offerSelect} ${offerOrder}`).all() as OfferRow[]) {
+  for (const row of statement<OfferRow>(db, `${offerSelect} ${offerOrder}`).all()) {
     const list = listed.get(row.product_id);
     if (list) list.push(toListed(row));
     else listed.set(row.product_id, [toListed(row)]);
@@ -268,7 +266,7 @@ export function listAllProducts(db: Db): Product[] {
   return rows.map((row) => toProduct(row, offers.get(row.id) ?? []));
 }
 
-function withOffers(db: Db, rows: ProductRow[]): Product[] {
+function withOffers(db: Db, rows: ListedProductRow[]): Product[] {
   const offers = offersFor(db, rows.map((row) => row.id));
   return rows.map((row) => toProduct(row, offers.get(row.id) ?? []));
 }
@@ -281,14 +279,14 @@ export interface ProductPage {
 
 export function listProducts(db: Db, filters: ProductFilters, page: ProductPage): Product[] {
   const { sql, params } = productListSql(filters, page.sort);
-  const rows = statement(db, sql).all(...params, page.limit, page.offset) as ProductRow[];
+  const rows = statement<ListedProductRow>(db, sql).all(...params, page.limit, page.offset);
   return withOffers(db, rows);
 }
 
 export function countProducts(db: Db, filters: ProductFilters): number {
   const { where, params } = filterClause(filters);
-  const row = statement(db, `SELECT count(*) AS count FROM products p ${where}`).get(...params) as { count: number };
-  return row.count;
+  const row = statement<CountRow<"count">>(db, `SELECT count(*) AS count FROM products p ${where}`).get(...params);
+  return row!.count;
 }
 
 /**
@@ -297,40 +295,40 @@ export function countProducts(db: Db, filters: ProductFilters): number {
  * leaves one out whatever its row says.
  */
 export function listFeaturedProducts(db: Db, limit: number): Product[] {
-  const rows = statement(
+  const rows = statement<ListedProductRow>(
     db,
     `SELECT ${productColumns} ${productFrom} WHERE p.is_featured = 1 AND p.legal_category NOT IN ${prescriptionOnlySqlList} ORDER BY p.rank, p.id LIMIT ?`,
-  ).all(limit) as ProductRow[];
+  ).all(limit);
   return withOffers(db, rows);
 }
 
 export function getProductBySlug(db: Db, slug: string): Product | null {
-  const row = statement(db, `SELECT ${productColumns} ${productFrom} WHERE p.slug = ?`).get(slug) as ProductRow | undefined;
+  const row = statement<ListedProductRow>(db, `SELECT ${productColumns} ${productFrom} WHERE p.slug = ?`).get(slug);
   return row ? withOffers(db, [row])[0]! : null;
 }
 
 export function getProductById(db: Db, id: number): Product | null {
-  const row = statement(db, `SELECT ${productColumns} ${productFrom} WHERE p.id = ?`).get(id) as ProductRow | undefined;
+  const row = statement<ListedProductRow>(db, `SELECT ${productColumns} ${productFrom} WHERE p.id = ?`).get(id);
   return row ? withOffers(db, [row])[0]! : null;
 }
 
 /** Products by id in one query (plus one for their offers), keyed by id; unknown ids are absent. */
 export function getProductsByIds(db: Db, ids: readonly number[]): Map<number, Product> {
   if (ids.length === 0) return new Map();
-  const rows = statement(db, `SELECT ${productColumns} ${productFrom} WHERE p.id IN (SELECT value FROM json_each(?))`).all(
+  const rows = statement<ListedProductRow>(db, `SELECT ${productColumns} ${productFrom} WHERE p.id IN (SELECT value FROM json_each(?))`).all(
     JSON.stringify(ids),
-  ) as ProductRow[];
+  );
   return new Map(withOffers(db, rows).map((product) => [product.id, product]));
 }
 
 /** Every prescription-only medicine (POM-V, POM-VPS) in the catalogue, by name: what a newsletter issue may not promote. */
 export function listPrescriptionOnlyProducts(db: Db): { name: string; slug: string }[] {
-  return statement(db, `SELECT name, slug FROM products WHERE legal_category IN ${prescriptionOnlySqlList} ORDER BY name, id`).all() as { name: string; slug: string }[];
+  return statement<Pick<ProductRow, "name" | "slug">>(db, `SELECT name, slug FROM products WHERE legal_category IN ${prescriptionOnlySqlList} ORDER BY name, id`).all();
 }
 
 /** A product's legal category as a veterinary medicine; undefined when there is no such product. */
 export function productLegalCategory(db: Db, id: number): LegalCategory | undefined {
-  const row = statement(db, "SELECT legal_category FROM products WHERE id = ?").get(id) as { legal_category: LegalCategory } | undefined;
+  const row = statement<Pick<ProductRow, "legal_category">>(db, "SELECT legal_category FROM products WHERE id = ?").get(id);
   return row?.legal_category;
 }
 
@@ -376,16 +374,14 @@ export function searchMatchIds(db: Db, text: string): number[] {
  */
 function searchWithFts(db: Db, text: string, page: { offset: number; limit: number }): SearchHits {
   const match = toFtsQuery(text)!;
-  const { total } = statement(db, "SELECT count(*) AS total FROM product_search WHERE product_search MATCH ?").get(match) as {
-    total: number;
-  };
+  const { total } = statement<CountRow<"total">>(db, "SELECT count(*) AS total FROM product_search WHERE product_search MATCH ?").get(match)!;
   if (total === 0 || page.offset >= total) return { ids: [], total };
   const wholeWords = toWholeWordQueries(text);
   const tier = wholeWords.map(() => "(hits.id NOT IN (SELECT rowid FROM product_search WHERE product_search MATCH ?))").join(" + ");
   const species = bareSpecies(searchTerms(text));
   const speciesTier = species === null ? "" : "(c.slug <> ? AND c.slug NOT GLOB ?), ";
   const speciesParams = species === null ? [] : [`${species}-food`, `${species}-food-*`];
-  const rows = statement(
+  const rows = statement<Pick<ProductRow, "id">>(
     db,
     `WITH hits AS (
        SELECT rowid AS id, ${searchBm25} AS score
@@ -393,7 +389,7 @@ function searchWithFts(db: Db, text: string, page: { offset: number; limit: numb
      )
      SELECT p.id FROM hits JOIN products p ON p.id = hits.id JOIN categories c ON c.id = p.category_id
      ORDER BY ${speciesTier}${tier}, hits.score, p.rank, p.id LIMIT ? OFFSET ?`,
-  ).all(match, ...speciesParams, ...wholeWords, page.limit, page.offset) as { id: number }[];
+  ).all(match, ...speciesParams, ...wholeWords, page.limit, page.offset);
   return { ids: rows.map((row) => row.id), total };
 }
 
@@ -414,19 +410,33 @@ const rebuildDelayMs = 1000;
  * catalogue revision, which every catalogue write moves (ranks included).
  */
 function searchVersion(db: Db): string {
-  const structure = statement(db, "SELECT block FROM product_search_data WHERE id = 10").get() as { block: Uint8Array } | undefined;
+  const structure = statement<{ block: Uint8Array }>(db, "SELECT block FROM product_search_data WHERE id = 10").get();
   return `${catalogueRevision(db)}:${structure ? Buffer.from(structure.block).toString("base64") : ""}`;
+}
+
+/**
+ * What FTS5 indexed of a product (its text columns; brand, category and description may be null
+ * in the index) with its rank and category slug.
+ */
+interface SearchRow {
+  id: number;
+  rank: ProductRow["rank"];
+  name: string;
+  brand: string | null;
+  category: string | null;
+  description: string | null;
+  category_slug: CategoryRow["slug"];
 }
 
 /** Reads exactly what FTS5 indexed, with each product's rank, in one snapshot. */
 function buildSearchIndex(db: Db): { index: SearchIndex; version: string } {
   return db.$client.transaction(() => {
     const version = searchVersion(db);
-    const rows = statement(
+    const rows = statement<SearchRow>(
       db,
       `SELECT s.rowid AS id, p.rank, s.name, s.brand, s.category, s.description, c.slug AS category_slug
        FROM product_search s JOIN products p ON p.id = s.rowid JOIN categories c ON c.id = p.category_id`,
-    ).all() as { id: number; rank: number; name: string; brand: string; category: string; description: string; category_slug: string }[];
+    ).all();
     const index = new SearchIndex(
       rows.map((row) => ({
         id: row.id,
@@ -486,12 +496,12 @@ export interface AffiliateLink {
 
 /** A product's price entries as the admin form reads them: the listed price, not the effective one. */
 export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
-  const rows = statement(
+  const rows = statement<Omit<OfferRow, "id" | "product_id" | "retailer_key" | "retailer_name" | "retailer_logo" | "updated_at">>(
     db,
     `SELECT pp.retailer_id, pp.url, pp.price_pence, pp.original_price_pence, pp.price_override, pp.manual_price_pence, pp.free_delivery, pp.in_stock,
        pp.repeat_price_pence, pp.repeat_terms, pp.delivery_pence, r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id WHERE pp.product_id = ? ORDER BY pp.retailer_id`,
-  ).all(productId) as Omit<OfferRow, "id" | "product_id" | "retailer_key" | "retailer_name" | "retailer_logo" | "updated_at">[];
+  ).all(productId);
   return rows.map((row) => ({
     retailerId: row.retailer_id,
     url: row.url,

@@ -7,6 +7,7 @@
  * override is read like any other: its listed price still moves.
  */
 import type { Db } from "./client.ts";
+import type { ProductPriceRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import type { PriceCheck } from "./price-writer.ts";
 
@@ -39,7 +40,7 @@ const interestDays = 30;
 export function offersToRead(db: Db, now = new Date(), feedFreshMs = dayMs / 2): OfferToRead[] {
   const since = new Date(now.getTime() - interestDays * dayMs).toISOString();
   const feedFresh = new Date(now.getTime() - feedFreshMs).toISOString();
-  const rows = statement(
+  const rows = statement<OfferRow>(
     db,
     `WITH alerts AS (
        SELECT product_id, count(*) AS n FROM price_alerts WHERE is_active = 1 AND confirmed_at IS NOT NULL GROUP BY product_id
@@ -64,7 +65,7 @@ export function offersToRead(db: Db, now = new Date(), feedFreshMs = dayMs / 2):
      WHERE r.compares_prices = 1 AND pp.url <> '' AND pp.source <> 'demo'
        AND NOT (pp.source LIKE 'feed:%' AND pp.last_checked_at >= @feedFresh)
      ORDER BY coalesce(a.n, 0) DESC, coalesce(f.n, 0) DESC, coalesce(i.n, 0) DESC, pp.product_id, pp.retailer_id`,
-  ).all({ since, feedFresh }) as OfferRow[];
+  ).all({ since, feedFresh });
   return rows.map((row) => ({
     productId: row.product_id,
     retailerId: row.retailer_id,
@@ -81,14 +82,14 @@ export function offersToRead(db: Db, now = new Date(), feedFreshMs = dayMs / 2):
  * state changed since it was chosen is left alone: the 304 no longer speaks for its price.
  */
 export function unchangedPageChecks(db: Db, offers: readonly Pick<OfferToRead, "productId" | "retailerId" | "validators">[]): PriceCheck[] {
-  const find = statement(
+  const find = statement<Pick<ProductPriceRow, "price_pence">>(
     db,
     `SELECT pp.price_pence FROM product_prices pp
      WHERE pp.product_id = ? AND pp.retailer_id = ? AND pp.source = 'page' AND pp.page_etag IS ? AND pp.page_last_modified IS ?
        AND NOT EXISTS (SELECT 1 FROM price_holds h WHERE h.product_id = pp.product_id AND h.retailer_id = pp.retailer_id AND h.status = 'pending')`,
   );
   return offers.flatMap((offer) => {
-    const row = find.get(offer.productId, offer.retailerId, offer.validators?.etag ?? null, offer.validators?.lastModified ?? null) as { price_pence: number } | undefined;
+    const row = find.get(offer.productId, offer.retailerId, offer.validators?.etag ?? null, offer.validators?.lastModified ?? null);
     return row ? [{ productId: offer.productId, retailerId: offer.retailerId, pricePence: row.price_pence, inStock: null, source: "page" }] : [];
   });
 }

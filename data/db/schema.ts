@@ -11,7 +11,8 @@ import { alertKinds, alertKindsTaking, maxDropPercent, minDropPercent } from "..
 
 /** SQL default so raw inserts (seed, triggers) get the same ISO-8601 UTC text as drizzle's. */
 const isoNow = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
-const createdAt = (name: string) => text(name).notNull().default(isoNow);
+/** A timestamp column defaulting to now; generic so the row types in rows.ts know its SQL name. */
+const createdAt = <Name extends string>(name: Name) => text(name).notNull().default(isoNow);
 
 /**
  * Sort keys shared by the indexes below and the queries in data/db/products.ts (SQLite uses an

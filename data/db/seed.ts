@@ -243,7 +243,7 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
  * it did; a database that already has products is left alone.
  */
 export function ensureSeeded(db: Db): boolean {
-  const row = db.$client.prepare("SELECT EXISTS (SELECT 1 FROM products) AS has_products").get() as { has_products: number };
+  const row = db.$client.prepare<unknown[], { has_products: number }>("SELECT EXISTS (SELECT 1 FROM products) AS has_products").get()!;
   if (row.has_products === 1) return false;
   seedCatalogue(db, generateCatalogue({ products: defaultProductCount, today: new Date() }));
   return true;

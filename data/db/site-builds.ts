@@ -4,6 +4,7 @@
  * built from and why the last build failed.
  */
 import type { Db } from "./client.ts";
+import type { SiteBuildRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 
 /** full: every page; fast: only the pages a few products' changes affect, over the live release. */
@@ -28,17 +29,8 @@ export interface BuildRecord {
 /** How much of a build's output a record keeps: enough for the error and its context. */
 export const logTailChars = 4000;
 
-interface BuildRow {
-  id: number;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  kind: BuildKind;
-  result: BuildResult;
-  release: string | null;
-  pages: number | null;
-  log_tail: string | null;
-}
+/** A build's row; its kind and result hold only the values the builder writes. */
+type BuildRow = Omit<SiteBuildRow, "kind" | "result"> & { kind: BuildKind; result: BuildResult };
 
 const toRecord = (row: BuildRow): BuildRecord => ({
   id: row.id,
@@ -56,11 +48,11 @@ const columns = "id, started_at, finished_at, duration_ms, kind, result, release
 
 /** Records a build that has started; returns its id. */
 export function recordBuildStart(db: Db, build: { kind: BuildKind; release: string; startedAt: Date }): number {
-  const row = statement(db, "INSERT INTO site_builds (started_at, kind, result, release) VALUES (?, ?, 'running', ?) RETURNING id").get(
+  const row = statement<{ id: number }>(db, "INSERT INTO site_builds (started_at, kind, result, release) VALUES (?, ?, 'running', ?) RETURNING id").get(
     build.startedAt.toISOString(),
     build.kind,
     build.release,
-  ) as { id: number };
+  )!;
   return row.id;
 }
 
@@ -70,8 +62,7 @@ export function recordBuildFinish(
   id: number,
   outcome: { result: "succeeded" | "failed"; finishedAt: Date; pages: number | null; log: string },
 ): boolean {
-  const started = statement(db, "SELECT started_at FROM site_builds WHERE id = ? AND result = 'running'").get(id) as
-    { started_at: string } | undefined;
+  const started = statement<{ started_at: string }>(db, "SELECT started_at FROM site_builds WHERE id = ? AND result = 'running'").get(id);
   if (!started) return false;
   const durationMs = Math.max(0, outcome.finishedAt.getTime() - Date.parse(started.started_at));
   statement(db, "UPDATE site_builds SET finished_at = ?, duration_ms = ?, result = ?, pages = ?, log_tail = ? WHERE id = ?").run(
@@ -98,11 +89,11 @@ export function failAbandonedBuilds(db: Db, now: Date): number {
 
 /** The latest builds, newest first. */
 export function listBuilds(db: Db, limit: number): BuildRecord[] {
-  return (statement(db, `SELECT ${columns} FROM site_builds ORDER BY id DESC LIMIT ?`).all(limit) as BuildRow[]).map(toRecord);
+  return statement<BuildRow>(db, `SELECT ${columns} FROM site_builds ORDER BY id DESC LIMIT ?`).all(limit).map(toRecord);
 }
 
 export function getBuild(db: Db, id: number): BuildRecord | null {
-  const row = statement(db, `SELECT ${columns} FROM site_builds WHERE id = ?`).get(id) as BuildRow | undefined;
+  const row = statement<BuildRow>(db, `SELECT ${columns} FROM site_builds WHERE id = ?`).get(id);
   return row ? toRecord(row) : null;
 }
 

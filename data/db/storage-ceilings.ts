@@ -57,9 +57,9 @@ export function deleteOverCeilings(db: Db, ceilings: TableCeilings): CeilingResu
       for (const [name, { table, anonymous, oldestFirst }] of Object.entries(tables) as [keyof TableCeilings, CeilingTable][]) {
         const ceiling = ceilings[name];
         result[name] = 0;
-        const { span } = statement(db, `SELECT coalesce(max(rowid) - min(rowid) + 1, 0) AS span FROM ${table}`).get() as { span: number };
+        const { span } = statement<{ span: number }>(db, `SELECT coalesce(max(rowid) - min(rowid) + 1, 0) AS span FROM ${table}`).get()!;
         if (span <= ceiling) continue;
-        const { n: rows } = statement(db, `SELECT count(*) AS n FROM ${table} WHERE ${anonymous}`).get() as { n: number };
+        const { n: rows } = statement<{ n: number }>(db, `SELECT count(*) AS n FROM ${table} WHERE ${anonymous}`).get()!;
         if (rows <= ceiling) continue;
         result[name] = statement(
           db,

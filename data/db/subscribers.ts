@@ -21,9 +21,7 @@ export interface SubscribeResult {
  */
 export function subscribe(db: Db, email: string, source: string, now: Date = new Date()): SubscribeResult {
   return db.$client.transaction((): SubscribeResult => {
-    const existing = statement(db, "SELECT id, is_active, confirmed_at FROM email_subscribers WHERE email = ?").get(email) as
-      | { id: number; is_active: number; confirmed_at: string | null }
-      | undefined;
+    const existing = statement<{ id: number; is_active: number; confirmed_at: string | null }>(db, "SELECT id, is_active, confirmed_at FROM email_subscribers WHERE email = ?").get(email);
     if (existing?.is_active === 1 && existing.confirmed_at !== null) return { created: false, state: "active", confirmationSent: false };
     if (!existing) {
       statement(db, "INSERT INTO email_subscribers (email, source, subscribed_at) VALUES (?, ?, ?)").run(email, source, now.toISOString());
@@ -51,10 +49,10 @@ export interface AdminSubscriber {
 
 /** Every subscriber for the admin's list, newest first. */
 export function listSubscribersWithConsent(db: Db): AdminSubscriber[] {
-  const rows = statement(
+  const rows = statement<{ id: number; email: string; is_active: number; confirmed_at: string | null; subscribed_at: string; source: string }>(
     db,
     "SELECT id, email, is_active, confirmed_at, subscribed_at, source FROM email_subscribers ORDER BY subscribed_at DESC, id DESC",
-  ).all() as { id: number; email: string; is_active: number; confirmed_at: string | null; subscribed_at: string; source: string }[];
+  ).all();
   return rows.map((row) => ({
     id: row.id,
     email: row.email,
@@ -69,7 +67,7 @@ export function listSubscribersWithConsent(db: Db): AdminSubscriber[] {
 export function deleteSubscriber(db: Db, id: number, now = new Date()): boolean {
   return db.$client
     .transaction(() => {
-      const row = statement(db, "SELECT email FROM email_subscribers WHERE id = ?").get(id) as { email: string } | undefined;
+      const row = statement<{ email: string }>(db, "SELECT email FROM email_subscribers WHERE id = ?").get(id);
       if (!row) return false;
       statement(db, "DELETE FROM email_subscribers WHERE id = ?").run(id);
       recordAudit(db, { action: "delete", entity: "subscriber", entityId: id, summary: `Removed subscriber ${row.email}` }, now);

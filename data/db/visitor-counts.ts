@@ -9,9 +9,9 @@ export interface VisitorCounts {
 }
 
 export function visitorCounts(db: Db, userId: string): VisitorCounts {
-  return statement(
+  return statement<VisitorCounts>(
     db,
     `SELECT (SELECT count(*) FROM favorites WHERE user_id = ?) AS favorites,
             (SELECT count(*) FROM price_alerts WHERE user_id = ? AND is_active = 1) AS alerts`,
-  ).get(userId, userId) as VisitorCounts;
+  ).get(userId, userId)!;
 }

@@ -28,13 +28,7 @@ export function recordView(db: Db, userId: string, productId: number): boolean {
 }
 
 export function listRecentlyViewed(db: Db, userId: string): RecentlyViewedItem[] {
-  const rows = statement(
-    db,
-    `SELECT p.id, p.slug, p.name, p.image, p.best_price_pence, rv.viewed_at,
-       (SELECT count(DISTINCT pp.retailer_id) FROM product_prices pp WHERE pp.product_id = p.id) AS retailer_count
-     FROM recently_viewed rv JOIN products p ON p.id = rv.product_id
-     WHERE rv.user_id = ? ORDER BY rv.id DESC LIMIT ?`,
-  ).all(userId, recentlyViewedLimit) as {
+  const rows = statement<{
     id: number;
     slug: string;
     name: string;
@@ -42,7 +36,13 @@ export function listRecentlyViewed(db: Db, userId: string): RecentlyViewedItem[]
     best_price_pence: number | null;
     viewed_at: string;
     retailer_count: number;
-  }[];
+  }>(
+    db,
+    `SELECT p.id, p.slug, p.name, p.image, p.best_price_pence, rv.viewed_at,
+       (SELECT count(DISTINCT pp.retailer_id) FROM product_prices pp WHERE pp.product_id = p.id) AS retailer_count
+     FROM recently_viewed rv JOIN products p ON p.id = rv.product_id
+     WHERE rv.user_id = ? ORDER BY rv.id DESC LIMIT ?`,
+  ).all(userId, recentlyViewedLimit);
   return rows.map((row) => ({
     id: row.id,
     slug: row.slug,

@@ -4,6 +4,7 @@ import { changedFields, recordAudit } from "../audit.ts";
 import { recomputeBestPrices } from "../offers.ts";
 import { productRow, type ProductOwnRow } from "../product-rows.ts";
 import { statement } from "../statements.ts";
+import type { ProductPriceRow } from "../rows.ts";
 import { storedTextList } from "../catalogue.ts";
 import type { OfferInput, ProductInput } from "../../domain/catalogue-input.ts";
 import { featuredPrescriptionMessage } from "../../domain/catalogue-input.ts";
@@ -15,19 +16,20 @@ import { offerUrlProblem, retailerHosts } from "../../domain/retailers.ts";
 import { isPrescriptionOnly, type LegalCategory } from "../../domain/legal-category.ts";
 import { catalogueTransaction, noChange, plural, WriteRefused, type Written } from "./transaction.ts";
 
-interface StoredOffer {
-  id: number;
-  retailer_id: number;
-  price_pence: number;
-  original_price_pence: number | null;
-  url: string;
-  in_stock: number;
-  free_delivery: number;
-  price_override: number;
-  manual_price_pence: number | null;
-  repeat_price_pence: number | null;
-  repeat_terms: string | null;
-}
+type StoredOffer = Pick<
+  ProductPriceRow,
+  | "id"
+  | "retailer_id"
+  | "price_pence"
+  | "original_price_pence"
+  | "url"
+  | "in_stock"
+  | "free_delivery"
+  | "price_override"
+  | "manual_price_pence"
+  | "repeat_price_pence"
+  | "repeat_terms"
+>;
 
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
   effectivePence({ retailerId: 0, inStock: true, ...offer });
