@@ -7,29 +7,11 @@ import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
 import { hasSession } from "./admin-api.ts";
 import { AdminShell } from "./AdminShell.tsx";
-import { adminPaths, matchAdminRoute, type AdminRoute } from "./routes.ts";
+import { adminPaths } from "./routes.ts";
 import { $location, navigate, startRouter } from "./router.ts";
+import { matchAdminRoute, screenEntry, type AdminRoute } from "./screens.ts";
 import { $session, signedIn, signedOut } from "./session.store.ts";
-import { Loading, PageHeader, AdminLink } from "./ui.tsx";
-import Login from "./screens/Login.tsx";
-import Dashboard from "./screens/Dashboard.tsx";
-import ProductsList from "./screens/ProductsList.tsx";
-import ProductForm from "./screens/ProductForm.tsx";
-import CategoriesList from "./screens/CategoriesList.tsx";
-import CategoryForm from "./screens/CategoryForm.tsx";
-import RetailersList from "./screens/RetailersList.tsx";
-import RetailerForm from "./screens/RetailerForm.tsx";
-import VouchersList from "./screens/VouchersList.tsx";
-import VoucherForm from "./screens/VoucherForm.tsx";
-import AffiliateLinks from "./screens/AffiliateLinks.tsx";
-import EmailSubscribers from "./screens/EmailSubscribers.tsx";
-import Analytics from "./screens/Analytics.tsx";
-import AmazonImport from "./screens/AmazonImport.tsx";
-import PriceReview from "./screens/PriceReview.tsx";
-import FeedsList from "./screens/FeedsList.tsx";
-import FeedForm from "./screens/FeedForm.tsx";
-import MachineTokens from "./screens/MachineTokens.tsx";
-import PrivacyRequests from "./screens/PrivacyRequests.tsx";
+import { AdminLink, Loading, PageHeader } from "./ui.tsx";
 
 function NotFound() {
   return (
@@ -42,55 +24,21 @@ function NotFound() {
   );
 }
 
+/** The screen for a route, from its entry in screens.ts; a form is made afresh for each item. */
 function Screen({ route }: { route: AdminRoute }) {
-  switch (route.screen) {
-    case "dashboard":
-      return <Dashboard />;
-    case "products":
-      return <ProductsList />;
-    case "product-form":
-      return <ProductForm key={route.id ?? "new"} id={route.id} />;
-    case "categories":
-      return <CategoriesList />;
-    case "category-form":
-      return <CategoryForm key={route.id ?? "new"} id={route.id} />;
-    case "retailers":
-      return <RetailersList />;
-    case "retailer-form":
-      return <RetailerForm key={route.id ?? "new"} id={route.id} />;
-    case "vouchers":
-      return <VouchersList />;
-    case "voucher-form":
-      return <VoucherForm key={route.id ?? "new"} id={route.id} />;
-    case "affiliate-links":
-      return <AffiliateLinks />;
-    case "email-subscribers":
-      return <EmailSubscribers />;
-    case "analytics":
-      return <Analytics />;
-    case "amazon-import":
-      return <AmazonImport />;
-    case "price-review":
-      return <PriceReview />;
-    case "feeds":
-      return <FeedsList />;
-    case "feed-form":
-      return <FeedForm key={route.id ?? "new"} id={route.id} />;
-    case "machine-tokens":
-      return <MachineTokens />;
-    case "privacy-requests":
-      return <PrivacyRequests />;
-    case "login":
-    case "not-found":
-      return <NotFound />;
-  }
+  const entry = screenEntry(route);
+  if (entry === undefined) return <NotFound />;
+  const id = "id" in route ? (route.id ?? null) : null;
+  const Shown = entry.component;
+  return <Shown key={id ?? "new"} id={id} />;
 }
 
 export default function AdminApp() {
   const location = useStore($location);
   const session = useStore($session);
   const route = matchAdminRoute(location.pathname);
-  const onLogin = route.screen === "login";
+  const entry = screenEntry(route);
+  const onLogin = entry?.signedOut === true;
 
   useEffect(startRouter, []);
 
@@ -117,7 +65,7 @@ export default function AdminApp() {
   }, [onLogin, session]);
 
   let content;
-  if (onLogin) content = <Login />;
+  if (onLogin) content = <Screen route={route} />;
   else if (session !== "signed-in")
     content = (
       <div className="mx-auto max-w-md px-4 py-16">

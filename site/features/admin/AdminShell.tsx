@@ -1,34 +1,18 @@
 /**
  * The frame around every signed-in admin screen: the top bar (site name, View site, Logout) and
- * the section navigation (a sidebar on wide screens, a scrolling row on phones).
+ * the section navigation (a sidebar on wide screens, a scrolling row on phones), whose links are
+ * the screens' entries in screens.ts.
  */
-import { ArrowUpRight, BadgePoundSterling, ChartColumn, FolderTree, House, Import, KeyRound, LayoutDashboard, Link2, LogOut, Mails, Package, Rss, ShieldUser, Store, TicketPercent } from "./icons.tsx";
+import { ArrowUpRight, LogOut } from "./icons.tsx";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { homePath } from "../../../data/domain/paths.ts";
 import { cn } from "../../lib/cn.ts";
 import { toast } from "../toast/toast.store.ts";
 import { logout } from "./admin-api.ts";
-import { adminPaths, type AdminRoute } from "./routes.ts";
+import { adminPaths } from "./routes.ts";
+import { navSections, type AdminRoute } from "./screens.ts";
 import { signedOut } from "./session.store.ts";
 import { AdminLink } from "./ui.tsx";
-
-type Section = { href: string; label: string; icon: typeof House; screens: AdminRoute["screen"][] };
-
-export const sections: Section[] = [
-  { href: adminPaths.dashboard, label: "Dashboard", icon: LayoutDashboard, screens: ["dashboard"] },
-  { href: adminPaths.products, label: "Products", icon: Package, screens: ["products", "product-form"] },
-  { href: adminPaths.priceReview, label: "Price Review", icon: BadgePoundSterling, screens: ["price-review"] },
-  { href: adminPaths.categories, label: "Categories", icon: FolderTree, screens: ["categories", "category-form"] },
-  { href: adminPaths.retailers, label: "Retailers", icon: Store, screens: ["retailers", "retailer-form"] },
-  { href: adminPaths.vouchers, label: "Vouchers", icon: TicketPercent, screens: ["vouchers", "voucher-form"] },
-  { href: adminPaths.affiliateLinks, label: "Affiliate IDs", icon: Link2, screens: ["affiliate-links"] },
-  { href: adminPaths.emailSubscribers, label: "Subscribers", icon: Mails, screens: ["email-subscribers"] },
-  { href: adminPaths.privacyRequests, label: "Privacy requests", icon: ShieldUser, screens: ["privacy-requests"] },
-  { href: adminPaths.analytics, label: "Analytics", icon: ChartColumn, screens: ["analytics"] },
-  { href: adminPaths.amazonImport, label: "Import", icon: Import, screens: ["amazon-import"] },
-  { href: adminPaths.feeds, label: "Feeds", icon: Rss, screens: ["feeds", "feed-form"] },
-  { href: adminPaths.machineTokens, label: "Machine tokens", icon: KeyRound, screens: ["machine-tokens"] },
-];
 
 function LogoutButton() {
   const [busy, setBusy] = useState(false);
@@ -88,8 +72,8 @@ export function AdminShell({ route, children }: { route: AdminRoute; children: R
       <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-4 sm:px-6 lg:flex-row lg:py-8">
         <nav aria-label="Admin sections" data-admin-nav className="lg:w-48 lg:shrink-0">
           <ul ref={list} className="-mx-4 flex gap-1 overflow-x-auto px-4 pb-1 lg:sticky lg:top-22 lg:mx-0 lg:flex-col lg:overflow-visible lg:px-0">
-            {sections.map(({ href, label, icon: Icon, screens }) => {
-              const active = screens.includes(route.screen);
+            {navSections.map(({ href, label, icon: Icon, screens }) => {
+              const active = screens.some((screen) => screen === route.screen);
               return (
                 <li key={href} className="shrink-0">
                   <AdminLink

@@ -48,6 +48,24 @@ export function errorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
+/**
+ * The calls of one list-and-form resource at `path`: list (GET path), get (GET path/{id}),
+ * create (POST path), update (PUT path/{id}) and remove (DELETE path/{id}). `T` is an item as the
+ * server answers it, `Input` what the form sends, `Saved` the answer to a create or update and
+ * `List` the answer to the list. A screen declares its resource's calls in its own file.
+ * @example const widgets = resource<Widget, WidgetInput>("/api/admin/widgets"); await widgets.list();
+ */
+export function resource<T, Input, Saved = T, List = T[]>(path: string) {
+  const item = (id: number) => `${path}/${id}`;
+  return {
+    list: (params?: ApiParams) => json<List>("GET", path, undefined, params),
+    get: (id: number) => json<T>("GET", item(id)),
+    create: (input: Input) => json<Saved>("POST", path, input),
+    update: (id: number, input: Input) => json<Saved>("PUT", item(id), input),
+    remove: (id: number) => json<void>("DELETE", item(id)),
+  };
+}
+
 // Session
 
 /** Logs in; answers the 401 of a wrong password itself (it is not an expired session). */
@@ -182,17 +200,13 @@ export type RetailerInput = Pick<AdminRetailer, "name" | "logo" | "website" | "d
   freeDeliveryFrom: string | null;
 };
 
-export const fetchCategories = () => json<Api.CategoryList>("GET", "/api/categories");
-export const fetchCategory = (id: number) => json<Api.CategoryResponse>("GET", `/api/categories/${id}`);
-export const createCategory = (input: CategoryInput) => json<Api.CategorySaved>("POST", "/api/categories", input);
-export const updateCategory = (id: number, input: CategoryInput) => json<Api.CategorySaved>("PUT", `/api/categories/${id}`, input);
-export const deleteCategory = (id: number) => json<void>("DELETE", `/api/categories/${id}`);
+const categories = resource<Api.CategoryResponse, CategoryInput, Api.CategorySaved, Api.CategoryList>("/api/categories");
+export const fetchCategories = () => categories.list();
+export const { get: fetchCategory, create: createCategory, update: updateCategory, remove: deleteCategory } = categories;
 
-export const fetchRetailers = () => json<Api.RetailerResponse[]>("GET", "/api/retailers");
-export const fetchRetailer = (id: number) => json<Api.RetailerResponse>("GET", `/api/retailers/${id}`);
-export const createRetailer = (input: RetailerInput) => json<Api.RetailerResponse>("POST", "/api/retailers", input);
-export const updateRetailer = (id: number, input: RetailerInput) => json<Api.RetailerResponse>("PUT", `/api/retailers/${id}`, input);
-export const deleteRetailer = (id: number) => json<void>("DELETE", `/api/retailers/${id}`);
+const retailers = resource<Api.RetailerResponse, RetailerInput>("/api/retailers");
+export const fetchRetailers = () => retailers.list();
+export const { get: fetchRetailer, create: createRetailer, update: updateRetailer, remove: deleteRetailer } = retailers;
 
 // Affiliate IDs, subscribers, vouchers, analytics
 
@@ -204,10 +218,9 @@ export const deleteSubscriber = (id: number) => json<void>("DELETE", `/api/admin
 
 export type VoucherInput = Pick<Api.AdminVoucher, "code" | "description" | "retailer" | "url" | "discount" | "expiryDate">;
 
-export const fetchVouchers = () => json<Api.AdminVoucher[]>("GET", "/api/admin/vouchers");
-export const createVoucher = (input: VoucherInput) => json<Api.VoucherSaved>("POST", "/api/admin/vouchers", input);
-export const updateVoucher = (id: number, input: VoucherInput) => json<Api.VoucherSaved>("PUT", `/api/admin/vouchers/${id}`, input);
-export const deleteVoucher = (id: number) => json<void>("DELETE", `/api/admin/vouchers/${id}`);
+const vouchers = resource<Api.AdminVoucher, VoucherInput, Api.VoucherSaved>("/api/admin/vouchers");
+export const fetchVouchers = () => vouchers.list();
+export const { create: createVoucher, update: updateVoucher, remove: deleteVoucher } = vouchers;
 
 export const fetchAnalytics = () => json<Api.AnalyticsResponse>("GET", "/api/admin/analytics");
 

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { adminPaths, matchAdminRoute, productListQuery, productListReturn, productListState } from "./routes.ts";
+import { describe, expect, it, vi } from "vitest";
+import { adminPaths, productListQuery, productListReturn, productListState } from "./routes.ts";
+import { matchAdminRoute, navSections, registry, screenEntry, screenHref, type ScreenName } from "./screens.ts";
 
 describe("matchAdminRoute", () => {
   it.each([
@@ -71,5 +72,102 @@ describe("product list search and page, carried to the form and back", () => {
     expect(productListReturn(productListQuery("dog & cat", 3))).toBe("/admin/products?q=dog+%26+cat&page=3");
     expect(productListReturn("")).toBe("/admin/products");
     expect(productListReturn("?unrelated=1")).toBe("/admin/products");
+  });
+});
+
+describe("the screen registry", () => {
+  /** Each screen's module, named here apart from the registry, so a wrong component there fails. */
+  const modules: Record<ScreenName, () => Promise<{ default: unknown }>> = {
+    login: () => import("./screens/Login.tsx"),
+    dashboard: () => import("./screens/Dashboard.tsx"),
+    products: () => import("./screens/ProductsList.tsx"),
+    "product-form": () => import("./screens/ProductForm.tsx"),
+    "price-review": () => import("./screens/PriceReview.tsx"),
+    categories: () => import("./screens/CategoriesList.tsx"),
+    "category-form": () => import("./screens/CategoryForm.tsx"),
+    retailers: () => import("./screens/RetailersList.tsx"),
+    "retailer-form": () => import("./screens/RetailerForm.tsx"),
+    vouchers: () => import("./screens/VouchersList.tsx"),
+    "voucher-form": () => import("./screens/VoucherForm.tsx"),
+    "affiliate-links": () => import("./screens/AffiliateLinks.tsx"),
+    "email-subscribers": () => import("./screens/EmailSubscribers.tsx"),
+    "privacy-requests": () => import("./screens/PrivacyRequests.tsx"),
+    analytics: () => import("./screens/Analytics.tsx"),
+    "amazon-import": () => import("./screens/AmazonImport.tsx"),
+    feeds: () => import("./screens/FeedsList.tsx"),
+    "feed-form": () => import("./screens/FeedForm.tsx"),
+    "machine-tokens": () => import("./screens/MachineTokens.tsx"),
+  };
+
+  it("gives every screen a name, an address and a component; every nav link a label and an icon", () => {
+    expect(registry.map((entry) => entry.screen).sort()).toEqual(Object.keys(modules).sort());
+    for (const entry of registry) {
+      expect(entry.paths.length, entry.screen).toBeGreaterThan(0);
+      for (const path of entry.paths) expect(path, entry.screen).toMatch(/^\/admin(\/([a-z-]+|:id))*$/);
+      expect(typeof entry.component, entry.screen).toBe("function");
+      if (entry.nav) {
+        expect(entry.nav.label, entry.screen).not.toBe("");
+        expect(entry.nav.icon, entry.screen).toBeTruthy();
+      }
+    }
+  });
+
+  it("lists the navigation in today's order, each link lighting its list and that list's form", () => {
+    expect(navSections.map(({ label, href, screens }) => [label, href, screens])).toEqual([
+      ["Dashboard", "/admin", ["dashboard"]],
+      ["Products", "/admin/products", ["products", "product-form"]],
+      ["Price Review", "/admin/price-review", ["price-review"]],
+      ["Categories", "/admin/categories", ["categories", "category-form"]],
+      ["Retailers", "/admin/retailers", ["retailers", "retailer-form"]],
+      ["Vouchers", "/admin/vouchers", ["vouchers", "voucher-form"]],
+      ["Affiliate IDs", "/admin/affiliate-links", ["affiliate-links"]],
+      ["Subscribers", "/admin/email-subscribers", ["email-subscribers"]],
+      ["Privacy requests", "/admin/privacy-requests", ["privacy-requests"]],
+      ["Analytics", "/admin/analytics", ["analytics"]],
+      ["Import", "/admin/amazon-import", ["amazon-import"]],
+      ["Feeds", "/admin/feeds", ["feeds", "feed-form"]],
+      ["Machine tokens", "/admin/machine-tokens", ["machine-tokens"]],
+    ]);
+    expect(new Set(navSections.map((section) => section.icon)).size).toBe(navSections.length);
+    // The login screen and the forms have no link of their own.
+    expect(registry.filter((entry) => !entry.nav).map((entry) => entry.screen)).toEqual(["login", "product-form", "category-form", "retailer-form", "voucher-form", "feed-form"]);
+  });
+
+  it("resolves every address in the registry to its own screen, drawn by that screen's module", async () => {
+    for (const entry of registry) {
+      const { default: component } = await modules[entry.screen]();
+      const takesId = entry.paths.some((path) => path.includes(":id"));
+      for (const path of entry.paths) {
+        const id = path.includes(":id") ? 7 : null;
+        const expected = takesId ? { screen: entry.screen, id } : { screen: entry.screen };
+        for (const address of [path.replace(":id", "7"), `${path.replace(":id", "7")}/`]) {
+          const route = matchAdminRoute(address);
+          expect(route, address).toStrictEqual(expected);
+          expect(screenEntry(route)?.component, address).toBe(component);
+        }
+        if (id !== null) expect(matchAdminRoute(path.replace(":id", "0")), path).toEqual({ screen: "not-found" });
+      }
+    }
+    expect(screenEntry({ screen: "not-found" })).toBeUndefined();
+  });
+
+  it("builds each screen's links from its addresses and reads them back", () => {
+    expect(screenHref("category-form")).toBe("/admin/categories/new");
+    expect(screenHref("category-form", 5)).toBe("/admin/categories/edit/5");
+    expect(screenHref("product-form", 9)).toBe("/admin/products/edit/9");
+    expect(() => screenHref("categories", 5)).toThrow("The categories screen has no address with an id");
+    for (const entry of registry) {
+      expect(matchAdminRoute(screenHref(entry.screen)).screen, entry.screen).toBe(entry.screen);
+      if (entry.paths.some((path) => path.includes(":id"))) expect(matchAdminRoute(screenHref(entry.screen, 12)), entry.screen).toEqual({ screen: entry.screen, id: 12 });
+    }
+  });
+
+  // The registry imports the screens and the screens import their links: loading the modules in
+  // either order must work, so no screen may read an address while its module loads.
+  it.each(["./screens.ts", "./routes.ts", "./AdminApp.tsx"])("loads with %s first", async (first) => {
+    vi.resetModules();
+    await import(first);
+    const { adminPaths: fresh } = await import("./routes.ts");
+    expect(fresh.editCategory(4)).toBe("/admin/categories/edit/4");
   });
 });

@@ -13,7 +13,8 @@ import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
-const back = { href: adminPaths.categories, label: "Back to Categories" };
+/** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
+const back = () => ({ href: adminPaths.categories, label: "Back to Categories" });
 const iconProblem = `Icon must be one of ${categoryIconNames.join(", ")}`;
 /** A pattern attribute matches the whole value, so the slug rule goes without its anchors. */
 const slugInputPattern = slugPattern.source.slice(1, -1);
@@ -24,14 +25,14 @@ export default function CategoryForm({ id }: { id: number | null }) {
   if (state.kind === "loading")
     return (
       <div>
-        <PageHeader title={id === null ? "Add New Category" : "Edit Category"} back={back} />
+        <PageHeader title={id === null ? "Add New Category" : "Edit Category"} back={back()} />
         <Loading label="Loading category..." />
       </div>
     );
   if (state.kind === "failed")
     return (
       <div>
-        <PageHeader title="Edit Category" back={back} />
+        <PageHeader title="Edit Category" back={back()} />
         <LoadFailed
           message={state.error instanceof ApiError && state.error.status === 404 ? "This category does not exist." : errorMessage(state.error, "Could not load the category.")}
           onRetry={reload}
@@ -76,7 +77,7 @@ function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryI
 
   return (
     <div>
-      <PageHeader title={id === null ? "Add New Category" : `Edit Category: ${initial.name}`} back={back} />
+      <PageHeader title={id === null ? "Add New Category" : `Edit Category: ${initial.name}`} back={back()} />
       <Card className="max-w-2xl">
         <form onSubmit={submit} className="grid gap-4">
           <Field label="Category Name" required>

@@ -14,7 +14,8 @@ import { adminPaths } from "../routes.ts";
 import { DemoCatalogue } from "../DemoCatalogue.tsx";
 import { AdminLink, Badge, BuildResultBadge, Card, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
-const tiles = [
+/** The section tiles (worked out when drawn: a screen reads no address while its module loads). */
+const tiles = () => [
   { href: adminPaths.products, title: "Products", text: "Edit products, offers and prices", icon: Package },
   { href: adminPaths.categories, title: "Categories", text: "Names, slugs and icons", icon: FolderTree },
   { href: adminPaths.retailers, title: "Retailers", text: "Shops, logos and websites", icon: Store },
@@ -172,7 +173,7 @@ export default function Dashboard() {
           Sections
         </h2>
         <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-3">
-          {tiles.map(({ href, title, text, icon: Icon }) => (
+          {tiles().map(({ href, title, text, icon: Icon }) => (
             <li key={href}>
               <AdminLink href={href} className="card flex h-full items-start gap-3 p-4 transition hover:border-brand-300 hover:shadow-md">
                 <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-brand-50 text-brand-700" aria-hidden="true">

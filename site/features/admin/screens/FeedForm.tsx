@@ -36,7 +36,8 @@ import { navigate } from "../router.ts";
 import { RunProgress, RunStatusBadge, useRun } from "../RunProgress.tsx";
 import { AdminLink, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
-const back = { href: adminPaths.feeds, label: "Back to Feeds" };
+/** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
+const back = () => ({ href: adminPaths.feeds, label: "Back to Feeds" });
 
 async function loadForm(id: number | null) {
   const [source, retailers] = await Promise.all([id === null ? Promise.resolve(null) : fetchFeedSource(id), fetchRetailers()]);
@@ -48,14 +49,14 @@ export default function FeedForm({ id }: { id: number | null }) {
   if (state.kind === "loading")
     return (
       <div>
-        <PageHeader title={id === null ? "Add feed" : "Edit feed"} back={back} />
+        <PageHeader title={id === null ? "Add feed" : "Edit feed"} back={back()} />
         <Loading label="Loading feed..." />
       </div>
     );
   if (state.kind === "failed")
     return (
       <div>
-        <PageHeader title="Edit feed" back={back} />
+        <PageHeader title="Edit feed" back={back()} />
         <LoadFailed
           message={state.error instanceof ApiError && state.error.status === 404 ? "This feed does not exist." : errorMessage(state.error, "Could not load the feed.")}
           onRetry={reload}
@@ -226,7 +227,7 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
   const running = run !== null && !isFinished(run.status);
   return (
     <div>
-      <PageHeader title={id === null ? "Add feed" : `Edit feed: ${source?.name ?? ""}`} back={back} />
+      <PageHeader title={id === null ? "Add feed" : `Edit feed: ${source?.name ?? ""}`} back={back()} />
       <div className="grid max-w-3xl gap-6">
         <Card aria-labelledby="feed-settings-heading">
           <h2 id="feed-settings-heading" className="sr-only">

@@ -11,7 +11,8 @@ import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
-const back = { href: adminPaths.retailers, label: "Back to Retailers" };
+/** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
+const back = () => ({ href: adminPaths.retailers, label: "Back to Retailers" });
 const blank: Omit<AdminRetailer, "id" | "key"> = {
   name: "",
   website: "",
@@ -41,14 +42,14 @@ export default function RetailerForm({ id }: { id: number | null }) {
   if (state.kind === "loading")
     return (
       <div>
-        <PageHeader title={id === null ? "Add New Retailer" : "Edit Retailer"} back={back} />
+        <PageHeader title={id === null ? "Add New Retailer" : "Edit Retailer"} back={back()} />
         <Loading label="Loading retailer..." />
       </div>
     );
   if (state.kind === "failed")
     return (
       <div>
-        <PageHeader title="Edit Retailer" back={back} />
+        <PageHeader title="Edit Retailer" back={back()} />
         <LoadFailed
           message={state.error instanceof ApiError && state.error.status === 404 ? "This retailer does not exist." : errorMessage(state.error, "Could not load the retailer.")}
           onRetry={reload}
@@ -109,7 +110,7 @@ function RetailerEditor({ id, initial, offerHosts }: { id: number | null; initia
   const logoPreview = /^(https?:\/\/|\/)/.test(fields.logo.trim()) ? fields.logo.trim() : null;
   return (
     <div>
-      <PageHeader title={id === null ? "Add New Retailer" : `Edit Retailer: ${initial.name}`} back={back} />
+      <PageHeader title={id === null ? "Add New Retailer" : `Edit Retailer: ${initial.name}`} back={back()} />
       <Card className="max-w-2xl">
         <form onSubmit={submit} className="grid gap-4">
           <Field label="Retailer Name" required>

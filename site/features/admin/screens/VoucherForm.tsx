@@ -10,7 +10,8 @@ import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
 
-const back = { href: adminPaths.vouchers, label: "Back to Vouchers" };
+/** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
+const back = () => ({ href: adminPaths.vouchers, label: "Back to Vouchers" });
 const blank: VoucherInput = { code: "", description: "", retailer: "", url: "", discount: "", expiryDate: "" };
 
 async function loadVoucher(id: number | null): Promise<{ voucher: VoucherInput | null; retailerNames: string[] }> {
@@ -25,14 +26,14 @@ export default function VoucherForm({ id }: { id: number | null }) {
   if (state.kind === "loading")
     return (
       <div>
-        <PageHeader title={title} back={back} />
+        <PageHeader title={title} back={back()} />
         <Loading label="Loading voucher..." />
       </div>
     );
   if (state.kind === "failed" || state.data.voucher === null)
     return (
       <div>
-        <PageHeader title={title} back={back} />
+        <PageHeader title={title} back={back()} />
         <LoadFailed message={state.kind === "failed" ? errorMessage(state.error, "Could not load the voucher.") : "This voucher does not exist."} onRetry={reload} />
       </div>
     );
@@ -63,7 +64,7 @@ function VoucherEditor({ id, initial, retailerNames }: { id: number | null; init
 
   return (
     <div>
-      <PageHeader title={id === null ? "Add New Voucher" : `Edit Voucher: ${initial.code}`} back={back} />
+      <PageHeader title={id === null ? "Add New Voucher" : `Edit Voucher: ${initial.code}`} back={back()} />
       <Card className="max-w-2xl">
         <form onSubmit={submit} className="grid gap-4">
           <div className="grid gap-4 sm:grid-cols-2">
