@@ -5,7 +5,7 @@
 import { STATUS_CODES } from "node:http";
 import { H3, HTTPError } from "h3";
 import type { AppContext, RouteHandler } from "./context.ts";
-import { createSiteHandler, type SitePages } from "./site.ts";
+import { createSiteHandler, type SitePages } from "./http/site.ts";
 import health from "./routes/health.get.ts";
 import listProducts from "./routes/products/index.get.ts";
 import countProducts from "./routes/products/count.get.ts";
@@ -102,12 +102,12 @@ import currentRelease from "./routes/machine/releases/current-release.get.ts";
 import { hasSession } from "./lib/admin-auth.ts";
 import { authenticateMachine, recordMachineUse } from "./lib/machine-auth.ts";
 import type { MachineScope } from "../data/domain/machine-tokens.ts";
-import { assertBodyType, assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./lib/request-guard.ts";
-import type { WriteLimits } from "./lib/rate-limit.ts";
-import { securityHeaders } from "./lib/security-headers.ts";
+import { assertBodyType, assertJsonBody, assertOwnSite, createRequestGuard, takeLimit, type RequestGuard } from "./http/request-guard.ts";
+import type { WriteLimits } from "./http/rate-limit.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { noteDamage } from "../data/db/integrity.ts";
-import { cacheNone } from "./lib/http.ts";
-import { withCache } from "./lib/cached-route.ts";
+import { cacheNone } from "./http/http.ts";
+import { withCache } from "./http/cached-route.ts";
 import { tagEventRoute } from "./http/observe.ts";
 import { allowedMethods, compileRoutes } from "./http/route-match.ts";
 import { openApiRoute } from "./http/openapi.ts";
@@ -156,7 +156,7 @@ export interface RouteOptions {
   /** The largest JSON body accepted, in bytes (default 16 KiB); larger is a 413. */
   bodyLimit?: number;
   /**
-   * An anonymous write's per-client limit (lib/rate-limit.ts). Every state-changing route that
+   * An anonymous write's per-client limit (http/rate-limit.ts). Every state-changing route that
    * is not an admin route names one, or "own" when its handler limits itself (the login).
    */
   limit?: keyof WriteLimits | "own";
@@ -317,7 +317,7 @@ function errorResponse(error: HTTPError): Response {
 }
 
 /**
- * Adds the security headers (lib/security-headers.ts) an answer does not carry yet: the API's
+ * Adds the security headers (http/security-headers.ts) an answer does not carry yet: the API's
  * policy for JSON and everything else, the page policy for HTML the API renders itself (the
  * unsubscribe and confirmation pages, which run no script).
  */

@@ -2,8 +2,8 @@ import { HTTPError, type H3Event } from "h3";
 import type { Db } from "../data/db/client.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
 import type { HashGate, LoginLimiter } from "./lib/admin-auth.ts";
-import type { ResponseCache } from "./lib/response-cache.ts";
-import type { RequestGuard } from "./lib/request-guard.ts";
+import type { ResponseCache } from "./http/response-cache.ts";
+import type { RequestGuard } from "./http/request-guard.ts";
 import type { PricePipeline } from "./price-pipeline.ts";
 import type { FeedImports } from "./feed-imports.ts";
 import type { RefreshRun } from "../data/db/price-review.ts";
@@ -57,7 +57,7 @@ export interface AdminContext {
 /** What every handler may use; built once by the server (or a test) and passed to createApp. */
 export interface AppContext {
   db: Db;
-  /** Public catalogue responses (see lib/response-cache.ts); writes to the catalogue invalidate it. */
+  /** Public catalogue responses (see http/response-cache.ts); writes to the catalogue invalidate it. */
   cache?: ResponseCache | undefined;
   /**
    * Called after a visitor creates or changes an alert, and after a confirmation is requested or

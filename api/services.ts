@@ -8,16 +8,16 @@ import { notifyPricesChanged, startAlertSchedule, type AlertSchedule } from "./j
 import { startRetentionSchedule } from "./jobs/retention.ts";
 import { startDemoRefresh } from "./jobs/demo-refresh.ts";
 import { createHashGate, createLoginLimiter, pruneSessions, resolvePasswordHash, type PasswordSource } from "./lib/admin-auth.ts";
-import { ResponseCache } from "./lib/response-cache.ts";
+import { ResponseCache } from "./http/response-cache.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";
 import { storedPasswordHash } from "../data/db/admin-auth.ts";
 import type { CatalogueChange } from "../data/db/catalogue-writer/transaction.ts";
 import { backupConfig, nightlyCron, pricePipelineConfig, siteConfig, trustedProxyList, visitorStorageConfig } from "../data/config.ts";
-import { parseTrustedProxies } from "./lib/client-address.ts";
-import { createRequestGuard } from "./lib/request-guard.ts";
-import type { WriteLimits } from "./lib/rate-limit.ts";
+import { parseTrustedProxies } from "./http/client-address.ts";
+import { createRequestGuard } from "./http/request-guard.ts";
+import type { WriteLimits } from "./http/rate-limit.ts";
 import { StorageBudget } from "./lib/storage-budget.ts";
 import type { TableCeilings } from "../data/db/storage-ceilings.ts";
 import { latestRefreshRun } from "../data/db/price-review.ts";
@@ -80,7 +80,7 @@ export interface Services {
 
 export interface ServicesOptions {
   databaseFile: string;
-  /** Per-client limits on anonymous writes (default: lib/rate-limit.ts defaultWriteLimits). */
+  /** Per-client limits on anonymous writes (default: http/rate-limit.ts defaultWriteLimits). */
   writeLimits?: Partial<WriteLimits>;
   /** Rows each client address may store per UTC day (default: VISITOR_ROWS_PER_DAY, the real clock). */
   storageBudget?: StorageBudget;

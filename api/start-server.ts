@@ -4,12 +4,12 @@
  * changes rebuild the site. Browser tests start it with a page reader allowed to read fixture
  * pages on loopback (the only option they pass); `npm start` passes nothing.
  */
-import { serveApi } from "./lib/fast-reads.ts";
+import { serveApi } from "./http/fast-reads.ts";
 import { createApp } from "./app.ts";
 import { createSiteRebuilder } from "./jobs/site-rebuild.ts";
 import { createServices, type ServicesOptions } from "./services.ts";
-import { createReleaseStore, releasesDirFromEnv } from "./site-releases.ts";
-import { createSitePages } from "./site.ts";
+import { createReleaseStore, releasesDirFromEnv } from "./site-build/releases.ts";
+import { createSitePages } from "./http/site.ts";
 import { alertCheckIntervalMinutes, databasePath, serverHost, serverPort, shutdownGraceMs } from "../data/config.ts";
 import { checkIntegrity } from "../data/db/integrity.ts";
 import { checkConfiguration, checkDatabaseFolder, explainDatabaseError, explainListenError } from "./startup-check.ts";
@@ -84,7 +84,7 @@ export async function startServer(options: Pick<ServicesOptions, "pageReader" | 
 
   const port = serverPort();
   const siteRoot = () => site.currentRoot();
-  // Pages are answered at the HTTP server, before the app (api/site.ts); both share what they keep.
+  // Pages are answered at the HTTP server, before the app (api/http/site.ts); both share what they keep.
   const sitePages = createSitePages(siteRoot);
   const app = createApp(services.context, { siteRoot, sitePages });
   const server = serveApi(app, services.context, { port, hostname: serverHost(), silent: true }, sitePages);

@@ -22,7 +22,7 @@ import {
   visitorStorageConfig,
 } from "../data/config.ts";
 import { isDamagedDatabaseError } from "../data/db/integrity.ts";
-import { parseTrustedProxies } from "./lib/client-address.ts";
+import { parseTrustedProxies } from "./http/client-address.ts";
 import { metricsAccessFromEnv } from "./http/metrics-endpoint.ts";
 
 export class StartupError extends Error {}

@@ -1,5 +1,5 @@
 /**
- * The contract between the site build worker (api/site-build-worker.ts) and the pages' data
+ * The contract between the site build worker (api/site-build/worker.ts) and the pages' data
  * access (site/lib/build-data.ts). The pages run inside Astro's server bundle, a separate copy
  * of every module, so the worker hands each pass over through a global under a shared symbol:
  * which database snapshot to read and which products get pages.

@@ -6,8 +6,8 @@
  * are kept).
  */
 import { buildRelease } from "../api/jobs/site-rebuild.ts";
-import { createAstroBuilder } from "../api/site-build.ts";
-import { createReleaseStore, releasesDirFromEnv } from "../api/site-releases.ts";
+import { createAstroBuilder } from "../api/site-build/builder.ts";
+import { createReleaseStore, releasesDirFromEnv } from "../api/site-build/releases.ts";
 import { databasePath } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { ensureSeeded } from "../data/db/seed.ts";

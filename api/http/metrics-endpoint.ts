@@ -14,7 +14,7 @@
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { metricsAccessConfig } from "../../data/config.ts";
-import { parseAddressList, resolveClient, type TrustedProxies } from "../lib/client-address.ts";
+import { parseAddressList, resolveClient, type TrustedProxies } from "./client-address.ts";
 import { tagRoute, type Telemetry } from "./observe.ts";
 
 export const metricsPath = "/metrics";

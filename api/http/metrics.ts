@@ -16,7 +16,7 @@
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from "prom-client";
 import type { Logger } from "pino";
-import type { ResponseCache } from "../lib/response-cache.ts";
+import type { ResponseCache } from "./response-cache.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { RefreshSummary } from "../jobs/price-refresh.ts";
 import { refusedTotal, type FeedRun } from "../../data/domain/feed-sources.ts";

@@ -16,7 +16,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { H3Event } from "h3";
 import type { Logger } from "pino";
-import { addressNetwork, noTrustedProxies, resolveClient, type TrustedProxies } from "../lib/client-address.ts";
+import { addressNetwork, noTrustedProxies, resolveClient, type TrustedProxies } from "./client-address.ts";
 import { siteRoute, unmatchedRoute, type Metrics } from "./metrics.ts";
 import type { MetricsAccess } from "./metrics-endpoint.ts";
 

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { RouteHandler } from "../context.ts";
 import type { RouteOptions } from "../app.ts";
-import { defineCachedRead } from "../lib/cached-route.ts";
+import { defineCachedRead } from "./cached-route.ts";
 import { sessionCookie } from "../lib/admin-auth.ts";
 import { declarationOf } from "./route-input.ts";
 import type { CompiledPath } from "./route-match.ts";

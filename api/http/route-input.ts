@@ -11,7 +11,7 @@
 import type { H3Event } from "h3";
 import type { z } from "zod";
 import type { RouteHandler } from "../context.ts";
-import { parseQuery, parseWith, readJson, routeParam } from "../lib/http.ts";
+import { parseQuery, parseWith, readJson, routeParam } from "./http.ts";
 
 /** Path parameters (`:name` in the route table), each parsed from its decoded text. */
 export type ParamSchemas = Record<string, z.ZodType>;

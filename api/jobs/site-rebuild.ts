@@ -5,7 +5,7 @@
  * database (SQLite's backup API into an owner-only file in the build's owner-only scratch folder,
  * deleted as soon as the build has read it, failed or not, and at the next start when a killed
  * build left it), writes a
- * fresh release folder and is swapped in only when it succeeded (api/site-releases.ts); each is
+ * fresh release folder and is swapped in only when it succeeded (api/site-build/releases.ts); each is
  * recorded in site_builds.
  *
  * Which pages a change affects (the rule a fast build follows):
@@ -35,9 +35,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createJobRunner } from "./runner.ts";
-import { createCdnPurger, purgeUrlsOf, type CdnPurger } from "../cdn-purge.ts";
-import { createAstroBuilder, type BuildOutcome, type SiteBuilder } from "../site-build.ts";
-import { createReleaseStore, createSnapshotFile, type ReleaseStore } from "../site-releases.ts";
+import { createCdnPurger, purgeUrlsOf, type CdnPurger } from "../site-build/cdn-purge.ts";
+import { createAstroBuilder, type BuildOutcome, type SiteBuilder } from "../site-build/builder.ts";
+import { createReleaseStore, createSnapshotFile, type ReleaseStore } from "../site-build/releases.ts";
 import { openDb, type Db } from "../../data/db/client.ts";
 import { catalogueRevision } from "../../data/db/catalogue-revision.ts";
 import { cdnPurgeConfig } from "../../data/config.ts";

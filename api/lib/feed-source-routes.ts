@@ -7,7 +7,7 @@ import { FeedRefused } from "../../data/feeds/read-feed.ts";
 import { configuredFeedId } from "../feed-imports.ts";
 import { SourceUnavailable } from "../product-sources.ts";
 import { FetchFailed, FetchRefused } from "./guarded-fetch.ts";
-import { notFound } from "./http.ts";
+import { notFound } from "../http/http.ts";
 
 /** The source a path names: an admin source's id, or "awin" for the configured feed. */
 export const sourceRef = z.union(

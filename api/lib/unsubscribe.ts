@@ -21,7 +21,7 @@ import {
   type UnsubscribeOutcome,
 } from "../../data/db/alert-delivery.ts";
 import { siteConfig } from "../../data/config.ts";
-import { badRequest, notFound } from "./http.ts";
+import { badRequest, notFound } from "../http/http.ts";
 import { maxTokenLength, verifyToken, type TokenPurpose } from "./tokens.ts";
 import { unsubscribePage } from "../mail/templates.ts";
 

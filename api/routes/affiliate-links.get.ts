@@ -1,5 +1,5 @@
 import { defineRoute } from "../context.ts";
-import { cacheNone, notFound } from "../lib/http.ts";
+import { cacheNone, notFound } from "../http/http.ts";
 import { affiliateLinksQuery } from "../../data/domain/queries.ts";
 import { listAffiliateLinks, productExists } from "../../data/db/products.ts";
 

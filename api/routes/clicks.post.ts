@@ -1,7 +1,7 @@
 import { HTTPError } from "h3";
 import { z } from "zod";
 import { defineRoute } from "../context.ts";
-import { badRequest, noContent } from "../lib/http.ts";
+import { badRequest, noContent } from "../http/http.ts";
 import { storeWithinBudget } from "../lib/storage-budget.ts";
 import { sessionIdSchema, visitorIdSchema } from "../../data/domain/visitor.ts";
 import { dailyClickCap, recordClicks } from "../../data/db/behaviour.ts";

@@ -1,5 +1,5 @@
 import { defineRoute } from "../context.ts";
-import { cacheNone } from "../lib/http.ts";
+import { cacheNone } from "../http/http.ts";
 import { statement } from "../../data/db/statements.ts";
 import { databaseIntegrity, isDamagedDatabaseError, noteDamage } from "../../data/db/integrity.ts";
 

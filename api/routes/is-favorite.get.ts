@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../context.ts";
-import { cacheNone } from "../lib/http.ts";
+import { cacheNone } from "../http/http.ts";
 import { idParam } from "../../data/domain/queries.ts";
 import { visitorIdSchema } from "../../data/domain/visitor.ts";
 import { findFavorite } from "../../data/db/favorites.ts";

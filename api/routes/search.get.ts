@@ -1,4 +1,4 @@
-import { defineCachedRead } from "../lib/cached-route.ts";
+import { defineCachedRead } from "../http/cached-route.ts";
 import { searchQuery } from "../../data/domain/queries.ts";
 import { searchCatalogue } from "../../data/db/product-search.ts";
 

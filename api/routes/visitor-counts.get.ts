@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../context.ts";
-import { cacheNone } from "../lib/http.ts";
+import { cacheNone } from "../http/http.ts";
 import { visitorIdSchema } from "../../data/domain/visitor.ts";
 import { visitorCounts } from "../../data/db/visitor-counts.ts";
 

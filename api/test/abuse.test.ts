@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../app.ts";
-import { parseTrustedProxies, noTrustedProxies } from "../lib/client-address.ts";
+import { parseTrustedProxies, noTrustedProxies } from "../http/client-address.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 import { dailyClickCap } from "../../data/db/behaviour.ts";
 

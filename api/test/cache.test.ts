@@ -2,7 +2,7 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import { ResponseCache } from "../lib/response-cache.ts";
+import { ResponseCache } from "../http/response-cache.ts";
 import { openDb } from "../../data/db/client.ts";
 import type { Product } from "../../data/domain/catalogue.ts";
 import { startTestServer, type TestServer } from "./server.ts";

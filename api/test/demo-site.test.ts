@@ -5,8 +5,8 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAstroBuilder } from "../site-build.ts";
-import { readStored } from "../site-output.ts";
+import { createAstroBuilder } from "../site-build/builder.ts";
+import { readStored } from "../site-build/output.ts";
 import { clearDemoCatalogue } from "../../data/db/demo.ts";
 import { addOwnerCatalogue, type OwnerCatalogue } from "../../data/db/fixtures/owner-catalogue.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";

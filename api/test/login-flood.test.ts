@@ -10,7 +10,7 @@ import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
 import { createHashGate, createLoginLimiter, passwordHashesStarted } from "../lib/admin-auth.ts";
-import { noTrustedProxies, parseTrustedProxies } from "../lib/client-address.ts";
+import { noTrustedProxies, parseTrustedProxies } from "../http/client-address.ts";
 import { startTestServer, testAdminPassword, type TestServer } from "./server.ts";
 
 let api: TestServer;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./server.ts";
-import { apiPolicy } from "../lib/security-headers.ts";
+import { apiPolicy } from "../http/security-headers.ts";
 import { packshotPath } from "../../data/domain/paths.ts";
 
 let api: TestServer;

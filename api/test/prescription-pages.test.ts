@@ -12,7 +12,7 @@ import { parseDocument } from "htmlparser2";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../app.ts";
 import { createSiteRebuilder, type SiteRebuilder } from "../jobs/site-rebuild.ts";
-import { createAstroBuilder } from "../site-build.ts";
+import { createAstroBuilder } from "../site-build/builder.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 

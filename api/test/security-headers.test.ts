@@ -1,7 +1,7 @@
 /**
  * The security headers on every kind of answer the API gives: JSON reads, cached reads, errors
  * (400, 404, 405, 415, 429), HEAD, and the HTML pages it renders itself (unsubscribe). The site's
- * own pages and 404 pages are checked where the built site is served (api/site.test.ts).
+ * own pages and 404 pages are checked where the built site is served (api/http/site.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./server.ts";

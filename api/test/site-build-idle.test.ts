@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAstroBuilder } from "../site-build.ts";
-import { readStored } from "../site-output.ts";
+import { createAstroBuilder } from "../site-build/builder.ts";
+import { readStored } from "../site-build/output.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
 let temp: TempDb;

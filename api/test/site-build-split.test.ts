@@ -8,9 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { treeHash } from "./files.ts";
-import { createAstroBuilder, shareOut } from "../site-build.ts";
-import { readStored } from "../site-output.ts";
-import { readScriptHashes } from "../site-releases.ts";
+import { createAstroBuilder, shareOut } from "../site-build/builder.ts";
+import { readStored } from "../site-build/output.ts";
+import { readScriptHashes } from "../site-build/releases.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
 let temp: TempDb;

@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTrustedProxies } from "../lib/client-address.ts";
+import { parseTrustedProxies } from "../http/client-address.ts";
 import { StorageBudget } from "../lib/storage-budget.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 

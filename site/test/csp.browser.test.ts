@@ -9,7 +9,7 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { pagePolicy } from "../../api/lib/security-headers.ts";
+import { pagePolicy } from "../../api/http/security-headers.ts";
 import type { Category, Product } from "../../data/domain/catalogue.ts";
 import { categoryPath, productPath } from "../../data/domain/paths.ts";
 import { islandsReady, launchBrowser, openPage } from "./browser.ts";

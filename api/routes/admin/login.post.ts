@@ -3,8 +3,8 @@ import { z } from "zod";
 import { defineRoute } from "../../context.ts";
 import type { OkResponse } from "../../http/responses.ts";
 import { openSession, verifyPassword } from "../../lib/admin-auth.ts";
-import { clientAddress } from "../../lib/client-address.ts";
-import { cacheNone } from "../../lib/http.ts";
+import { clientAddress } from "../../http/client-address.ts";
+import { cacheNone } from "../../http/http.ts";
 
 const bodySchema = z.object({
   password: z.string({ error: "Password is required" }).min(1, "Password is required").max(1000, "Password is too long"),

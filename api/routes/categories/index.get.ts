@@ -1,4 +1,4 @@
-import { defineCachedRead } from "../../lib/cached-route.ts";
+import { defineCachedRead } from "../../http/cached-route.ts";
 import { listCategories } from "../../../data/db/catalogue.ts";
 
 export default defineCachedRead({

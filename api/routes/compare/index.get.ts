@@ -1,4 +1,4 @@
-import { defineCachedRead } from "../../lib/cached-route.ts";
+import { defineCachedRead } from "../../http/cached-route.ts";
 import { compareQuery } from "../../../data/domain/compare-page.ts";
 import { getCompareProducts } from "../../../data/db/compare.ts";
 

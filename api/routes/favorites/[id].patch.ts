@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { notFound } from "../../lib/http.ts";
+import { notFound } from "../../http/http.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 import { notesSchema, visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { updateFavoriteNotes } from "../../../data/db/favorites.ts";

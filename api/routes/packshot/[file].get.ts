@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { notFound } from "../../lib/http.ts";
+import { notFound } from "../../http/http.ts";
 import { slugParam } from "../../../data/domain/queries.ts";
 import { packshotSvg } from "../../../data/domain/packshot.ts";
 import { getPackshotProduct } from "../../../data/db/packshots.ts";
-import type { CachedResponse } from "../../lib/response-cache.ts";
+import type { CachedResponse } from "../../http/response-cache.ts";
 
 /**
  * A product's illustrative packshot, `/api/packshot/{slug}.svg`. Browsers keep it a day and then

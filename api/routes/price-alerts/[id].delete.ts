@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { noContent, notFound } from "../../lib/http.ts";
+import { noContent, notFound } from "../../http/http.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 import { visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { deleteAlert } from "../../../data/db/alerts.ts";

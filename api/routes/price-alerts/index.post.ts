@@ -1,6 +1,6 @@
 import { HTTPError } from "h3";
 import { defineRoute } from "../../context.ts";
-import { badRequest } from "../../lib/http.ts";
+import { badRequest } from "../../http/http.ts";
 import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { newAlertBody } from "../../../data/domain/alerts.schema.ts";
 import { activeAlertLimit } from "../../../data/domain/visitor.ts";

@@ -1,4 +1,4 @@
-import { defineCachedRead } from "../../lib/cached-route.ts";
+import { defineCachedRead } from "../../http/cached-route.ts";
 import { productCountQuery } from "../../../data/domain/queries.ts";
 import { countProducts } from "../../../data/db/products.ts";
 

@@ -1,4 +1,4 @@
-import { defineCachedRead } from "../../lib/cached-route.ts";
+import { defineCachedRead } from "../../http/cached-route.ts";
 import { featuredQuery } from "../../../data/domain/queries.ts";
 import { listFeaturedProducts } from "../../../data/db/products.ts";
 

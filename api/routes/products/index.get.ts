@@ -1,4 +1,4 @@
-import { defineCachedRead } from "../../lib/cached-route.ts";
+import { defineCachedRead } from "../../http/cached-route.ts";
 import { productListQuery } from "../../../data/domain/queries.ts";
 import { listProducts } from "../../../data/db/products.ts";
 import { listProductsByCostPerDay } from "../../../data/db/food-costs.ts";

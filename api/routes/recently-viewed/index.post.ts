@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../../context.ts";
-import { badRequest, noContent } from "../../lib/http.ts";
+import { badRequest, noContent } from "../../http/http.ts";
 import { storeWithinBudget } from "../../lib/storage-budget.ts";
 import { visitorIdSchema } from "../../../data/domain/visitor.ts";
 import { productExists } from "../../../data/db/products.ts";

@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../context.ts";
 import { commitWrite } from "../../lib/catalogue-write.ts";
-import { noContent } from "../../lib/http.ts";
+import { noContent } from "../../http/http.ts";
 import { deleteRetailer } from "../../../data/db/catalogue-writer/retailers.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 

@@ -1,5 +1,5 @@
-import { defineCachedRead } from "../../lib/cached-route.ts";
-import { notFound } from "../../lib/http.ts";
+import { defineCachedRead } from "../../http/cached-route.ts";
+import { notFound } from "../../http/http.ts";
 import { idParam } from "../../../data/domain/queries.ts";
 import { getRetailerById } from "../../../data/db/catalogue.ts";
 

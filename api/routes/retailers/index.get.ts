@@ -1,4 +1,4 @@
-import { defineCachedRead } from "../../lib/cached-route.ts";
+import { defineCachedRead } from "../../http/cached-route.ts";
 import { listRetailers } from "../../../data/db/catalogue.ts";
 
 export default defineCachedRead({

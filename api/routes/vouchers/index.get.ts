@@ -1,5 +1,5 @@
 import { defineRoute } from "../../context.ts";
-import { cachePublic } from "../../lib/http.ts";
+import { cachePublic } from "../../http/http.ts";
 import { voucherQuery } from "../../../data/domain/queries.ts";
 import { listVouchers } from "../../../data/db/catalogue.ts";
 

@@ -1,5 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { noContent, notFound } from "../../../lib/http.ts";
+import { noContent, notFound } from "../../../http/http.ts";
 import { deleteSubscriber } from "../../../../data/db/subscribers.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 

@@ -1,5 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { notFound } from "../../../lib/http.ts";
+import { notFound } from "../../../http/http.ts";
 import { getRun } from "../../../../data/db/feed-sources.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 

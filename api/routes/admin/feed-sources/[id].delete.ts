@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { HTTPError } from "h3";
 import { defineAdminRoute } from "../../../context.ts";
-import { noContent } from "../../../lib/http.ts";
+import { noContent } from "../../../http/http.ts";
 import { editableSource, sourceRef } from "../../../lib/feed-source-routes.ts";
 import { uploadPath } from "../../../feed-imports.ts";
 import { deleteFeedSource, feedSourceKey, listRuns } from "../../../../data/db/feed-sources.ts";

@@ -1,5 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { notFound } from "../../../lib/http.ts";
+import { notFound } from "../../../http/http.ts";
 import { sourceRef } from "../../../lib/feed-source-routes.ts";
 
 /** One feed source as the list shows it (its URL masked); 404 when there is none. */

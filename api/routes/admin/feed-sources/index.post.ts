@@ -1,6 +1,6 @@
 import { HTTPError } from "h3";
 import { defineAdminRoute } from "../../../context.ts";
-import { badRequest } from "../../../lib/http.ts";
+import { badRequest } from "../../../http/http.ts";
 import { sourceView } from "../../../feed-imports.ts";
 import { WriteRefused } from "../../../../data/db/catalogue-writer/transaction.ts";
 import { createFeedSource } from "../../../../data/db/feed-sources.ts";

@@ -1,5 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { notFound } from "../../../lib/http.ts";
+import { notFound } from "../../../http/http.ts";
 import { recordAudit } from "../../../../data/db/audit.ts";
 import { revokeMachineToken } from "../../../../data/db/machine-tokens.ts";
 import { idParam } from "../../../../data/domain/queries.ts";

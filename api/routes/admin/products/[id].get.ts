@@ -1,5 +1,5 @@
 import { defineAdminRoute } from "../../../context.ts";
-import { notFound } from "../../../lib/http.ts";
+import { notFound } from "../../../http/http.ts";
 import { getAdminProduct } from "../../../../data/db/admin-reads.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 

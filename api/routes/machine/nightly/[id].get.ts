@@ -1,5 +1,5 @@
 import { defineMachineRoute } from "../../../context.ts";
-import { notFound } from "../../../lib/http.ts";
+import { notFound } from "../../../http/http.ts";
 import { getNightlyRun } from "../../../../data/db/nightly-runs.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 

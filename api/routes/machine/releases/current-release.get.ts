@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { defineMachineRoute } from "../../../context.ts";
-import { notFound } from "../../../lib/http.ts";
-import { releaseArchive } from "../../../release-archive.ts";
+import { notFound } from "../../../http/http.ts";
+import { releaseArchive } from "../../../site-build/release-archive.ts";
 
 /**
  * The served release as a gzip tarball (its files at the archive's root), named after the

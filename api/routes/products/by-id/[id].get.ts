@@ -1,5 +1,5 @@
 import { defineRoute } from "../../../context.ts";
-import { cacheNone, notFound } from "../../../lib/http.ts";
+import { cacheNone, notFound } from "../../../http/http.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 import { getProductById } from "../../../../data/db/products.ts";
 

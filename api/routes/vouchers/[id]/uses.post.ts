@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineRoute } from "../../../context.ts";
-import { noContent, notFound } from "../../../lib/http.ts";
+import { noContent, notFound } from "../../../http/http.ts";
 import { storeWithinBudget } from "../../../lib/storage-budget.ts";
 import { idParam } from "../../../../data/domain/queries.ts";
 import { visitorIdSchema } from "../../../../data/domain/visitor.ts";

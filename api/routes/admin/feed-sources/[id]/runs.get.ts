@@ -1,6 +1,6 @@
 import { defineAdminRoute } from "../../../../context.ts";
 import type { FeedRunList } from "../../../../http/responses.ts";
-import { notFound } from "../../../../lib/http.ts";
+import { notFound } from "../../../../http/http.ts";
 import { sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { configuredFeedId } from "../../../../feed-imports.ts";
 import { feedSourceKey, getFeedSource, listRuns } from "../../../../../data/db/feed-sources.ts";

@@ -2,7 +2,7 @@ import { defineAdminRoute } from "../../../../context.ts";
 import type { StartedRun } from "../../../../http/responses.ts";
 import { editableSource, importError, sourceRef } from "../../../../lib/feed-source-routes.ts";
 import { configuredFeedId } from "../../../../feed-imports.ts";
-import { notFound } from "../../../../lib/http.ts";
+import { notFound } from "../../../../http/http.ts";
 
 /**
  * Starts an import of the source in the background: 202 `{ runId, run }` at once (GET

@@ -10,7 +10,7 @@
  *   (11.9 against 11.5 KB): on 50,000 pages, about 10 s of CPU a build. Browsers send
  *   `br` over HTTPS (Chromium to localhost too), and the big crawlers accept it; a client that accepts
  *   gzip only gets the page recompressed as gzip on the fly, one that accepts neither gets it
- *   decompressed (see api/site.ts).
+ *   decompressed (see api/http/site.ts).
  * - the other rendered files (the few dozen shared pages, the sitemaps): as they are, plus gzip
  *   level 9 and brotli quality 5. Every fast rebuild renders them again; brotli's top quality
  *   would cost 0.6 s per 200 KB page for a file 10% smaller.

@@ -23,7 +23,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { projectRoot } from "../data/config.ts";
+import { projectRoot } from "../../data/config.ts";
 
 export interface ReleaseMeta {
   kind: "full" | "fast";

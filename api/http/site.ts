@@ -1,21 +1,21 @@
 /**
  * Serves the pre-rendered site from the current release. The release is asked for on every
  * request, so a rebuild swaps in a new one atomically; a fast release is looked up before the
- * full release it is laid over (api/site-releases.ts). Hashed assets are cached for a year; HTML
+ * full release it is laid over (api/site-build/releases.ts). Hashed assets are cached for a year; HTML
  * is revalidated (ETag / Last-Modified) so a rebuild shows at once.
  *
  * Text is sent compressed to clients that accept it: the build stores each file as it is and/or
- * as gzip and brotli variants (api/site-output.ts), and the best stored form the client accepts
+ * as gzip and brotli variants (api/site-build/output.ts), and the best stored form the client accepts
  * is sent as it is (brotli, then gzip). A client that accepts neither gets the file as it is,
  * decompressed on the fly when it was stored compressed only (product pages). All of a file's
  * forms come from the first layer that has any of them.
  *
- * Every answer carries the page security headers (api/lib/security-headers.ts), with the hashes
+ * Every answer carries the page security headers (api/http/security-headers.ts), with the hashes
  * of the release's inline scripts (its layers' .csp.json) allowed in its Content-Security-Policy.
  *
  * Answers are worked out once per release and path (which file, its headers) and kept: a
  * published release never changes. The server answers page requests before the h3 app
- * (`answerNode`, hooked in by serveApi in api/lib/fast-reads.ts), writing the kept header list
+ * (`answerNode`, hooked in by serveApi in api/http/fast-reads.ts), writing the kept header list
  * and bytes straight to Node's response; the app's handler gives the same answers from the same
  * kept entries for what the fast path leaves to it (odd addresses, no release yet, other methods).
  * Bytes: the most asked-for files' bytes stay in memory, in a least-recently-used cache of a fixed
@@ -24,7 +24,7 @@
  * catalogue stores about 600 MB of pages, which would not fit the server's memory budget at rest.
  *
  * Pages may be kept by a CDN (s-maxage, stale-while-revalidate; data/config.ts siteServingConfig),
- * which every new release purges of what it changed (api/cdn-purge.ts); browsers revalidate them.
+ * which every new release purges of what it changed (api/site-build/cdn-purge.ts); browsers revalidate them.
  *
  * Dot paths (/.prerender/..., /.release.json, /.csp.json) are never served: they are build
  * intermediates and release bookkeeping, not public files; nor are the stored variants by their
@@ -36,10 +36,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import type { H3Event } from "h3";
-import { siteConfig, siteServingConfig } from "../data/config.ts";
-import { securityHeaders } from "./lib/security-headers.ts";
-import { compressibleFile, encodingSuffixes, storedCandidates, type Encoding } from "./site-output.ts";
-import { readScriptHashes, releaseLayers } from "./site-releases.ts";
+import { siteConfig, siteServingConfig } from "../../data/config.ts";
+import { securityHeaders } from "./security-headers.ts";
+import { compressibleFile, encodingSuffixes, storedCandidates, type Encoding } from "../site-build/output.ts";
+import { readScriptHashes, releaseLayers } from "../site-build/releases.ts";
 
 const adminShell = "admin/index.html";
 const adminHeaders = { "cache-control": "no-store", "x-robots-tag": "noindex" };

@@ -10,12 +10,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { addressOfStored, createCdnPurger, purgeUrlsOf } from "./cdn-purge.ts";
-import { buildRelease } from "./jobs/site-rebuild.ts";
-import type { BuildOutcome, SiteBuilder } from "./site-build.ts";
-import { createReleaseStore } from "./site-releases.ts";
-import { writeFiles } from "./test/files.ts";
-import { cdnPurgeConfig, siteConfig, type CdnPurgeConfig } from "../data/config.ts";
-import { tempDb, type TempDb } from "../data/db/fixtures/temp-db.ts";
+import { buildRelease } from "../jobs/site-rebuild.ts";
+import type { BuildOutcome, SiteBuilder } from "./builder.ts";
+import { createReleaseStore } from "./releases.ts";
+import { writeFiles } from "../test/files.ts";
+import { cdnPurgeConfig, siteConfig, type CdnPurgeConfig } from "../../data/config.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
 interface Recorded {
   method: string;

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { bodyBytes, inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeBrotliOnly, writeWithVariants } from "./site-output.ts";
+import { bodyBytes, inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeBrotliOnly, writeWithVariants } from "./output.ts";
 
 const sha256 = (text: string) => `sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}`;
 const hashesOf = (html: string) => {

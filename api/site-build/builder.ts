@@ -1,5 +1,5 @@
 /**
- * Runs the Astro static build in a child process (api/site-build-worker.ts: it needs its own
+ * Runs the Astro static build in a child process (api/site-build/worker.ts: it needs its own
  * memory and must not block the server's event loop), against a given database file and into a
  * given fresh folder. A builder can keep its last worker warm: a fast rebuild then renders only
  * the pages a few products affect with the server bundle already loaded (about a second), where
@@ -11,12 +11,12 @@ import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { projectRoot, siteBuildProcesses, siteBuildWorkerIdleMs } from "../data/config.ts";
-import type { WorkerJob, WorkerReply } from "./site-build-worker.ts";
-import { readScriptHashes, writeScriptHashes } from "./site-releases.ts";
-import { flatPagesFolder } from "./site-output.ts";
+import { projectRoot, siteBuildProcesses, siteBuildWorkerIdleMs } from "../../data/config.ts";
+import type { WorkerJob, WorkerReply } from "./worker.ts";
+import { readScriptHashes, writeScriptHashes } from "./releases.ts";
+import { flatPagesFolder } from "./output.ts";
 
-const workerFile = path.join(projectRoot, "api/site-build-worker.ts");
+const workerFile = path.join(projectRoot, "api/site-build/worker.ts");
 
 export interface BuildOutcome {
   ok: boolean;
@@ -35,7 +35,7 @@ export interface SiteBuilder {
   full(job: { databaseFile: string; outDir: string }): Promise<BuildOutcome>;
   /**
    * The pages these products' data appears on into `outDir`, to be laid over the live release
-   * (api/site-releases.ts): their own pages, the home page, every category page, the sitemaps
+   * (api/site-build/releases.ts): their own pages, the home page, every category page, the sitemaps
    * (a worker's first, cold build also writes the other pages that are not product pages).
    */
   fast(job: { databaseFile: string; outDir: string; productIds: readonly number[] }): Promise<BuildOutcome>;

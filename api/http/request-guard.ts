@@ -12,7 +12,7 @@
 import { HTTPError, type H3Event } from "h3";
 import { clientAddress, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
 import { defaultWriteLimits, RateLimiter, type WriteLimits } from "./rate-limit.ts";
-import { chargeStorageTo, StorageBudget } from "./storage-budget.ts";
+import { chargeStorageTo, StorageBudget } from "../lib/storage-budget.ts";
 import { visitorStorageConfig } from "../../data/config.ts";
 
 export interface RequestGuard {

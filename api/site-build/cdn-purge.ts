@@ -1,7 +1,7 @@
 /**
  * Tells the CDN in front of the site (CDN_PURGE: data/config.ts) what a new release changed, so
  * it stops serving the old pages at once: a fast release's pages by address, everything after a
- * full release. Pages may then be kept by the CDN for a day (api/site.ts cache headers).
+ * full release. Pages may then be kept by the CDN for a day (api/http/site.ts cache headers).
  *
  * Cloudflare: POST <api>/zones/<zone>/purge_cache with a bearer token, `{"files": [absolute
  * URLs]}` at most 30 a call (every plan takes that many; larger plans more), or
@@ -13,8 +13,8 @@
  * growing each time (2 s, 10 s, 60 s), then given up and logged. A page left in the CDN then
  * goes stale when its s-maxage runs out.
  */
-import { siteConfig, type CdnPurgeConfig } from "../data/config.ts";
-import { storedCandidates } from "./site-output.ts";
+import { siteConfig, type CdnPurgeConfig } from "../../data/config.ts";
+import { storedCandidates } from "./output.ts";
 
 /** Cloudflare's smallest limit on addresses per purge call. */
 export const cloudflareBatchSize = 30;
@@ -106,7 +106,7 @@ export function createCdnPurger(config: CdnPurgeConfig, options: CdnPurgerOption
 
 /**
  * The address a stored file is served at, or null for one served at no address of its own (the
- * 404 pages). The inverse of how the build lays pages out (api/site-output.ts): `index.html` is
+ * 404 pages). The inverse of how the build lays pages out (api/site-build/output.ts): `index.html` is
  * `/`, `<path>/index.html` and a flat product page `product/<slug>.html` are `/<path>` (the form
  * the site links to), any other file is its own path; a compressed form counts as its file.
  */

@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { AppContext, RouteHandler } from "../context.ts";
 import { badRequest, parseWith } from "./http.ts";
 import type { CachedResponse } from "./response-cache.ts";
-import { declareInput } from "../http/route-input.ts";
+import { declareInput } from "./route-input.ts";
 
 type PathSchemas = Record<string, z.ZodType>;
 type PathValues<P extends PathSchemas> = { [K in keyof P]: z.infer<P[K]> };

@@ -8,10 +8,10 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { H3 } from "h3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "./app.ts";
-import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "./site-releases.ts";
-import { writeFiles } from "./test/files.ts";
-import { tempDb, type TempDb } from "../data/db/fixtures/temp-db.ts";
+import { createApp } from "../app.ts";
+import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "../site-build/releases.ts";
+import { writeFiles } from "../test/files.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
 let temp: TempDb;
 let dir: string;

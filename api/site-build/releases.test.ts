@@ -14,8 +14,8 @@ import {
   writeScriptHashes,
   type ReleaseStore,
   type StagedRelease,
-} from "./site-releases.ts";
-import { withPermissiveUmask, writeFiles } from "./test/files.ts";
+} from "./releases.ts";
+import { withPermissiveUmask, writeFiles } from "../test/files.ts";
 
 let dir: string;
 let store: ReleaseStore;

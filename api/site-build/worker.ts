@@ -1,12 +1,12 @@
 /**
- * The site build's child process (started by api/site-build.ts, never by hand). Its first job is
+ * The site build's child process (started by api/site-build/builder.ts, never by hand). Its first job is
  * an Astro build into a fresh folder: every page, or, for a fast rebuild without a warm worker,
  * every page but the product pages of other products. It can then stay and keep Astro's built
  * server bundle loaded: a later fast rebuild only renders pages into a new folder with that
  * bundle, which takes about a second instead of a whole build's start-up (Vite bundling alone is
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
  *
- * It writes what Astro renders itself, precompressed (api/site-output.ts: product pages as brotli
+ * It writes what Astro renders itself, precompressed (api/site-build/output.ts: product pages as brotli
  * only), and lists the hashes of the inline scripts in those pages in the folder's .csp.json,
  * which the server allows in its Content-Security-Policy.
  *
@@ -18,8 +18,8 @@ import fs from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import type { AstroIntegration, AstroPrerenderer } from "astro";
-import { projectRoot, siteConfig } from "../data/config.ts";
-import { endBuildPass, startBuildPass, currentBuildPass } from "../data/site-build-pass.ts";
+import { projectRoot, siteConfig } from "../../data/config.ts";
+import { endBuildPass, startBuildPass, currentBuildPass } from "../../data/site-build-pass.ts";
 import {
   bodyBytes,
   compressibleFile,
@@ -29,8 +29,8 @@ import {
   storedPagePath,
   writeBrotliOnly,
   writeWithVariants,
-} from "./site-output.ts";
-import { writeScriptHashes } from "./site-releases.ts";
+} from "./output.ts";
+import { writeScriptHashes } from "./releases.ts";
 
 module.enableCompileCache?.();
 
@@ -118,7 +118,7 @@ const productRoute = "/product/[slug]";
 
 /**
  * Where a rendered path is stored (Astro's `build.format: "directory"` layout, but product pages
- * one file each: api/site-output.ts `storedPagePath`), the status pages as 404.html, endpoints
+ * one file each: api/site-build/output.ts `storedPagePath`), the status pages as 404.html, endpoints
  * (sitemaps, robots.txt) under their own name.
  */
 function outputFile(dir: string, pathname: string, route: RouteData): string {
@@ -136,7 +136,7 @@ function renderUrl(pathname: string, route: RouteData): URL {
 }
 
 /**
- * Writes a rendered page or endpoint into `dir` precompressed (api/site-output.ts: product pages
+ * Writes a rendered page or endpoint into `dir` precompressed (api/site-build/output.ts: product pages
  * as brotli only, the rest as they are plus gzip and brotli) and notes its inline scripts' hashes.
  * Returns false for what it leaves to Astro (redirects, empty answers).
  */
@@ -247,7 +247,7 @@ async function run(job: WorkerJob): Promise<boolean> {
 }
 
 if (!process.send) {
-  console.error("api/site-build-worker.ts is started by the site build (api/site-build.ts), not by hand.");
+  console.error("api/site-build/worker.ts is started by the site build (api/site-build/builder.ts), not by hand.");
   process.exit(2);
 }
 

@@ -1,13 +1,13 @@
 /**
  * A release as one gzip tarball, its files at the archive's root (made with the `tar` package).
  * A full release is archived as it is. A fast release holds only the pages its build rewrote and
- * is served over its base (site-releases.ts), so its layers are first laid into one folder of
+ * is served over its base (releases.ts), so its layers are first laid into one folder of
  * hard links (no file is copied), deleted once the archive has been read or abandoned.
  */
 import path from "node:path";
 import { Readable } from "node:stream";
 import * as tar from "tar";
-import { createReleaseStore, releaseLayers } from "./site-releases.ts";
+import { createReleaseStore, releaseLayers } from "./releases.ts";
 
 const pack = (cwd: string) => Readable.from(tar.c({ gzip: true, cwd, portable: true }, ["."]), { objectMode: false });
 

@@ -1,5 +1,5 @@
 /**
- * The site's pages answered at the HTTP server (api/site.ts `answerNode`, hooked in by serveApi)
+ * The site's pages answered at the HTTP server (api/http/site.ts `answerNode`, hooked in by serveApi)
  * against the same release answered through the h3 app: the same status, headers and bytes, over
  * real HTTP. Also: what each kind of path may be cached for, and the bytes kept in memory.
  */
@@ -10,13 +10,13 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "./app.ts";
-import { serveApi } from "./lib/fast-reads.ts";
+import { createApp } from "../app.ts";
+import { serveApi } from "./fast-reads.ts";
 import { cacheControl, createSitePages, type SitePages } from "./site.ts";
-import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "./site-releases.ts";
-import { writeFiles } from "./test/files.ts";
-import { siteServingConfig } from "../data/config.ts";
-import { tempDb, type TempDb } from "../data/db/fixtures/temp-db.ts";
+import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "../site-build/releases.ts";
+import { writeFiles } from "../test/files.ts";
+import { siteServingConfig } from "../../data/config.ts";
+import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
 let temp: TempDb;
 let dir: string;

@@ -13,13 +13,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { serve, type H3 } from "h3";
 import { compiledRoutes } from "../app.ts";
-import { matchPath, staticFirst, type CompiledPath } from "../http/route-match.ts";
+import { matchPath, staticFirst, type CompiledPath } from "./route-match.ts";
 import type { AppContext } from "../context.ts";
-import type { SitePages } from "../site.ts";
+import type { SitePages } from "./site.ts";
 import { cachedReadOf, type CachedRead } from "./cached-route.ts";
 import type { ResponseCache } from "./response-cache.ts";
-import { tagRoute, observeRequests, type Listener } from "../http/observe.ts";
-import { createMetricsEndpoint } from "../http/metrics-endpoint.ts";
+import { tagRoute, observeRequests, type Listener } from "./observe.ts";
+import { createMetricsEndpoint } from "./metrics-endpoint.ts";
 import { noTrustedProxies } from "./client-address.ts";
 
 interface FastRoute {
@@ -126,7 +126,7 @@ export type ServeOptions = Omit<NonNullable<Parameters<typeof serve>[1]>, "manua
 
 /**
  * Serves the app like h3's `serve`, with cache hits of the public reads answered first (when
- * the context has a response cache), then the site's pages (when given: api/site.ts). With the
+ * the context has a response cache), then the site's pages (when given: api/http/site.ts). With the
  * context's telemetry, GET /metrics is answered before all of them, and every request is counted
  * and logged (../http/observe.ts). Await `ready()` for the port (a failure to listen rejects it).
  */

@@ -10,8 +10,8 @@ import { pipeline } from "node:stream/promises";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { releaseArchive } from "./release-archive.ts";
-import { createReleaseStore, readScriptHashes, writeScriptHashes, type ReleaseStore } from "./site-releases.ts";
-import { treeHash, writeFiles } from "./test/files.ts";
+import { createReleaseStore, readScriptHashes, writeScriptHashes, type ReleaseStore } from "./releases.ts";
+import { treeHash, writeFiles } from "../test/files.ts";
 
 let dir: string;
 let store: ReleaseStore;
