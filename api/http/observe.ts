@@ -49,11 +49,43 @@ export const validRequestId = /^[A-Za-z0-9._:-]{1,64}$/;
 export const clientClosedStatus = 499;
 
 /**
+ * The network a log line names for a client, memoised by connection address and forwarded-for
+ * header (parsing addresses for every request cost more than the rest of the line); the memo
+ * starts over when it holds this many.
+ */
+const maxRememberedClients = 10_000;
+
+function clientNetworks(trusted: () => TrustedProxies): (req: IncomingMessage) => string {
+  const remembered = new Map<string, string>();
+  let proxies = trusted();
+  return (req) => {
+    const peer = req.socket.remoteAddress;
+    if (!peer) return "unknown";
+    // A replaced list of trusted proxies (tests replace it) may resolve the same request differently.
+    const current = trusted();
+    if (current !== proxies) {
+      proxies = current;
+      remembered.clear();
+    }
+    const forwarded = req.headers["x-forwarded-for"];
+    const key = forwarded === undefined ? peer : `${peer} ${String(forwarded)}`;
+    let network = remembered.get(key);
+    if (network === undefined) {
+      network = addressNetwork(resolveClient(peer, forwarded, current));
+      if (remembered.size >= maxRememberedClients) remembered.clear();
+      remembered.set(key, network);
+    }
+    return network;
+  };
+}
+
+/**
  * Wraps the server's request listener: every request gets an id (echoed in X-Request-Id), is
  * counted in the metrics when it ends and logged as one line at level info.
  */
 export function observeRequests(listener: Listener, telemetry: Telemetry, trusted: () => TrustedProxies = () => noTrustedProxies): Listener {
   const { metrics, logger } = telemetry;
+  const clientNetwork = clientNetworks(trusted);
   return (req, res) => {
     const started = performance.now();
     const incoming = req.headers["x-request-id"];
@@ -67,7 +99,6 @@ export function observeRequests(listener: Listener, telemetry: Telemetry, truste
       metrics.observeRequest(route, method, status, seconds);
       if (!logger.isLevelEnabled("info")) return;
       const length = res.getHeader("content-length");
-      const peer = req.socket.remoteAddress;
       logger.info(
         {
           reqId: id,
@@ -76,7 +107,7 @@ export function observeRequests(listener: Listener, telemetry: Telemetry, truste
           status,
           ms: Math.round(seconds * 10_000) / 10,
           bytes: length === undefined ? undefined : Number(length),
-          client: peer ? addressNetwork(resolveClient(peer, req.headers["x-forwarded-for"], trusted())) : "unknown",
+          client: clientNetwork(req),
         },
         "request",
       );
