@@ -13,7 +13,7 @@
  *   IPv6 address's /48 (client address as TRUSTED_PROXIES resolves it).
  */
 import crypto from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeader, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { H3Event } from "h3";
 import type { Logger } from "pino";
 import { addressNetwork, noTrustedProxies, resolveClient, type TrustedProxies } from "./client-address.ts";
@@ -79,6 +79,47 @@ function clientNetworks(trusted: () => TrustedProxies): (req: IncomingMessage) =
   };
 }
 
+type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined;
+
+/** The answer's headers with the request id added, in the form they came (an object, a flat list or a list of pairs). */
+function withRequestId(headers: Headers, id: string): Headers {
+  if (headers === undefined) return { "x-request-id": id };
+  if (!Array.isArray(headers)) return { ...headers, "x-request-id": id };
+  return Array.isArray(headers[0]) ? [...headers, ["x-request-id", id] as unknown as OutgoingHttpHeader] : [...headers, "x-request-id", id];
+}
+
+/** The content length a header list (flat, or pairs) names, when it names one. */
+function listedLength(headers: Headers): number | undefined {
+  if (!Array.isArray(headers)) return undefined;
+  const pairs = Array.isArray(headers[0]);
+  for (let i = 0; i < headers.length; i += pairs ? 1 : 2) {
+    const [name, value] = pairs ? (headers[i] as unknown as [string, unknown]) : [headers[i], headers[i + 1]];
+    if (typeof name === "string" && name.toLowerCase() === "content-length") return Number(value);
+  }
+  return undefined;
+}
+
+/**
+ * Sends the request id with the answer's headers, and keeps the content length a header list
+ * names (a list given to writeHead is not readable with getHeader afterwards). Added where the
+ * headers are written rather than with setHeader beforehand: a header set beforehand makes Node
+ * merge a prepared header list into it one header at a time, which cost the page and cache fast
+ * paths several microseconds a request.
+ */
+function echoRequestId(res: ServerResponse, id: string): { length?: number } {
+  const sent: { length?: number } = {};
+  const writeHead = res.writeHead;
+  const write = writeHead as (this: ServerResponse, status: number, ...rest: unknown[]) => ServerResponse;
+  res.writeHead = function (this: ServerResponse, status: number, second?: string | Headers, third?: Headers) {
+    res.writeHead = writeHead;
+    const headers = typeof second === "string" ? third : second;
+    sent.length = listedLength(headers);
+    const withId = withRequestId(headers, id);
+    return typeof second === "string" ? write.call(this, status, second, withId) : write.call(this, status, withId);
+  } as ServerResponse["writeHead"];
+  return sent;
+}
+
 /**
  * Wraps the server's request listener: every request gets an id (echoed in X-Request-Id), is
  * counted in the metrics when it ends and logged as one line at level info.
@@ -90,7 +131,7 @@ export function observeRequests(listener: Listener, telemetry: Telemetry, truste
     const started = performance.now();
     const incoming = req.headers["x-request-id"];
     const id = typeof incoming === "string" && validRequestId.test(incoming) ? incoming : crypto.randomUUID();
-    res.setHeader("x-request-id", id);
+    const sent = echoRequestId(res, id);
     res.once("close", () => {
       const seconds = (performance.now() - started) / 1000;
       const method = req.method ?? "GET";
@@ -98,7 +139,7 @@ export function observeRequests(listener: Listener, telemetry: Telemetry, truste
       const status = res.writableFinished ? res.statusCode : clientClosedStatus;
       metrics.observeRequest(route, method, status, seconds);
       if (!logger.isLevelEnabled("info")) return;
-      const length = res.getHeader("content-length");
+      const length = sent.length ?? res.getHeader("content-length");
       logger.info(
         {
           reqId: id,
