@@ -5,6 +5,14 @@
  */
 import { atom } from "nanostores";
 
+/**
+ * The login screen's address. Kept here, not only in the screen registry, because the session
+ * store sends an expired session to it: the store is loaded by the admin's API calls, which every
+ * screen imports, so reaching the registry from there would load the screens before the calls
+ * they use at load time (a circle that left a screen's calls undefined).
+ */
+export const loginPath = "/admin/login";
+
 export interface AdminLocation {
   pathname: string;
   search: string;

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it, vi } from "vitest";
 import { adminPaths, productListQuery, productListReturn, productListState } from "./routes.ts";
 import { matchAdminRoute, navSections, registry, screenEntry, screenHref, type ScreenName } from "./screens.ts";
@@ -169,5 +172,28 @@ describe("the screen registry", () => {
     await import(first);
     const { adminPaths: fresh } = await import("./routes.ts");
     expect(fresh.editCategory(4)).toBe("/admin/categories/edit/4");
+  });
+});
+
+/** The relative modules a source loads at run time (type-only imports left out: they load nothing). */
+function runtimeImports(file: string): string[] {
+  const source = fs.readFileSync(file, "utf8");
+  const specs = [...source.matchAll(/^\s*(?:import|export)\s(?!type\s)[^;"'`]*?\sfrom\s*["'](\.[^"']+)["']/gm)].map((match) => match[1]!);
+  return specs.map((spec) => path.resolve(path.dirname(file), spec));
+}
+
+describe("what the admin's API calls load", () => {
+  it("never the screen registry: the screens use the calls when they load, so the calls must be loaded first", () => {
+    const here = path.dirname(fileURLToPath(import.meta.url));
+    const seen = new Set<string>();
+    const queue = [path.join(here, "admin-api.ts")];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file) || !fs.existsSync(file)) continue;
+      seen.add(file);
+      queue.push(...runtimeImports(file));
+    }
+    expect(seen.size).toBeGreaterThan(3);
+    expect([...seen].map((file) => path.relative(here, file)).filter((file) => file === "screens.ts" || file.startsWith("screens/"))).toEqual([]);
   });
 });

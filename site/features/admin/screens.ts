@@ -14,6 +14,7 @@
  * This list imports the screens and they import their links from it (through routes.ts), so a
  * screen reads an address only while it renders, never while its module loads.
  */
+import { loginPath } from "./router.ts";
 import type { ComponentType } from "react";
 import {
   BadgePoundSterling,
@@ -80,7 +81,7 @@ function screens<const Name extends string>(entries: ScreenEntry<Name>[]): Scree
 
 
 export const registry = screens([
-  { screen: "login", paths: ["/admin/login"], signedOut: true, component: Login },
+  { screen: "login", paths: [loginPath], signedOut: true, component: Login },
   { screen: "dashboard", paths: ["/admin"], nav: { label: "Dashboard", icon: LayoutDashboard }, component: Dashboard },
   { screen: "products", paths: ["/admin/products"], nav: { label: "Products", icon: Package }, component: ProductsList },
   { screen: "product-form", paths: ["/admin/products/new", "/admin/products/add", "/admin/products/edit/:id", "/admin/products/:id"], group: "products", component: ProductForm },

@@ -4,8 +4,7 @@
  * what to show and where to send the visitor.
  */
 import { atom } from "nanostores";
-import { adminPaths } from "./routes.ts";
-import { navigate } from "./router.ts";
+import { loginPath, navigate } from "./router.ts";
 import { toast } from "../toast/toast.store.ts";
 
 export type SessionState = "checking" | "signed-in" | "signed-out";
@@ -19,7 +18,7 @@ export function signedIn(): void {
 /** After logout: straight to the login screen. */
 export function signedOut(): void {
   $session.set("signed-out");
-  navigate(adminPaths.login, { replace: true });
+  navigate(loginPath, { replace: true });
 }
 
 /** An admin call answered 401 (the session ended or was never there): to the login screen. */
