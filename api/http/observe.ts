@@ -51,9 +51,11 @@ export const clientClosedStatus = 499;
 /**
  * The network a log line names for a client, memoised by connection address and forwarded-for
  * header (parsing addresses for every request cost more than the rest of the line); the memo
- * starts over when it holds this many.
+ * keeps keys of at most 200 characters (at most about 2 MB in all) and starts over when it holds
+ * this many.
  */
 const maxRememberedClients = 10_000;
+const maxRememberedKeyLength = 200;
 
 function clientNetworks(trusted: () => TrustedProxies): (req: IncomingMessage) => string {
   const remembered = new Map<string, string>();
@@ -72,8 +74,11 @@ function clientNetworks(trusted: () => TrustedProxies): (req: IncomingMessage) =
     let network = remembered.get(key);
     if (network === undefined) {
       network = addressNetwork(resolveClient(peer, forwarded, current));
-      if (remembered.size >= maxRememberedClients) remembered.clear();
-      remembered.set(key, network);
+      // Only short keys are kept: a client may send a long forwarded-for header of its own.
+      if (key.length <= maxRememberedKeyLength) {
+        if (remembered.size >= maxRememberedClients) remembered.clear();
+        remembered.set(key, network);
+      }
     }
     return network;
   };
