@@ -18,6 +18,7 @@ import { toPounds } from "../../data/domain/money.ts";
 import { effectivePence } from "../../data/domain/offers.ts";
 import type { CategoryRow, ProductPriceRow, ProductRow, RetailerRow } from "../../data/db/rows.ts";
 import { slugify } from "../../data/domain/slug.ts";
+import { productDetailList, type ProductDetailColumn } from "../../data/domain/product-details.ts";
 
 export const xlsxContentType = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -67,7 +68,9 @@ export function spreadsheetText(value: string): string {
 type ProductColumns = Pick<
   ProductRow,
   "name" | "slug" | "brand" | "rating" | "review_count" | "is_featured" | "legal_category" | "best_price_pence" | "original_price_pence" | "created_at" | "last_edited_at"
-> & { product_id: ProductRow["id"]; category: CategoryRow["name"]; best_retailer: RetailerRow["name"] | null };
+> & { product_id: ProductRow["id"]; category: CategoryRow["name"]; best_retailer: RetailerRow["name"] | null } & {
+  [C in ProductDetailColumn]?: string;
+};
 
 /** An offer's columns of the export, with its retailer's name and key. */
 type Offer = ProductColumns &
@@ -79,6 +82,9 @@ type Offer = ProductColumns &
     offer_updated_at: ProductPriceRow["updated_at"];
   };
 
+/** The product details the export has a column for. */
+const exportedDetails = productDetailList.flatMap((detail) => (detail.exportWidth === undefined ? [] : [{ ...detail, exportWidth: detail.exportWidth }]));
+
 /** One product joined with one of its offers (every offer column null when it has none: a LEFT JOIN). */
 type ExportRow = ProductColumns & { [K in Exclude<keyof Offer, keyof ProductColumns>]: Offer[K] | null };
 
@@ -88,7 +94,7 @@ type ExportRow = ProductColumns & { [K in Exclude<keyof Offer, keyof ProductColu
  * row whose offer columns are null.
  */
 const pageSql = `SELECT p.id AS product_id, p.name, p.slug, p.brand, c.name AS category, p.rating, p.review_count,
-    p.is_featured, p.legal_category, p.best_price_pence, p.original_price_pence, br.name AS best_retailer, p.created_at, p.last_edited_at,
+    p.is_featured, p.legal_category,${exportedDetails.map((detail) => ` p.${detail.column},`).join("")} p.best_price_pence, p.original_price_pence, br.name AS best_retailer, p.created_at, p.last_edited_at,
     pp.id AS offer_id, pp.retailer_id, r.name AS retailer, r.key AS retailer_key, pp.price_pence,
     pp.original_price_pence AS was_price_pence, pp.price_override, pp.manual_price_pence, pp.in_stock, pp.free_delivery,
     pp.url, pp.updated_at AS offer_updated_at
@@ -166,6 +172,8 @@ export const exportColumns: readonly ExportColumn[] = [
   { header: "Featured", width: 10, cell: (row) => yesNo(row.is_featured) },
   // The veterinary medicine category's code (POM-V, POM-VPS, NFA-VPS, AVM-GSL), or "None".
   { header: "Legal Category", width: 15, cell: (row) => (row.legal_category === "none" ? "None" : row.legal_category) },
+  // The product details that have an export column, in their table's order.
+  ...exportedDetails.map((detail): ExportColumn => ({ header: detail.label, width: detail.exportWidth, cell: (row) => text(row[detail.column as ProductDetailColumn] ?? null) })),
   { header: "Best Price", width: 12, numFmt: poundsFormat, cell: (row) => toPounds(row.best_price_pence) },
   { header: "Original Price", width: 14, numFmt: poundsFormat, cell: (row) => toPounds(row.original_price_pence) },
   { header: "Best Retailer", width: 15, cell: (row) => text(row.best_retailer) },
@@ -199,8 +207,17 @@ export const exportColumns: readonly ExportColumn[] = [
   { header: "Offer Updated", width: 17, numFmt: dateFormat, cell: ofOffer((offer) => ukDateCell(offer.offer_updated_at)) },
 ];
 
-/** The last column's letter (X for 24 columns), for the header's filter range. */
-const lastColumnLetter = String.fromCharCode("A".charCodeAt(0) + exportColumns.length - 1);
+/**
+ * A column's letters in a sheet, from its number (1 is A), for the header's filter range.
+ * @example columnLetters(24) // "X"
+ * @example columnLetters(27) // "AA"
+ */
+export function columnLetters(column: number): string {
+  let letters = "";
+  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  return letters;
+}
+const lastColumnLetter = columnLetters(exportColumns.length);
 
 /**
  * The sheet XML waiting for the compressor. exceljs hands each worksheet's XML to the zip archiver

@@ -8,6 +8,7 @@ import { type FeedingGuide } from "../domain/feeding.ts";
 import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import type { LegalCategory } from "../domain/legal-category.ts";
 import { toFtsQuery } from "../domain/search.ts";
+import { detailsFromRow, type ProductDetailValues } from "../domain/product-details.ts";
 
 export const adminPageSize = 100;
 
@@ -86,11 +87,11 @@ export function listAdminProducts(db: Db, options: { page: number; q?: string | 
   };
 }
 
-export interface AdminProduct {
+/** A product as the edit form loads it, its details (product-details.ts) among its fields. */
+export interface AdminProduct extends ProductDetailValues {
   id: number;
   name: string;
   slug: string;
-  description: string;
   image: string;
   brand: string | null;
   categoryId: number;
@@ -127,7 +128,7 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
     id: row.id,
     name: row.name,
     slug: row.slug,
-    description: row.description,
+    ...detailsFromRow(row),
     image: row.image,
     brand: row.brand,
     categoryId: row.category_id,

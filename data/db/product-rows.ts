@@ -6,6 +6,12 @@ import type { Db } from "./client.ts";
 import { statement } from "./statements.ts";
 import { prescriptionOnlyCategories } from "../domain/legal-category.ts";
 import type { ProductRow } from "./rows.ts";
+import { productDetailList, type ProductDetailColumn } from "../domain/product-details.ts";
+
+/** The product details' columns as an SQL list ("description, ingredients"), `prefix` before each ("p."). */
+export function detailColumnsSql(prefix = ""): string {
+  return productDetailList.map((detail) => `${prefix}${detail.column}`).join(", ");
+}
 
 /**
  * The legal categories that need a prescription, as an SQL list ('POM-V', 'POM-VPS'), from the
@@ -19,7 +25,7 @@ export type ProductOwnRow = Pick<
   | "id"
   | "name"
   | "slug"
-  | "description"
+  | ProductDetailColumn
   | "image"
   | "brand"
   | "category_id"
@@ -32,10 +38,9 @@ export type ProductOwnRow = Pick<
   | "legal_category"
 >;
 
+const productRowSql = `SELECT id, name, slug, ${detailColumnsSql()}, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide, legal_category
+  FROM products WHERE id = ?`;
+
 export function productRow(db: Db, id: number): ProductOwnRow | undefined {
-  return statement<ProductOwnRow>(
-    db,
-    `SELECT id, name, slug, description, image, brand, category_id, rating, review_count, is_featured, family_key, kcal_per_kg, feeding_guide, legal_category
-     FROM products WHERE id = ?`,
-  ).get(id);
+  return statement<ProductOwnRow>(db, productRowSql).get(id);
 }

@@ -18,7 +18,8 @@ import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { bareSpecies, SearchIndex, searchColumnWeights, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
-import { prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
+import { detailColumnsSql, prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
+import { detailsFromRow } from "../domain/product-details.ts";
 import type { CategoryRow, CountRow, ProductPriceRow, ProductRow, RetailerRow } from "./rows.ts";
 
 /** FTS5's bm25 score of a product_search match, with the search ranking's column weights (name, brand, category, description). */
@@ -61,7 +62,7 @@ type OfferRow = Pick<
   rule_free_from_pence: RetailerRow["free_delivery_from_pence"];
 };
 
-const productColumns = `p.id, p.name, p.slug, p.description, p.image, p.brand, p.category_id,
+const productColumns = `p.id, p.name, p.slug, ${detailColumnsSql("p.")}, p.image, p.brand, p.category_id,
   c.name AS category_name, c.slug AS category_slug, p.rating, p.review_count, p.best_price_pence,
   p.original_price_pence, p.best_delivery_pence, p.best_retailer_id, r.key AS best_retailer_key, r.name AS best_retailer_name, r.logo AS best_retailer_logo,
   p.is_featured, p.rank, p.created_at, p.last_edited_at, p.kcal_per_kg, p.feeding_guide, p.legal_category`;
@@ -180,7 +181,7 @@ function toProduct(row: ListedProductRow, prices: Offer[]): Product {
     id: row.id,
     name: row.name,
     slug: row.slug,
-    description: row.description,
+    ...detailsFromRow(row),
     image: row.image,
     brand: row.brand,
     categoryId: row.category_id,

@@ -14,6 +14,7 @@ import { effectivePence } from "./offers.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 import { isPrescriptionOnly, legalCategories } from "./legal-category.ts";
 import { maxSlugLength, slugify, slugPattern } from "./slug.ts";
+import { productDetailList, type ProductDetailKey } from "./product-details.ts";
 
 /** The highest price accepted for an offer, in pounds (a typo guard, far above any pet product). */
 export const maxOfferPounds = 100_000;
@@ -27,6 +28,13 @@ const text = (name: string, max: number) =>
     .max(max, `${name} must be at most ${max} characters`);
 
 const requiredText = (name: string, max: number) => text(name, max).min(1, `${name} is required`);
+
+/** A product detail: text of at most its length, empty when left out (an update left without it clears it). */
+const detailText = (name: string, max: number) => text(name, max).default("");
+const detailInputs = Object.fromEntries(productDetailList.map((detail) => [detail.key, detailText(detail.key, detail.maxLength)])) as Record<
+  ProductDetailKey,
+  ReturnType<typeof detailText>
+>;
 
 const isHttpUrl = (value: string) => {
   try {
@@ -119,7 +127,7 @@ export const productInput = z
     name: requiredText("name", 200),
     /** Derived from the name when absent or empty. */
     slug: z.union([z.literal(""), slug("slug")]).optional(),
-    description: text("description", 10_000).default(""),
+    ...detailInputs,
     image: imageUrl("image").default(""),
     brand: z.union([z.null(), text("brand", maxBrandLength)]).default(null).transform((value) => (value === "" ? null : value)),
     categoryId: id("categoryId"),

@@ -5,6 +5,7 @@
 import type { PackSize } from "./product-quantity.ts";
 import type { FeedingGuide, Species } from "./feeding.ts";
 import type { LegalCategory } from "./legal-category.ts";
+import type { ProductDetailValues } from "./product-details.ts";
 
 export interface Category {
   id: number;
@@ -77,11 +78,11 @@ export interface Offer {
 /** The longest brand the catalogue stores, and so the longest a brand filter may name. */
 export const maxBrandLength = 100;
 
-export interface Product {
+/** A product with its details (product-details.ts: the description and any other typed text). */
+export interface Product extends ProductDetailValues {
   id: number;
   name: string;
   slug: string;
-  description: string;
   image: string;
   brand: string | null;
   categoryId: number;

@@ -2,7 +2,8 @@
 import type { Db } from "../client.ts";
 import { changedFields, recordAudit } from "../audit.ts";
 import { recomputeBestPrices } from "../offers.ts";
-import { productRow, type ProductOwnRow } from "../product-rows.ts";
+import { detailColumnsSql, productRow, type ProductOwnRow } from "../product-rows.ts";
+import { detailsFromRow, detailsOf, productDetailList, type ProductDetailValues } from "../../domain/product-details.ts";
 import { statement } from "../statements.ts";
 import type { ProductPriceRow } from "../rows.ts";
 import { storedTextList } from "../catalogue.ts";
@@ -112,7 +113,7 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
       ? {
           name: product.name,
           slug: product.slug,
-          description: product.description,
+          ...detailsFromRow(product),
           image: product.image,
           brand: product.brand,
           categoryId: product.category_id,
@@ -127,7 +128,7 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
       : {
           name: product.name,
           slug: product.slug,
-          description: product.description,
+          ...detailsOf(product),
           image: product.image,
           brand: product.brand,
           categoryId: product.categoryId,
@@ -283,6 +284,19 @@ function storedGuideRows(json: string | null): { rows: { weightKg: number; grams
 /** A feeding guide as products.feeding_guide stores it: JSON of its rows, or null. */
 const storedGuide = (guide: FeedingGuide | null): string | null => (guide === null ? null : JSON.stringify({ rows: guide.rows }));
 
+/** The details' values in the order of their columns in the statements below. */
+const detailValues = (input: ProductDetailValues): string[] => productDetailList.map((detail) => input[detail.key]);
+const detailMarks = productDetailList.map(() => "?").join(", ");
+
+// A new product sorts last under Best Selling until its rank is set.
+const insertProductSql = `INSERT INTO products (name, slug, ${detailColumnsSql()}, image, brand, category_id, rating, review_count, is_featured, rank, created_at,
+    gtin, mpn, family_key, kcal_per_kg, feeding_guide, legal_category)
+  VALUES (?, ?, ${detailMarks}, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?, ?, ?, ?, ?) RETURNING id`;
+
+const updateProductSql = `UPDATE products SET name = ?, slug = ?, ${productDetailList.map((detail) => `${detail.column} = ?`).join(", ")}, image = ?, brand = ?,
+    category_id = ?, rating = ?, review_count = ?, is_featured = ?, last_edited_at = ?, family_key = ?, kcal_per_kg = ?, feeding_guide = ?, legal_category = ?
+  WHERE id = ?`;
+
 export function createProduct(db: Db, input: ProductInput, now = new Date(), origin?: ProductOrigin): Written<{ id: number; slug: string }> {
   return catalogueTransaction(db, () => {
     if (input.isFeatured && isPrescriptionOnly(input.legalCategory)) throw new WriteRefused(400, featuredPrescriptionMessage);
@@ -290,16 +304,13 @@ export function createProduct(db: Db, input: ProductInput, now = new Date(), ori
     assertRetailers(db, input.retailerLinks);
     assertProductSlugFree(db, input.slug, null);
     const at = now.toISOString();
-    // A new product sorts last under Best Selling until its rank is set.
     const { id } = statement(
       db,
-      `INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, created_at, gtin, mpn, family_key,
-         kcal_per_kg, feeding_guide, legal_category)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(rank), 0) + 1 FROM products), ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      insertProductSql,
     ).get(
       input.name,
       input.slug,
-      input.description,
+      ...detailValues(input),
       input.image,
       input.brand,
       input.categoryId,
@@ -356,12 +367,11 @@ export function updateProduct(db: Db, id: number, given: ProductInput, now = new
     const at = now.toISOString();
     statement(
       db,
-      `UPDATE products SET name = ?, slug = ?, description = ?, image = ?, brand = ?, category_id = ?, rating = ?, review_count = ?,
-         is_featured = ?, last_edited_at = ?, family_key = ?, kcal_per_kg = ?, feeding_guide = ?, legal_category = ? WHERE id = ?`,
+      updateProductSql,
     ).run(
       input.name,
       input.slug,
-      input.description,
+      ...detailValues(input),
       input.image,
       input.brand,
       input.categoryId,

@@ -7,6 +7,7 @@
 import { apiPath, type ApiParams } from "../../../data/domain/paths.ts";
 import type { AffiliateIds } from "../../../data/domain/catalogue.ts";
 import type { LegalCategory } from "../../../data/domain/legal-category.ts";
+import type { ProductDetailValues } from "../../../data/domain/product-details.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { ColumnMapping, FeedLayoutChoice } from "../../../data/domain/feed-sources.ts";
 import type { MachineScope } from "../../../data/domain/machine-tokens.ts";
@@ -141,10 +142,10 @@ export interface RetailerLink {
   repeatTerms?: string | null;
 }
 
-export interface ProductInput {
+/** What the product form saves, its details (product-details.ts) among its fields. */
+export interface ProductInput extends ProductDetailValues {
   name: string;
   slug: string;
-  description: string;
   image: string;
   brand: string | null;
   categoryId: number;

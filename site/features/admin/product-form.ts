@@ -5,6 +5,7 @@ import { formatPrice } from "../../../data/domain/display.ts";
 import { feedingGuideLimits, maxKcalPerKg, minKcalPerKg, type FeedingGuide } from "../../../data/domain/feeding.ts";
 import { isPrescriptionOnly, type LegalCategory } from "../../../data/domain/legal-category.ts";
 import { slugify } from "../../../data/domain/slug.ts";
+import { detailsOf, productDetailList, trimmedDetails, type ProductDetailValues } from "../../../data/domain/product-details.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { toast } from "../toast/toast.store.ts";
 import type { ExtractedPrice, FeedingGuideRows, ProductInput, RetailerLink } from "./admin-api.ts";
@@ -198,11 +199,10 @@ export function parseNumber<T extends number | null>(text: string, fallback: T):
   return Number.isFinite(value) ? value : fallback;
 }
 
-/** The fields of the form, as text and flags. */
-export interface ProductFields {
+/** The fields of the form, as text and flags; each product detail (product-details.ts) is a text field of its own name. */
+export interface ProductFields extends ProductDetailValues {
   name: string;
   slugField: string;
-  description: string;
   image: string;
   brand: string;
   categoryId: string;
@@ -224,7 +224,7 @@ export function emptyProductFields(): ProductFields {
   return {
     name: "",
     slugField: "",
-    description: "",
+    ...detailsOf({}),
     image: "",
     brand: "",
     categoryId: "",
@@ -297,7 +297,7 @@ export function productFieldsFrom(product: LoadedProduct): ProductFields {
   return {
     name: product.name,
     slugField: product.slug,
-    description: product.description ?? "",
+    ...detailsOf(product),
     image: product.image ?? "",
     brand: product.brand ?? "",
     categoryId: String(product.categoryId),
@@ -337,7 +337,7 @@ export function productInput(fields: ProductFields): ProductInput {
   return {
     name: fields.name.trim(),
     slug: slugToSave(fields),
-    description: fields.description.trim(),
+    ...trimmedDetails(fields),
     image: fields.image.trim(),
     brand: brand === "" ? null : brand,
     categoryId: Number(fields.categoryId),
@@ -395,7 +395,7 @@ const productFieldNames: Readonly<Record<string, { field: ProblemField; label: s
   kcalPerKg: { field: "kcalField", label: "Energy (kcal per kg)" },
   feedingGuide: { field: "guideField", label: "Feeding guide" },
   image: { field: "image", label: "Image URL" },
-  description: { field: "description", label: "Description" },
+  ...Object.fromEntries(productDetailList.map((detail) => [detail.key, { field: detail.key, label: detail.label }])),
   rating: { field: "rating", label: "Rating" },
   reviewCount: { field: "reviewCount", label: "Review count" },
   legalCategory: { field: "legalCategory", label: "Legal category" },

@@ -16,6 +16,7 @@ import { formatPrice } from "../../../../data/domain/display.ts";
 import { isLegalCategory, isPrescriptionOnly, legalCategories, legalCategoryLabels } from "../../../../data/domain/legal-category.ts";
 import { maxRepeatTermsLength } from "../../../../data/domain/repeat-delivery.ts";
 import { maxSlugLength, slugify } from "../../../../data/domain/slug.ts";
+import { productDetailList, type ProductDetailKey } from "../../../../data/domain/product-details.ts";
 import { toast } from "../../toast/toast.store.ts";
 import {
   createProduct,
@@ -88,7 +89,7 @@ const productFieldIds: Record<ProblemField, string> = {
   kcalField: "product-kcal",
   guideField: "product-guide",
   image: "product-image",
-  description: "product-description",
+  ...(Object.fromEntries(productDetailList.map((detail) => [detail.key, `product-${detail.key}`])) as Record<ProductDetailKey, string>),
   rating: "product-rating",
   reviewCount: "product-review-count",
   legalCategory: "product-legal-category",
@@ -373,19 +374,33 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               </div>
             )}
           </Field>
-          <Field label="Description" id="product-description" error={problemFor("description")}>
-            {({ id: inputId, describedBy, invalid }) => (
-              <textarea
-                id={inputId}
-                rows={5}
-                value={fields.description}
-                onChange={(event) => set("description", event.target.value)}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                className={inputClass}
-              />
-            )}
-          </Field>
+          {productDetailList.map((detail) => (
+            <Field key={detail.key} label={detail.label} id={productFieldIds[detail.key]} hint={detail.hint} error={problemFor(detail.key)}>
+              {({ id: inputId, describedBy, invalid }) =>
+                detail.lines > 1 ? (
+                  <textarea
+                    id={inputId}
+                    rows={detail.lines}
+                    value={fields[detail.key]}
+                    onChange={(event) => set(detail.key, event.target.value)}
+                    aria-describedby={describedBy}
+                    aria-invalid={invalid}
+                    className={inputClass}
+                  />
+                ) : (
+                  <input
+                    id={inputId}
+                    type="text"
+                    value={fields[detail.key]}
+                    onChange={(event) => set(detail.key, event.target.value)}
+                    aria-describedby={describedBy}
+                    aria-invalid={invalid}
+                    className={inputClass}
+                  />
+                )
+              }
+            </Field>
+          ))}
         </Card>
 
         <Card className="grid content-start gap-4 self-start" aria-labelledby="listing-heading">
