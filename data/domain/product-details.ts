@@ -16,7 +16,7 @@ export interface ProductDetail {
   label: string;
   /** The most characters it may hold once trimmed. */
   maxLength: number;
-  /** Lines the form's box shows: 1 is a one-line field, more a text area. */
+  /** Lines the form's text box shows. */
   lines: number;
   /** The form's hint under the field, when it needs one. */
   hint?: string;

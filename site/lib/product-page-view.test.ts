@@ -4,6 +4,7 @@ import type { DealFacts } from "../../data/domain/deal-facts.ts";
 import type { OfferPricing } from "../../data/domain/offers.ts";
 import { packSizeOf } from "../../data/domain/product-quantity.ts";
 import { productPageView, type ProductPageInput } from "./product-page-view.ts";
+import { detailsOf } from "../../data/domain/product-details.ts";
 
 const now = new Date("2026-03-15T12:00:00.000Z");
 const hour = 60 * 60 * 1000;
@@ -45,6 +46,7 @@ function product(prices: Offer[], extra: Partial<Product> = {}): Product {
     id: 7,
     name: "Crunchy Kibble 2kg",
     slug: "crunchy-kibble-2kg",
+    ...detailsOf({}),
     description: "Dry food for adult dogs.",
     image: "/images/crunchy.jpg",
     brand: "Crunchy",

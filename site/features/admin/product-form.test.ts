@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { productInput as serverProductInput } from "../../../data/domain/catalogue-input.ts";
+import { detailsOf } from "../../../data/domain/product-details.ts";
 import { ApiError } from "../../lib/api.ts";
 import type { ExtractedPrice } from "./admin-api.ts";
 import {
@@ -112,6 +113,8 @@ describe("productInput", () => {
     expect(productInput(fields)).toEqual({
       name: "Dog Bed",
       slug: "dog-bed",
+      // Every product detail, sent empty (the description among them).
+      ...detailsOf({}),
       description: "",
       image: "",
       brand: null,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Offer, Product } from "../../../data/domain/catalogue.ts";
 import type { LegalCategory } from "../../../data/domain/legal-category.ts";
 import { toCardProduct } from "./card-product.ts";
+import { detailsOf } from "../../../data/domain/product-details.ts";
 
 const offer: Offer = {
   id: 1,
@@ -30,7 +31,7 @@ const wormer = (legalCategory: LegalCategory): Product => ({
   id: 7,
   name: "Wormer Tablets 4 pack",
   slug: "wormer-tablets-4-pack",
-  description: "",
+  ...detailsOf({}),
   image: "",
   brand: "Vetcare",
   categoryId: 1,

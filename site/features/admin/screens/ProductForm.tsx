@@ -376,29 +376,17 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
           </Field>
           {productDetailList.map((detail) => (
             <Field key={detail.key} label={detail.label} id={productFieldIds[detail.key]} hint={detail.hint} error={problemFor(detail.key)}>
-              {({ id: inputId, describedBy, invalid }) =>
-                detail.lines > 1 ? (
-                  <textarea
-                    id={inputId}
-                    rows={detail.lines}
-                    value={fields[detail.key]}
-                    onChange={(event) => set(detail.key, event.target.value)}
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid}
-                    className={inputClass}
-                  />
-                ) : (
-                  <input
-                    id={inputId}
-                    type="text"
-                    value={fields[detail.key]}
-                    onChange={(event) => set(detail.key, event.target.value)}
-                    aria-describedby={describedBy}
-                    aria-invalid={invalid}
-                    className={inputClass}
-                  />
-                )
-              }
+              {({ id: inputId, describedBy, invalid }) => (
+                <textarea
+                  id={inputId}
+                  rows={detail.lines}
+                  value={fields[detail.key]}
+                  onChange={(event) => set(detail.key, event.target.value)}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                  className={inputClass}
+                />
+              )}
             </Field>
           ))}
         </Card>
