@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { affiliateIdsInput, productInput } from "./catalogue-input.ts";
+import { affiliateIdsInput, categoryInput, productInput, retailerInput, voucherInput } from "./catalogue-input.ts";
+import { catalogueTextLimits } from "./limits.ts";
 
 describe("productInput rating", () => {
   const base = { name: "Test Kibble 2kg", categoryId: 1 };
@@ -62,5 +63,32 @@ describe("affiliateIdsInput", () => {
     expect(affiliateIdsInput.safeParse({ ...ids, AMAZON: "a".repeat(101) }).error?.issues[0]?.message).toBe("AMAZON must be at most 100 characters");
     expect(affiliateIdsInput.safeParse({ ...ids, EBAY: "a b" }).error?.issues[0]?.message).toBe("EBAY may use only letters, digits and . _ ~ -");
     expect(affiliateIdsInput.safeParse({ ...ids, ZOOPLUS: "a&b" }).error?.issues[0]?.message).toBe("ZOOPLUS may use only letters, digits and . _ ~ -");
+  });
+});
+
+describe("text limits shared with the admin forms", () => {
+  const valid = {
+    product: { name: "Kibble", categoryId: 1 },
+    category: { name: "Dog Food", slug: "dog-food", icon: "bone" },
+    retailer: { name: "Pet Shop", logo: "/retailers/pet-shop.svg", website: "https://www.petshop.co.uk" },
+    voucher: { code: "SAVE10", description: "10% off", retailer: "Pet Shop", url: "https://www.petshop.co.uk", discount: "10%", expiryDate: "2027-01-31" },
+  };
+  const cases: [keyof typeof valid, { safeParse(input: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, string, number][] = [
+    ["product", productInput, "name", catalogueTextLimits.productName],
+    ["category", categoryInput, "name", catalogueTextLimits.categoryName],
+    ["category", categoryInput, "description", catalogueTextLimits.categoryDescription],
+    ["retailer", retailerInput, "name", catalogueTextLimits.retailerName],
+    ["retailer", retailerInput, "description", catalogueTextLimits.retailerDescription],
+    ["voucher", voucherInput, "code", catalogueTextLimits.voucherCode],
+    ["voucher", voucherInput, "description", catalogueTextLimits.voucherDescription],
+    ["voucher", voucherInput, "retailer", catalogueTextLimits.voucherRetailer],
+    ["voucher", voucherInput, "discount", catalogueTextLimits.voucherDiscount],
+  ];
+
+  it.each(cases)("%s %s: exactly the limit is taken, one more refused with the limit named", (kind, schema, field, limit) => {
+    expect(schema.safeParse({ ...valid[kind], [field]: "x".repeat(limit) }).success).toBe(true);
+    const over = schema.safeParse({ ...valid[kind], [field]: "x".repeat(limit + 1) });
+    expect(over.success).toBe(false);
+    expect(over.error!.issues[0]!.message).toBe(`${field} must be at most ${limit} characters`);
   });
 });

@@ -15,6 +15,7 @@ import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 import { isPrescriptionOnly, legalCategories } from "./legal-category.ts";
 import { maxSlugLength, slugify, slugPattern } from "./slug.ts";
 import { productDetailList, type ProductDetailKey } from "./product-details.ts";
+import { catalogueTextLimits as limits } from "./limits.ts";
 
 /** The highest price accepted for an offer, in pounds (a typo guard, far above any pet product). */
 export const maxOfferPounds = 100_000;
@@ -124,7 +125,7 @@ export const featuredPrescriptionMessage = "isFeatured: a prescription-only medi
 
 export const productInput = z
   .object({
-    name: requiredText("name", 200),
+    name: requiredText("name", limits.productName),
     /** Derived from the name when absent or empty. */
     slug: z.union([z.literal(""), slug("slug")]).optional(),
     ...detailInputs,
@@ -216,10 +217,10 @@ export const productInput = z
 export type ProductInput = z.infer<typeof productInput>;
 
 export const categoryInput = z.object({
-  name: requiredText("name", 100),
+  name: requiredText("name", limits.categoryName),
   slug: slug("slug"),
   /** One of the tile icons, in any case or style ("Bone", "ShieldDog"), stored by its own name ("bone", "shield-dog"). */
-  icon: requiredText("icon", 50).transform((typed, ctx) => {
+  icon: requiredText("icon", limits.categoryIcon).transform((typed, ctx) => {
     const name = categoryIconName(typed);
     if (name === null) {
       ctx.addIssue({ code: "custom", message: `icon must be one of ${categoryIconNames.join(", ")}` });
@@ -227,17 +228,17 @@ export const categoryInput = z.object({
     }
     return name;
   }),
-  description: text("description", 2000).default(""),
+  description: text("description", limits.categoryDescription).default(""),
 });
 export type CategoryInput = z.infer<typeof categoryInput>;
 
 export const retailerInput = z.object({
-  name: requiredText("name", 100),
+  name: requiredText("name", limits.retailerName),
   /** Derived from the name on create when absent; never changed by an update that leaves it out. */
   key: slug("key").optional(),
   logo: requiredText("logo", 2000).pipe(imageUrl("logo")),
   website: httpUrl("website"),
-  description: text("description", 2000).default(""),
+  description: text("description", limits.retailerDescription).default(""),
   comparesPrices: flag("comparesPrices", false),
   /** Standard delivery charge per order, null when not known; left out of an update: kept. */
   deliveryCharge: pounds("deliveryCharge").nullable().optional(),
@@ -270,11 +271,11 @@ export const retailerInput = z.object({
 export type RetailerInput = z.infer<typeof retailerInput>;
 
 export const voucherInput = z.object({
-  code: requiredText("code", 50),
-  description: requiredText("description", 500),
-  retailer: requiredText("retailer", 100),
+  code: requiredText("code", limits.voucherCode),
+  description: requiredText("description", limits.voucherDescription),
+  retailer: requiredText("retailer", limits.voucherRetailer),
   url: httpUrl("url"),
-  discount: requiredText("discount", 50),
+  discount: requiredText("discount", limits.voucherDiscount),
   expiryDate: z
     .string({ error: "expiryDate must be a date (YYYY-MM-DD)" })
     .regex(/^\d{4}-\d{2}-\d{2}$/, "expiryDate must be a date (YYYY-MM-DD)")

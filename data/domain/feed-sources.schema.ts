@@ -5,6 +5,7 @@
  */
 import { Cron } from "croner";
 import { z } from "zod";
+import { catalogueTextLimits } from "./limits.ts";
 import { feedLayoutChoices, feedSourceKinds, mappableFields, missingMappedFields, type ColumnMapping, type FeedLayoutChoice } from "./feed-sources.ts";
 
 export const feedScheduleTimezone = "Europe/London";
@@ -34,7 +35,11 @@ export function scheduleProblem(pattern: string): string | null {
   return null;
 }
 
-const name = z.string({ error: "name is required" }).trim().min(1, "name is required").max(100, "name must be at most 100 characters");
+const name = z
+  .string({ error: "name is required" })
+  .trim()
+  .min(1, "name is required")
+  .max(catalogueTextLimits.feedSourceName, `name must be at most ${catalogueTextLimits.feedSourceName} characters`);
 const url = z
   .string({ error: "url must be text" })
   .trim()
@@ -61,7 +66,7 @@ const retailerKey = z
 const schedule = z
   .string({ error: "schedule must be a cron pattern or null" })
   .trim()
-  .max(100, "schedule is too long")
+  .max(catalogueTextLimits.feedSchedule, "schedule is too long")
   .superRefine((value, ctx) => {
     const problem = value === "" ? null : scheduleProblem(value);
     if (problem) ctx.addIssue({ code: "custom", message: problem });

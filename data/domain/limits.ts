@@ -7,3 +7,24 @@ export const activeAlertLimit = 50;
 export const maxNotesLength = 500;
 /** The highest alert target accepted, in pounds. */
 export const maxTargetPounds = 100_000;
+/** The longest e-mail address accepted (the longest a mail path may carry), after trimming. */
+export const maxEmailLength = 254;
+
+/**
+ * The most characters the admin may type into the catalogue's text fields, after trimming: the
+ * catalogue input refuses more, and the admin forms stop typing there.
+ */
+export const catalogueTextLimits = {
+  productName: 200,
+  categoryName: 100,
+  categoryIcon: 50,
+  categoryDescription: 2000,
+  retailerName: 100,
+  retailerDescription: 2000,
+  voucherCode: 50,
+  voucherDescription: 500,
+  voucherRetailer: 100,
+  voucherDiscount: 50,
+  feedSourceName: 100,
+  feedSchedule: 100,
+} as const;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { maxNotesLength, maxTargetPounds } from "./limits.ts";
+import { maxEmailLength, maxNotesLength, maxTargetPounds } from "./limits.ts";
 import { sessionIdPattern, visitorIdPattern } from "./visitor-id.ts";
 
 export { visitorIdPattern } from "./visitor-id.ts";
@@ -16,7 +16,7 @@ export const emailSchema = z
   .string({ error: "email is required" })
   .trim()
   .toLowerCase()
-  .max(254, "Please enter a valid email address")
+  .max(maxEmailLength, "Please enter a valid email address")
   .pipe(z.email({ error: "Please enter a valid email address" }));
 
 export { activeAlertLimit, favoriteLimit, maxNotesLength, maxTargetPounds } from "./limits.ts";

@@ -22,6 +22,7 @@ import {
   type FoodFacts,
   type LifeStage,
   type PetProfile,
+  maxPetNameLength,
   type Species,
 } from "../../../data/domain/feeding.ts";
 import { formatPence, type Pence } from "../../../data/domain/money.ts";
@@ -121,7 +122,7 @@ function PetForm(props: { initial: Draft; onSaved: () => void; onCancel: (() => 
         <label htmlFor="pet-name" className={labelClass}>
           Pet's name
         </label>
-        <input id="pet-name" className={inputClass} value={draft.name} maxLength={60} onChange={(e) => set("name", e.target.value)} {...described("name")} />
+        <input id="pet-name" className={inputClass} value={draft.name} maxLength={maxPetNameLength} onChange={(e) => set("name", e.target.value)} {...described("name")} />
         {error("name")}
       </div>
       <fieldset className="min-w-0">

@@ -3,6 +3,7 @@ import { useRef, useState } from "react";
 import { api, ApiError } from "../../lib/api.ts";
 import { useIsClient } from "../../lib/browser/use-is-client.ts";
 import { toast } from "../toast/toast.store.ts";
+import { maxEmailLength } from "../../../data/domain/limits.ts";
 
 /**
  * The API names the field it rejects ("email: Please enter a valid email address", useful to API
@@ -71,7 +72,7 @@ export default function Newsletter() {
             autoComplete="email"
             placeholder="you@example.co.uk"
             ref={field}
-            maxLength={254}
+            maxLength={maxEmailLength}
             className="min-w-0 flex-1 rounded-lg border border-white bg-white px-4 py-3 text-slate-900 placeholder:text-slate-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           />
           <button type="submit" disabled={!hydrated || submitting} className="btn-deal px-6 py-3">

@@ -12,6 +12,7 @@ import { createCategory, errorMessage, fetchCategory, updateCategory, type Categ
 import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { catalogueTextLimits as limits } from "../../../../data/domain/limits.ts";
 
 /** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
 const back = () => ({ href: adminPaths.categories, label: "Back to Categories" });
@@ -85,7 +86,7 @@ function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryI
               <input
                 id={inputId}
                 required
-                maxLength={100}
+                maxLength={limits.categoryName}
                 value={fields.name}
                 onChange={(event) => {
                   const name = event.target.value;
@@ -118,7 +119,7 @@ function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryI
                 <input
                   id={inputId}
                   required
-                  maxLength={50}
+                  maxLength={limits.categoryIcon}
                   placeholder="PawPrint"
                   list={iconListId}
                   autoComplete="off"
@@ -140,7 +141,7 @@ function CategoryEditor({ id, initial }: { id: number | null; initial: CategoryI
             )}
           </Field>
           <Field label="Description">
-            {({ id: inputId }) => <textarea id={inputId} rows={4} maxLength={2000} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
+            {({ id: inputId }) => <textarea id={inputId} rows={4} maxLength={limits.categoryDescription} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
           </Field>
           <div className="flex flex-wrap gap-2">
             <button type="submit" className="btn-primary" disabled={saving}>

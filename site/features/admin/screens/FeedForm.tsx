@@ -35,6 +35,7 @@ import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { RunProgress, RunStatusBadge, useRun } from "../RunProgress.tsx";
 import { AdminLink, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { catalogueTextLimits } from "../../../../data/domain/limits.ts";
 
 /** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
 const back = () => ({ href: adminPaths.feeds, label: "Back to Feeds" });
@@ -236,7 +237,7 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
           <form onSubmit={submit} className="grid gap-4" data-testid="feed-form">
             <Field label="Name" required>
               {({ id: inputId }) => (
-                <input id={inputId} required maxLength={100} value={fields.name} onChange={(event) => set("name", event.target.value)} className={inputClass} />
+                <input id={inputId} required maxLength={catalogueTextLimits.feedSourceName} value={fields.name} onChange={(event) => set("name", event.target.value)} className={inputClass} />
               )}
             </Field>
             {id === null && (
@@ -383,7 +384,7 @@ function FeedEditor({ id, source: loaded, retailers }: { id: number | null; sour
               {({ id: inputId, describedBy }) => (
                 <input
                   id={inputId}
-                  maxLength={100}
+                  maxLength={catalogueTextLimits.feedSchedule}
                   placeholder="15 3 * * *"
                   value={fields.schedule}
                   onChange={(event) => set("schedule", event.target.value)}

@@ -31,6 +31,7 @@ import { formatDateTime } from "../format.ts";
 import { Download, Search, Trash } from "../icons.tsx";
 import { adminPaths } from "../routes.ts";
 import { Badge, Card, downloadFile, Field, inputClass, LoadFailed, Loading, PageHeader } from "../ui.tsx";
+import { maxEmailLength } from "../../../../data/domain/limits.ts";
 
 type KeyKind = "email" | "visitor";
 
@@ -146,7 +147,7 @@ export default function PrivacyRequests() {
                   aria-required="true"
                   autoComplete="off"
                   spellCheck={false}
-                  maxLength={254}
+                  maxLength={maxEmailLength}
                   className={inputClass}
                 />
               )}

@@ -57,6 +57,7 @@ import {
 import { productListReturn } from "../routes.ts";
 import { $location, navigate } from "../router.ts";
 import { AdminLink, Badge, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { catalogueTextLimits } from "../../../../data/domain/limits.ts";
 
 interface FormData {
   fields: ProductFields;
@@ -222,7 +223,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
                 aria-describedby={describedBy}
                 aria-invalid={invalid}
                 aria-required="true"
-                maxLength={200}
+                maxLength={catalogueTextLimits.productName}
               />
             )}
           </Field>

@@ -10,6 +10,7 @@ import { createRetailer, errorMessage, fetchRetailer, updateRetailer, type Admin
 import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Checkbox, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { catalogueTextLimits as limits } from "../../../../data/domain/limits.ts";
 
 /** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
 const back = () => ({ href: adminPaths.retailers, label: "Back to Retailers" });
@@ -114,7 +115,7 @@ function RetailerEditor({ id, initial, offerHosts }: { id: number | null; initia
       <Card className="max-w-2xl">
         <form onSubmit={submit} className="grid gap-4">
           <Field label="Retailer Name" required>
-            {({ id: inputId }) => <input id={inputId} required maxLength={100} value={fields.name} onChange={(event) => set("name", event.target.value)} className={inputClass} />}
+            {({ id: inputId }) => <input id={inputId} required maxLength={limits.retailerName} value={fields.name} onChange={(event) => set("name", event.target.value)} className={inputClass} />}
           </Field>
           <Field label="Website URL" required>
             {({ id: inputId }) => (
@@ -130,7 +131,7 @@ function RetailerEditor({ id, initial, offerHosts }: { id: number | null; initia
             )}
           </Field>
           <Field label="Description">
-            {({ id: inputId }) => <textarea id={inputId} rows={4} maxLength={2000} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
+            {({ id: inputId }) => <textarea id={inputId} rows={4} maxLength={limits.retailerDescription} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
           </Field>
           <Checkbox label="Compare prices at this retailer" checked={fields.comparesPrices} onChange={(event) => set("comparesPrices", event.target.checked)} />
           <fieldset className="grid gap-4 sm:grid-cols-2">

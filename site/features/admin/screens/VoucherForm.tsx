@@ -9,6 +9,7 @@ import { createVoucher, errorMessage, fetchRetailers, fetchVouchers, updateVouch
 import { adminPaths } from "../routes.ts";
 import { navigate } from "../router.ts";
 import { AdminLink, Card, Field, inputClass, LoadFailed, Loading, PageHeader, useLoad } from "../ui.tsx";
+import { catalogueTextLimits as limits } from "../../../../data/domain/limits.ts";
 
 /** The list to go back to (worked out when drawn: a screen reads no address while its module loads). */
 const back = () => ({ href: adminPaths.vouchers, label: "Back to Vouchers" });
@@ -70,23 +71,23 @@ function VoucherEditor({ id, initial, retailerNames }: { id: number | null; init
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Code" required>
               {({ id: inputId }) => (
-                <input id={inputId} required maxLength={50} autoCapitalize="characters" value={fields.code} onChange={(event) => set("code", event.target.value)} className={`${inputClass} font-mono`} />
+                <input id={inputId} required maxLength={limits.voucherCode} autoCapitalize="characters" value={fields.code} onChange={(event) => set("code", event.target.value)} className={`${inputClass} font-mono`} />
               )}
             </Field>
             <Field label="Discount" required hint="e.g. 10%, £10 or Free Delivery">
               {({ id: inputId, describedBy }) => (
-                <input id={inputId} required maxLength={50} value={fields.discount} onChange={(event) => set("discount", event.target.value)} aria-describedby={describedBy} className={inputClass} />
+                <input id={inputId} required maxLength={limits.voucherDiscount} value={fields.discount} onChange={(event) => set("discount", event.target.value)} aria-describedby={describedBy} className={inputClass} />
               )}
             </Field>
           </div>
           <Field label="Description" required>
-            {({ id: inputId }) => <textarea id={inputId} required rows={3} maxLength={500} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
+            {({ id: inputId }) => <textarea id={inputId} required rows={3} maxLength={limits.voucherDescription} value={fields.description} onChange={(event) => set("description", event.target.value)} className={inputClass} />}
           </Field>
           <div className="grid gap-4 sm:grid-cols-2">
             <Field label="Retailer" required>
               {({ id: inputId }) => (
                 <>
-                  <input id={inputId} required list={retailerListId} maxLength={100} value={fields.retailer} onChange={(event) => set("retailer", event.target.value)} className={inputClass} autoComplete="off" />
+                  <input id={inputId} required list={retailerListId} maxLength={limits.voucherRetailer} value={fields.retailer} onChange={(event) => set("retailer", event.target.value)} className={inputClass} autoComplete="off" />
                   <datalist id={retailerListId}>
                     {retailerNames.map((name) => (
                       <option key={name} value={name} />
