@@ -92,43 +92,79 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Runs one check: re-arm, then claim and mail the due alerts in batches. */
-export async function checkAlerts({ db, mailer, now = () => new Date(), log = console.error }: AlertCheckOptions): Promise<AlertCheckResult> {
-  const rearmed = rearmAlerts(db, now());
+/** A kind of claimed mail: how to claim a batch, write one, and record or release it. */
+interface ClaimedMail<Item extends { id: number }> {
+  /** Claims up to `limit` due items under the token (claims older than the stale limit are taken over). */
+  claim(claimToken: string, limit: number): Item[];
+  message(item: Item): MailMessage;
+  /** Records the item as sent under its claim. */
+  markSent(item: Item, claimToken: string): void;
+  release(id: number, claimToken: string): void;
+  /** How log lines name one item ("Price alert 12") and the kind ("Price alerts"). */
+  name(item: Item): string;
+  kind: string;
+}
+
+/**
+ * Mails what is due in claimed batches: each item is claimed before it is sent, so two runs never
+ * mail it twice. A failed send keeps its claim until the run ends (a later batch of the run skips
+ * it) and is then released for the next run; after 5 failures in a row the mail server is taken
+ * to be down and the rest waits for the next run.
+ */
+async function sendClaimed<Item extends { id: number }>(mail: ClaimedMail<Item>, mailer: Mailer, log: (message: string) => void): Promise<{ sent: number; failed: number }> {
   let sent = 0;
   let consecutiveFailures = 0;
-  // Failed alerts keep their claim until the run ends, so a later batch of this run skips them.
   const unsent: { id: number; claimToken: string }[] = [];
   try {
     batches: for (;;) {
       const claimToken = crypto.randomUUID();
-      const due = claimDueAlerts(db, claimToken, now(), { staleAfterMs: claimStaleAfterMs, limit: batchSize });
+      const due = mail.claim(claimToken, batchSize);
       if (due.length === 0) break;
-      for (const [index, alert] of due.entries()) {
+      for (const [index, item] of due.entries()) {
         if (consecutiveFailures >= maxConsecutiveFailures) {
-          log(`Price alerts: the mail server failed ${consecutiveFailures} times in a row; the remaining alerts wait for the next check`);
+          log(`${mail.kind}: the mail server failed ${consecutiveFailures} times in a row; the rest wait for the next check`);
           unsent.push(...due.slice(index).map(({ id }) => ({ id, claimToken })));
           break batches;
         }
         try {
-          await mailer.send(alertMessage(alert));
+          await mailer.send(mail.message(item));
         } catch (error) {
           consecutiveFailures++;
-          unsent.push({ id: alert.id, claimToken });
-          log(`Price alert ${alert.id}: mail not sent (${errorMessage(error)}); the next check retries`);
+          unsent.push({ id: item.id, claimToken });
+          log(`${mail.name(item)}: mail not sent (${errorMessage(error)}); the next check retries`);
           continue;
         }
         consecutiveFailures = 0;
         sent++;
-        if (!markNotified(db, alert.id, claimToken, alert.bestPricePence, now())) {
-          log(`Price alert ${alert.id}: mailed, but its claim was taken over meanwhile (the send took very long)`);
-        }
+        mail.markSent(item, claimToken);
       }
     }
   } finally {
-    for (const { id, claimToken } of unsent) releaseClaim(db, id, claimToken);
+    for (const { id, claimToken } of unsent) mail.release(id, claimToken);
   }
-  return { sent, failed: unsent.length, rearmed };
+  return { sent, failed: unsent.length };
+}
+
+/** Runs one check: re-arm, then claim and mail the due alerts in batches. */
+export async function checkAlerts({ db, mailer, now = () => new Date(), log = console.error }: AlertCheckOptions): Promise<AlertCheckResult> {
+  const rearmed = rearmAlerts(db, now());
+  const result = await sendClaimed<DueAlert>(
+    {
+      claim: (claimToken, limit) => claimDueAlerts(db, claimToken, now(), { staleAfterMs: claimStaleAfterMs, limit }),
+      message: alertMessage,
+      markSent: (alert, claimToken) => {
+        if (!markNotified(db, alert.id, claimToken, alert.bestPricePence, now())) {
+          log(`Price alert ${alert.id}: mailed, but its claim was taken over meanwhile (the send took very long)`);
+        }
+      },
+      release: (id, claimToken) => releaseClaim(db, id, claimToken),
+      name: (alert) => `Price alert ${alert.id}`,
+      kind: "Price alerts",
+    },
+    mailer,
+    log,
+  );
+  return { ...result, rearmed };
 }
 
 export interface ConfirmationSendResult {
@@ -138,38 +174,19 @@ export interface ConfirmationSendResult {
 }
 
 /** Sends the queued confirmation mails, claimed and recorded like alert mails (never one twice, failures retried). */
-export async function sendConfirmationMails({ db, mailer, now = () => new Date(), log = console.error }: AlertCheckOptions): Promise<ConfirmationSendResult> {
-  let sent = 0;
-  let consecutiveFailures = 0;
-  const unsent: { id: number; claimToken: string }[] = [];
-  try {
-    batches: for (;;) {
-      const claimToken = crypto.randomUUID();
-      const due = claimDueConfirmations(db, claimToken, now(), { staleAfterMs: claimStaleAfterMs, limit: batchSize });
-      if (due.length === 0) break;
-      for (const [index, confirmation] of due.entries()) {
-        if (consecutiveFailures >= maxConsecutiveFailures) {
-          log(`Confirmation mails: the mail server failed ${consecutiveFailures} times in a row; the rest wait for the next check`);
-          unsent.push(...due.slice(index).map(({ id }) => ({ id, claimToken })));
-          break batches;
-        }
-        try {
-          await mailer.send(confirmationMessage(confirmation));
-        } catch (error) {
-          consecutiveFailures++;
-          unsent.push({ id: confirmation.id, claimToken });
-          log(`Confirmation mail ${confirmation.id}: not sent (${errorMessage(error)}); the next check retries`);
-          continue;
-        }
-        consecutiveFailures = 0;
-        sent++;
-        markConfirmationSent(db, confirmation.id, claimToken, now());
-      }
-    }
-  } finally {
-    for (const { id, claimToken } of unsent) releaseConfirmationClaim(db, id, claimToken);
-  }
-  return { sent, failed: unsent.length };
+export function sendConfirmationMails({ db, mailer, now = () => new Date(), log = console.error }: AlertCheckOptions): Promise<ConfirmationSendResult> {
+  return sendClaimed<DueConfirmation>(
+    {
+      claim: (claimToken, limit) => claimDueConfirmations(db, claimToken, now(), { staleAfterMs: claimStaleAfterMs, limit }),
+      message: confirmationMessage,
+      markSent: (confirmation, claimToken) => markConfirmationSent(db, confirmation.id, claimToken, now()),
+      release: (id, claimToken) => releaseConfirmationClaim(db, id, claimToken),
+      name: (confirmation) => `Confirmation mail ${confirmation.id}`,
+      kind: "Confirmation mails",
+    },
+    mailer,
+    log,
+  );
 }
 
 /** One run of the schedule: confirmation mails first (a visitor is waiting for one), then the alert check. */

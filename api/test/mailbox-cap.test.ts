@@ -11,7 +11,7 @@ import type { H3 } from "h3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { sendConfirmationMails } from "../jobs/alert-check.ts";
-import { createMailer } from "../mail/mailer.ts";
+import { createMailer, type Mailer } from "../mail/mailer.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { confirmationMailsPerDay } from "../../data/db/email-consent.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
@@ -103,5 +103,33 @@ describe.each([
     expect((await ask(other)).confirmationSent).toBe(true);
     expect(queued()).toEqual([...firstSpellings, other]);
     expect(await sendQueued()).toEqual([...firstSpellings, other].sort());
+  });
+});
+
+describe("confirmation mails when the mail server fails", () => {
+  const down: Mailer = {
+    describe: "smtp",
+    send: () => Promise.reject(new Error("connection refused")),
+  };
+
+  it("keeps a mail that failed for the next run, sends it then, and never twice", async () => {
+    expect((await signUp("first@example.com")).confirmationSent).toBe(true);
+    const lines: string[] = [];
+    expect(await sendConfirmationMails({ db, mailer: down, log: (line) => lines.push(line) })).toEqual({ sent: 0, failed: 1 });
+    expect(lines).toEqual([expect.stringMatching(/^Confirmation mail \d+: mail not sent \(connection refused\); the next check retries$/)]);
+    expect(await sendQueued()).toEqual(["first@example.com"]);
+    expect(await sendQueued()).toEqual(["first@example.com"]);
+  });
+
+  it("stops after 5 failures in a row and leaves the rest for the next run", async () => {
+    const emails = Array.from({ length: 7 }, (_, i) => `reader${i}@example${i}.com`);
+    for (const email of emails) await signUp(email);
+    const tried: string[] = [];
+    const failing: Mailer = { describe: "smtp", send: (message) => (tried.push(message.to), Promise.reject(new Error("down"))) };
+    const lines: string[] = [];
+    expect(await sendConfirmationMails({ db, mailer: failing, log: (line) => lines.push(line) })).toEqual({ sent: 0, failed: 7 });
+    expect(tried).toHaveLength(5);
+    expect(lines.at(-1)).toBe("Confirmation mails: the mail server failed 5 times in a row; the rest wait for the next check");
+    expect(await sendQueued()).toEqual([...emails].sort());
   });
 });
