@@ -109,9 +109,15 @@ function rebuilder(builder: SiteBuilder, delayMs = 20): SiteRebuilder {
 }
 
 /** A rebuilder whose first (full) build is done. */
+/**
+ * Waits for what the operator would see, up to 10 s: builds here are fake and take milliseconds,
+ * but a loaded machine (a mutation run, a parallel suite) can hold a timer for over a second.
+ */
+const waitFor = <T>(check: () => T | Promise<T>, options: { timeout?: number; interval?: number } = {}) => vi.waitFor(check, { timeout: 10_000, ...options });
+
 async function builtRebuilder(builder: SiteBuilder, delayMs = 20): Promise<SiteRebuilder> {
   const created = rebuilder(builder, delayMs);
-  await vi.waitFor(() => expect(created.status()).toMatchObject({ state: "idle", lastBuild: { result: "succeeded" } }));
+  await waitFor(() => expect(created.status()).toMatchObject({ state: "idle", lastBuild: { result: "succeeded" } }));
   return created;
 }
 
@@ -123,7 +129,7 @@ describe("the first build", () => {
     const { builder, builds } = fakeBuilder();
     const site = rebuilder(builder);
     expect(site.currentRoot()).toBeNull();
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     expect(builds.map((build) => build.kind)).toEqual(["full"]);
     expect(served(site, "index.html")).toBe("full build 1");
     expect(fs.existsSync(path.join(site.currentRoot()!, ".prerender"))).toBe(false);
@@ -166,7 +172,7 @@ describe("the first build", () => {
     fs.symlinkSync("20261122T100000000Z-abcdef", path.join(releasesDir, "current"));
     const { builder, builds } = fakeBuilder();
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     expect(builds.map((build) => build.kind)).toEqual(["full"]);
     expect(served(site, "index.html")).toBe("full build 1");
   });
@@ -202,7 +208,7 @@ describe("the first build", () => {
       },
     });
     expect(warmed).toEqual([{ databaseFile: temp.file, outDir: expect.stringContaining(releasesDir) }]);
-    await vi.waitFor(() => expect(scratchFolders()).toEqual([]));
+    await waitFor(() => expect(scratchFolders()).toEqual([]));
     expect(restarted.status()).toMatchObject({ state: "idle", current });
     expect(second.builds).toEqual([]);
     expect(logged.at(-1)).toBe("Site build worker ready for fast rebuilds (0.0 s)");
@@ -221,7 +227,7 @@ describe("the first build", () => {
         log: "Vite: out of memory\n\x1b[31mError: no bundle\x1b[39m\n",
       }),
     });
-    await vi.waitFor(() => expect(logged.at(-1)).toBe("Site build worker warm-up failed: Error: no bundle"));
+    await waitFor(() => expect(logged.at(-1)).toBe("Site build worker warm-up failed: Error: no bundle"));
   });
 });
 
@@ -255,19 +261,19 @@ describe("coalescing", () => {
   it("answers a change during a build with exactly one more build after it", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     builds[0]!.finish();
-    await vi.waitFor(() => expect(site.status()).toMatchObject({ state: "idle", lastBuild: { result: "succeeded" } }));
+    await waitFor(() => expect(site.status()).toMatchObject({ state: "idle", lastBuild: { result: "succeeded" } }));
 
     const during = site.request({ productIds: [1] });
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     expect(site.status().state).toBe("building");
     const afterA = site.request({ productIds: [2] });
     const afterB = site.request({ productIds: [4] });
     expect(site.status().state).toBe("building");
     builds[1]!.finish();
     await expect(during).resolves.toMatchObject({ kind: "fast", result: "succeeded" });
-    await vi.waitFor(() => expect(builds).toHaveLength(3));
+    await waitFor(() => expect(builds).toHaveLength(3));
     expect([...builds[2]!.productIds!].sort()).toEqual([2, 4]);
     builds[2]!.finish();
     const [a, b] = await Promise.all([afterA, afterB]);
@@ -358,11 +364,11 @@ describe("full or fast", () => {
   it("gives a product change a full build while no release was ever built", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     builds[0]!.finish({ ok: false, log: "Error: first build broke" });
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("failed"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("failed"));
     const second = site.request({ productIds: [1] });
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     builds[1]!.finish();
     await expect(second).resolves.toMatchObject({ kind: "full", result: "succeeded" });
     expect(builds.map((build) => build.kind)).toEqual(["full", "full"]);
@@ -371,11 +377,11 @@ describe("full or fast", () => {
   it("turns a fast build into a full one when another process published a release meanwhile", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     builds[0]!.finish();
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     const result = site.request({ productIds: [1] });
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     // npm run build, say, swaps in its own release while this fast build renders.
     const other = createReleaseStore(releasesDir);
     const staged = other.stage();
@@ -383,7 +389,7 @@ describe("full or fast", () => {
     other.publish(staged, { kind: "full", base: null });
     await other.discard(staged);
     builds[1]!.finish();
-    await vi.waitFor(() => expect(builds).toHaveLength(3));
+    await waitFor(() => expect(builds).toHaveLength(3));
     expect(builds[2]!.kind).toBe("full");
     builds[2]!.finish();
     await expect(result).resolves.toMatchObject({ kind: "full", result: "succeeded" });
@@ -423,14 +429,14 @@ describe("a build that fails", () => {
   ])("that %s leaves the live release byte for byte, and is recorded", async (_, fail, reason) => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     builds[0]!.finish();
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     const current = site.status().current;
     const before = treeHash(site.currentRoot()!);
 
     const result = site.request({ siteWide: true });
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     fail(builds);
     const record = await result;
     // The copy of the database goes with the failure, before the build is reported.
@@ -442,7 +448,7 @@ describe("a build that fails", () => {
     expect(logged.at(-1)).toMatch(/^Site build \(full\) failed after \d+\.\d s: /);
     expect(logged.at(-1)).toContain(`: ${reason}; the live site is unchanged`);
     // The failed build's folders go.
-    await vi.waitFor(() => expect(scratchFolders()).toEqual([]));
+    await waitFor(() => expect(scratchFolders()).toEqual([]));
   });
 });
 
@@ -450,13 +456,13 @@ describe("the snapshot", () => {
   it("is the catalogue as the build started, unaffected by writes during the build, and deleted afterwards", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     temp.db.$client.prepare("DELETE FROM products WHERE id = (SELECT max(id) FROM products)").run();
     builds[0]!.finish();
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     expect(builds[0]!.productsSeen).toBe(30);
     const second = site.request({ siteWide: true });
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     expect(builds[1]!.productsSeen).toBe(29);
     builds[1]!.finish();
     await second;
@@ -469,7 +475,7 @@ describe("the snapshot's access", () => {
     await withPermissiveUmask(async () => {
       const { builder, builds } = fakeBuilder({ hold: true });
       const site = rebuilder(builder);
-      await vi.waitFor(() => expect(builds).toHaveLength(1));
+      await waitFor(() => expect(builds).toHaveLength(1));
       const snapshot = builds[0]!.databaseFile;
       expect(path.basename(path.dirname(snapshot))).toMatch(/^\.snapshot-/);
       expect(fs.statSync(snapshot).mode & 0o777).toBe(0o600);
@@ -561,14 +567,14 @@ describe("the revision a release shows", () => {
   it("is, for a fast release, the catalogue's revision when its last change was asked for, not the later one of its snapshot", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     builds[0]!.finish();
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     const asked = bumpCatalogueRevision(temp.db);
     const fast = site.request({ productIds: [1] });
     // A write whose own build has not started yet when this build takes its snapshot.
     bumpCatalogueRevision(temp.db);
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     builds[1]!.finish();
     await fast;
     expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: asked });
@@ -577,17 +583,17 @@ describe("the revision a release shows", () => {
   it("keeps a product change after a failed build from going fast: the served release lacks the failed build's changes", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     builds[0]!.finish();
-    await vi.waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     bumpCatalogueRevision(temp.db);
     const failed = site.request({ productIds: [1] });
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     builds[1]!.finish({ ok: false, log: "Error: boom" });
     await failed;
     const revision = bumpCatalogueRevision(temp.db);
     const next = site.request({ productIds: [2] });
-    await vi.waitFor(() => expect(builds).toHaveLength(3));
+    await waitFor(() => expect(builds).toHaveLength(3));
     builds[2]!.finish();
     await expect(next).resolves.toMatchObject({ kind: "full", result: "succeeded" });
     expect(builds.map((build) => build.kind)).toEqual(["full", "fast", "full"]);
@@ -630,7 +636,7 @@ describe("settled", () => {
   it("resolves once every build asked for so far has ended, including one asked for while it waited, with the last record", async () => {
     const { builder, builds } = fakeBuilder({ hold: true });
     const site = rebuilder(builder);
-    await vi.waitFor(() => expect(builds).toHaveLength(1));
+    await waitFor(() => expect(builds).toHaveLength(1));
     let settled = false;
     const done = site.settled().then((record) => {
       settled = true;
@@ -639,7 +645,7 @@ describe("settled", () => {
     // A change during the first build: settled waits for the build after it too.
     void site.request({ productIds: [1] });
     builds[0]!.finish();
-    await vi.waitFor(() => expect(builds).toHaveLength(2));
+    await waitFor(() => expect(builds).toHaveLength(2));
     expect(settled).toBe(false);
     builds[1]!.finish();
     const record = await done;
