@@ -22,6 +22,7 @@ import type { HeldPrice, RefreshRun } from "../../data/db/price-review.ts";
 import type { acceptHeldPrice } from "../../data/db/price-writer.ts";
 import type { erasePersonalData, readPersonalData } from "../../data/db/privacy.ts";
 import type { countProducts, SearchResult as StoredSearchResult } from "../../data/db/products.ts";
+import type { ProductJson } from "../../data/domain/catalogue-json.ts";
 import type { getCompareProducts } from "../../data/db/compare.ts";
 import type { listSubscribersWithConsent } from "../../data/db/subscribers.ts";
 import type { BuildRecord as StoredBuildRecord } from "../../data/db/site-builds.ts";
@@ -203,7 +204,11 @@ export type PersonalDataErasure = ReturnType<typeof erasePersonalData>;
 // Public catalogue reads the islands make
 
 /** GET /api/search: a page of matches and how many there are. */
-export type SearchResponse = StoredSearchResult;
+/** GET /api/search: a page of matches in the API's product shape, and how many match. */
+export interface SearchResponse {
+  products: ProductJson[];
+  total: StoredSearchResult["total"];
+}
 /** GET /api/products/count. */
 export interface ProductCountResponse {
   count: ReturnType<typeof countProducts>;

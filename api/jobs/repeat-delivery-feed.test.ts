@@ -74,14 +74,14 @@ describe("repeat-delivery prices from a feed", () => {
     expect(offersOf(senior)).toEqual([{ retailer: "jollyes", price: 1500, repeat: null, terms: null }]);
 
     const product = getProductBySlug(temp.db, (temp.db.$client.prepare("SELECT slug FROM products WHERE gtin = ?").get(kibble) as { slug: string }).slug)!;
-    expect(product.prices.map((offer) => [offer.retailer.key, offer.total, offer.repeatPrice, offer.repeatTotal])).toEqual([
+    expect(product.prices.map((offer) => [offer.retailer.key, offer.totalPence, offer.repeatPricePence, offer.repeatTotalPence])).toEqual([
       // Amazon: £40.00 and £38.00 are both at or above its £35 free-delivery threshold.
-      ["amazon", 40, 38, 38],
+      ["amazon", 4000, 3800, 3800],
       // Zooplus states £3.99 delivery in the feed: the repeat order pays it too.
-      ["zooplus", 45.49, 39.43, 43.42],
+      ["zooplus", 4549, 3943, 4342],
     ]);
     // Best price: the lowest one-off total (Amazon £40.00), not the repeat total.
-    expect(product.bestPrice).toBe(40);
+    expect(product.bestPricePence).toBe(4000);
   });
 
   it("a later import's price checks change and clear repeat prices; the same feed again changes nothing", async () => {

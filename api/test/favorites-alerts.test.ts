@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { activeAlertLimit, favoriteLimit } from "../../data/domain/visitor.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 import { recordPriceChecks } from "../../data/db/price-writer.ts";

@@ -4,7 +4,7 @@
  * rank; offered only with a category sold by weight), and the sizes of a product's family in its detail.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { toPence } from "../../data/domain/money.ts";
 import { packSizeOf, pricePerKgOf, unitPriceOf } from "../../data/domain/product-quantity.ts";
 import type { ProductSize } from "../../data/domain/families.ts";

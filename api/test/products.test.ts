@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { sortOptions } from "../../data/domain/sorting.ts";
 import { startTestServer, type TestServer } from "./server.ts";

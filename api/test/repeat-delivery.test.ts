@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 import { offerUrl } from "../../data/db/fixtures/temp-db.ts";
 

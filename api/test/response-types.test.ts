@@ -14,6 +14,7 @@ import type { readAnalytics, dashboardCounts, listAdminProducts, listAllVouchers
 import type { latestAudit } from "../../data/db/audit.ts";
 import type { clearDemoCatalogue, demoCounts } from "../../data/db/demo.ts";
 import type { createProduct } from "../../data/db/catalogue-writer/products.ts";
+import type { ProductJson } from "../../data/domain/catalogue-json.ts";
 import type { createVoucher } from "../../data/db/catalogue-writer/vouchers.ts";
 import type { listCategories, getRetailerById } from "../../data/db/catalogue.ts";
 import type { listSubscribersWithConsent } from "../../data/db/subscribers.ts";
@@ -39,7 +40,8 @@ describe("declared response types follow the server functions", () => {
     expectTypeOf<Api.AdminProduct | null>().toEqualTypeOf<ReturnType<typeof getAdminProduct>>();
     expectTypeOf<Api.MachineTokenList>().toEqualTypeOf<ReturnType<typeof listMachineTokens>>();
     expectTypeOf<Api.PersonalDataErasure>().toEqualTypeOf<ReturnType<typeof erasePersonalData>>();
-    expectTypeOf<Api.SearchResponse>().toEqualTypeOf<ReturnType<typeof searchCatalogue>>();
+    // Search answers the stored read's total with its products in the API's shape (money in pounds).
+    expectTypeOf<Api.SearchResponse>().toEqualTypeOf<{ products: ProductJson[]; total: ReturnType<typeof searchCatalogue>["total"] }>();
     expectTypeOf<Api.FeedSourceList["sources"]>().toEqualTypeOf<ReturnType<FeedImports["views"]>>();
   });
 

@@ -5,7 +5,7 @@
  * bounds. The rule's every case is tested in data/domain/deal-truth.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 

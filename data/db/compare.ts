@@ -35,7 +35,7 @@ export function getCompareProducts(db: Db, ids: readonly number[]): CompareProdu
     if (!product) return [];
     // Read in the same synchronous call as the product: every product found has its row.
     const food = facts.get(id)!;
-    const unit = product.bestPrice === null ? null : unitPriceOf(toPence(product.bestPrice) ?? 0, product.packSize);
+    const unit = product.bestPricePence === null ? null : unitPriceOf(product.bestPricePence, product.packSize);
     const retailers = new Set(product.prices.map((offer) => offer.retailerId));
     const inStock = new Set(product.prices.filter((offer) => offer.inStock).map((offer) => offer.retailerId));
     const deal = bestDealOffer(product);
@@ -47,8 +47,8 @@ export function getCompareProducts(db: Db, ids: readonly number[]): CompareProdu
         image: product.image,
         brand: product.brand,
         category: product.category,
-        bestPrice: product.bestPrice,
-        bestDelivery: product.bestDelivery,
+        bestPrice: toPounds(product.bestPricePence),
+        bestDelivery: toPounds(product.bestDeliveryPence),
         packSize: product.packSize,
         unitPrice: unit === null ? null : { price: toPounds(unit.pence), unit: unit.unit },
         rating: product.rating,

@@ -12,12 +12,13 @@ import type { Product } from "../domain/catalogue.ts";
 import { dailyCostFor, dailyGrams, feedingCost, type FeedingGuide, type PetBody } from "../domain/feeding.ts";
 import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import { foodPackGrams } from "../domain/food.ts";
-import { toPounds } from "../domain/money.ts";
+import type { Pence } from "../domain/money.ts";
 import { packSizeOf } from "../domain/product-quantity.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 
 /** A product of the list with what a day of it costs the pet at its best price to the door (pounds); null when that cannot be worked out. */
-export type ProductWithFeedingCost = Product & { costPerDay: number | null };
+/** A product with what a day of it costs the pet at its best price; null when that is not known. */
+export type ProductWithFeedingCost = Product & { costPerDayPence: Pence | null };
 
 interface LeanRow {
   id: number;
@@ -84,6 +85,6 @@ export function listProductsByCostPerDay(db: Db, filters: ProductFilters, pet: P
   const products = getProductsByIds(db, slice.map((entry) => entry.id));
   return slice.flatMap(({ id, perDayPence }) => {
     const product = products.get(id);
-    return product ? [{ ...product, costPerDay: toPounds(perDayPence) }] : [];
+    return product ? [{ ...product, costPerDayPence: perDayPence }] : [];
   });
 }

@@ -6,7 +6,6 @@ import { closeDb, migrateDb, openDb, type Db } from "./client.ts";
 import { defaultHistoryDays, familySizes, loadProductPages, productSitemaps, sizesOf, withFamilyMembers, type HistoryPoint, type ProductPageData } from "./product-pages.ts";
 import { readOfferPricing } from "./offer-pricing.ts";
 import { recomputeBestPrices } from "./offers.ts";
-import { toPence } from "../domain/money.ts";
 import { pointsToDoor, priceChart } from "../domain/price-chart.ts";
 import { productSizes, type FamilyMember } from "../domain/families.ts";
 import { getProductBySlug } from "./products.ts";
@@ -129,8 +128,8 @@ describe("the price chart of a product page", () => {
       for (const offer of product.prices) {
         const line = chart.lines.find((entry) => entry.retailerName === offer.retailer.name);
         if (line === undefined) continue;
-        expect(line.lastPricePence, `${product.slug} at ${offer.retailer.name}`).toBe(toPence(offer.total));
-        if ((offer.delivery ?? 0) > 0) withDelivery++;
+        expect(line.lastPricePence, `${product.slug} at ${offer.retailer.name}`).toBe(offer.totalPence);
+        if ((offer.deliveryPence ?? 0) > 0) withDelivery++;
       }
     }
     // Offers whose delivery makes the total differ from the item price are among them.

@@ -151,27 +151,27 @@ function rowDeliveryPence(row: OfferRow): Pence | null {
   );
 }
 
-/** The offer as the API gives it: money in pounds from here on. */
+/** The offer, its money in pence. */
 function toOffer(row: OfferRow, delivery: Pence | null = rowDeliveryPence(row)): Offer {
   return {
     id: row.id,
     productId: row.product_id,
     retailerId: row.retailer_id,
     retailer: { key: row.retailer_key, name: row.retailer_name, logo: row.retailer_logo },
-    price: toPounds(row.price_pence),
-    originalPrice: toPounds(row.original_price_pence),
+    pricePence: row.price_pence,
+    originalPricePence: row.original_price_pence,
     url: row.url,
     inStock: row.in_stock === 1,
     freeDelivery: row.free_delivery === 1,
-    delivery: toPounds(delivery),
-    total: toPounds(totalPence(row.price_pence, delivery)),
+    deliveryPence: delivery,
+    totalPence: totalPence(row.price_pence, delivery),
     priceOverride: row.price_override === 1,
-    manualPrice: toPounds(row.manual_price_pence),
+    manualPricePence: row.manual_price_pence,
     updatedAt: row.updated_at,
     lastCheckedAt: row.last_checked_at,
     stale: row.stale === 1,
-    repeatPrice: toPounds(row.repeat_price_pence),
-    repeatTotal: toPounds(repeatTotalOf(row)),
+    repeatPricePence: row.repeat_price_pence,
+    repeatTotalPence: repeatTotalOf(row),
     repeatTerms: row.repeat_terms,
   };
 }
@@ -188,9 +188,9 @@ function toProduct(row: ListedProductRow, prices: Offer[]): Product {
     category: { name: row.category_name, slug: row.category_slug },
     rating: row.rating,
     reviewCount: row.review_count,
-    bestPrice: toPounds(row.best_price_pence),
-    originalPrice: toPounds(row.original_price_pence),
-    bestDelivery: toPounds(row.best_delivery_pence),
+    bestPricePence: row.best_price_pence,
+    originalPricePence: row.original_price_pence,
+    bestDeliveryPence: row.best_delivery_pence,
     packSize: packSizeOf(row.name),
     bestRetailerId: row.best_retailer_id,
     bestRetailer:
@@ -223,7 +223,7 @@ type Listed = ListedOffer & { offer: Offer };
 function toListed(row: OfferRow): Listed {
   const delivery = rowDeliveryPence(row);
   const offer = toOffer(row, delivery);
-  return { offer, inStock: offer.inStock, stale: offer.stale, retailer: offer.retailer, totalPence: totalPence(row.price_pence, delivery) };
+  return { offer, inStock: offer.inStock, stale: offer.stale, retailer: offer.retailer, totalPence: offer.totalPence };
 }
 
 /** Each product's offers in listing order, compared on pence (never on pounds). */

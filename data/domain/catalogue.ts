@@ -1,7 +1,8 @@
 /**
- * The catalogue as the API, the build and the islands see it. Prices here
- * are pounds as numbers exact to two decimals (converted from pence at the data boundary).
+ * The catalogue as the build and the server's reads see it. Money is integer pence throughout;
+ * the API's JSON (catalogue-json.ts) is where it becomes pounds.
  */
+import type { Pence } from "./money.ts";
 import type { PackSize } from "./product-quantity.ts";
 import type { FeedingGuide, Species } from "./feeding.ts";
 import type { LegalCategory } from "./legal-category.ts";
@@ -49,28 +50,29 @@ export interface Offer {
   productId: number;
   retailerId: number;
   retailer: RetailerRef;
-  price: number;
-  /** The retailer's own claimed was-price (RRP) as its source gave it: never shown as a "was" price (Product.originalPrice is the one the rule allows). */
-  originalPrice: number | null;
+  /** The item price the shopper pays (the manual price when the admin overrides it). */
+  pricePence: Pence;
+  /** The retailer's own claimed was-price (RRP) as its source gave it: never shown as a "was" price (Product.originalPricePence is the one the rule allows). */
+  originalPricePence: Pence | null;
   url: string;
   inStock: boolean;
   /** The admin marked the offer as delivered free. */
   freeDelivery: boolean;
   /** Delivery for one unit bought on its own (the offer's own statement, else its retailer's rule); null: not known. */
-  delivery: number | null;
+  deliveryPence: Pence | null;
   /** What one unit costs to the door: price plus delivery (the price alone when delivery is not known). */
-  total: number;
+  totalPence: Pence;
   priceOverride: boolean;
-  manualPrice: number | null;
+  manualPricePence: Pence | null;
   updatedAt: string;
   /** When a source (feed, page check, the admin) last confirmed the price; null: never. */
   lastCheckedAt: string | null;
   /** Not confirmed within the freshness window (24 hours by default): shown with a warning, never the best price. */
   stale: boolean;
   /** The item price on the retailer's repeat-delivery scheme (Subscribe & Save, Repeat, Easy Repeat); null: none. */
-  repeatPrice: number | null;
-  /** A repeat order to the door: repeatPrice plus the delivery a one-off order at that price costs; null: no repeat price. */
-  repeatTotal: number | null;
+  repeatPricePence: Pence | null;
+  /** A repeat order to the door: the repeat price plus the delivery a one-off order at that price costs; null: no repeat price. */
+  repeatTotalPence: Pence | null;
   /** The scheme's terms in a line; null: none stated. */
   repeatTerms: string | null;
 }
@@ -90,15 +92,15 @@ export interface Product extends ProductDetailValues {
   rating: number;
   reviewCount: number;
   /** The lowest total to the door (item plus delivery) among current in-stock offers. */
-  bestPrice: number | null;
+  bestPricePence: Pence | null;
   /**
    * The "was" price to the door the price history allows (wasPrice in deal-truth.ts: the best
    * offer's retailer charged it for 28 days in a row within six months, nothing higher since),
-   * only when above bestPrice; the one a page, card or list may strike through.
+   * only when above the best price; the one a page, card or list may strike through.
    */
-  originalPrice: number | null;
-  /** The delivery inside bestPrice; null when not known. */
-  bestDelivery: number | null;
+  originalPricePence: Pence | null;
+  /** The delivery inside the best price; null when not known. */
+  bestDeliveryPence: Pence | null;
   /** The net quantity its name states (for unit prices per kg, litre or item); null when none. */
   packSize: PackSize | null;
   bestRetailerId: number | null;
@@ -119,7 +121,7 @@ export interface Product extends ProductDetailValues {
 }
 
 /** Where a product's best-deal link goes: its best retailer's offer, when in stock; else undefined. */
-export function bestDealOffer(product: Pick<Product, "prices" | "bestRetailerId">): Offer | undefined {
+export function bestDealOffer<O extends Pick<Offer, "retailerId" | "inStock">>(product: { prices: readonly O[]; bestRetailerId: number | null }): O | undefined {
   return product.prices.find((offer) => offer.retailerId === product.bestRetailerId && offer.inStock);
 }
 

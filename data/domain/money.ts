@@ -1,6 +1,8 @@
 /**
- * Money is integer pence inside the application; pounds appear only at the edges (API JSON
- * numbers, form inputs, display). Nothing here does float arithmetic on pounds.
+ * Money is integer pence inside the application: the database, the rules, the server's reads
+ * and the built pages. Pounds appear only at the edges: the API's JSON (catalogue-json.ts turns
+ * products and offers into it) and island props, which are JSON too; form inputs; display text.
+ * Nothing here does float arithmetic on pounds.
  */
 
 /** Integer pence. */

@@ -4,7 +4,8 @@
  * "{status}: {body text or status text}"; `error` holds the server's `{ error }` message.
  */
 import { apiPath, type ApiParams } from "../../data/domain/paths.ts";
-import type { Product, Voucher } from "../../data/domain/catalogue.ts";
+import type { Voucher } from "../../data/domain/catalogue.ts";
+import type { ProductJson } from "../../data/domain/catalogue-json.ts";
 import type { BrandCount } from "../../data/domain/facets.ts";
 import type { CompareResponse, ProductCountResponse, SearchResponse } from "../../api/http/responses.ts";
 
@@ -46,7 +47,7 @@ export const api = {
 
 export type SearchResult = SearchResponse;
 
-export const fetchProducts = (params: ApiParams) => api.get<Product[]>("/api/products", params);
+export const fetchProducts = (params: ApiParams) => api.get<ProductJson[]>("/api/products", params);
 export const fetchProductCount = (params: ApiParams) => api.get<ProductCountResponse>("/api/products/count", params).then((r) => r.count);
 export const fetchSearch = (params: ApiParams) => api.get<SearchResult>("/api/search", params);
 export const fetchBrandCounts = (params: ApiParams) => api.get<BrandCount[]>("/api/brands/counts", params);

@@ -4,6 +4,7 @@ import { siteConfig } from "../../data/config.ts";
 import { compareStorageKey } from "../features/compare/compare.store.ts";
 import { favoritesSavedKey } from "../features/favorites/favorites.store.ts";
 import { toCardProduct } from "../features/products/card-product.ts";
+import { productJson } from "../../data/domain/catalogue-json.ts";
 import type { FilterLists } from "../features/products/ProductFilters.tsx";
 import { allCategories, buildAffiliateIds, comparisonRetailers, gridBrandCounts, gridFirstPage } from "./build-data.ts";
 
@@ -17,7 +18,8 @@ export function gridProps(title: string, fixedCategory?: string) {
   const { products, count } = gridFirstPage(fixedCategory ? { category: fixedCategory } : {}, gridPageSize);
   return {
     title,
-    initialProducts: products.map(toCardProduct),
+    // Island props are JSON in the page: the API's shape, money in pounds.
+    initialProducts: products.map((product) => toCardProduct(productJson(product))),
     initialCount: count,
     ...filterLists(),
     brands: gridBrandCounts(fixedCategory),

@@ -4,6 +4,7 @@ import type { DealFacts } from "../../data/domain/deal-facts.ts";
 import type { OfferPricing } from "../../data/domain/offers.ts";
 import { packSizeOf } from "../../data/domain/product-quantity.ts";
 import { productPageView, type ProductPageInput } from "./product-page-view.ts";
+import { fromPounds } from "../../data/domain/money.ts";
 import { detailsOf } from "../../data/domain/product-details.ts";
 
 const now = new Date("2026-03-15T12:00:00.000Z");
@@ -16,26 +17,29 @@ const retailers = {
   3: { key: "jollyes", name: "Jollyes", logo: "/logos/jollyes.svg" },
 } as const;
 
+/** An offer at an item price and delivery in pounds (null: delivery not known). */
 function offer(retailerId: 1 | 2 | 3, price: number, delivery: number | null, extra: Partial<Offer> = {}): Offer {
+  const pricePence = fromPounds(price);
+  const deliveryPence = fromPounds(delivery);
   return {
     id: retailerId * 10,
     productId: 7,
     retailerId,
     retailer: retailers[retailerId],
-    price,
-    originalPrice: null,
+    pricePence,
+    originalPricePence: null,
     url: `https://www.${retailers[retailerId].key}.co.uk/p/7`,
     inStock: true,
     freeDelivery: delivery === 0,
-    delivery,
-    total: delivery === null ? price : Math.round((price + delivery) * 100) / 100,
+    deliveryPence,
+    totalPence: pricePence + (deliveryPence ?? 0),
     priceOverride: false,
-    manualPrice: null,
+    manualPricePence: null,
     updatedAt: "2026-03-15T06:00:00.000Z",
     lastCheckedAt: "2026-03-15T06:00:00.000Z",
     stale: false,
-    repeatPrice: null,
-    repeatTotal: null,
+    repeatPricePence: null,
+    repeatTotalPence: null,
     repeatTerms: null,
     ...extra,
   };
@@ -54,9 +58,9 @@ function product(prices: Offer[], extra: Partial<Product> = {}): Product {
     category: { name: "Dog Food", slug: "dog-food" },
     rating: 4.5,
     reviewCount: 1234,
-    bestPrice: null,
-    originalPrice: null,
-    bestDelivery: null,
+    bestPricePence: null,
+    originalPricePence: null,
+    bestDeliveryPence: null,
     packSize: null,
     bestRetailerId: null,
     bestRetailer: null,
@@ -74,7 +78,7 @@ function product(prices: Offer[], extra: Partial<Product> = {}): Product {
 }
 
 const pricingOf = (offers: readonly Offer[]): OfferPricing[] =>
-  offers.map((o) => ({ retailerId: o.retailerId, pricePence: Math.round(o.price * 100), inStock: o.inStock, priceOverride: false, manualPricePence: null, deliveryPence: o.delivery === null ? null : Math.round(o.delivery * 100) }));
+  offers.map((o) => ({ retailerId: o.retailerId, pricePence: o.pricePence, inStock: o.inStock, priceOverride: false, manualPricePence: null, deliveryPence: o.deliveryPence }));
 
 const dealFacts = (lowestBeforeTodayPence: number | null): DealFacts => ({
   isLowestIn90Days: false,
@@ -109,7 +113,7 @@ describe("productPageView", () => {
   it("shows a was price and its saving, the best offer by total to the door, and the offers in the order given", () => {
     // Zooplus has the lower item price, but Amazon's free delivery makes it cheaper to the door.
     const offers = [offer(2, 14.0, 2.99), offer(1, 15.0, 0), offer(3, 18.5, null, { inStock: false })];
-    const view = productPageView(input(product(offers, { bestPrice: 15, originalPrice: 20, bestRetailerId: 1, bestRetailer: retailers[1] })));
+    const view = productPageView(input(product(offers, { bestPricePence: 1500, originalPricePence: 2000, bestRetailerId: 1, bestRetailer: retailers[1] })));
 
     expect(view.best?.offer).toBe(offers[1]);
     expect(view.best?.retailer.name).toBe("Amazon");
@@ -146,14 +150,14 @@ describe("productPageView", () => {
 
   it("shows no was price when it is not above the best price", () => {
     const offers = [offer(1, 15.0, 0)];
-    const view = productPageView(input(product(offers, { bestPrice: 15, originalPrice: 15 })));
+    const view = productPageView(input(product(offers, { bestPricePence: 1500, originalPricePence: 1500 })));
     expect(view.discount).toBeNull();
     expect(view.wasPriceText).toBeNull();
   });
 
   it("gives a prescription-only medicine no was price, saving, deal panel or price alert", () => {
     const offers = [offer(1, 30.0, 0)];
-    const view = productPageView(input(product(offers, { bestPrice: 30, originalPrice: 40, legalCategory: "POM-V" })));
+    const view = productPageView(input(product(offers, { bestPricePence: 3000, originalPricePence: 4000, legalCategory: "POM-V" })));
     expect(view.prescriptionOnly).toBe(true);
     expect(view.discount).toBeNull();
     expect(view.wasPriceText).toBeNull();
@@ -163,7 +167,7 @@ describe("productPageView", () => {
     // Its prices are still listed.
     expect(view.best?.offer).toBe(offers[0]);
 
-    const exempt = productPageView(input(product(offers, { bestPrice: 30, originalPrice: 40, legalCategory: "NFA-VPS" })));
+    const exempt = productPageView(input(product(offers, { bestPricePence: 3000, originalPricePence: 4000, legalCategory: "NFA-VPS" })));
     expect(exempt.prescriptionOnly).toBe(false);
     expect(exempt.wasPriceText).toBe("£40.00");
   });
@@ -199,13 +203,13 @@ describe("productPageView", () => {
 
   it("breaks a tie for the best total to the door by the lower retailer id, whatever the listing order", () => {
     const offers = [offer(3, 12.0, 1.0), offer(2, 13.0, 0), offer(1, 14.0, 0)];
-    const view = productPageView(input(product(offers, { bestPrice: 13 })));
+    const view = productPageView(input(product(offers, { bestPricePence: 1300 })));
     expect(view.best?.offer).toBe(offers[1]);
     expect(view.offers.filter((row) => row.isBest).map((row) => row.offer.retailerId)).toEqual([2]);
   });
 
   it("gives unit prices for a stated pack size and draws the history to the door", () => {
-    const offers = [offer(1, 10.0, 2.0), offer(2, 13.0, 0, { repeatPrice: 12.0, repeatTotal: 12.0 })];
+    const offers = [offer(1, 10.0, 2.0), offer(2, 13.0, 0, { repeatPricePence: 1200, repeatTotalPence: 1200 })];
     const view = productPageView(
       input(product(offers, { packSize: packSizeOf("Crunchy Kibble 2kg") }), {
         history: [{ retailerId: 1, retailerName: "Amazon", pricePence: 1000, recordedAt: "2026-03-01T00:00:00.000Z" }],

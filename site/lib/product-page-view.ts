@@ -7,10 +7,11 @@ import { buildAffiliateUrl } from "../../data/domain/affiliate.ts";
 import type { AffiliateIds, Offer, Product, RetailerRef } from "../../data/domain/catalogue.ts";
 import type { DealFacts } from "../../data/domain/deal-facts.ts";
 import { deliveryText } from "../../data/domain/delivery.ts";
-import { discountPercent, formatPrice, formatRating, ratingStars, shownRating } from "../../data/domain/display.ts";
+import { formatRating, ratingStars, shownRating } from "../../data/domain/display.ts";
 import type { ProductSize } from "../../data/domain/families.ts";
 import { isPrescriptionOnly } from "../../data/domain/legal-category.ts";
-import { fromPounds, type Pence } from "../../data/domain/money.ts";
+import { formatPence, type Pence } from "../../data/domain/money.ts";
+import { percentOff } from "../../data/domain/percent-off.ts";
 import { bestOfferOf, lastSeenOffer, type OfferPricing } from "../../data/domain/offers.ts";
 import { categoryPath, homePath, imageFallback, productImage, productPath } from "../../data/domain/paths.ts";
 import { fluidChartPadding, pointsToDoor, priceChart, type HistoryPoint, type PriceChart } from "../../data/domain/price-chart.ts";
@@ -97,7 +98,7 @@ export interface ProductPageView {
 }
 
 /** Prices in JSON-LD and data attributes: "12.99". */
-const decimal = (pounds: number) => (fromPounds(pounds) / 100).toFixed(2);
+const decimal = (pence: Pence) => (pence / 100).toFixed(2);
 
 export function productPageView(input: ProductPageInput): ProductPageView {
   const { product, now, site } = input;
@@ -115,15 +116,15 @@ export function productPageView(input: ProductPageInput): ProductPageView {
   const pageUrl = absolute(productPath(product.slug));
 
   const offers = product.prices;
-  const offerTotal = (offer: Offer) => fromPounds(offer.total);
+  const offerTotal = (offer: Offer) => offer.totalPence;
   // The best offer: the lowest total to the door among the offers that may be compared (the rule the product's best price follows).
   const bestOffer: Offer | undefined = bestOfferOf(offers, now, { totalOf: offerTotal, freshForMs: input.freshForMs }) ?? undefined;
   const bestRetailer = bestOffer?.retailer ?? product.bestRetailer;
   // A prescription-only medicine (POM-V, POM-VPS) may not be advertised: its page is a plain price
   // list saying "Prescription needed", with no saving, was price, deal panel or price alert.
   const prescriptionOnly = isPrescriptionOnly(product.legalCategory);
-  const discount = prescriptionOnly ? null : discountPercent(product.originalPrice, product.bestPrice);
-  const bestPriceText = formatPrice(product.bestPrice, "N/A");
+  const discount = prescriptionOnly ? null : percentOff(product.originalPricePence, product.bestPricePence);
+  const bestPriceText = product.bestPricePence === null ? "N/A" : formatPence(product.bestPricePence);
   // Stars, score and aggregateRating only with reviews behind them (shownRating).
   const rating = shownRating(product.rating, product.reviewCount);
   const ratingText = formatRating(rating);
@@ -131,9 +132,9 @@ export function productPageView(input: ProductPageInput): ProductPageView {
   const reviewCountText = String(product.reviewCount).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   const retailerCount = new Set(offers.map((offer) => offer.retailerId)).size;
   const retailersText = `${retailerCount} UK ${retailerCount === 1 ? "retailer" : "retailers"}`;
-  /** "£5.42 per kg" of a price (pounds) for this product's pack; null when its size is not stated. */
-  const unitText = (pounds: number) => {
-    const price = unitPriceOf(fromPounds(pounds), product.packSize);
+  /** "£5.42 per kg" of a price for this product's pack; null when its size is not stated. */
+  const unitText = (pence: Pence) => {
+    const price = unitPriceOf(pence, product.packSize);
     return price === null ? null : formatUnitPrice(price);
   };
   const unitHeading = product.packSize === null ? null : { kg: "Per kg", l: "Per litre", item: "Per item" }[product.packSize.unit];
@@ -149,13 +150,13 @@ export function productPageView(input: ProductPageInput): ProductPageView {
       target: "_blank",
       "data-affiliate": "",
       "data-retailer": offer.retailer.name,
-      "data-price": decimal(offer.total),
+      "data-price": decimal(offer.totalPence),
     },
-    totalText: formatPrice(offer.total),
-    itemText: formatPrice(offer.price),
-    deliveryText: deliveryText(fromPounds(offer.delivery)),
-    unitTotalText: unitText(offer.total),
-    unitItemText: unitText(offer.price),
+    totalText: formatPence(offer.totalPence),
+    itemText: formatPence(offer.pricePence),
+    deliveryText: deliveryText(offer.deliveryPence),
+    unitTotalText: unitText(offer.totalPence),
+    unitItemText: unitText(offer.pricePence),
   });
   const offerViews = offers.map(offerView);
   const bestView = offerViews.find((view) => view.isBest);
@@ -165,7 +166,7 @@ export function productPageView(input: ProductPageInput): ProductPageView {
     : `Compare ${product.name} prices from ${retailersText}. Currently out of stock at all retailers.`;
 
   // Prices to the door, as the page compares them.
-  const offerPrices = offers.map((offer) => offer.total);
+  const offerPrices = offers.map((offer) => offer.totalPence);
   const jsonLd = {
     "@context": "https://schema.org",
     "@graph": [
@@ -188,7 +189,7 @@ export function productPageView(input: ProductPageInput): ProductPageView {
             ? {
                 "@type": "AggregateOffer",
                 priceCurrency: "GBP",
-                lowPrice: decimal(product.bestPrice ?? Math.min(...offerPrices)),
+                lowPrice: decimal(product.bestPricePence ?? Math.min(...offerPrices)),
                 highPrice: decimal(Math.max(...offerPrices)),
                 offerCount: offers.length,
                 availability: bestOffer ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
@@ -206,7 +207,7 @@ export function productPageView(input: ProductPageInput): ProductPageView {
     ],
   };
 
-  const delivery = bestOffer?.delivery ?? null;
+  const delivery = bestOffer?.deliveryPence ?? null;
   return {
     prescriptionOnly,
     showDealPanel: !prescriptionOnly,
@@ -214,7 +215,7 @@ export function productPageView(input: ProductPageInput): ProductPageView {
     image,
     imageFallback: imageFallback(product),
     discount,
-    wasPriceText: product.originalPrice !== null && discount !== null ? formatPrice(product.originalPrice) : null,
+    wasPriceText: product.originalPricePence !== null && discount !== null ? formatPence(product.originalPricePence) : null,
     rating: rating === null ? null : { stars: ratingStars(rating), text: ratingText, reviewCountText },
     best:
       bestView && bestRetailer
@@ -223,14 +224,14 @@ export function productPageView(input: ProductPageInput): ProductPageView {
             retailer: bestRetailer,
             priceText: bestPriceText,
             // After "Total to your door: £12.99 item".
-            deliveryNote: delivery === null ? "(delivery not stated)" : delivery === 0 ? "with free delivery" : `+ ${formatPrice(delivery)} delivery`,
+            deliveryNote: delivery === null ? "(delivery not stated)" : delivery === 0 ? "with free delivery" : `+ ${formatPence(delivery)} delivery`,
           }
         : undefined,
-    lastSeen: lastSeen && { totalText: formatPrice(lastSeen.total), retailerName: lastSeen.retailer.name },
+    lastSeen: lastSeen && { totalText: formatPence(lastSeen.totalPence), retailerName: lastSeen.retailer.name },
     offers: offerViews,
     retailersText,
     unitHeading,
-    hasRepeat: offers.some((offer) => offer.repeatPrice !== null),
+    hasRepeat: offers.some((offer) => offer.repeatPricePence !== null),
     chart,
     lowestBeforeTodayPence: prescriptionOnly ? null : (input.dealFacts?.lowestBeforeTodayPence ?? null),
     meta: { title: product.name, fullTitle: `${product.name} - ${site.siteName}`, description, canonicalPath: productPath(product.slug) },

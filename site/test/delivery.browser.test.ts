@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { openDb } from "../../data/db/client.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { bumpCatalogueRevision } from "../../data/db/catalogue-revision.ts";

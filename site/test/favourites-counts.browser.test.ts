@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { alertsPath, categoryPath, favoritesPath, productPath } from "../../data/domain/paths.ts";
 import { randomIdAlphabet, randomIdLength } from "../../data/domain/visitor-id.ts";
 import { islandsReady, launchBrowser, openPage } from "./browser.ts";

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { openDb } from "../../data/db/client.ts";
 import { cheapestWayToFeed, costPerDayPence, dailyGrams, describeMethod, feedingCost, type FoodFacts, type PetBody } from "../../data/domain/feeding.ts";
 import { parseFeedingGuide } from "../../data/domain/feeding.schema.ts";

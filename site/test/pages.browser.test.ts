@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import type { Category, Product } from "../../data/domain/catalogue.ts";
+import type { Category } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { expectAffiliateLink, islandsReady, launchBrowser, openPage, readAffiliateData, seriousA11yViolations } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");

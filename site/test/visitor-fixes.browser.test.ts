@@ -5,7 +5,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { randomIdAlphabet, randomIdLength } from "../../data/domain/visitor-id.ts";
 import { islandsReady, launchBrowser, openPage } from "./browser.ts";
 

@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } fro
 import type { Browser, Locator, Page } from "playwright-core";
 import { openDb } from "../../data/db/client.ts";
 import { dealFactsFor } from "../../data/db/deal-facts.ts";
-import type { Category, Product } from "../../data/domain/catalogue.ts";
+import type { Category } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { gridPageSize } from "../../data/domain/grid-query.ts";
 import { categoryPath, comparePath, packshotPath, productPath } from "../../data/domain/paths.ts";
 import { expectAffiliateLink, launchBrowser, openPage, readAffiliateData, toastShows } from "./browser.ts";

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Browser } from "playwright-core";
-import type { Product } from "../../data/domain/catalogue.ts";
+import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import type { Page } from "playwright-core";
 import { expectAffiliateLink, islandsReady, launchBrowser, openPage, readAffiliateData } from "./browser.ts";
 import { confirmationLink, mailsTo } from "./outbox.ts";

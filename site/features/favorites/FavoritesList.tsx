@@ -2,7 +2,8 @@ import { ArrowDown, ArrowUp, Equal, ExternalLink, HeartOff, Pencil } from "lucid
 import { AlertDialog } from "radix-ui";
 import { useCallback, useEffect, useState } from "react";
 import { buildAffiliateUrl } from "../../../data/domain/affiliate.ts";
-import { bestDealOffer, type Product } from "../../../data/domain/catalogue.ts";
+import { bestDealOffer } from "../../../data/domain/catalogue.ts";
+import type { ProductJson } from "../../../data/domain/catalogue-json.ts";
 import { discountPercent, formatPrice } from "../../../data/domain/display.ts";
 import { isPrescriptionOnly, prescriptionNeededText } from "../../../data/domain/legal-category.ts";
 import { homePath, packshotPath, productImage, productPath } from "../../../data/domain/paths.ts";
@@ -20,7 +21,7 @@ interface Favorite {
   id: number;
   productId: number;
   notes: string | null;
-  product: Product;
+  product: ProductJson;
   /** The best price to the door when saved (null: saved before prices were kept). */
   savedPrice: number | null;
 }

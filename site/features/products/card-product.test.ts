@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Offer, Product } from "../../../data/domain/catalogue.ts";
+import type { OfferJson as Offer, ProductJson as Product } from "../../../data/domain/catalogue-json.ts";
 import type { LegalCategory } from "../../../data/domain/legal-category.ts";
 import { toCardProduct } from "./card-product.ts";
 import { detailsOf } from "../../../data/domain/product-details.ts";

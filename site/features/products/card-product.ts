@@ -3,7 +3,8 @@
  * home and category page as island props, so each field here costs bytes on every visit.
  * Products from the API are reshaped the same way before they reach a card.
  */
-import { bestDealOffer, type Product } from "../../../data/domain/catalogue.ts";
+import { bestDealOffer } from "../../../data/domain/catalogue.ts";
+import type { ProductJson } from "../../../data/domain/catalogue-json.ts";
 import type { CompareItem } from "../../../data/domain/compare.ts";
 import type { PackSize } from "../../../data/domain/product-quantity.ts";
 import { isPrescriptionOnly } from "../../../data/domain/legal-category.ts";
@@ -51,7 +52,7 @@ export interface CardProduct extends CompareItem {
  * has no was price (so no "Save N%" and nothing struck through) and no "View Best Deal" link
  * (it links to its page, "See prices"), and says "Prescription needed".
  */
-export function toCardProduct(product: Product): CardProduct {
+export function toCardProduct(product: ProductJson): CardProduct {
   const prescriptionOnly = isPrescriptionOnly(product.legalCategory);
   const bestOffer = prescriptionOnly ? undefined : bestDealOffer(product);
   return {
@@ -77,7 +78,7 @@ export function toCardProduct(product: Product): CardProduct {
     })),
     offerCount: product.prices.length,
     bestDeal: bestOffer ? { retailerKey: bestOffer.retailer.key, url: bestOffer.url } : null,
-    ...("costPerDay" in product ? { costPerDay: (product as Product & { costPerDay: number | null }).costPerDay } : {}),
+    ...("costPerDay" in product ? { costPerDay: (product as ProductJson & { costPerDay: number | null }).costPerDay } : {}),
     ...(prescriptionOnly ? { prescriptionOnly: true as const } : {}),
   };
 }

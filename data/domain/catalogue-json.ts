@@ -1,0 +1,61 @@
+/**
+ * Products and offers as the API's JSON gives them: money as pounds, numbers exact to two
+ * decimals (12.99), under the names the API has always used (price, bestPrice). Everything
+ * inside the application works in integer pence (catalogue.ts); this is the one place a product
+ * or an offer becomes pounds, and islands that read the API read these types.
+ */
+import type { Offer, Product } from "./catalogue.ts";
+import { toPounds } from "./money.ts";
+
+export type OfferJson = Omit<
+  Offer,
+  "pricePence" | "originalPricePence" | "deliveryPence" | "totalPence" | "manualPricePence" | "repeatPricePence" | "repeatTotalPence"
+> & {
+  price: number;
+  /** The retailer's own claimed was-price (RRP): never shown as a "was" price (the product's originalPrice is). */
+  originalPrice: number | null;
+  /** Delivery for one unit bought on its own; null: not known. */
+  delivery: number | null;
+  /** Price plus delivery (the price alone when delivery is not known). */
+  total: number;
+  manualPrice: number | null;
+  repeatPrice: number | null;
+  repeatTotal: number | null;
+};
+
+export type ProductJson = Omit<Product, "bestPricePence" | "originalPricePence" | "bestDeliveryPence" | "prices"> & {
+  /** The lowest total to the door among current in-stock offers. */
+  bestPrice: number | null;
+  /** The "was" price the price history allows, only when above bestPrice. */
+  originalPrice: number | null;
+  /** The delivery inside bestPrice; null when not known. */
+  bestDelivery: number | null;
+  prices: OfferJson[];
+};
+
+/** An offer in the API's shape: pence become pounds, nothing else changes. */
+export function offerJson(offer: Offer): OfferJson {
+  const { pricePence, originalPricePence, deliveryPence, totalPence, manualPricePence, repeatPricePence, repeatTotalPence, ...rest } = offer;
+  return {
+    ...rest,
+    price: toPounds(pricePence),
+    originalPrice: toPounds(originalPricePence),
+    delivery: toPounds(deliveryPence),
+    total: toPounds(totalPence),
+    manualPrice: toPounds(manualPricePence),
+    repeatPrice: toPounds(repeatPricePence),
+    repeatTotal: toPounds(repeatTotalPence),
+  };
+}
+
+/** A product in the API's shape, its offers with it: pence become pounds, nothing else changes. */
+export function productJson<P extends Product>(product: P): Omit<P, "bestPricePence" | "originalPricePence" | "bestDeliveryPence" | "prices"> & ProductJson {
+  const { bestPricePence, originalPricePence, bestDeliveryPence, prices, ...rest } = product;
+  return {
+    ...rest,
+    bestPrice: toPounds(bestPricePence),
+    originalPrice: toPounds(originalPricePence),
+    bestDelivery: toPounds(bestDeliveryPence),
+    prices: prices.map(offerJson),
+  };
+}
