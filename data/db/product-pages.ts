@@ -97,6 +97,26 @@ export function loadProductPages(db: Db, options: ProductPagesOptions): ProductP
   return pages;
 }
 
+/** A product page's address: the product's id and slug. */
+export interface ProductPageKey {
+  id: number;
+  slug: string;
+}
+
+/**
+ * The products that get pages (every product, or only `productIds`; unknown ids are skipped), by
+ * id: the same products loadProductPages reads, without their data, so a build can list every
+ * page first and read the pages' data a batch at a time.
+ */
+export function productPageKeys(db: Db, productIds?: readonly number[]): ProductPageKey[] {
+  const from = "FROM products p JOIN categories c ON c.id = p.category_id";
+  return productIds === undefined
+    ? statement<ProductPageKey>(db, `SELECT p.id, p.slug ${from} ORDER BY p.id`).all()
+    : statement<ProductPageKey>(db, `SELECT p.id, p.slug ${from} WHERE p.id IN (SELECT value FROM json_each(?)) ORDER BY p.id`).all(
+        JSON.stringify(productIds),
+      );
+}
+
 interface FamilyRow {
   family_key: string;
   id: number;

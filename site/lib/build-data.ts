@@ -15,8 +15,10 @@ import { getAffiliateIds, listCategories, listComparisonRetailers, listRetailers
 import {
   defaultHistoryDays,
   loadProductPages,
+  productPageKeys,
   productSitemaps,
   type ProductPageData,
+  type ProductPageKey,
   type ProductSitemap,
 } from "../../data/db/product-pages.ts";
 import { countProducts, listFeaturedProducts, listProducts } from "../../data/db/products.ts";
@@ -131,46 +133,73 @@ export function gridBrandCounts(category?: string): BrandCount[] {
 
 export { defaultHistoryDays };
 
-/**
- * Product pages of this pass: every product, or a fast pass's products only; each with its
- * offers and its price history over the `defaultHistoryDays` up to `now` (three queries in all,
- * whatever the count).
- */
-export function productPages(now: Date): ProductPageData[] {
-  return once("product-pages", (db) => {
+/** The products this pass renders pages for, by id (ids and slugs only): the product route's paths. */
+export function productPageKeysOfPass(): ProductPageKey[] {
+  return once("product-page-keys", (db) => {
     const { pass } = passData();
-    const pages = loadProductPages(db, {
-      now,
-      historyDays: defaultHistoryDays,
-      ...(pass.productIds ? { productIds: pass.productIds } : {}),
-    });
-    pass.productPages = pages.map(({ product }) => ({ id: product.id, slug: product.slug }));
-    return pages;
+    const keys = productPageKeys(db, pass.productIds ?? undefined);
+    pass.productPages = keys;
+    return keys;
   });
 }
 
-/**
- * The pricing inputs (item price, delivery, the retailer's delivery rule) of this pass's
- * products' offers, by product id, in one query: what turns a recorded item price into a price to
- * the door for the chart and the deal facts.
- */
-export function productOfferPricing(): ReadonlyMap<number, readonly OfferPricing[]> {
-  return once("product-offer-pricing", (db) => readOfferPricing(db, passData().pass.productIds ?? null));
+/** What one product page shows: its product, offers, history and sizes, its offers' pricing and its deal facts. */
+export interface ProductPageInput extends ProductPageData {
+  /**
+   * The pricing inputs (item price, delivery, the retailer's delivery rule) of its offers: what
+   * turns a recorded item price into a price to the door for the chart and the deal facts.
+   */
+  pricing: readonly OfferPricing[];
+  /** Lowest in 90 days, typical price, deal, supported was-price; undefined when it has no offers. */
+  dealFacts: DealFacts | undefined;
 }
 
 /**
- * Deal facts (lowest in 90 days, typical price, deal, supported was-price) of this pass's product
- * pages as of `now`, by product id: worked out in bulk from the history the pages already read
- * and the offers' pricing, plus one query for the longer history of the products whose "was"
- * price the 90 days do not settle.
+ * Product pages' data is read this many pages at a time, in the order the pass lists them (the
+ * order Astro renders them in): a few queries per batch, and only a batch or two held at once, so
+ * a build's memory does not grow with the catalogue.
  */
-export function productDealFacts(now: Date): ReadonlyMap<number, DealFacts> {
-  return once("product-deal-facts", (db) => {
-    const pages = productPages(now);
+export const productPageBatchSize = 1000;
+
+/** Batches kept: the one pages are being rendered from and the one before (pages still rendering). */
+const keptBatches = 2;
+
+/**
+ * One product page's data as of `now` (every page of a pass gets the same `now`), with its price
+ * history over the `defaultHistoryDays` up to `now`. Read with the other pages of its batch: their
+ * products, offers, sizes and history (loadProductPages), their offers' pricing and their deal
+ * facts, worked out in bulk from that history plus one query for the longer history of the
+ * products whose "was" price the 90 days do not settle.
+ */
+export function productPageData(productId: number, now: Date): ProductPageInput {
+  const { db } = passData();
+  const keys = productPageKeysOfPass();
+  const positions = once("product-page-positions", () => new Map(keys.map(({ id }, position) => [id, position])));
+  const position = positions.get(productId);
+  if (position === undefined) throw new Error(`product ${productId} has no page in this build`);
+  const batches = once("product-page-batches", () => new Map<string, ReadonlyMap<number, ProductPageInput>>());
+  const first = position - (position % productPageBatchSize);
+  const key = `${now.getTime()}:${first}`;
+  let batch = batches.get(key);
+  if (!batch) {
+    const ids = keys.slice(first, first + productPageBatchSize).map(({ id }) => id);
+    const pages = loadProductPages(db, { now, historyDays: defaultHistoryDays, productIds: ids });
+    const pricing = readOfferPricing(db, ids);
     const history = new Map(pages.map((page) => [page.product.id, page.history]));
-    const { pass } = passData();
-    return dealFactsFor(db, pass.productIds ?? null, now, history, productOfferPricing());
-  });
+    const dealFacts = dealFactsFor(db, ids, now, history, pricing);
+    batch = new Map(
+      pages.map((page) => [
+        page.product.id,
+        { ...page, pricing: pricing.get(page.product.id) ?? [], dealFacts: dealFacts.get(page.product.id) },
+      ]),
+    );
+    batches.set(key, batch);
+    // The oldest batch goes first (a Map keeps insertion order).
+    while (batches.size > keptBatches) batches.delete(batches.keys().next().value!);
+  }
+  const page = batch.get(productId);
+  if (!page) throw new Error(`product ${productId} has no page in this build`);
+  return page;
 }
 
 /** Every product's sitemap entry, in files of 40,000 (read once for the index and the files). */
