@@ -43,9 +43,9 @@ describe("the scheduled backup job", () => {
   });
   afterAll(() => temp.remove());
 
-  it("backs up on its interval as the job named backup, keeping the newest `keep`; stopping the services stops it", async () => {
-    const dir = path.join(path.dirname(temp.file), "backups");
-    const services = await createServices({
+  /** The server's services over the test's database, backing up into `dir` every `every` ms (null: never), keeping 2. */
+  const servicesBackingUpTo = async (dir: string, every: number | null) =>
+    createServices({
       databaseFile: temp.file,
       prepare: false,
       mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
@@ -53,9 +53,13 @@ describe("the scheduled backup job", () => {
       adminPasswordHash: await testAdminPasswordHash(),
       refreshCron: null,
       demoRefresh: false,
-      backup: { dir, keep: 2, every: 40 },
+      backup: { dir, keep: 2, every },
       log: () => {},
     });
+
+  it("backs up on its interval as the job named backup, keeping the newest `keep`; stopping the services stops it", async () => {
+    const dir = path.join(path.dirname(temp.file), "backups");
+    const services = await servicesBackingUpTo(dir, 40);
     const outcomes: string[] = [];
     services.schedule.onRun((name, outcome) => {
       if (name === "backup") outcomes.push(outcome);
@@ -76,17 +80,7 @@ describe("the scheduled backup job", () => {
 
   it("schedules no backup when told not to (BACKUP_CRON=off)", async () => {
     const dir = path.join(path.dirname(temp.file), "no-backups");
-    const services = await createServices({
-      databaseFile: temp.file,
-      prepare: false,
-      mailer: createMailer({ smtpUrl: undefined, from: "PawPrice <alerts@pawprice.example>", outboxDir: path.join(dir, "outbox") }),
-      alertsOnChange: false,
-      adminPasswordHash: await testAdminPasswordHash(),
-      refreshCron: null,
-      demoRefresh: false,
-      backup: { dir, keep: 2, every: null },
-      log: () => {},
-    });
+    const services = await servicesBackingUpTo(dir, null);
     try {
       expect(services.schedule.status().map((job) => job.name)).not.toContain("backup");
       expect(services.context.admin?.lastBackup()).toBeNull();
