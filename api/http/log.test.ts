@@ -2,6 +2,7 @@
  * The log lines: the prepared request line is the very line pino writes for the same fields, the
  * time text is toISOString's, and stdout's batches keep every line in order.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -70,31 +71,67 @@ describe("batched lines", () => {
   };
   const line = (i: number) => `{"n":${String(i).padStart(4, "0")},"pad":"${"x".repeat(40)}"}\n`; // 55 characters
 
-  it("holds lines until they reach the batch size, then writes them all in order", async () => {
+  it("holds lines until they reach the batch size, then writes them all in order", () => {
     const { file, fd } = tempFile();
     const lines = batchedLines(fd, 550);
     for (let i = 0; i < 9; i++) lines.write(line(i));
-    await new Promise((resolve) => setTimeout(resolve, 30));
     expect(fs.readFileSync(file, "utf8")).toBe(""); // 495 characters: under the batch size
     lines.write(line(9)); // 550: a batch
-    await expect.poll(() => fs.readFileSync(file, "utf8")).toBe(Array.from({ length: 10 }, (_, i) => line(i)).join(""));
+    expect(fs.readFileSync(file, "utf8")).toBe(Array.from({ length: 10 }, (_, i) => line(i)).join(""));
     fs.closeSync(fd);
   });
 
-  it("writes what waits on flush and at exit, keeping the order of lines written during a write", async () => {
+  it("writes what waits on flush and at exit, every line once and in order", async () => {
     const { file, fd } = tempFile();
     const lines = batchedLines(fd, 110);
     const all: string[] = [];
     for (let i = 0; i < 25; i++) {
       all.push(line(i));
-      lines.write(line(i)); // batches start while others are being written
+      lines.write(line(i)); // two lines a batch, the last one waiting
     }
+    expect(fs.readFileSync(file, "utf8")).toBe(all.slice(0, 24).join(""));
     await new Promise<void>((resolve, reject) => lines.flush((error) => (error ? reject(error) : resolve())));
     expect(fs.readFileSync(file, "utf8")).toBe(all.join(""));
     lines.write(line(25));
     lines.flushSync();
     expect(fs.readFileSync(file, "utf8")).toBe([...all, line(25)].join(""));
     fs.closeSync(fd);
+  });
+
+  it("keeps what a full pipe did not take and writes it first once the pipe drains", () => {
+    const fifo = path.join(os.tmpdir(), `pawprice-log-fifo-${process.pid}-${Date.now()}`);
+    files.push(fifo);
+    execFileSync("mkfifo", [fifo]);
+    const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    const received: Buffer[] = [];
+    const drain = () => {
+      const chunk = Buffer.alloc(1 << 16);
+      for (;;) {
+        try {
+          const n = fs.readSync(reader, chunk);
+          if (n === 0) return;
+          received.push(Buffer.from(chunk.subarray(0, n)));
+        } catch {
+          return; // EAGAIN: empty for now
+        }
+      }
+    };
+    try {
+      const lines = batchedLines(writer, 55 * 1000);
+      const all = Array.from({ length: 4000 }, (_, i) => line(i)); // 220 KB: more than a pipe holds
+      for (const text of all) lines.write(text);
+      drain();
+      expect(Buffer.concat(received).length).toBeLessThan(all.join("").length); // the pipe filled up
+      for (let i = 0; i < 20 && Buffer.concat(received).length < all.join("").length; i++) {
+        lines.flush();
+        drain();
+      }
+      expect(Buffer.concat(received).toString()).toBe(all.join(""));
+    } finally {
+      fs.closeSync(writer);
+      fs.closeSync(reader);
+    }
   });
 
   it("drops a batch the file refuses and goes on", async () => {

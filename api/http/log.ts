@@ -45,82 +45,60 @@ const timeMember = () => `,"time":"${isoTime()}"`;
 
 /** Text written to a file descriptor in batches (the DestinationStream pino writes lines to). */
 export interface BatchedLines extends DestinationStream {
-  /** Hands what is waiting to the file now (written in the background); `done` runs once that write ended. */
+  /** Writes what is waiting now; `done` runs after. */
   flush(done?: (error?: Error) => void): void;
-  /** Writes what is waiting before returning (at exit). */
+  /** Writes what is waiting now (at exit). */
   flushSync(): void;
 }
 
+/** Lines a file has not taken for this long are dropped rather than kept in memory without end. */
+const maxUnwrittenBytes = 16 * 1024 * 1024;
+
 /**
  * Lines gather in memory until they reach `minChars` characters and then go out in one write to
- * `fd`, in the background (a write per line cost the server more CPU than answering a cached
- * page). While a write is under way the next lines wait for it, so lines keep their order.
- * A full pipe (EAGAIN) is tried again shortly; any other failure drops that batch: a log line is
- * never worth stopping the server.
+ * `fd` (a write per line cost the server more CPU than answering a cached page). The write is
+ * synchronous, as Node writes to stdout on a pipe itself: handing a batch to a background thread
+ * cost ten times the CPU of writing it. A file that takes only part of a batch, or none of it
+ * for now (a full non-blocking pipe, EAGAIN), gets the rest with the next batch (up to 16 MB
+ * waiting, then that is dropped); any other failure drops the batch: a log line is never worth
+ * stopping the server.
  */
 export function batchedLines(fd: number, minChars = 4096): BatchedLines {
   let waiting: string[] = [];
   let chars = 0;
-  /** Bytes of a batch the file took only part of, written before anything else. */
+  /** Bytes the file has not taken yet, written before anything else. */
   let unwritten: Buffer | null = null;
-  let writing = false;
-  let callbacks: ((error?: Error) => void)[] = [];
 
-  const take = (): Buffer | null => {
-    if (unwritten) {
-      const rest = unwritten;
-      unwritten = null;
-      return rest;
+  const writeOut = () => {
+    if (waiting.length > 0) {
+      const bytes = Buffer.from(waiting.join(""));
+      waiting = [];
+      chars = 0;
+      unwritten = unwritten ? Buffer.concat([unwritten, bytes]) : bytes;
     }
-    if (waiting.length === 0) return null;
-    const text = waiting.join("");
-    waiting = [];
-    chars = 0;
-    return Buffer.from(text);
-  };
-
-  const writeNext = () => {
-    const bytes = take();
-    if (!bytes) {
-      const done = callbacks;
-      callbacks = [];
-      for (const callback of done) callback();
-      return;
-    }
-    writing = true;
-    fs.write(fd, bytes, (error, written) => {
-      writing = false;
-      if (error && (error as NodeJS.ErrnoException).code === "EAGAIN") {
-        unwritten = bytes;
-        setTimeout(writeNext, 10).unref();
+    while (unwritten) {
+      const bytes: Buffer = unwritten;
+      try {
+        const written = fs.writeSync(fd, bytes);
+        unwritten = written < bytes.length ? bytes.subarray(written) : null;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN" || bytes.length > maxUnwrittenBytes) unwritten = null;
         return;
       }
-      if (!error && written < bytes.length) unwritten = bytes.subarray(written);
-      // Lines that came meanwhile go out now when they are a batch (or someone waits for them).
-      if (unwritten || chars >= minChars || callbacks.length > 0) writeNext();
-    });
+    }
   };
 
   return {
     write(line: string) {
       waiting.push(line);
       chars += line.length;
-      if (chars >= minChars && !writing) writeNext();
+      if (chars >= minChars) writeOut();
     },
     flush(done) {
-      if (done) callbacks.push(done);
-      if (!writing) writeNext();
+      writeOut();
+      done?.();
     },
-    flushSync() {
-      for (let bytes = take(); bytes; bytes = take()) {
-        try {
-          let offset = 0;
-          while (offset < bytes.length) offset += fs.writeSync(fd, bytes, offset);
-        } catch {
-          return; // stdout is gone (or full at exit): the rest cannot be written
-        }
-      }
-    },
+    flushSync: writeOut,
   };
 }
 
