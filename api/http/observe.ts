@@ -117,7 +117,14 @@ type Headers = OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined;
 function withRequestId(headers: Headers, id: string): Headers {
   if (headers === undefined) return { "x-request-id": id };
   if (!Array.isArray(headers)) return { ...headers, "x-request-id": id };
-  return Array.isArray(headers[0]) ? [...headers, ["x-request-id", id] as unknown as OutgoingHttpHeader] : headers.concat("x-request-id", id);
+  if (Array.isArray(headers[0])) return [...headers, ["x-request-id", id] as unknown as OutgoingHttpHeader];
+  // Copied by hand: Array concat and spread took the runtime's slow path for these lists.
+  const length = headers.length;
+  const list = new Array<OutgoingHttpHeader>(length + 2);
+  for (let i = 0; i < length; i++) list[i] = headers[i]!;
+  list[length] = "x-request-id";
+  list[length + 1] = id;
+  return list;
 }
 
 /** The content length a header list (flat, or pairs) names, when it names one. */

@@ -253,7 +253,8 @@ function notModified(ifNoneMatch: string | null | undefined, ifModifiedSince: st
     const weak = (tag: string) => tag.trim().replace(/^W\//, "");
     return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => weak(tag) === weak(variant.etag));
   }
-  const since = Date.parse(ifModifiedSince ?? "");
+  if (ifModifiedSince === null || ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
   return !Number.isNaN(since) && variant.modifiedMs <= since;
 }
 
