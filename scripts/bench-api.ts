@@ -2,8 +2,8 @@
  * `npm run bench:api`: seeds 50,000 products into a temporary database, starts the real server
  * (`node api/server.ts`) in its own process, and loads it with autocannon:
  *  1. three read endpoints with the response cache off and on;
- *  2. with the cache on, side by side with a bare node:http server (its own process) that
- *     returns the same bytes and headers: the ratio is what the server keeps of the bare limit
+ *  2. with the cache on, side by side with a bare node:http server (scripts/bench-bare.ts, its
+ *     own process) that returns the same bytes and headers: the ratio is what the server keeps of the bare limit
  *     (the median over three rounds, alternating which of the two runs first), and each one's
  *     CPU time per request (the steadier figure on two cores, where the load generator takes one);
  *  3. a realistic search mix with the cache off at a fixed rate: 1,000 distinct queries drawn
@@ -20,7 +20,7 @@
  * of the side-by-side comparison (default 3).
  */
 import autocannon from "autocannon";
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -32,6 +32,7 @@ import { migrateDb, openDb } from "../data/db/client.ts";
 import { searchProducts } from "../data/db/products.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import { loadWithCpu as measureCpu, median, recordAnswer, startBareServer, type RecordedAnswer } from "./bench-bare.ts";
 import { benchResultsFile } from "./bench-results.ts";
 
 /** Run as a script (not imported for searchMixQueries). */
@@ -47,39 +48,13 @@ const { values } = parseArgs({
     rate: { type: "string", default: "300" },
     warmup: { type: "string", default: "2" },
     rounds: { type: "string", default: "3" },
-    // Internal: run as the bare server over the answers in this file.
-    "bare-server": { type: "string" },
     // Internal: run the search mix load described in this file and print its figures.
     "search-mix-client": { type: "string" },
   },
 });
 
-interface RecordedAnswer {
-  path: string;
-  headers: [string, string][];
-  body: string;
-}
-
 if (!isMain) {
   // Imported: nothing runs.
-} else if (values["bare-server"]) {
-  // The limit: node:http writing recorded bytes, no routing beyond a Map lookup.
-  const answers = new Map(
-    (JSON.parse(fs.readFileSync(values["bare-server"], "utf8")) as RecordedAnswer[]).map((answer) => {
-      const body = Buffer.from(answer.body);
-      return [answer.path, { headers: [...answer.headers.flat(), "content-length", String(body.length)], body }];
-    }),
-  );
-  const server = http.createServer((req, res) => {
-    const answer = answers.get(req.url ?? "");
-    if (!answer) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, answer.headers);
-    res.end(answer.body);
-  });
-  server.listen(0, "127.0.0.1", () => console.log(`running at ${(server.address() as { port: number }).port}`));
 } else if (values["search-mix-client"]) {
   const load = JSON.parse(fs.readFileSync(values["search-mix-client"], "utf8")) as SearchMixLoad;
   console.log(`search mix ${JSON.stringify(await searchMixLoad(load))}`);
@@ -123,10 +98,16 @@ async function runBenchmarks(): Promise<void> {
     const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
     const printed = await new Promise<number>((resolve, reject) => {
       child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}`)));
-      child.stdout!.on("data", (chunk: Buffer) => {
+      const started = (chunk: Buffer) => {
         const match = /running at \D*(\d+)/.exec(chunk.toString());
-        if (match) resolve(Number(match[1]));
-      });
+        if (!match) return;
+        // From here on its log lines are only drained, not read as text by this process (which
+        // also runs the load generator).
+        child.stdout!.off("data", started);
+        child.stdout!.resume();
+        resolve(Number(match[1]));
+      };
+      child.stdout!.on("data", started);
     });
     return { port: port ?? printed, pid: child.pid!, stop: () => child.kill("SIGTERM") };
   }
@@ -147,20 +128,11 @@ async function runBenchmarks(): Promise<void> {
     return result;
   }
 
-  const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
-  /** A process's CPU time so far (user + system), in ms. */
-  const cpuMs = (pid: number) => {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-  };
   /** `load`, also giving the CPU time `pid` spent per request during the measured run (not the warm-up), in µs. */
   async function loadWithCpu(url: string, pid: number) {
     await warmUp(url);
-    const before = cpuMs(pid);
-    const result = await autocannon({ url, connections, duration: seconds });
-    const cpuUsPerRequest = ((cpuMs(pid) - before) * 1000) / result.requests.total;
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return { result, cpuUsPerRequest };
+    const { result, cpuUs } = await measureCpu(url, pid, { connections, seconds });
+    return { result, cpuUsPerRequest: cpuUs };
   }
 
   const results = [];
@@ -197,16 +169,13 @@ async function runBenchmarks(): Promise<void> {
   async function compareWithBare(port: number, pid: number) {
     const recorded: RecordedAnswer[] = [];
     for (const target of targets) {
-      const response = await fetch(`http://127.0.0.1:${port}${target.path}`);
-      const headers = [...response.headers].filter(([name]) => !["date", "connection", "keep-alive", "transfer-encoding", "content-length"].includes(name));
-      recorded.push({ path: target.path, headers, body: await response.text() });
+      const { status, answer } = await recordAnswer(`http://127.0.0.1:${port}`, target.path);
+      if (status !== 200) throw new Error(`${target.path}: ${status}`);
+      recorded.push(answer);
     }
-    const answersFile = path.join(dir, "answers.json");
-    fs.writeFileSync(answersFile, JSON.stringify(recorded));
-    const bare = await startProcess([fileURLToPath(import.meta.url), "--bare-server", answersFile], {});
+    const bare = await startBareServer(recorded, dir);
     try {
       const rows = [];
-      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       for (const target of targets) {
         // This machine's speed drifts by a fifth within minutes: the two are run in alternating
         // rounds (the server first, then the bare one first, ...) and judged on the median of the

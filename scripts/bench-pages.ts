@@ -8,22 +8,20 @@
  * score) and the HTML document's own size. Figures go to data/bench/pages.json.
  *
  * Before Lighthouse, what serving a page costs the server: CPU time per request of the real
- * server against a bare node:http server (scripts/bench-bare-pages.ts, its own process) sending
- * the same bytes and headers, both read from /proc/<pid>/stat over an autocannon run per page
+ * server against a bare node:http server (scripts/bench-bare.ts, its own process) sending
+ * the same bytes and headers, both read from /proc/<pid>/stat over autocannon runs per page
  * (--connections, default 20; a browser's Accept-Encoding), in rounds alternating which runs
- * first; the table gives the medians and the bare server's CPU per request over the server's
- * (target >= 0.85).
+ * first; the table gives the median CPU per request of each and the median of the rounds' ratios
+ * of the bare server's CPU per request to the server's (target >= 0.85), with each round's ratio.
  *
  * Options: --products 480 --runs 3 --chrome /usr/bin/chromium --only home,product (page names)
  * --lhr-dir DIR (each run's full Lighthouse JSON, for diagnosis: LCP element, critical chain, LCP breakdown)
- * --cpu-only (no Lighthouse) --no-cpu (no CPU comparison) --cpu-seconds 10 --cpu-rounds 3 --connections 20
+ * --cpu-only (no Lighthouse) --no-cpu (no CPU comparison) --cpu-seconds 10 --cpu-rounds 5 --cpu-warmup 2 --connections 20
  * --keep DIR (keep the catalogue and site there; a later run with it reuses them)
  * --server-script FILE (another checkout's api/server.ts, to compare servers over the same site)
  */
-import autocannon from "autocannon";
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -39,7 +37,7 @@ import { migrateDb, openDb } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { categoryPath, productPath } from "../data/domain/paths.ts";
 import { defaultProductCount, generateCatalogue } from "../data/seed/generate.ts";
-import type { RecordedPage } from "./bench-bare-pages.ts";
+import { loadWithCpu, median, recordAnswer, startBareServer, type CpuRun, type RecordedAnswer } from "./bench-bare.ts";
 import { benchResultsFile } from "./bench-results.ts";
 
 const { values } = parseArgs({
@@ -52,7 +50,8 @@ const { values } = parseArgs({
     "cpu-only": { type: "boolean", default: false },
     "no-cpu": { type: "boolean", default: false },
     "cpu-seconds": { type: "string", default: "10" },
-    "cpu-rounds": { type: "string", default: "3" },
+    "cpu-rounds": { type: "string", default: "5" },
+    "cpu-warmup": { type: "string", default: "2" },
     connections: { type: "string", default: "20" },
     keep: { type: "string" },
     "server-script": { type: "string" },
@@ -131,106 +130,83 @@ const server = spawn(process.execPath, [values["server-script"] ? path.resolve(v
 });
 await new Promise<void>((resolve, reject) => {
   server.once("exit", (code) => reject(new Error(`server exited with code ${code}`)));
-  server.stdout!.on("data", (chunk: Buffer) => {
-    if (chunk.toString().includes("running at")) resolve();
-  });
+  const started = (chunk: Buffer) => {
+    if (!chunk.toString().includes("running at")) return;
+    // From here on its log lines are only drained (as a log collector would read them), not read
+    // as text by this process, which also runs the load generator.
+    server.stdout!.off("data", started);
+    server.stdout!.resume();
+    resolve();
+  };
+  server.stdout!.on("data", started);
 });
 const baseUrl = `http://127.0.0.1:${port}`;
 
-const ticksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
-/** A process's CPU time so far (user + system), in ms. */
-const cpuMs = (pid: number) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
-};
 /** What a browser sends. */
 const browserEncoding = "gzip, deflate, br, zstd";
-/** Headers the HTTP server writes per connection or per answer (the bare server writes its own). */
-const transportHeaders = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
-
-/** An answer as sent: status, headers and the body's bytes, not decoded. */
-function rawGet(url: string): Promise<{ status: number; headers: [string, string][]; body: Buffer }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers: { "accept-encoding": browserEncoding }, agent: false }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          const headers = Object.entries(response.headers)
-            .filter(([name]) => !transportHeaders.has(name))
-            .map(([name, value]) => [name, String(value)] as [string, string]);
-          resolve({ status: response.statusCode!, headers, body: Buffer.concat(chunks) });
-        });
-      })
-      .on("error", reject);
-  });
-}
 
 /**
- * Each page on the server and on a bare node:http server sending its recorded answer, in
- * alternating rounds (this machine's speed drifts within minutes): the medians of each one's
- * CPU time per request and of requests per second.
+ * Each page on the server and on a bare node:http server sending its recorded answer, in rounds
+ * that alternate which of the two runs first (this machine is shared and its speed drifts within
+ * minutes): each round's two runs are back to back, so a round's ratio compares the two under the
+ * same load, and the figure is the median of the rounds' ratios, with every round's ratio shown.
+ * Each one is warmed up before its first run only (later runs find it warm), so the time goes to
+ * counted rounds.
  */
 async function compareCpu(pagesToLoad: { name: string; path: string }[], serverPid: number) {
-  const seconds = Number(values["cpu-seconds"]);
+  const headers = { "accept-encoding": browserEncoding };
+  const load = { connections: Number(values.connections), seconds: Number(values["cpu-seconds"]), headers };
+  const warmupSeconds = Number(values["cpu-warmup"]);
   const rounds = Number(values["cpu-rounds"]);
-  const connections = Number(values.connections);
-  const recorded: RecordedPage[] = [];
+  const recorded: RecordedAnswer[] = [];
   for (const page of pagesToLoad) {
-    const answer = await rawGet(baseUrl + page.path);
-    if (answer.status !== 200) throw new Error(`${page.path}: ${answer.status}`);
-    recorded.push({ path: page.path, headers: answer.headers, body: answer.body.toString("base64") });
+    const { status, answer } = await recordAnswer(baseUrl, page.path, headers);
+    if (status !== 200) throw new Error(`${page.path}: ${status}`);
+    recorded.push(answer);
   }
-  const answersFile = path.join(dir, "answers.json");
-  fs.writeFileSync(answersFile, JSON.stringify(recorded));
-  const bare = spawn(process.execPath, [path.join(projectRoot, "scripts/bench-bare-pages.ts"), answersFile], { stdio: ["ignore", "pipe", "inherit"] });
-  const barePort = await new Promise<number>((resolve, reject) => {
-    bare.once("exit", (code) => reject(new Error(`the bare server exited with ${code}`)));
-    bare.stdout!.on("data", (chunk: Buffer) => {
-      const match = /running at (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
-  const load = async (url: string, pid: number) => {
-    const options = { url, connections, headers: { "accept-encoding": browserEncoding } };
-    await autocannon({ ...options, duration: 2 }); // warm-up
-    const before = cpuMs(pid);
-    const result = await autocannon({ ...options, duration: seconds });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-    return { cpuUs: ((cpuMs(pid) - before) * 1000) / result.requests.total, rps: result.requests.average };
-  };
+  const bare = await startBareServer(recorded, dir);
   const rows = [];
   try {
     for (const page of pagesToLoad) {
-      const server: { cpuUs: number; rps: number }[] = [];
-      const limit: { cpuUs: number; rps: number }[] = [];
+      const runs: { server: CpuRun; bare: CpuRun }[] = [];
       for (let round = 0; round < rounds; round++) {
-        const runServer = async () => server.push(await load(baseUrl + page.path, serverPid));
-        const runBare = async () => limit.push(await load(`http://127.0.0.1:${barePort}${page.path}`, bare.pid!));
-        if (round % 2 === 0) await runServer().then(runBare);
-        else await runBare().then(runServer);
+        const warm = { ...load, warmupSeconds: round === 0 ? warmupSeconds : 0 };
+        const runServer = () => loadWithCpu(baseUrl + page.path, serverPid, warm);
+        const runBare = () => loadWithCpu(`http://127.0.0.1:${bare.port}${page.path}`, bare.pid, warm);
+        if (round % 2 === 0) {
+          const server = await runServer();
+          runs.push({ server, bare: await runBare() });
+        } else {
+          const limit = await runBare();
+          runs.push({ server: await runServer(), bare: limit });
+        }
       }
-      const serverCpuUs = median(server.map((run) => run.cpuUs));
-      const bareCpuUs = median(limit.map((run) => run.cpuUs));
+      const ratios = runs.map((run) => run.bare.cpuUs / run.server.cpuUs);
+      const ratio = median(ratios);
       const row = {
         page: page.name,
         bytes: Buffer.from(recorded.find((answer) => answer.path === page.path)!.body, "base64").length,
-        serverCpuUsPerRequest: Math.round(serverCpuUs),
-        bareCpuUsPerRequest: Math.round(bareCpuUs),
-        cpuRatio: Number((bareCpuUs / serverCpuUs).toFixed(2)),
-        serverRequestsPerSecond: Math.round(median(server.map((run) => run.rps))),
-        bareRequestsPerSecond: Math.round(median(limit.map((run) => run.rps))),
-        meetsTarget: bareCpuUs / serverCpuUs >= 0.85,
+        serverCpuUsPerRequest: Math.round(median(runs.map((run) => run.server.cpuUs))),
+        bareCpuUsPerRequest: Math.round(median(runs.map((run) => run.bare.cpuUs))),
+        cpuRatio: Number(ratio.toFixed(2)),
+        roundRatios: ratios.map((value) => value.toFixed(2)).join(" "),
+        serverRequestsPerSecond: Math.round(median(runs.map((run) => run.server.requestsPerSecond))),
+        bareRequestsPerSecond: Math.round(median(runs.map((run) => run.bare.requestsPerSecond))),
+        meetsTarget: ratio >= 0.85,
       };
       rows.push(row);
-      console.log(`  ${page.name}: ${row.serverCpuUsPerRequest} µs a request against ${row.bareCpuUsPerRequest} µs bare (${row.cpuRatio})`);
+      console.log(
+        `  ${page.name}: ${row.serverCpuUsPerRequest} µs a request against ${row.bareCpuUsPerRequest} µs bare, ratio ${row.cpuRatio} (rounds ${row.roundRatios}; load ${loadAverage()})`,
+      );
     }
   } finally {
-    bare.kill("SIGTERM");
+    bare.stop();
   }
   return rows;
 }
+
+/** The machine's load average over the last minute, five and fifteen minutes. */
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(2)).join(" ");
 
 // The server goes with this process, whatever ends it.
 process.on("exit", () => server.kill("SIGTERM"));
@@ -239,7 +215,16 @@ if (cpu.length > 0) {
   console.log(`\nCPU per request, the server against a bare node:http server sending the same bytes (${values.connections} connections, target ratio >= 0.85):`);
   console.table(cpu);
   const cpuFile = benchResultsFile("pages-cpu.json");
-  const figures = { date: new Date().toISOString(), products: Number(values.products), connections: Number(values.connections), cores: os.cpus().length, pages: cpu };
+  const figures = {
+    date: new Date().toISOString(),
+    products: Number(values.products),
+    connections: Number(values.connections),
+    cpuSeconds: Number(values["cpu-seconds"]),
+    rounds: Number(values["cpu-rounds"]),
+    cores: os.cpus().length,
+    loadAverage: loadAverage(),
+    pages: cpu,
+  };
   fs.writeFileSync(cpuFile, `${JSON.stringify(figures, null, 2)}\n`);
 }
 

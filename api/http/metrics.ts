@@ -35,15 +35,29 @@ export const unmatchedRoute = "unmatched";
 const methodLabels = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** One route and method's requests: counts by status and the latency histogram. */
-interface RequestSeries {
-  route: string;
-  method: string;
+export class RequestSeries {
+  readonly route: string;
+  readonly method: string;
   /** Requests by status code. */
-  statuses: Map<number, number>;
+  readonly statuses = new Map<number, number>();
   /** Requests at or under each bound of `requestBuckets` (not cumulative yet), then the rest. */
-  buckets: number[];
-  sum: number;
-  count: number;
+  readonly buckets: number[] = new Array<number>(requestBuckets.length).fill(0);
+  sum = 0;
+  count = 0;
+  constructor(route: string, method: string) {
+    this.route = route;
+    this.method = method;
+  }
+
+  /** Counts one answered request of this route and method. */
+  observe(status: number, seconds: number): void {
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    let bucket = 0;
+    while (bucket < requestBuckets.length && seconds > requestBuckets[bucket]!) bucket++;
+    if (bucket < requestBuckets.length) this.buckets[bucket]!++;
+    this.sum += seconds;
+    this.count++;
+  }
 }
 
 type MetricValue = { value: number; labels: Record<string, string>; metricName?: string };
@@ -109,6 +123,11 @@ export interface Metrics {
   registry: Registry;
   /** Counts one answered request: `route` is its pattern (or "site", "unmatched"), `seconds` its latency. */
   observeRequest(route: string, method: string, status: number, seconds: number): void;
+  /**
+   * The series requests of a route and method count into (methods outside the usual few share
+   * "other"): looked up once and kept, a request counts with no label lookup.
+   */
+  requestSeries(route: string, method: string): RequestSeries;
   /** Reads the cache's hit and miss counts at each scrape. */
   watchCache(cache: ResponseCache): void;
   /** A site build ended: kind full or fast, result succeeded or failed. */
@@ -201,26 +220,23 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const jobRuns = new Counter({ name: "pawprice_job_runs_total", help: "Scheduled job runs by job and outcome", labelNames: ["job", "outcome"], registers });
   const jobSeconds = new Histogram({ name: "pawprice_job_run_duration_seconds", help: "Scheduled job run durations by job", labelNames: ["job"], buckets: jobBuckets, registers });
 
+  function requestSeries(route: string, method: string): RequestSeries {
+    let methods = routes.get(route);
+    if (!methods) routes.set(route, (methods = new Map()));
+    const methodLabel = methodLabels.has(method) ? method : "other";
+    let series = methods.get(methodLabel);
+    if (!series) methods.set(methodLabel, (series = new RequestSeries(route, methodLabel)));
+    return series;
+  }
+
   const perProcess = processMetrics();
   return {
     registry,
     contentType: registry.contentType,
     observeRequest(route, method, status, seconds) {
-      let methods = routes.get(route);
-      if (!methods) routes.set(route, (methods = new Map()));
-      const methodLabel = methodLabels.has(method) ? method : "other";
-      let series = methods.get(methodLabel);
-      if (!series) {
-        series = { route, method: methodLabel, statuses: new Map(), buckets: new Array<number>(requestBuckets.length).fill(0), sum: 0, count: 0 };
-        methods.set(methodLabel, series);
-      }
-      series.statuses.set(status, (series.statuses.get(status) ?? 0) + 1);
-      let bucket = 0;
-      while (bucket < requestBuckets.length && seconds > requestBuckets[bucket]!) bucket++;
-      if (bucket < requestBuckets.length) series.buckets[bucket]!++;
-      series.sum += seconds;
-      series.count++;
+      requestSeries(route, method).observe(status, seconds);
     },
+    requestSeries,
     watchCache(cache) {
       if (!caches.includes(cache)) caches.push(cache);
     },

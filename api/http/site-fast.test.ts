@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -256,6 +256,49 @@ describe("the fast path answers as the app does", () => {
     expect(missing.fastPath.headers).toEqual(missing.app.headers);
     expect(missing.fastPath.body.toString()).toBe("<h1>404 Page Not Found</h1>");
     expect((await raw(fastUrl, "/")).body.toString()).toBe("<h1>bare home</h1>");
+  });
+});
+
+describe("the release a request is served from", () => {
+  /** Sends these requests in one write (pipelined: Node reads them in one turn); the answers' text. */
+  function pipelined(baseUrl: string, paths: string[]): Promise<string> {
+    const { port } = new URL(baseUrl);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port), "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk: Buffer) => (text += chunk.toString("latin1")));
+      socket.on("end", () => resolve(text));
+      socket.on("error", reject);
+      const last = paths.length - 1;
+      socket.write(paths.map((pathname, i) => `GET ${pathname} HTTP/1.1\r\nHost: x\r\n${i === last ? "Connection: close\r\n" : ""}\r\n`).join(""));
+    });
+  }
+
+  it("is read once for the requests Node reads in one turn, and again in the next turn (a swap shows at once)", async () => {
+    let reads = 0;
+    const counted = createSitePages(
+      () => {
+        reads++;
+        return root;
+      },
+      { cache: rules, bodyCacheBytes: 1024 * 1024 },
+    );
+    const server = serveApi(createApp({ db: temp.db }, { siteRoot: () => root, sitePages: counted }), { db: temp.db }, { port: 0, hostname: "127.0.0.1", silent: true }, counted);
+    await server.ready();
+    try {
+      root = base;
+      expect((await raw(urlOf(server), "/")).body.toString()).toBe(baseHome);
+      reads = 0;
+      const three = await pipelined(urlOf(server), ["/", "/product/kibble", "/"]);
+      expect(three.match(/HTTP\/1\.1 200 /g)).toHaveLength(3);
+      expect(three).toContain("kibble, base");
+      expect(reads).toBe(1);
+      root = fast;
+      expect((await raw(urlOf(server), "/product/kibble")).body.toString()).toBe("<h1>kibble, fast</h1>");
+      expect(reads).toBe(2);
+    } finally {
+      await server.close(true);
+    }
   });
 });
 

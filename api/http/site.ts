@@ -1,6 +1,7 @@
 /**
  * Serves the pre-rendered site from the current release. The release is asked for on every
- * request, so a rebuild swaps in a new one atomically; a fast release is looked up before the
+ * request (at the HTTP server once per turn of the event loop, for the requests read in it), so a
+ * rebuild swaps in a new one atomically; a fast release is looked up before the
  * full release it is laid over (api/site-build/releases.ts). Hashed assets are cached for a year; HTML
  * is revalidated (ETag / Last-Modified) so a rebuild shows at once.
  *
@@ -252,7 +253,8 @@ function notModified(ifNoneMatch: string | null | undefined, ifModifiedSince: st
     const weak = (tag: string) => tag.trim().replace(/^W\//, "");
     return ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => weak(tag) === weak(variant.etag));
   }
-  const since = Date.parse(ifModifiedSince ?? "");
+  if (ifModifiedSince === null || ifModifiedSince === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
   return !Number.isNaN(since) && variant.modifiedMs <= since;
 }
 
@@ -390,6 +392,24 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
   let latestRoot: string | null = null;
   /** Accepted codings by Accept-Encoding header (a handful of spellings in practice). */
   const acceptMemo = new Map<string, number>();
+
+  /**
+   * The release the fast path serves, read once per turn of the event loop: the requests Node
+   * reads from the sockets in one turn arrived together and share it (reading the release's link
+   * was a file-system call per page); the next turn reads it again, so a new release is served
+   * from the first request that comes after it. Undefined: not read in this turn yet.
+   */
+  let rootThisTurn: string | null | undefined;
+  const forgetRoot = () => {
+    rootThisTurn = undefined;
+  };
+  const rootNow = (): string | null => {
+    if (rootThisTurn === undefined) {
+      rootThisTurn = currentRoot();
+      setImmediate(forgetRoot);
+    }
+    return rootThisTurn;
+  };
 
   let latestRelease: ServedRelease | null = null;
   const releaseAt = (root: string): ServedRelease => {
@@ -572,7 +592,7 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
       const queryStart = url.indexOf("?");
       const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
       if (pathname.length > maxKeptPathLength || isApiPath(pathname) || !plainPath.test(pathname)) return false;
-      const root = currentRoot();
+      const root = rootNow();
       if (root === null) return false;
       const release = releaseAt(root);
       const kept = release.paths.get(pathname);
