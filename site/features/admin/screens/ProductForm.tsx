@@ -381,6 +381,7 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
                 <textarea
                   id={inputId}
                   rows={detail.lines}
+                  maxLength={detail.maxLength}
                   value={fields[detail.key]}
                   onChange={(event) => set(detail.key, event.target.value)}
                   aria-describedby={describedBy}
