@@ -10,7 +10,7 @@ import { bestDealOffer } from "../domain/catalogue.ts";
 import type { CompareProduct } from "../domain/compare-page.ts";
 import { foodSpeciesOf } from "../domain/food.ts";
 import { parseFeedingGuide } from "../domain/feeding.schema.ts";
-import { toPence, toPounds } from "../domain/money.ts";
+import { toPounds } from "../domain/money.ts";
 import { unitPriceOf } from "../domain/product-quantity.ts";
 
 interface FoodFactsRow {

@@ -9,7 +9,7 @@ import type { Db } from "./client.ts";
 import { filterClause, getProductsByIds } from "./products.ts";
 import { statement } from "./statements.ts";
 import type { Product } from "../domain/catalogue.ts";
-import { dailyCostFor, dailyGrams, feedingCost, type FeedingGuide, type PetBody } from "../domain/feeding.ts";
+import { dailyCostFor, dailyGrams, type FeedingGuide, type PetBody } from "../domain/feeding.ts";
 import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import { foodPackGrams } from "../domain/food.ts";
 import type { Pence } from "../domain/money.ts";
