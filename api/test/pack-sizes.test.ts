@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProductJson as Product } from "../../data/domain/catalogue-json.ts";
 import { toPence } from "../../data/domain/money.ts";
 import { packSizeOf, pricePerKgOf, unitPriceOf } from "../../data/domain/product-quantity.ts";
-import type { ProductSize } from "../../data/domain/families.ts";
+import type { ProductSizeJson as ProductSize } from "../../data/domain/catalogue-json.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 

@@ -228,10 +228,10 @@ describe("family sizes", () => {
 
   it("orders a family by pack amount, marks the tie for best value per kg, prices to the door", () => {
     const sizes = sizesOf(db, family[1]!);
-    expect(sizes.map((s) => [s.id, s.label, s.bestPrice, s.unitPrice, s.bestValue])).toEqual([
-      [family[1], "2kg", 9, { price: 4.5, unit: "kg" }, false],
-      [family[2], "6kg", 21, { price: 3.5, unit: "kg" }, true],
-      [family[0], "12kg", 42, { price: 3.5, unit: "kg" }, true],
+    expect(sizes.map((s) => [s.id, s.label, s.bestPricePence, s.unitPrice, s.bestValue])).toEqual([
+      [family[1], "2kg", 900, { pence: 450, unit: "kg" }, false],
+      [family[2], "6kg", 2100, { pence: 350, unit: "kg" }, true],
+      [family[0], "12kg", 4200, { pence: 350, unit: "kg" }, true],
     ]);
     expect(sizesOf(db, lone)).toEqual([]);
     expect(sizesOf(db, 999_999)).toEqual([]);

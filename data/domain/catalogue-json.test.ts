@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Offer, Product } from "./catalogue.ts";
-import { offerJson, productJson } from "./catalogue-json.ts";
+import { offerJson, productJson, productSizeJson } from "./catalogue-json.ts";
+import type { ProductSize } from "./families.ts";
 import { detailsOf } from "./product-details.ts";
 
 const offer: Offer = {
@@ -95,5 +96,40 @@ describe("productJson", () => {
     const json = productJson({ ...product, bestPricePence: null, originalPricePence: null, bestDeliveryPence: null, extra: "kept" });
     expect(json).toMatchObject({ bestPrice: null, originalPrice: null, bestDelivery: null, extra: "kept" });
     expect(Object.keys(json).filter((key) => key.endsWith("Pence"))).toEqual([]);
+  });
+});
+
+describe("productSizeJson", () => {
+  it("gives a size's best and item prices and unit prices in pounds, and keeps the rest", () => {
+    const size: ProductSize = {
+      id: 3,
+      slug: "kibble-2kg",
+      label: "2kg",
+      bestPricePence: 1399,
+      unitPrice: { pence: 700, unit: "kg" },
+      bestItemPricePence: 1000,
+      itemUnitPrice: { pence: 500, unit: "kg" },
+      bestValue: true,
+      bestRetailer: "Amazon",
+      packGrams: 2000,
+    };
+    expect(productSizeJson(size)).toStrictEqual({
+      id: 3,
+      slug: "kibble-2kg",
+      label: "2kg",
+      bestPrice: 13.99,
+      unitPrice: { price: 7, unit: "kg" },
+      bestItemPrice: 10,
+      itemUnitPrice: { price: 5, unit: "kg" },
+      bestValue: true,
+      bestRetailer: "Amazon",
+      packGrams: 2000,
+    });
+    expect(productSizeJson({ ...size, bestPricePence: null, unitPrice: null, bestItemPricePence: null, itemUnitPrice: null })).toMatchObject({
+      bestPrice: null,
+      unitPrice: null,
+      bestItemPrice: null,
+      itemUnitPrice: null,
+    });
   });
 });

@@ -5,7 +5,10 @@
  * or an offer becomes pounds, and islands that read the API read these types.
  */
 import type { Offer, Product } from "./catalogue.ts";
+import type { ProductSize } from "./families.ts";
 import { toPounds } from "./money.ts";
+import type { UnitPrice } from "./unit-price.ts";
+import type { QuantityUnit } from "./pack-size.ts";
 
 export type OfferJson = Omit<
   Offer,
@@ -57,5 +60,32 @@ export function productJson<P extends Product>(product: P): Omit<P, "bestPricePe
     originalPrice: toPounds(originalPricePence),
     bestDelivery: toPounds(bestDeliveryPence),
     prices: prices.map(offerJson),
+  };
+}
+
+/** A price per kg, litre or item in the API's JSON: pounds. */
+export interface UnitPriceJson {
+  price: number;
+  unit: QuantityUnit;
+}
+
+const unitPriceJson = (price: UnitPrice | null): UnitPriceJson | null => (price === null ? null : { price: toPounds(price.pence), unit: price.unit });
+
+export type ProductSizeJson = Omit<ProductSize, "bestPricePence" | "unitPrice" | "bestItemPricePence" | "itemUnitPrice"> & {
+  bestPrice: number | null;
+  unitPrice: UnitPriceJson | null;
+  bestItemPrice: number | null;
+  itemUnitPrice: UnitPriceJson | null;
+};
+
+/** One size of a product's family in the API's shape: pence become pounds, nothing else changes. */
+export function productSizeJson(size: ProductSize): ProductSizeJson {
+  const { bestPricePence, unitPrice, bestItemPricePence, itemUnitPrice, ...rest } = size;
+  return {
+    ...rest,
+    bestPrice: toPounds(bestPricePence),
+    unitPrice: unitPriceJson(unitPrice),
+    bestItemPrice: toPounds(bestItemPricePence),
+    itemUnitPrice: unitPriceJson(itemUnitPrice),
   };
 }

@@ -33,13 +33,13 @@ describe("productSizes", () => {
       [1, "p-1", "14kg"],
       [2, "p-2", "2 x 7kg"],
     ]);
-    expect(sizes.map((s) => s.bestPrice)).toEqual([15.99, 34.99, 59.99, 61.99]);
+    expect(sizes.map((s) => s.bestPricePence)).toEqual([1599, 3499, 5999, 6199]);
     // 1599 / 3 = 533; 3499 / 7 = 499.86; 5999 / 14 = 428.5 (up); 6199 / 14 = 442.79
     expect(sizes.map((s) => s.unitPrice)).toEqual([
-      { price: 5.33, unit: "kg" },
-      { price: 5, unit: "kg" },
-      { price: 4.29, unit: "kg" },
-      { price: 4.43, unit: "kg" },
+      { pence: 533, unit: "kg" },
+      { pence: 500, unit: "kg" },
+      { pence: 429, unit: "kg" },
+      { pence: 443, unit: "kg" },
     ]);
     expect(sizes.map((s) => s.bestValue)).toEqual([false, false, true, false]);
   });
@@ -80,7 +80,7 @@ describe("productSizes", () => {
       ["4kg", true],
     ]);
     expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", null)]).map((s) => s.bestValue)).toEqual([false, false]);
-    expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", null)])[1]).toMatchObject({ bestPrice: null, unitPrice: null });
+    expect(productSizes([member(1, "Kibble 2kg", 1000), member(2, "Kibble 4kg", null)])[1]).toMatchObject({ bestPricePence: null, unitPrice: null });
   });
 
   it("labels sizes without a stated quantity by what follows the family's common words, after the measured ones", () => {
@@ -97,7 +97,7 @@ describe("productSizes", () => {
     const given = { amount: 2000, unit: "kg" as const, label: "2kg" };
     const sizes = productSizes([{ ...member(1, "Kibble Large", 1000), packSize: given }, { ...member(2, "Kibble 4kg", 4000), packSize: null }]);
     expect(sizes.map((s) => [s.id, s.label, s.unitPrice])).toEqual([
-      [1, "2kg", { price: 5, unit: "kg" }],
+      [1, "2kg", { pence: 500, unit: "kg" }],
       [2, "4kg", null],
     ]);
   });
@@ -109,17 +109,17 @@ describe("productSizes", () => {
       { ...member(3, "Kibble 6kg", 2999), bestDeliveryPence: null },
       { ...member(4, "Kibble 1kg", null), bestDeliveryPence: 299 },
     ]);
-    expect(sizes.map((size) => [size.label, size.bestPrice, size.bestItemPrice, size.unitPrice?.price ?? null, size.itemUnitPrice?.price ?? null])).toEqual([
+    expect(sizes.map((size) => [size.label, size.bestPricePence, size.bestItemPricePence, size.unitPrice?.pence ?? null, size.itemUnitPrice?.pence ?? null])).toEqual([
       ["1kg", null, null, null, null],
-      ["2kg", 13.99, 10, 7, 5],
-      ["6kg", 29.99, 29.99, 5, 5],
-      ["12kg", 45.99, 45.99, 3.83, 3.83],
+      ["2kg", 1399, 1000, 700, 500],
+      ["6kg", 2999, 2999, 500, 500],
+      ["12kg", 4599, 4599, 383, 383],
     ]);
-    expect(sizes[1]!.itemUnitPrice).toEqual({ price: 5, unit: "kg" });
+    expect(sizes[1]!.itemUnitPrice).toEqual({ pence: 500, unit: "kg" });
     // Sizes without a stated quantity (cheapest first) have an item price but no unit price.
-    expect(productSizes([{ ...member(1, "Toy Large", 1299), bestDeliveryPence: 299 }, member(2, "Toy Small", 799)]).map((size) => [size.bestItemPrice, size.itemUnitPrice])).toEqual([
-      [7.99, null],
-      [10, null],
+    expect(productSizes([{ ...member(1, "Toy Large", 1299), bestDeliveryPence: 299 }, member(2, "Toy Small", 799)]).map((size) => [size.bestItemPricePence, size.itemUnitPrice])).toEqual([
+      [799, null],
+      [1000, null],
     ]);
   });
 

@@ -5,7 +5,6 @@
  * litre, or per item).
  */
 import type { Pence } from "./money.ts";
-import { toPounds } from "./money.ts";
 import { foodPackGrams } from "./food.ts";
 import { packSizeOf, unitPriceOf, type PackSize } from "./product-quantity.ts";
 import { compareUnitPrices, type UnitPrice } from "./unit-price.ts";
@@ -32,16 +31,16 @@ export interface ProductSize {
   slug: string;
   /** "12kg", "2 x 7kg", "24 x 400g"; a size word ("Large") where the name states no quantity. */
   label: string;
-  /** Best price to the door, pounds; null when nothing is in stock. */
-  bestPrice: number | null;
-  /** The best price per kg, litre or item, pounds; null without a pack size or a best price. */
-  unitPrice: { price: number; unit: QuantityUnit } | null;
+  /** Best price to the door; null when nothing is in stock. */
+  bestPricePence: Pence | null;
+  /** The best price per kg, litre or item; null without a pack size or a best price. */
+  unitPrice: UnitPrice | null;
   /**
-   * The item price of the best offer (its price to the door less the delivery in it), pounds, and
-   * its unit price: what "Show item prices only" shows. Null when nothing is in stock.
+   * The item price of the best offer (its price to the door less the delivery in it) and its unit
+   * price: what "Show item prices only" shows. Null when nothing is in stock.
    */
-  bestItemPrice: number | null;
-  itemUnitPrice: { price: number; unit: QuantityUnit } | null;
+  bestItemPricePence: Pence | null;
+  itemUnitPrice: UnitPrice | null;
   /** The lowest unit price of the family (every size on it when tied); only where two or more sizes have one. */
   bestValue: boolean;
   /** The retailer of the best price; null when nothing is in stock or not known. */
@@ -90,17 +89,16 @@ export function productSizes(members: readonly FamilyMember[]): ProductSize[] {
   const lowest = sized.map((size) => size.unit).sort(compareUnitPrices)[0] ?? null;
   const priced = sized.filter((size) => size.unit !== null && lowest !== null && size.unit.unit === lowest.unit).length;
   const prefixWords = commonWordPrefix(sized.map((size) => size.member.name));
-  const pounds = (price: UnitPrice | null) => (price === null ? null : { price: toPounds(price.pence), unit: price.unit });
   return sized.map(({ member, pack, unit }) => {
     const itemPence = member.bestPricePence === null ? null : member.bestPricePence - (member.bestDeliveryPence ?? 0);
     return {
       id: member.id,
       slug: member.slug,
       label: pack?.label ?? member.name.split(" ").slice(prefixWords).join(" "),
-      bestPrice: toPounds(member.bestPricePence),
-      unitPrice: pounds(unit),
-      bestItemPrice: toPounds(itemPence),
-      itemUnitPrice: itemPence === null ? null : pounds(unitPriceOf(itemPence, pack)),
+      bestPricePence: member.bestPricePence,
+      unitPrice: unit,
+      bestItemPricePence: itemPence,
+      itemUnitPrice: itemPence === null ? null : unitPriceOf(itemPence, pack),
       bestValue: priced >= 2 && unit !== null && compareUnitPrices(unit, lowest) === 0,
       bestRetailer: member.bestPricePence === null ? null : (member.bestRetailer ?? null),
       packGrams: foodPackGrams(pack),

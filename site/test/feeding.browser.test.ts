@@ -14,7 +14,7 @@ import { parseFeedingGuide } from "../../data/domain/feeding.schema.ts";
 import { foodPackGrams } from "../../data/domain/food.ts";
 import { formatPence, toPence } from "../../data/domain/money.ts";
 import { packSizeOf } from "../../data/domain/product-quantity.ts";
-import type { ProductSize } from "../../data/domain/families.ts";
+import type { ProductSizeJson as ProductSize } from "../../data/domain/catalogue-json.ts";
 import { launchBrowser, openPage } from "./browser.ts";
 
 const baseUrl = inject("baseUrl");

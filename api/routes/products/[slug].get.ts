@@ -5,7 +5,7 @@ import { getProductBySlug } from "../../../data/db/products.ts";
 import { dealFactsFor, dealFactsInPounds } from "../../../data/db/deal-facts.ts";
 import { sizesOf } from "../../../data/db/product-pages.ts";
 import { isPrescriptionOnly } from "../../../data/domain/legal-category.ts";
-import { productJson } from "../../../data/domain/catalogue-json.ts";
+import { productJson, productSizeJson } from "../../../data/domain/catalogue-json.ts";
 
 /**
  * The product with its offers, `deal` (lowest in 90 days, typical price, deal, supported
@@ -20,6 +20,6 @@ export default defineCachedRead({
     if (!product) throw notFound("Product not found");
     const deal = isPrescriptionOnly(product.legalCategory) ? null : dealFactsInPounds(dealFactsFor(db, [product.id], new Date()).get(product.id)!);
     // Its deal facts, and the sizes of its family (each its own product and address) for the islands' size choice.
-    return { ...productJson(product), deal, sizes: sizesOf(db, product.id) };
+    return { ...productJson(product), deal, sizes: sizesOf(db, product.id).map(productSizeJson) };
   },
 });
