@@ -53,6 +53,14 @@ export default {
  */
 export const equivalentMutants = [
   {
+    file: "data/domain/families.ts",
+    mutator: "ConditionalExpression",
+    original: "member.bestPricePence === null",
+    replacement: "false",
+    line: "return { member, pack, unit: member.bestPricePence === null ? null : unitPriceOf(member.bestPricePence, pack) };",
+    reason: "unitPriceOf gives null for no price as well: skipping the call for a size out of stock only saves it.",
+  },
+  {
     file: "data/domain/deal-truth.ts",
     mutator: "ConditionalExpression",
     original: "lastWindow?.today === today",

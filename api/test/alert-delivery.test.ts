@@ -281,7 +281,9 @@ describe("price alert check", () => {
     const alertId = addAlert(productId, 1000);
     const downMailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${await closedPort()}`, from: "PawPrice <alerts@pawprice.example>", outboxDir: dir });
 
-    expect(await check({ mailer: downMailer })).toEqual({ sent: 0, failed: 1, rearmed: 0 });
+    const lines: string[] = [];
+    expect(await checkAlerts({ db, mailer: downMailer, log: (line) => lines.push(line) })).toEqual({ sent: 0, failed: 1, rearmed: 0 });
+    expect(lines).toEqual([expect.stringMatching(new RegExp(`^Price alert ${alertId}: mail not sent \\(.+\\); the next check retries$`))]);
     expect(alertRow(alertId)).toMatchObject({ last_notified_at: null, last_notified_price_pence: null, claim_token: null, claimed_at: null });
 
     expect(await check()).toEqual({ sent: 1, failed: 0, rearmed: 0 });
