@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { projectRoot, siteBuildProcesses, siteBuildWorkerIdleMs } from "../../data/config.ts";
-import type { WorkerJob, WorkerReply } from "./worker.ts";
+import type { WorkerJob, WorkerNotice, WorkerReply } from "./worker.ts";
 import { readScriptHashes, writeScriptHashes } from "./releases.ts";
 import { flatPagesFolder } from "./output.ts";
 
@@ -65,8 +65,9 @@ export interface AstroBuilderOptions {
    */
   processes?: number;
   /**
-   * A full build is split only from this many products (default 5,000): each extra process runs
-   * its own Vite bundling first (several seconds of CPU), which a small build does not win back.
+   * A full build is split only from this many products (default 5,000): each extra process starts
+   * Node and loads the main process's server bundle (about a second) and its pages are moved into
+   * the main folder afterwards, which a small build does not win back.
    */
   splitFromProducts?: number;
 }
@@ -94,7 +95,8 @@ interface Worker {
   exited(): boolean;
 }
 
-function startWorker(cwd: string, quiet: boolean): Worker {
+/** `onKit`: called when the worker says the render kit its build job was asked for is ready. */
+function startWorker(cwd: string, quiet: boolean, onKit?: () => void): Worker {
   fs.mkdirSync(cwd, { recursive: true });
   ensureModulesReachable(cwd);
   const child = fork(workerFile, [], {
@@ -117,7 +119,8 @@ function startWorker(cwd: string, quiet: boolean): Worker {
   child.stderr!.on("data", collect);
   let exit: string | null = null;
   let pending: ((reply: WorkerReply) => void) | null = null;
-  child.on("message", (reply: WorkerReply) => {
+  child.on("message", (reply: WorkerReply | WorkerNotice) => {
+    if (reply.type === "kit") return onKit?.();
     const answer = pending;
     pending = null;
     answer?.(reply);
@@ -275,12 +278,18 @@ export function createAstroBuilder(
     };
   };
 
-  /** A new worker's first job: a build (of every page, or of a fast pass's pages). */
-  const coldBuild = async (job: { databaseFile: string; outDir: string; productIds: readonly number[] | null }) => {
+  /**
+   * A new worker's first job: a build (of every page, or of a fast pass's pages); with `kitDir`,
+   * `onKit` is called once the worker has left a render kit there.
+   */
+  const coldBuild = async (
+    job: { databaseFile: string; outDir: string; productIds: readonly number[] | null; kitDir?: string },
+    onKit?: () => void,
+  ) => {
     const started = performance.now();
     if (worker) await endWorker(worker);
     if (stopped) return refused();
-    const fresh = startWorker(path.dirname(job.outDir), quiet);
+    const fresh = startWorker(path.dirname(job.outDir), quiet, onKit);
     worker = fresh;
     const reply = await fresh.ask({ type: "build", ...job, stay: keepWarm });
     if (!reply.ok || !keepWarm) {
@@ -292,9 +301,12 @@ export function createAstroBuilder(
 
   /**
    * A full build in `processes` processes: the main one builds every page but the product pages
-   * of the other shares (and stays warm, as after any full build); each helper builds only its
-   * share's product pages, with its own Astro build, into a folder beside the main one, whose
-   * product pages are then moved in. One process failing fails the build and ends the others.
+   * of the other shares (and stays warm, as after any full build); each helper renders only its
+   * share's product pages into a folder beside the main one, whose product pages are then moved
+   * in. The helpers do not bundle the site: the main process copies its server bundle into the
+   * first helper's folder as a render kit before it renders anything, and the helpers render with
+   * that (bundling is the most memory a build process holds, about 500 MB whatever the catalogue).
+   * One process failing fails the build and ends the others.
    */
   const splitFull = async (job: { databaseFile: string; outDir: string }, shares: number[][]): Promise<BuildOutcome> => {
     const started = performance.now();
@@ -306,23 +318,29 @@ export function createAstroBuilder(
       failed = true;
       await Promise.all([...helpers, ...(worker ? [worker] : [])].map(endWorker));
     };
+    const kitDir = path.join(partDirs[0]!, ".prerender");
+    let kitReady = () => {};
+    const kit = new Promise<void>((resolve) => (kitReady = resolve));
     try {
       helpers = partDirs.map((dir) => startWorker(path.dirname(dir), quiet));
-      const parts = helpers.map(async (helper, index) => {
-        const reply = await helper.ask({
-          type: "build",
-          outDir: partDirs[index]!,
-          databaseFile: job.databaseFile,
-          productIds: shares[index + 1]!,
-          stay: false,
-          productPagesOnly: true,
-        });
-        if (!reply.ok && !failed) await failAll();
-        return outcome(reply, helper, started);
-      });
-      const main = coldBuild({ ...job, productIds: shares[0]! }).then(async (result) => {
+      const main = coldBuild({ ...job, productIds: shares[0]!, kitDir }, kitReady).then(async (result) => {
         if (!result.ok && !failed) await failAll();
         return result;
+      });
+      const parts = helpers.map(async (helper, index) => {
+        // The main process either makes the kit or ends (failed, or it had no page to render).
+        const made = await Promise.race([kit.then(() => true), main.then(() => false)]);
+        const reply: WorkerReply = made
+          ? await helper.ask({
+              type: "render-kit",
+              kitDir,
+              outDir: partDirs[index]!,
+              databaseFile: job.databaseFile,
+              productIds: shares[index + 1]!,
+            })
+          : { type: "done", ok: false, error: "the main build process made no render kit", ms: 0 };
+        if (!reply.ok && !failed) await failAll();
+        return outcome(reply, helper, started);
       });
       const [first, ...rest] = await Promise.all([main, ...parts]);
       const all = [first!, ...rest];

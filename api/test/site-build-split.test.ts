@@ -100,7 +100,7 @@ describe("a full build in two processes", () => {
     const result = builder.full({ databaseFile: temp.file, outDir });
     await vi.waitFor(() => expect(builder.pids).toHaveLength(2), { timeout: 30_000, interval: 20 });
     const [main, helper] = builder.pids;
-    // Half-way: the helper's Astro build has written its server bundle.
+    // Half-way: the main process's build has left the helper its render kit (server bundle).
     await vi.waitFor(() => expect(fs.existsSync(path.join(`${outDir}-1`, ".prerender"))).toBe(true), { timeout: 120_000, interval: 50 });
     process.kill(helper!, "SIGKILL");
     const outcome = await result;
