@@ -104,7 +104,15 @@ function startWorker(cwd: string, quiet: boolean, onKit?: () => void): Worker {
     // MIMALLOC_PURGE_DELAY=0: the bundler's allocator (rolldown uses mimalloc) hands freed memory
     // back to the system at once instead of after a delay; a worker's peak RSS while bundling drops
     // by about 170 MB (of 1.1 GB at 10,000 products), no slower.
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1", MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY ?? "0" },
+    // MALLOC_ARENA_MAX=2: glibc's malloc keeps two arenas instead of up to eight per core, whose
+    // freed but unreturned memory grows while a worker renders tens of thousands of pages; about
+    // 100 MB less peak RSS over a 50,000-product split build (1376 against 1472 MB), no slower.
+    env: {
+      ...process.env,
+      ASTRO_TELEMETRY_DISABLED: "1",
+      MIMALLOC_PURGE_DELAY: process.env.MIMALLOC_PURGE_DELAY ?? "0",
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
+    },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
     // Not the parent's flags (a test runner's loaders): the worker is plain Node running TypeScript,
     // and collects its garbage right after a job rather than in the middle of the next one.
