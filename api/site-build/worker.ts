@@ -2,7 +2,8 @@
  * The site build's child process (started by api/site-build/builder.ts, never by hand). Its first job is
  * an Astro build into a fresh folder: every page, or, for a fast rebuild without a warm worker,
  * every page but the product pages of other products; or, as a split build's helper, rendering its
- * share of product pages with the render kit (server bundle) the main process's build left it. It can then stay and keep Astro's built
+ * share of product pages with the render kit (server bundle) the main process's build left it (the
+ * helper can then stay, like a worker after its build). It can then stay and keep Astro's built
  * server bundle loaded: a later fast rebuild only renders pages into a new folder with that
  * bundle, which takes about a second instead of a whole build's start-up (Vite bundling alone is
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
@@ -45,22 +46,21 @@ export type WorkerJob =
       productIds: readonly number[] | null;
       stay: boolean;
       /**
-       * Copy the server bundle into this folder as a render kit once it is built (before any
-       * page is rendered) and say so with a "kit" notice: a split build's helper renders its
-       * share with it instead of bundling the site again.
+       * Copy the server bundle into this folder as a render kit once it is built: a split
+       * build's helpers render product pages with it instead of bundling the site again.
        */
       kitDir?: string;
     }
   | { type: "render"; outDir: string; databaseFile: string; productIds: readonly number[] }
-  /** These products' pages, rendered with the render kit another worker's build left in `kitDir`. */
-  | { type: "render-kit"; kitDir: string; outDir: string; databaseFile: string; productIds: readonly number[] };
+  /**
+   * These products' pages, rendered with the render kit another worker's build left in `kitDir`;
+   * with `stay`, the worker then keeps the kit loaded for fast renders.
+   */
+  | { type: "render-kit"; kitDir: string; outDir: string; databaseFile: string; productIds: readonly number[]; stay: boolean };
 
 /** What the worker answers, once per job. */
 export type WorkerReply =
   { type: "done"; ok: true; pages: number; productPages: number; ms: number } | { type: "done"; ok: false; error: string; ms: number };
-
-/** What a worker says while a build job runs: the render kit it was asked for is ready. */
-export type WorkerNotice = { type: "kit" };
 
 type RouteData = Parameters<AstroPrerenderer["render"]>[1]["routeData"];
 
@@ -96,7 +96,6 @@ const keepPrerenderer: AstroIntegration = {
             if (!kitDir) return astroDefault.setup?.();
             const internals = await captureInternals(path.join(outDir, ".prerender"), () => astroDefault.setup?.() ?? Promise.resolve());
             writeKit(path.join(outDir, ".prerender"), kitDir, internals, (astroDefault as unknown as { app: KitApp }).app);
-            process.send!({ type: "kit" } satisfies WorkerNotice);
           },
           getStaticPaths: () => astroDefault.getStaticPaths(),
           render: async (request, options) => {
@@ -354,7 +353,7 @@ async function run(job: WorkerJob): Promise<boolean> {
     // A full build leaves a heap of garbage (every page's props); collected now, the next fast
     // render does not pay for it.
     (globalThis as { gc?: () => void }).gc?.();
-    return job.type === "render" || (job.type === "build" && job.stay);
+    return job.type === "render" || job.stay;
   } catch (error) {
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     await send({
