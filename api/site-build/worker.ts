@@ -1,7 +1,9 @@
 /**
  * The site build's child process (started by api/site-build/builder.ts, never by hand). Its first job is
  * an Astro build into a fresh folder: every page, or, for a fast rebuild without a warm worker,
- * every page but the product pages of other products. It can then stay and keep Astro's built
+ * every page but the product pages of other products; or, as a split build's helper, rendering its
+ * share of product pages with the render kit (server bundle) the main process's build left it (the
+ * helper can then stay, like a worker after its build). It can then stay and keep Astro's built
  * server bundle loaded: a later fast rebuild only renders pages into a new folder with that
  * bundle, which takes about a second instead of a whole build's start-up (Vite bundling alone is
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
@@ -17,6 +19,7 @@
 import fs from "node:fs";
 import module from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { AstroIntegration, AstroPrerenderer } from "astro";
 import { projectRoot, siteConfig } from "../../data/config.ts";
 import { endBuildPass, startBuildPass, currentBuildPass } from "../../data/site-build-pass.ts";
@@ -42,10 +45,18 @@ export type WorkerJob =
       databaseFile: string;
       productIds: readonly number[] | null;
       stay: boolean;
-      /** Only the product pages: a split build's helper, whose other pages would be thrown away. */
-      productPagesOnly?: boolean;
+      /**
+       * Copy the server bundle into this folder as a render kit once it is built: a split
+       * build's helpers render product pages with it instead of bundling the site again.
+       */
+      kitDir?: string;
     }
-  | { type: "render"; outDir: string; databaseFile: string; productIds: readonly number[] };
+  | { type: "render"; outDir: string; databaseFile: string; productIds: readonly number[] }
+  /**
+   * These products' pages, rendered with the render kit another worker's build left in `kitDir`;
+   * with `stay`, the worker then keeps the kit loaded for fast renders.
+   */
+  | { type: "render-kit"; kitDir: string; outDir: string; databaseFile: string; productIds: readonly number[]; stay: boolean };
 
 /** What the worker answers, once per job. */
 export type WorkerReply =
@@ -60,8 +71,8 @@ let kept: KeptPrerenderer | undefined;
 let rendered = 0;
 /** Where the build under way writes. */
 let outDir = "";
-/** The build under way renders product pages only. */
-let productPagesOnly = false;
+/** Where the build under way copies its render kit ("" for none). */
+let kitDir = "";
 /** The CSP hashes of the inline scripts in the HTML the job under way wrote. */
 let scriptHashes = new Set<string>();
 /** The folders the job under way has made (each made once, not once per page). */
@@ -81,11 +92,12 @@ const keepPrerenderer: AstroIntegration = {
         kept = astroDefault;
         return {
           name: "pawprice:storing",
-          setup: () => astroDefault.setup?.() ?? Promise.resolve(),
-          getStaticPaths: async () => {
-            const paths = await astroDefault.getStaticPaths();
-            return productPagesOnly ? paths.filter(({ route }) => route.route === productRoute) : paths;
+          setup: async () => {
+            if (!kitDir) return astroDefault.setup?.();
+            const internals = await captureInternals(path.join(outDir, ".prerender"), () => astroDefault.setup?.() ?? Promise.resolve());
+            writeKit(path.join(outDir, ".prerender"), kitDir, internals, (astroDefault as unknown as { app: KitApp }).app);
           },
+          getStaticPaths: () => astroDefault.getStaticPaths(),
           render: async (request, options) => {
             rendered++;
             phaseMarks.firstRender ||= performance.now();
@@ -104,6 +116,95 @@ const keepPrerenderer: AstroIntegration = {
   },
 };
 
+/** What the render kit uses of the prerender bundle's app (Astro's BuildApp). */
+interface KitApp {
+  logger: { options: { destination: unknown } };
+  setInternals(internals: unknown): void;
+  setOptions(options: unknown): void;
+  getSettings(): { scripts: unknown[] };
+  render(request: Request, options: { routeData: RouteData }): Promise<Response>;
+}
+
+/**
+ * The part of Astro's build internals rendering reads (the head of each page: its stylesheets,
+ * and the built file of the page script): all a render kit needs besides the bundle itself.
+ */
+interface KitInternals {
+  pagesByKeys: Map<string, { styles: unknown[] }>;
+  entrySpecifierToBundleMap: Map<string, string>;
+}
+
+/** A render kit's description, beside its copy of the bundle: the entry file, those internals and the integrations' scripts. */
+interface KitFile {
+  entry: string;
+  pages: [string, { styles: unknown[] }][];
+  entries: [string, string][];
+  scripts: unknown[];
+}
+
+const kitFile = "kit.json";
+
+/** The prerender bundle's entry file in `dir` (Astro names it prerender-entry.<hash>.mjs). */
+function prerenderEntryIn(dir: string): string {
+  const entries = fs.readdirSync(dir).filter((name) => /^prerender-entry\.[^/]*\.mjs$/.test(name));
+  if (entries.length !== 1) throw new Error(`expected one prerender entry in ${dir}, found ${entries.length}`);
+  return entries[0]!;
+}
+
+/**
+ * Runs Astro's prerenderer setup (`setup`) and returns the build internals it hands the bundle's
+ * app, which Astro exposes nowhere else: the bundle is imported first (the same module the setup
+ * then imports) and its app's setInternals is watched for the duration.
+ */
+async function captureInternals(bundleDir: string, setup: () => Promise<void>): Promise<KitInternals> {
+  const { app } = (await import(pathToFileURL(path.join(bundleDir, prerenderEntryIn(bundleDir))).href)) as { app: KitApp };
+  let captured: KitInternals | undefined;
+  const own = app.setInternals;
+  app.setInternals = (internals) => {
+    captured = internals as KitInternals;
+    own.call(app, internals);
+  };
+  try {
+    await setup();
+  } finally {
+    delete (app as Partial<KitApp>).setInternals;
+  }
+  if (!captured) throw new Error(`Astro's prerenderer did not load the server bundle in ${bundleDir}`);
+  return captured;
+}
+
+/**
+ * Copies the built server bundle into `dir` with what rendering needs from the build (a render
+ * kit): Astro deletes its own copy at the end of its build, which can come before another process
+ * is done rendering with it.
+ */
+function writeKit(bundleDir: string, dir: string, internals: KitInternals, app: KitApp): void {
+  fs.cpSync(bundleDir, dir, { recursive: true });
+  const kit: KitFile = {
+    entry: prerenderEntryIn(bundleDir),
+    pages: [...internals.pagesByKeys].map(([key, page]) => [key, { styles: page.styles }]),
+    entries: [...internals.entrySpecifierToBundleMap],
+    scripts: app.getSettings().scripts,
+  };
+  fs.writeFileSync(path.join(dir, kitFile), JSON.stringify(kit));
+}
+
+/** A prerenderer over the render kit in `dir`, set up as Astro sets up its own, without a build. */
+async function loadKit(dir: string): Promise<KeptPrerenderer> {
+  const kit = JSON.parse(fs.readFileSync(path.join(dir, kitFile), "utf8")) as KitFile;
+  const { app } = (await import(pathToFileURL(path.join(dir, kit.entry)).href)) as { app: KitApp };
+  app.setInternals({ pagesByKeys: new Map(kit.pages), entrySpecifierToBundleMap: new Map(kit.entries) } satisfies KitInternals);
+  // The logger keeps the bundle's own output; the settings are the integrations' scripts, all the page head reads.
+  app.setOptions({ settings: { scripts: kit.scripts }, logger: { options: { destination: app.logger.options.destination } } });
+  const { StaticPaths } = await import("astro/runtime/prerender/static-paths.js");
+  return {
+    name: "pawprice:render-kit",
+    app: app as unknown as KeptPrerenderer["app"],
+    getStaticPaths: () => new StaticPaths(app as unknown as ConstructorParameters<typeof StaticPaths>[0]).getAll(),
+    render: async (request, { routeData }) => ({ response: await app.render(request, { routeData }) }),
+  };
+}
+
 const origin = new URL(siteConfig.baseUrl).origin;
 
 /**
@@ -115,6 +216,7 @@ const origin = new URL(siteConfig.baseUrl).origin;
  */
 const fastPassRoutes = new Set(["/", "/category/[slug]", "/product/[slug]", "/sitemap.xml", "/sitemaps/[file].xml"]);
 const productRoute = "/product/[slug]";
+const productRoutes = new Set([productRoute]);
 
 /**
  * Where a rendered path is stored (Astro's `build.format: "directory"` layout, but product pages
@@ -157,9 +259,9 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
 }
 
 /** Starts a job's bookkeeping: where it writes, no hashes yet. */
-function startJob(dir: string, options: { productPagesOnly?: boolean } = {}): void {
+function startJob(dir: string, options: { kitDir?: string } = {}): void {
   outDir = dir;
-  productPagesOnly = options.productPagesOnly ?? false;
+  kitDir = options.kitDir ?? "";
   scriptHashes = new Set();
   madeFolders = new Set();
 }
@@ -175,7 +277,7 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
   await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer], logLevel: "warn" });
   const built = performance.now();
   // What Vite emitted and the public folder's files; the rendered files have their variants already.
-  if (!productPagesOnly) await precompressFolder(job.outDir, new Set([flatPagesFolder]));
+  await precompressFolder(job.outDir, new Set([flatPagesFolder]));
   writeScriptHashes(job.outDir, [...scriptHashes]);
   const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
   const done = performance.now();
@@ -187,8 +289,14 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
   return { pages: rendered, productPages: currentBuildPass()?.productPages?.length ?? 0 };
 }
 
-/** Renders the pages of a fast pass into `outDir` with the bundle the first build loaded. */
-async function render(job: Extract<WorkerJob, { type: "render" }>): Promise<{ pages: number; productPages: number }> {
+/**
+ * Renders the pages of a fast pass (or of `routes`) into `outDir` with the bundle the first build
+ * loaded.
+ */
+async function render(
+  job: Omit<Extract<WorkerJob, { type: "render" }>, "type">,
+  routes = fastPassRoutes,
+): Promise<{ pages: number; productPages: number }> {
   if (!kept) throw new Error("no build has run in this worker");
   const prerenderer = kept;
   startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
@@ -198,7 +306,7 @@ async function render(job: Extract<WorkerJob, { type: "render" }>): Promise<{ pa
   const paths = await prerenderer.getStaticPaths();
   let pages = 0;
   let productPages = 0;
-  const queue = paths.filter(({ route }) => fastPassRoutes.has(route.route));
+  const queue = paths.filter(({ route }) => routes.has(route.route));
   const renderNext = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const { pathname, route } = next;
@@ -216,6 +324,18 @@ async function render(job: Extract<WorkerJob, { type: "render" }>): Promise<{ pa
   return { pages, productPages };
 }
 
+/** A helper's share of a split build: its product pages, rendered with another worker's render kit. */
+async function renderKit(job: Extract<WorkerJob, { type: "render-kit" }>): Promise<{ pages: number; productPages: number }> {
+  const started = performance.now();
+  kept = await loadKit(job.kitDir);
+  const loaded = performance.now();
+  const result = await render(job, productRoutes);
+  const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
+  const done = performance.now();
+  console.log(`${result.pages} files built in ${s(started, done)}: loading the render kit ${s(started, loaded)}, rendering and writing ${s(loaded, done)}`);
+  return result;
+}
+
 /** Drops what the pass read (Astro's cached getStaticPaths answers hold every page's props). */
 function idle(): void {
   kept?.app?.routeCache?.clearAll();
@@ -227,7 +347,7 @@ const send = (reply: WorkerReply) => new Promise<void>((resolve) => process.send
 async function run(job: WorkerJob): Promise<boolean> {
   const started = performance.now();
   try {
-    const result = job.type === "build" ? await build(job) : await render(job);
+    const result = job.type === "build" ? await build(job) : job.type === "render" ? await render(job) : await renderKit(job);
     idle();
     await send({ type: "done", ok: true, ...result, ms: Math.round(performance.now() - started) });
     // A full build leaves a heap of garbage (every page's props); collected now, the next fast

@@ -1,8 +1,9 @@
 /**
- * A full build split over two processes (what a large catalogue gets on a machine with two
- * cores): the same site as one process builds from the same data, every product page in it once,
- * the CSP hashes of both processes' pages listed; and one process failing fails the build,
- * ends the other and leaves no folder behind.
+ * A full build split over two rendering processes (what a large catalogue gets on a machine with
+ * two cores), after a main process that bundles the site and renders the other pages: the same
+ * site as one process builds from the same data, every product page in it once, the CSP hashes of
+ * every process's pages listed; and one process failing fails the build, ends the others and
+ * leaves no folder behind.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -75,10 +76,10 @@ describe("a full build in two processes", () => {
     ]);
     expect(alone).toMatchObject({ ok: true, productPages: 30 });
     expect(shared).toMatchObject({ ok: true, productPages: 30, pages: alone.pages });
-    // Both processes logged their build. With 30 products the main process's share is empty (it is
-    // lighter by more than that), and the helper rendered the 30 product pages and nothing else.
-    expect(shared.log.match(/files built in/g)).toHaveLength(2);
-    expect(shared.log).toMatch(/^30 files built in/m);
+    // Every process logged its build: the main process rendered every page but the product pages,
+    // and each helper its half of the 30 product pages and nothing else.
+    expect(shared.log.match(/files built in/g)).toHaveLength(3);
+    expect(shared.log.match(/^15 files built in/gm)).toHaveLength(2);
     expect(shared.log).toMatch(new RegExp(`^${alone.pages - 30} files built in`, "m"));
 
     expect(fs.readdirSync(path.join(split, "product")).sort()).toEqual(productSlugs().map((slug) => `${slug}.html.br`).sort());
@@ -94,21 +95,50 @@ describe("a full build in two processes", () => {
     expect(fs.readdirSync(root).sort()).toEqual(["node_modules", "single", "split"]);
   }, 240_000);
 
-  it("fails as a whole when one process dies, ending the other and leaving no folder of its own", async () => {
+  it("keeps its first helper warm: a fast rebuild renders with the render kit the pages a full build renders", async () => {
+    const outDir = path.join(root, "warm-full");
+    const fastDir = path.join(root, "warm-fast");
+    const builder = createAstroBuilder({ quiet: true, keepWarm: true, processes: 2, splitFromProducts: 1 });
+    try {
+      expect(await builder.full({ databaseFile: temp.file, outDir })).toMatchObject({ ok: true, productPages: 30 });
+      // Only the warm helper is left, and the kit it renders with.
+      expect(builder.pids).toHaveLength(1);
+      expect(fs.existsSync(path.join(`${outDir}-0`, "kit.json"))).toBe(true);
+      const [id, slug] = temp.db.$client.prepare("SELECT id, slug FROM products ORDER BY id DESC LIMIT 1").raw().get() as [number, string];
+      const fast = await builder.fast({ databaseFile: temp.file, outDir: fastDir, productIds: [id] });
+      expect(fast).toMatchObject({ ok: true, productPages: 1 });
+      // Rendered by the warm process, not by a cold build (which logs its build).
+      expect(fast.log).not.toMatch(/files built in/);
+      const files = storedFiles(fastDir);
+      expect(files).toEqual(expect.arrayContaining(["index.html", "category/dog-food/index.html", `product/${slug}.html`, "sitemap.xml"]));
+      for (const file of files) {
+        const read = async (dir: string) => withoutChart((await readStored(path.join(dir, file)))!.toString("utf8"));
+        expect(await read(fastDir), file).toBe(await read(outDir));
+      }
+    } finally {
+      await builder.stop();
+    }
+    // The kit goes with the process that used it.
+    await vi.waitFor(() => expect(fs.existsSync(`${outDir}-0`)).toBe(false), { timeout: 10_000, interval: 20 });
+  }, 240_000);
+
+  it("fails as a whole when one process dies, ending the others and leaving no folder of its own", async () => {
     const outDir = path.join(root, "killed");
     const builder = createAstroBuilder({ quiet: true, keepWarm: true, processes: 2, splitFromProducts: 1 });
     const result = builder.full({ databaseFile: temp.file, outDir });
-    await vi.waitFor(() => expect(builder.pids).toHaveLength(2), { timeout: 30_000, interval: 20 });
-    const [main, helper] = builder.pids;
-    // Half-way: the helper's Astro build has written its server bundle.
-    await vi.waitFor(() => expect(fs.existsSync(path.join(`${outDir}-1`, ".prerender"))).toBe(true), { timeout: 120_000, interval: 50 });
+    // The main process and the two helpers.
+    await vi.waitFor(() => expect(builder.pids).toHaveLength(3), { timeout: 30_000, interval: 20 });
+    const [main, helper, other] = builder.pids;
+    // Half-way: the main process's build has left the helpers their render kit.
+    await vi.waitFor(() => expect(fs.existsSync(path.join(`${outDir}-0`, "kit.json"))).toBe(true), { timeout: 120_000, interval: 50 });
     process.kill(helper!, "SIGKILL");
     const outcome = await result;
     expect(outcome.ok).toBe(false);
     expect(outcome.log).toMatch(/SIGKILL/);
     expect(builder.pids).toEqual([]);
     expect(() => process.kill(main!, 0)).toThrow();
-    expect(fs.existsSync(`${outDir}-1`)).toBe(false);
+    expect(() => process.kill(other!, 0)).toThrow();
+    for (const suffix of ["-0", "-1", "-2"]) expect(fs.existsSync(`${outDir}${suffix}`)).toBe(false);
     await builder.stop();
   }, 240_000);
 
