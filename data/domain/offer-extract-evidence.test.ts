@@ -1,0 +1,159 @@
+/**
+ * What the admin reads beside each price the extractor found: which source and rule found it, where
+ * it stands on the page, and how sure it is. Real saved shop pages first, then small pages for the
+ * rules a real page does not reach and for the exact bounds of what is read.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { extractOffer, readAvailability, readOffer, type OfferConfidence, type OfferSource } from "./offer-extract.ts";
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
+const realPage = (file: string) => fs.readFileSync(path.join(fixtures, "real-pages", file), "utf8");
+const fixturePage = (file: string) => fs.readFileSync(path.join(fixtures, "pages", file), "utf8");
+const realUrls = new Map((JSON.parse(realPage("manifest.json")) as { file: string; url: string }[]).map((entry) => [entry.file, entry.url]));
+
+const ld = (...nodes: unknown[]) => nodes.map((node) => `<script type="application/ld+json">${JSON.stringify(node)}</script>`).join("");
+const offer = (price: string, extra: object = {}) => ({ "@type": "Offer", price, priceCurrency: "GBP", availability: "https://schema.org/InStock", ...extra });
+const box = (text: string) => `<div class="buy"><span>${text}</span><button>Add to basket</button></div>`;
+
+interface Shown {
+  source: OfferSource;
+  confidence: OfferConfidence;
+  inStock: boolean | null;
+  rule: string;
+  snippet: string | null;
+}
+
+/** Real UK shop pages: each rule the admin sees, word for word. */
+const realEvidence: [string, Shown][] = [
+  // An AggregateOffer's lowPrice names the lowest pack as a starting price: that pack is taken.
+  ["monsterpetsupplies-johnsons-4fleas.html", { source: "microdata", confidence: "medium", inStock: null, rule: "Product microdata[0], the lowest: the page's AggregateOffer lowPrice", snippet: "microdata[0] offers lowPrice" }],
+  ["bonprix-soft-shell-parka-from.html", { source: "microdata", confidence: "medium", inStock: null, rule: "Product microdata[0], the lowest: the page's AggregateOffer lowPrice", snippet: "microdata[0] offers lowPrice" }],
+  // Only the price beside the buy button: a visible-text reading, held for review.
+  ["amazon-co-uk-book-used-only.html", { source: "buy-box", confidence: "low", inStock: null, rule: "the price printed beside the buy button", snippet: "buy box: £4.45" }],
+  ["sainsburys-apricots-2016.html", { source: "buy-box", confidence: "low", inStock: null, rule: "the price printed beside the buy button", snippet: "buy box: £3.50/unit" }],
+  ["debenhams-tefal-pan-set.html", { source: "buy-box", confidence: "low", inStock: null, rule: "the price printed beside the buy button", snippet: "buy box: Now £68.00" }],
+  [
+    "petsathome-lilys-kitchen-fishermans-feast.html",
+    {
+      source: "next-data",
+      confidence: "medium",
+      inStock: true,
+      rule: "product in the page's state whose id is in the page URL; currency not named, pounds assumed (a .uk shop or a page showing £)",
+      snippet: "next-data.props.pageProps.baseProduct.products[0]: Lily's Kitchen Adult Cat Dry Food White Fish & Salmon 2kg",
+    },
+  ],
+  ["lilyskitchen-chicken-veggies-dry-4kg.html", { source: "json-ld", confidence: "medium", inStock: true, rule: "Product json-ld[1] json-ld[1] offers[2] matched by the price beside the buy button (£53.00)", snippet: "json-ld[1] offers[2]" }],
+  ["zooplus-co-uk-encore-cat-chicken-salmon.html", { source: "json-ld", confidence: "medium", inStock: true, rule: "Product json-ld[0] json-ld[0] offers[0] matched by the price beside the buy button (£5.79)", snippet: "json-ld[0] offers[0]" }],
+  ["zalando-co-uk-adidas-hoodie.html", { source: "json-ld", confidence: "high", inStock: true, rule: "Product json-ld[0], all 8 offers at one price", snippet: "json-ld[0] offers[0]" }],
+  ["ocado-daylesford-pork-sausages.html", { source: "itemprop", confidence: "medium", inStock: null, rule: "itemprop price without an itemscope", snippet: "itemprop without itemscope: 7.5" }],
+  ["currys-dolce-gusto-infinissima.html", { source: "meta", confidence: "medium", inStock: null, rule: "product meta tag og:price:amount", snippet: "meta og:price:amount: 49.99" }],
+  ["amazon-co-uk-crash-team-racing-ps4.html", { source: "retailer:amazon.co.uk", confidence: "medium", inStock: false, rule: "the retailer's price element (registry hint)", snippet: "id=priceblock_ourprice: £ 34.99" }],
+  ["amazon-co-uk-omeril-head-torch.html", { source: "retailer:amazon.co.uk", confidence: "medium", inStock: true, rule: "the retailer's price element (registry hint)", snippet: "id=priceblock_ourprice: £9.99" }],
+  ["lidl-uk-dustpan-brush.html", { source: "microdata", confidence: "high", inStock: null, rule: "Product microdata[1]; currency not named, pounds assumed (a .uk shop or a page showing £)", snippet: "microdata[1]: Aquapur Dustpan & Brush Set1" }],
+  ["farah-polo-shirt.html", { source: "microdata", confidence: "high", inStock: null, rule: "Product microdata[1]", snippet: "microdata[1] offers lowPrice" }],
+  ["zavvi-chewbacca-mug.html", { source: "json-ld", confidence: "high", inStock: true, rule: "Product json-ld[0]", snippet: "json-ld[0] offers[0]" }],
+];
+
+/** Saved fixture pages for the sources no real page reaches. */
+const fixtureEvidence: [string, string, Shown][] = [
+  [
+    "jollyes-magento.html",
+    "https://www.jollyes.co.uk/pedigree-dentastix-large-28.html",
+    { source: "magento", confidence: "medium", inStock: null, rule: "Magento final price (data-price-amount); currency not named, pounds assumed (a .uk shop or a page showing £)", snippet: "finalPrice[0]" },
+  ],
+  [
+    "zooplus-co-uk.html",
+    "https://www.zooplus.co.uk/shop/dogs/dry_dog_food/royal_canin/medium/39318",
+    { source: "retailer:zooplus.co.uk", confidence: "medium", inStock: true, rule: "the retailer's price element (registry hint)", snippet: "data-zta=productStandardPriceAmount: £54.99" },
+  ],
+  [
+    "zooplus-de-eur.html",
+    "https://www.zooplus.de/shop/hunde/hundefutter_trockenfutter/royal_canin/medium/39318",
+    { source: "retailer:zooplus.de", confidence: "medium", inStock: null, rule: "the retailer's price element (registry hint)", snippet: "data-zta=product-detail class=z-price__amount: 64,99 €" },
+  ],
+  [
+    "offer-without-product.html",
+    "https://www.saddleandstable.co.uk/cortaflex-ha-super-fenn-908g",
+    { source: "json-ld", confidence: "medium", inStock: false, rule: "lone Offer", snippet: "json-ld[1]: Cortaflex HA Super Fenn Powder 908g" },
+  ],
+  ["meta-tags-only.html", "https://shop.happyhoundbakery.com/pupcakes-peanut-butter", { source: "meta", confidence: "medium", inStock: true, rule: "product meta tag product:price:amount", snippet: "meta product:price:amount: 7.99" }],
+  ["rdfa-product.html", "https://www.kennelcomforts.com/beds/orthopaedic-memory-foam-large", { source: "rdfa", confidence: "high", inStock: true, rule: "Product rdfa[0]", snippet: "rdfa[0] offers" }],
+];
+
+const shown = (html: string, url: string): Shown | null => {
+  const found = extractOffer(html, url);
+  return found === null ? null : { source: found.source, confidence: found.confidence, inStock: found.inStock, rule: found.evidence.rule, snippet: found.evidence.snippet };
+};
+
+describe("evidence on real shop pages", () => {
+  it.each(realEvidence)("%s", (file, expected) => {
+    expect(shown(realPage(file), realUrls.get(file)!)).toEqual(expected);
+    expect(extractOffer(realPage(file), realUrls.get(file)!)?.evidence.source).toBe(expected.source);
+  });
+  it.each(fixtureEvidence)("%s", (file, url, expected) => {
+    expect(shown(fixturePage(file), url)).toEqual(expected);
+  });
+
+  it("lists every pack a page offers beside the one chosen, with its own stock and name", () => {
+    const url = realUrls.get("monsterpetsupplies-johnsons-4fleas.html")!;
+    expect(extractOffer(realPage("monsterpetsupplies-johnsons-4fleas.html"), url)?.candidates).toEqual([
+      { price: 529, currency: "GBP", inStock: null, label: "microdata[0] offers lowPrice" },
+      { price: 956, currency: "GBP", inStock: true, label: "Johnsons 4 Fleas Cats & Kittens Tablets 6 Treatment Pack" },
+      { price: 529, currency: "GBP", inStock: true, label: "Johnsons 4 Fleas Cats & Kittens Tablets 3 Treatment Pack" },
+    ]);
+  });
+});
+
+describe("offers left undecided by structured data, decided by a later source", () => {
+  const two = ld({ "@type": "Product", name: "Kibble", offers: [offer("27.5"), offer("14")] });
+  const url = "https://shop.example.com/p/kibble";
+  const magento = (amount: string) => `<div class="product-info-main"><div class="price-box" data-product-id="7"><span data-price-type="finalPrice" data-price-amount="${amount}"></span></div></div>`;
+
+  it("passes over a later source that is undecided too, or whose price is none of the offers, for one that names an offer's price", () => {
+    const microdataTwo = '<div itemscope itemtype="https://schema.org/Product"><span itemprop="name">Kibble</span><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="price" content="30"><meta itemprop="priceCurrency" content="GBP"></div><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="price" content="40"><meta itemprop="priceCurrency" content="GBP"></div></div>';
+    const meta = '<meta property="product:price:amount" content="99.00"><meta property="product:price:currency" content="GBP">';
+    expect(readOffer(`${two}${microdataTwo}${meta}${magento("14")}`, url)).toMatchObject({
+      status: "found",
+      offer: { price: 1400, currency: "GBP", source: "json-ld", confidence: "medium", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by magento: Magento final price (data-price-amount)" } },
+    });
+    // Nothing later names one of the offers' prices: still undecided, with the structured data's reason.
+    expect(readOffer(`${two}${microdataTwo}${meta}`, url)).toMatchObject({
+      status: "undecided",
+      source: "json-ld",
+      reason: "Product json-ld[0]: 2 offers at 2 different prices and nothing on the page picks one (no URL, SKU or pack-size match, no price beside the buy button)",
+    });
+  });
+
+  it("names the later source and its rule: itemprop without a scope, Salesforce's sales price, a retailer's price element", () => {
+    expect(extractOffer(`${two}<span itemprop="price" content="14.00"></span>`, url)?.evidence.rule).toBe("Product json-ld[0] json-ld[0] offers[1] matched by itemprop: itemprop price without an itemscope");
+    const sfcc = '<div class="prices"><span class="sales"><span class="value" content="27.50">£27.50</span></span></div>';
+    expect(extractOffer(`${two}${sfcc}`, url)).toMatchObject({ price: 2750, evidence: { rule: "Product json-ld[0] json-ld[0] offers[0] matched by sfcc: sales price (.prices .sales .value content)" } });
+    expect(extractOffer(`${two}<div id="product-price">£14.00</div>`, "https://www.petplanet.co.uk/p/kibble")).toMatchObject({
+      price: 1400,
+      evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by retailer:petplanet.co.uk: the retailer's price element (registry hint)" },
+    });
+  });
+});
+
+describe("platform markup on its own", () => {
+  it("reads Salesforce Commerce Cloud's sales price at medium confidence, naming the rule", () => {
+    const sfcc = '<div class="prices"><span class="sales"><span class="value" content="27.50" data-currency="GBP">£27.50</span></span></div>';
+    expect(extractOffer(sfcc, "https://shop.example.com/p")).toMatchObject({
+      price: 2750,
+      currency: "GBP",
+      source: "sfcc",
+      confidence: "medium",
+      evidence: { source: "sfcc", rule: "sales price (.prices .sales .value content)", snippet: ".prices .sales .value[0]" },
+    });
+  });
+});
+
+describe("bounds of what is read", () => {
+  it("reads a stock statement's first 300 characters only", () => {
+    expect(readAvailability(`${" ".repeat(292)}In stock`)).toBe(true);
+    expect(readAvailability(`${" ".repeat(293)}In stock`)).toBeNull();
+  });
+});
