@@ -157,3 +157,50 @@ describe("bounds of what is read", () => {
     expect(readAvailability(`${" ".repeat(293)}In stock`)).toBeNull();
   });
 });
+
+describe("choosing one of several offers by the page", () => {
+  const url = "https://shop.example.com/p";
+  const bySku = (first: string, second: string) => ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { sku: first }), offer("27.5", { sku: second })] });
+  const byUrl = { price: 2750, confidence: "high", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by the page URL", snippet: "json-ld[0] offers[1]" } };
+
+  it("matches a SKU of three characters that is a whole term of the URL, white space around it aside", () => {
+    expect(extractOffer(bySku("K14", "K27"), "https://shop.example.com/p/K27")).toMatchObject(byUrl);
+    expect(extractOffer(bySku(" K14 ", " K27 "), "https://shop.example.com/p/K27")).toMatchObject(byUrl);
+  });
+
+  it("matches a SKU of five characters or more at the end of a URL term after a hyphen, with or without .html; a shorter one only whole", () => {
+    expect(extractOffer(bySku("K1400", "K2700"), "https://shop.example.com/p/kibble-K2700")).toMatchObject(byUrl);
+    expect(extractOffer(bySku("K1400", "K2700"), "https://shop.example.com/p/kibble-K2700.html")).toMatchObject(byUrl);
+    expect(readOffer(bySku("K140", "K270"), "https://shop.example.com/p/kibble-K270").status).toBe("undecided");
+  });
+
+  it("never matches one product's offers by a SKU the URL term only extends, as their SKUs often extend one another", () => {
+    expect(readOffer(bySku("7128260", "7128261"), "https://shop.example.com/p/7128260P").status).toBe("undecided");
+  });
+
+  it("matches pack sizes by unit as well as amount: a 2 l offer is not the 2 kg pack the h1 names", () => {
+    const named = ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { name: "2l" }), offer("27.5", { name: "2kg" })] });
+    expect(extractOffer(`${named}<h1>Kibble 2kg</h1>`, url)).toMatchObject({ price: 2750, confidence: "medium", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by pack size 2kg in h1", snippet: "json-ld[0] offers[1]: 2kg" } });
+  });
+
+  it("reads a pack size in a SKU whose words are joined by hyphens or underscores", () => {
+    for (const [small, large] of [["kib-1kg", "kib-4kg"], ["kib_1kg", "kib_4kg"]]) {
+      expect(extractOffer(`${bySku(small!, large!)}<h1>Kibble 4 kg</h1>`, url), large).toMatchObject({ price: 2750, evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by pack size 4kg in h1" } });
+    }
+  });
+
+  it("reads the pack size from og:title's first 300 characters only", () => {
+    const sized = ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { name: "1kg" }), offer("27.5", { name: "2kg" }), offer("53", { name: "4kg" })] });
+    const ogTitle = (text: string) => `${sized}<meta property="og:title" content="${text}">`;
+    expect(extractOffer(ogTitle(`${"K".repeat(296)} 4kg`), url)).toMatchObject({ price: 5300, evidence: { rule: "Product json-ld[0] json-ld[0] offers[2] matched by pack size 4kg in og:title" } });
+    expect(readOffer(ogTitle(`${"K".repeat(297)} 4kg`), url).status).toBe("undecided");
+  });
+
+  it("quotes a heading's \"from\" price trimmed and cut at 80 characters", () => {
+    const three = ld({ "@type": "Product", name: "Kibble", offers: [offer("27.5"), offer("14"), offer("53")] });
+    expect(extractOffer(`${three}<h1>Kibble ${"adult ".repeat(15)}from £14.00</h1>`, url)?.evidence.rule).toBe(
+      `Product json-ld[0], the lowest: the h1 says "Kibble ${"adult ".repeat(12)}a"`,
+    );
+    expect(extractOffer(`${three}<meta property="og:title" content="   Kibble from £14.00">`, url)?.evidence.rule).toBe('Product json-ld[0], the lowest: the og:title says "Kibble from £14.00"');
+  });
+});
