@@ -204,3 +204,67 @@ describe("choosing one of several offers by the page", () => {
     expect(extractOffer(`${three}<meta property="og:title" content="   Kibble from £14.00">`, url)?.evidence.rule).toBe('Product json-ld[0], the lowest: the og:title says "Kibble from £14.00"');
   });
 });
+
+describe("what ties an offer to the page", () => {
+  const url = "https://shop.example.com/p/kibble";
+  const matchedByUrl = { price: 2750, confidence: "high", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by the page URL" } };
+  const matchedBySize = { price: 2750, confidence: "medium", evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by pack size 4kg in h1" } };
+
+  it("matches an offer's barcode or part number at the end of the URL", () => {
+    for (const key of ["gtin", "gtin8", "gtin12", "gtin13", "gtin14", "mpn", "productId"]) {
+      const html = ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { [key]: "50100001" }), offer("27.5", { [key]: "50100002" })] });
+      expect(extractOffer(html, "https://shop.example.com/p/kibble-50100002"), key).toMatchObject(matchedByUrl);
+    }
+  });
+
+  it("matches an offer by its @id when that is the page's address, query included", () => {
+    const html = ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { "@id": `${url}?size=1kg` }), offer("27.5", { "@id": `${url}?size=4kg` })] });
+    expect(extractOffer(html, `${url}?size=4kg`)).toMatchObject(matchedByUrl);
+  });
+
+  it("reads an offer's pack size from its size, weight or description", () => {
+    for (const key of ["size", "weight", "description"]) {
+      const html = ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { [key]: "1kg" }), offer("27.5", { [key]: "4kg" })] });
+      expect(extractOffer(`${html}<h1>Kibble 4kg</h1>`, url), key).toMatchObject(matchedBySize);
+    }
+  });
+
+  it("reads the first 200 characters of an offer's description", () => {
+    const html = (length: number) => ld({ "@type": "Product", name: "Kibble", offers: [offer("14", { description: "1kg" }), offer("27.5", { description: `${"K".repeat(length)} 4kg` })] });
+    expect(extractOffer(`${html(196)}<h1>Kibble 4kg</h1>`, url)).toMatchObject(matchedBySize);
+    expect(readOffer(`${html(197)}<h1>Kibble 4kg</h1>`, url).status).toBe("undecided");
+  });
+
+  it("reads the SKU and name of the product an offer wraps (itemOffered)", () => {
+    const html = ld({
+      "@type": "Product",
+      name: "Kibble",
+      offers: [offer("14", { itemOffered: { "@type": "Product", sku: "KIB1KG", name: "Kibble 1kg" } }), offer("27.5", { itemOffered: { "@type": "Product", sku: "KIB4KG", name: "Kibble 4kg" } })],
+    });
+    expect(extractOffer(html, "https://shop.example.com/p/KIB4KG")).toMatchObject({ ...matchedByUrl, evidence: { ...matchedByUrl.evidence, snippet: "json-ld[0] offers[1]: Kibble 4kg" } });
+    expect(extractOffer(`${html}<h1>Kibble 4kg</h1>`, "https://shop.example.com/p/x")).toMatchObject(matchedBySize);
+  });
+
+  it("does not lend a product's name to each of its several offers: a name giving one size does not make every pack that size", () => {
+    const html = ld({ "@type": "Product", name: "Kibble 4kg", offers: [offer("14", { name: "1kg" }), offer("27.5", { name: "4kg" })] });
+    expect(extractOffer(`${html}<h1>Kibble 4kg</h1>`, url)).toMatchObject(matchedBySize);
+  });
+});
+
+describe("sale prices and pages that are not text", () => {
+  it("says the structured price is the standard one and the meta tag gives the sale price, keeping the structured stock and currency", () => {
+    const html = `${ld({ "@type": "Product", offers: { ...offer("150.00"), priceCurrency: "USD" } })}<meta property="og:price:standard_amount" content="150.00"><meta property="product:price:amount" content="120.00">`;
+    expect(extractOffer(html, "https://shop.example.com/p")).toMatchObject({
+      price: 12000,
+      currency: "USD",
+      inStock: true,
+      source: "json-ld",
+      confidence: "medium",
+      evidence: { rule: "Product json-ld[0] is the page's standard price; product meta tag product:price:amount gives the sale price", snippet: "meta product:price:amount: 120.00" },
+    });
+  });
+
+  it("answers no price, without throwing, when the page is not a string", () => {
+    expect(readOffer(undefined as unknown as string, "https://shop.example.com/p")).toEqual({ status: "none", reason: "no price found on the page" });
+  });
+});
