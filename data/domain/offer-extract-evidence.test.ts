@@ -268,3 +268,141 @@ describe("sale prices and pages that are not text", () => {
     expect(readOffer(undefined as unknown as string, "https://shop.example.com/p")).toEqual({ status: "none", reason: "no price found on the page" });
   });
 });
+
+describe("deciding among offers", () => {
+  const url = "https://shop.example.com/p/kibble";
+  const buyBox = (inner: string) => `<div class="buy">${inner}<button>Add to basket</button></div>`;
+
+  it("says when it kept to the offers in pounds", () => {
+    expect(extractOffer(ld({ "@type": "Product", offers: [offer("14", { priceCurrency: "EUR" }), offer("12")] }), url)).toMatchObject({
+      price: 1200,
+      currency: "GBP",
+      confidence: "high",
+      evidence: { rule: "Product json-ld[0] (offers in pounds)", snippet: "json-ld[0] offers[1]" },
+    });
+  });
+
+  it("does not count an offer that names no pack size as the size the h1 names", () => {
+    expect(extractOffer(`${ld({ "@type": "Product", offers: [offer("14"), offer("27.5", { name: "4kg" })] })}<h1>Kibble 4kg</h1>`, url)).toMatchObject({
+      price: 2750,
+      evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by pack size 4kg in h1" },
+    });
+  });
+
+  it("matches the buy box's plain price, passing over a \"from\" price printed before it", () => {
+    const three = ld({ "@type": "Product", offers: [offer("27.5"), offer("14"), offer("53")] });
+    expect(extractOffer(`${three}${buyBox("<span>From £14.00</span> <span>£27.50</span>")}`, url)).toMatchObject({
+      price: 2750,
+      confidence: "medium",
+      evidence: { rule: "Product json-ld[0] json-ld[0] offers[0] matched by the price beside the buy button (£27.50)" },
+    });
+  });
+
+  it("decides nothing by a buy-box price that is none of the offers'", () => {
+    expect(readOffer(`${ld({ "@type": "Product", offers: [offer("27.5"), offer("14")] })}${buyBox("<span>£99.00</span>")}`, url)).toMatchObject({ status: "undecided", source: "json-ld" });
+  });
+
+  it("takes an AggregateOffer's low price as a \"from\" price only when it is the lowest offer's", () => {
+    const aggregate = (extra: object) => ld({ "@type": "Product", offers: { "@type": "AggregateOffer", priceCurrency: "GBP", offers: [offer("27.5"), offer("14")], ...extra } });
+    expect(readOffer(aggregate({ lowPrice: "20" }), url).status).toBe("undecided");
+    expect(extractOffer(aggregate({}), url)).toMatchObject({ price: 1400, confidence: "medium", evidence: { rule: "Product json-ld[0], the lowest: the page's AggregateOffer lowPrice", snippet: "json-ld[0] offers offers[1]" } });
+  });
+
+  it("reads an AggregateOffer that gives only a price as a \"from\" price, and one with no price as none", () => {
+    expect(extractOffer(ld({ "@type": "Product", offers: { "@type": "AggregateOffer", price: "14", priceCurrency: "GBP" } }), url)).toMatchObject({ price: 1400, evidence: { rule: "Product json-ld[0]", snippet: "json-ld[0] offers lowPrice" } });
+    expect(readOffer(ld({ "@type": "Product", offers: { "@type": "AggregateOffer", priceCurrency: "GBP" } }), url)).toEqual({ status: "none", reason: "no price found on the page" });
+  });
+});
+
+describe("where structured data puts the product and its price", () => {
+  const url = "https://shop.example.com/p/kibble";
+
+  it("reads the product a WebPage is about, or names as its main entity's page, and names where it stands", () => {
+    expect(extractOffer(ld({ "@type": "WebPage", about: { "@type": "Product", offers: offer("14") } }), url)?.evidence).toEqual({ source: "json-ld", rule: "Product json-ld[0] about", snippet: "json-ld[0] about offers" });
+    expect(extractOffer(ld({ "@type": "WebPage", mainEntityOfPage: { "@type": "Product", offers: offer("14") } }), url)?.evidence).toEqual({
+      source: "json-ld",
+      rule: "Product json-ld[0] mainentityofpage",
+      snippet: "json-ld[0] mainentityofpage offers",
+    });
+  });
+
+  it("reads a lone AggregateOffer's offers as lone offers, not as a product", () => {
+    expect(extractOffer(ld({ "@type": "AggregateOffer", priceCurrency: "GBP", offers: [offer("14"), offer("14")] }), url)).toMatchObject({ price: 1400, confidence: "medium", evidence: { rule: "lone Offer, all 3 offers at one price" } });
+  });
+
+  it("reads no lone Offer on a page whose product has no price", () => {
+    expect(readOffer(ld({ "@type": "Product", name: "Kibble" }, offer("14")), url).status).toBe("none");
+  });
+
+  it("calls an item with offers and no type an item", () => {
+    expect(extractOffer(ld({ name: "Kibble", offers: offer("14") }), url)?.evidence.rule).toBe("Item json-ld[0]");
+  });
+
+  it("reads a product's offers, not its own price, when it has both", () => {
+    const html = ld({ "@type": "Product", price: "14", priceCurrency: "GBP", offers: [offer("14", { sku: "KA000" }), offer("27.5", { sku: "KB000" })] });
+    expect(extractOffer(html, "https://shop.example.com/p/KB000")).toMatchObject({ price: 2750, evidence: { rule: "Product json-ld[0] json-ld[0] offers[1] matched by the page URL" } });
+  });
+
+  it("reads the offers an Offer with no price of its own lists", () => {
+    expect(extractOffer(ld({ "@type": "Product", offers: { "@type": "Offer", offers: [offer("14")] } }), url)).toMatchObject({ price: 1400, currency: "GBP", evidence: { snippet: "json-ld[0] offers offers[0]" } });
+  });
+
+  it("takes a price specification's currency from its offer when it names none", () => {
+    expect(extractOffer(ld({ "@type": "Product", offers: { "@type": "Offer", priceCurrency: "USD", priceSpecification: { "@type": "UnitPriceSpecification", price: "14" } } }), url)).toMatchObject({ price: 1400, currency: "USD" });
+  });
+
+  it("follows compound price specifications four levels down, not five", () => {
+    const chain = (levels: number): object => (levels === 0 ? { "@type": "PriceSpecification", price: "14" } : { "@type": "CompoundPriceSpecification", priceComponent: chain(levels - 1) });
+    const page = (levels: number) => ld({ "@type": "Product", offers: { "@type": "Offer", priceCurrency: "GBP", priceSpecification: chain(levels) } });
+    expect(extractOffer(page(4), url)?.price).toBe(1400);
+    expect(readOffer(page(5), url).status).toBe("none");
+  });
+
+  it("reads the first 50 price specifications of an offer", () => {
+    const page = (charges: number) =>
+      ld({ "@type": "Product", offers: { "@type": "Offer", priceCurrency: "GBP", priceSpecification: [...Array.from({ length: charges }, () => ({ "@type": "DeliveryChargeSpecification", price: "3" })), { "@type": "PriceSpecification", price: "14" }] } });
+    expect(extractOffer(page(49), url)?.price).toBe(1400);
+    expect(readOffer(page(50), url).status).toBe("none");
+  });
+});
+
+describe("meta tags, itemprop and Shopify", () => {
+  it("passes over an empty sale price tag for the regular price", () => {
+    const html = '<meta property="product:sale_price:amount" content=""><meta property="product:price:amount" content="12.99"><meta property="product:price:currency" content="GBP">';
+    expect(extractOffer(html, "https://shop.example.com/p")).toMatchObject({ price: 1299, currency: "GBP", evidence: { rule: "product meta tag product:price:amount", snippet: "meta product:price:amount: 12.99" } });
+  });
+
+  it("gives no price for an itemprop price that is words", () => {
+    expect(readOffer('<span itemprop="price">call us</span>', "https://shop.example.co.uk/p")).toEqual({ status: "none", reason: "no price found on the page" });
+  });
+
+  it("reads Shopify's product JSON on a page whose address is not a URL, at low confidence for want of a currency", () => {
+    const html = `<script type="application/json" data-product-json>${JSON.stringify({ product: { variants: [{ id: 11, price: 399, available: true, title: "100g" }] } })}</script>`;
+    expect(extractOffer(html, "not a url")).toMatchObject({ price: 399, currency: null, source: "shopify", confidence: "low", evidence: { rule: "Shopify product JSON; the page names no currency", snippet: "product.variants[0]: 100g" } });
+  });
+});
+
+describe("framework state", () => {
+  const state = { props: { pageProps: { baseProduct: { products: [{ id: "7128260", name: "Fish  2kg ", price: { base: 25.99 }, isInStock: true }, { id: "7128261", name: "Fish 4kg", price: { base: 45.99 }, isInStock: true }] } } } };
+  const html = `<script id="__NEXT_DATA__" type="application/json">${JSON.stringify(state)}</script>`;
+  const at = (id: string) => `https://www.petsathome.com/product/${id}`;
+
+  it("takes the product named as the h1, ignoring case and spacing, and says so", () => {
+    expect(extractOffer(`${html}<h1> fish 2KG </h1>`, at("fish"))).toMatchObject({
+      price: 2599,
+      source: "next-data",
+      confidence: "low",
+      evidence: { rule: "product in the page's state named as the h1; the page names no currency", snippet: "next-data.props.pageProps.baseProduct.products[0]: Fish  2kg " },
+    });
+  });
+
+  it("matches a product by name to the h1 only, never to the title", () => {
+    expect(readOffer(`${html}<title>Fish 2kg</title>`, at("fish")).status).toBe("none");
+  });
+
+  it("matches an id the URL term extends by one or two letters only", () => {
+    expect(extractOffer(html, at("7128260PP"))).toMatchObject({ price: 2599, evidence: { rule: "product in the page's state whose id is in the page URL; the page names no currency" } });
+    expect(readOffer(html, at("71282601P")).status).toBe("none");
+    expect(readOffer(html, at("7128260P1")).status).toBe("none");
+  });
+});
