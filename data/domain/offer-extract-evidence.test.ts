@@ -406,3 +406,33 @@ describe("framework state", () => {
     expect(readOffer(html, at("7128260P1")).status).toBe("none");
   });
 });
+
+describe("how many offers are read", () => {
+  const url = "https://shop.example.com/p/kibble";
+  const many = (extra: object = {}) => [...Array.from({ length: 200 }, () => offer("14", extra)), offer("27.5", extra)];
+
+  it("reads a product's first 200 variants", () => {
+    const html = ld({ "@type": "ProductGroup", name: "Kibble", hasVariant: many().map((variantOffer) => ({ "@type": "Product", offers: variantOffer })) });
+    expect(extractOffer(html, url)).toMatchObject({ price: 1400, evidence: { rule: expect.stringMatching(/ json-ld\[0\], all 200 offers at one price$/) } });
+  });
+
+  it("reads an AggregateOffer's first 200 offers", () => {
+    const html = ld({ "@type": "Product", offers: { "@type": "AggregateOffer", priceCurrency: "GBP", offers: many() } });
+    expect(extractOffer(html, url)).toMatchObject({ price: 1400, evidence: { rule: "Product json-ld[0], all 201 offers at one price" } });
+  });
+
+  it("reads the first 200 offers an Offer with no price of its own lists", () => {
+    const html = ld({ "@type": "Product", offers: { "@type": "Offer", offers: many() } });
+    expect(extractOffer(html, url)).toMatchObject({ price: 1400, evidence: { rule: "Product json-ld[0], all 200 offers at one price" } });
+  });
+});
+
+describe("a retailer's price element", () => {
+  it("quotes the element's text with its white space collapsed and trimmed", () => {
+    expect(extractOffer('<span id="priceblock_ourprice">\n  £\n   9.99 \n</span>', "https://www.amazon.co.uk/dp/B01")).toMatchObject({
+      price: 999,
+      source: "retailer:amazon.co.uk",
+      evidence: { rule: "the retailer's price element (registry hint)", snippet: "id=priceblock_ourprice: £ 9.99" },
+    });
+  });
+});
