@@ -932,6 +932,13 @@ export const equivalentMutants = [
   },
   {
     file: "data/domain/offer-extract.ts",
+    mutator: "ArrayDeclaration",
+    original: "[]",
+    line: 'const codes = [...(item.id === null ? [] : [item.id]), ...["url", "sku", "gtin", "gtin8", "gtin12", "gtin13", "gtin14", "mpn", "productid"].flatMap((name) => itemTexts(item, name))];',
+    reason: "A code with spaces and neither / nor . is never read as an address and never matches a URL term (codes with white space are refused), so it is as good as none.",
+  },
+  {
+    file: "data/domain/offer-extract.ts",
     mutator: "ConditionalExpression",
     original: "page === undefined",
     replacement: "true",

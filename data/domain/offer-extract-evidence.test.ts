@@ -306,6 +306,8 @@ describe("deciding among offers", () => {
     const aggregate = (extra: object) => ld({ "@type": "Product", offers: { "@type": "AggregateOffer", priceCurrency: "GBP", offers: [offer("27.5"), offer("14")], ...extra } });
     expect(readOffer(aggregate({ lowPrice: "20" }), url).status).toBe("undecided");
     expect(extractOffer(aggregate({}), url)).toMatchObject({ price: 1400, confidence: "medium", evidence: { rule: "Product json-ld[0], the lowest: the page's AggregateOffer lowPrice", snippet: "json-ld[0] offers offers[1]" } });
+    const lowestFirst = ld({ "@type": "Product", offers: { "@type": "AggregateOffer", priceCurrency: "GBP", offers: [offer("14"), offer("27.5")] } });
+    expect(extractOffer(lowestFirst, url)).toMatchObject({ price: 1400, evidence: { rule: "Product json-ld[0], the lowest: the page's AggregateOffer lowPrice", snippet: "json-ld[0] offers offers[0]" } });
   });
 
   it("reads an AggregateOffer that gives only a price as a \"from\" price, and one with no price as none", () => {
@@ -336,6 +338,11 @@ describe("where structured data puts the product and its price", () => {
 
   it("calls an item with offers and no type an item", () => {
     expect(extractOffer(ld({ name: "Kibble", offers: offer("14") }), url)?.evidence.rule).toBe("Item json-ld[0]");
+  });
+
+  it("ties a product group's one own offer to the page by the group's SKU", () => {
+    const html = ld({ "@type": "ProductGroup", name: "Kibble", sku: "KIB-MAIN", offers: offer("14"), hasVariant: [{ "@type": "Product", sku: "KIB-4KG", offers: offer("27.5") }] });
+    expect(extractOffer(html, "https://shop.example.com/p/KIB-MAIN")).toMatchObject({ price: 1400, confidence: "high", evidence: { rule: expect.stringMatching(/ json-ld\[0\] json-ld\[0\] offers matched by the page URL$/) } });
   });
 
   it("reads a product's offers, not its own price, when it has both", () => {
