@@ -939,6 +939,27 @@ export const equivalentMutants = [
   },
   {
     file: "data/domain/offer-extract.ts",
+    mutator: "StringLiteral",
+    original: '""',
+    replacement: '"Stryker was here!"',
+    line: 'const { document, cut } = parsePage(typeof html === "string" ? html : "");',
+    reason: "The stand-in for a page that is not a string only has to hold no price, and \"Stryker was here!\" holds none, as \"\" does.",
+  },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "MethodExpression",
+    original: "[...page.url.searchParams.values(), ...decodeURIComponent(page.url.pathname).split(/[/]/)].filter((term) => term.length >= 3)",
+    reason: "Codes under 3 characters are refused, and a term matches a code only by being it, ending with -code or starting with it, so a term under 3 characters never matches.",
+  },
+  {
+    file: "data/domain/offer-extract.ts",
+    mutator: "ConditionalExpression",
+    original: "own.length === 0",
+    replacement: "false",
+    reason: "decide gives null for no candidates, the same answer as the early return.",
+  },
+  {
+    file: "data/domain/offer-extract.ts",
     mutator: "ConditionalExpression",
     original: "page === undefined",
     replacement: "true",

@@ -306,6 +306,7 @@ describe("deciding among offers", () => {
     const aggregate = (extra: object) => ld({ "@type": "Product", offers: { "@type": "AggregateOffer", priceCurrency: "GBP", offers: [offer("27.5"), offer("14")], ...extra } });
     expect(readOffer(aggregate({ lowPrice: "20" }), url).status).toBe("undecided");
     expect(extractOffer(aggregate({}), url)).toMatchObject({ price: 1400, confidence: "medium", evidence: { rule: "Product json-ld[0], the lowest: the page's AggregateOffer lowPrice", snippet: "json-ld[0] offers offers[1]" } });
+    expect(extractOffer(aggregate({}), url)?.candidates.map((candidate) => candidate.label)).toEqual(["json-ld[0] offers offers[0]", "json-ld[0] offers offers[1]", "json-ld[0] offers lowPrice"]);
     const lowestFirst = ld({ "@type": "Product", offers: { "@type": "AggregateOffer", priceCurrency: "GBP", offers: [offer("14"), offer("27.5")] } });
     expect(extractOffer(lowestFirst, url)).toMatchObject({ price: 1400, evidence: { rule: "Product json-ld[0], the lowest: the page's AggregateOffer lowPrice", snippet: "json-ld[0] offers offers[0]" } });
   });
@@ -330,6 +331,16 @@ describe("where structured data puts the product and its price", () => {
 
   it("reads a lone AggregateOffer's offers as lone offers, not as a product", () => {
     expect(extractOffer(ld({ "@type": "AggregateOffer", priceCurrency: "GBP", offers: [offer("14"), offer("14")] }), url)).toMatchObject({ price: 1400, confidence: "medium", evidence: { rule: "lone Offer, all 3 offers at one price" } });
+  });
+
+  it("reads a lone Offer that lists offers, and an untyped item with variants, by their own rules", () => {
+    expect(extractOffer(ld({ "@type": "Offer", offers: [offer("14")] }), url)).toMatchObject({ price: 1400, confidence: "medium", evidence: { rule: "lone Offer", snippet: "json-ld[0] offers[0]" } });
+    expect(extractOffer(ld({ name: "Kibble", hasVariant: [{ "@type": "Product", offers: offer("14") }] }), url)).toMatchObject({ price: 1400, confidence: "high", evidence: { rule: "Item json-ld[0]", snippet: "json-ld[0] hasvariant[0] offers" } });
+  });
+
+  it("takes the product whose url property is the page's over one listed earlier", () => {
+    const html = ld({ "@type": "Product", name: "Other", url: "https://shop.example.com/p/other", offers: offer("9") }, { "@type": "Product", name: "Kibble", url, offers: offer("14") });
+    expect(extractOffer(html, url)).toMatchObject({ price: 1400, evidence: { rule: "Product json-ld[1]", snippet: "json-ld[1] offers" } });
   });
 
   it("reads no lone Offer on a page whose product has no price", () => {
@@ -381,6 +392,15 @@ describe("meta tags, itemprop and Shopify", () => {
 
   it("gives no price for an itemprop price that is words", () => {
     expect(readOffer('<span itemprop="price">call us</span>', "https://shop.example.co.uk/p")).toEqual({ status: "none", reason: "no price found on the page" });
+  });
+
+  it("names the Shopify variant ?variant= chose, at high confidence", () => {
+    const html = `<script type="application/json" data-product-json>${JSON.stringify({ product: { variants: [{ id: 11, price: 399, available: true, title: "100g" }, { id: 22, price: 1725, available: true, title: "500g" }] } })}</script><script>Shopify.currency = {"active":"GBP","rate":"1.0"};</script>`;
+    expect(extractOffer(html, "https://shop.example.com/products/kibble?variant=22")).toMatchObject({
+      price: 1725,
+      confidence: "high",
+      evidence: { source: "shopify", rule: "Shopify product JSON product.variants[1] named by ?variant=22", snippet: "product.variants[1]: 500g" },
+    });
   });
 
   it("reads Shopify's product JSON on a page whose address is not a URL, at low confidence for want of a currency", () => {
