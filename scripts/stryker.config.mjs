@@ -958,6 +958,15 @@ export const equivalentMutants = [
     replacement: "false",
     reason: "decide gives null for no candidates, the same answer as the early return.",
   },
+  ...[
+    'itemValues(product, "hasvariant").slice(0, MAX_VALUES)',
+    'itemValues(offer, "offers").slice(0, MAX_VALUES)',
+  ].map((original) => ({
+    file: "data/domain/offer-extract.ts",
+    mutator: "MethodExpression",
+    original,
+    reason: "Every item property already holds at most MAX_VALUES values (JSON-LD, microdata and RDFa items are built so), so the cut never drops one.",
+  })),
   {
     file: "data/domain/offer-extract.ts",
     mutator: "ConditionalExpression",

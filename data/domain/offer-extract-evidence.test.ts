@@ -427,6 +427,11 @@ describe("framework state", () => {
     expect(readOffer(`${html}<title>Fish 2kg</title>`, at("fish")).status).toBe("none");
   });
 
+  it("ties no product in the state to a page whose address is not a URL", () => {
+    const one = { props: { pageProps: { baseProduct: { products: [{ id: "7128260", name: "Fish 2kg", price: { base: 25.99 }, isInStock: true }] } } } };
+    expect(readOffer(`<script id="__NEXT_DATA__" type="application/json">${JSON.stringify(one)}</script>`, "not a url").status).toBe("none");
+  });
+
   it("matches an id the URL term extends by one or two letters only", () => {
     expect(extractOffer(html, at("7128260PP"))).toMatchObject({ price: 2599, evidence: { rule: "product in the page's state whose id is in the page URL; the page names no currency" } });
     expect(readOffer(html, at("71282601P")).status).toBe("none");
