@@ -11,6 +11,7 @@ import type { CompareProduct } from "../domain/compare-page.ts";
 import { foodSpeciesOf } from "../domain/food.ts";
 import { parseFeedingGuide } from "../domain/feeding.schema.ts";
 import { toPounds } from "../domain/money.ts";
+import { unitPriceJson } from "../domain/catalogue-json.ts";
 import { unitPriceOf } from "../domain/product-quantity.ts";
 
 interface FoodFactsRow {
@@ -50,7 +51,7 @@ export function getCompareProducts(db: Db, ids: readonly number[]): CompareProdu
         bestPrice: toPounds(product.bestPricePence),
         bestDelivery: toPounds(product.bestDeliveryPence),
         packSize: product.packSize,
-        unitPrice: unit === null ? null : { price: toPounds(unit.pence), unit: unit.unit },
+        unitPrice: unitPriceJson(unit),
         rating: product.rating,
         reviewCount: product.reviewCount,
         retailerCount: retailers.size,

@@ -69,7 +69,8 @@ export interface UnitPriceJson {
   unit: QuantityUnit;
 }
 
-const unitPriceJson = (price: UnitPrice | null): UnitPriceJson | null => (price === null ? null : { price: toPounds(price.pence), unit: price.unit });
+/** A price per unit in the API's JSON: pounds; null stays null. */
+export const unitPriceJson = (price: UnitPrice | null): UnitPriceJson | null => (price === null ? null : { price: toPounds(price.pence), unit: price.unit });
 
 export type ProductSizeJson = Omit<ProductSize, "bestPricePence" | "unitPrice" | "bestItemPricePence" | "itemUnitPrice"> & {
   bestPrice: number | null;
