@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { columnLetters, exportColumns, exportFileName, productsXlsxStream, spreadsheetText, writeProductsXlsx, type ProductsXlsxOptions } from "./products-xlsx.ts";
+import { exportColumns, exportFileName, productsXlsxStream, spreadsheetText, writeProductsXlsx, type ProductsXlsxOptions } from "./products-xlsx.ts";
 import type { Db } from "../../data/db/client.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
@@ -440,13 +440,6 @@ describe("spreadsheetText", () => {
   it("prefixes an apostrophe to text starting with = + - @, a tab or a carriage return, and leaves other text alone", () => {
     for (const value of ["=1+1", "+1", "-1", "@A1", "\tx", "\rx"]) expect(spreadsheetText(value)).toBe(`'${value}`);
     for (const value of ["", "Royal Canin", " =1+1", "1-2", "a=b", "\nx", "'quoted"]) expect(spreadsheetText(value)).toBe(value);
-  });
-});
-
-describe("columnLetters", () => {
-  it("names a column as a sheet does: A to Z, then AA to AZ, BA..., ZZ, then AAA", () => {
-    const cases: [number, string][] = [[1, "A"], [2, "B"], [25, "Y"], [26, "Z"], [27, "AA"], [52, "AZ"], [53, "BA"], [702, "ZZ"], [703, "AAA"]];
-    for (const [column, letters] of cases) expect(columnLetters(column)).toBe(letters);
   });
 });
 

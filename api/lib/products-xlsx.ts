@@ -207,17 +207,6 @@ export const exportColumns: readonly ExportColumn[] = [
   { header: "Offer Updated", width: 17, numFmt: dateFormat, cell: ofOffer((offer) => ukDateCell(offer.offer_updated_at)) },
 ];
 
-/**
- * A column's letters in a sheet, from its number (1 is A), for the header's filter range.
- * @example columnLetters(24) // "X"
- * @example columnLetters(27) // "AA"
- */
-export function columnLetters(column: number): string {
-  let letters = "";
-  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
-  return letters;
-}
-const lastColumnLetter = columnLetters(exportColumns.length);
 
 /**
  * The sheet XML waiting for the compressor. exceljs hands each worksheet's XML to the zip archiver
@@ -276,7 +265,8 @@ export async function writeProductsXlsx(db: Db, output: Writable, options: Produ
       // The header stays in view while scrolling, with a filter on every column.
       views: [{ state: "frozen", xSplit: 0, ySplit: 1, topLeftCell: "A2", activeCell: "A2" }],
     });
-    worksheet.autoFilter = `A1:${lastColumnLetter}1`;
+    // exceljs names the columns (A to Z, then AA...) from their numbers.
+    worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: exportColumns.length } };
     worksheet.columns = exportColumns.map((column) => ({ width: column.width }));
     // One style object per column, shared by its cells: exceljs looks a style up by object
     // identity before serialising it, which made per-cell styles a third of the export's time.
