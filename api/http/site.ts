@@ -394,10 +394,11 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
   const acceptMemo = new Map<string, number>();
 
   /**
-   * The release the fast path serves, read once per turn of the event loop: the requests Node
-   * reads from the sockets in one turn arrived together and share it (reading the release's link
-   * was a file-system call per page); the next turn reads it again, so a new release is served
-   * from the first request that comes after it. Undefined: not read in this turn yet.
+   * The release the fast path serves, asked for once per turn of the event loop: the requests
+   * Node reads from the sockets in one turn arrived together and share it; the next turn asks
+   * again, so a new release is served from the first request that comes after it. (The release
+   * store answers from memory between changes of its folder: api/site-build/releases.ts.)
+   * Undefined: not asked in this turn yet.
    */
   let rootThisTurn: string | null | undefined;
   const forgetRoot = () => {

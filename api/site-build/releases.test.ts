@@ -102,6 +102,50 @@ describe("publishing a release", () => {
   });
 });
 
+describe("the served release as a page request asks for it", () => {
+  /** Points current at `name` as another process's publish does: a new link renamed over it. */
+  function publishElsewhere(name: string): void {
+    const temporary = path.join(store.dir, ".current-elsewhere");
+    fs.symlinkSync(name, temporary);
+    fs.renameSync(temporary, path.join(store.dir, "current"));
+  }
+
+  it("follows another process's publish once the folder's change is seen, reading the link only then", async () => {
+    const first = release({ "index.html": "one" });
+    const second = release({ "index.html": "two" });
+    expect(store.currentRoot()).toBe(path.join(store.dir, second));
+    publishElsewhere(first);
+    // Kept until the change event arrives (the link is not read per request)...
+    expect(store.currentRoot()).toBe(path.join(store.dir, second));
+    // ...then read again.
+    await expect.poll(() => store.currentRoot()).toBe(path.join(store.dir, first));
+    publishElsewhere(second);
+    await expect.poll(() => store.currentRoot()).toBe(path.join(store.dir, second));
+    // This store's own publish shows at once, before any event.
+    const third = release({ "index.html": "three" });
+    expect(store.currentRoot()).toBe(path.join(store.dir, third));
+  });
+
+  it("follows a releases folder deleted and made again", async () => {
+    release({ "index.html": "one" });
+    const second = release({ "index.html": "two" });
+    expect(store.currentRoot()).toBe(path.join(store.dir, second));
+    fs.rmSync(store.dir, { recursive: true });
+    await expect.poll(() => store.currentRoot()).toBeNull();
+    const third = release({ "index.html": "three" });
+    expect(store.currentRoot()).toBe(path.join(store.dir, third));
+    publishElsewhere("elsewhere");
+    await expect.poll(() => store.currentRoot()).toBe(path.join(store.dir, "elsewhere"));
+  });
+
+  it("is read every time while the folder cannot be watched (before it exists)", () => {
+    expect(store.currentRoot()).toBeNull();
+    fs.mkdirSync(store.dir, { recursive: true });
+    publishElsewhere("made-by-hand");
+    expect(store.currentRoot()).toBe(path.join(store.dir, "made-by-hand"));
+  });
+});
+
 describe("fast releases", () => {
   it("look a file up in the fast release first, then in its base", () => {
     const base = release({ "index.html": "base home", "about/index.html": "about" });

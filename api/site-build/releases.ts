@@ -122,7 +122,11 @@ export interface ReleaseStore {
   readonly dir: string;
   /** The release being served (its name), or null before the first. */
   currentName(): string | null;
-  /** The served release's folder, or null before the first. */
+  /**
+   * The served release's folder, or null before the first. Asked for on every page request, so
+   * it is read from the link only after the releases folder changed (watched; a publish through
+   * this store counts at once): see `watchedLink`.
+   */
   currentRoot(): string | null;
   meta(name: string): ReleaseMeta | null;
   /** A new release's folders, not served until published. */
@@ -163,8 +167,51 @@ function newReleaseName(): string {
   return `${new Date(lastNameMs).toISOString().replace(/[-:.]/g, "")}-${crypto.randomBytes(3).toString("hex")}`;
 }
 
+/**
+ * A symbolic link's target, read again only after its folder changed. Reading the link was a
+ * system call per page request (about 4.5 µs of a static page's 60); a watch on the folder (inotify)
+ * costs nothing between changes. Any event in the folder drops the kept value and the watch, and
+ * the next read watches again before it reads the link, so no change between the two is missed
+ * (nor a folder deleted and made again). `changed()` drops the kept value at once (a change made
+ * by this process). Where the folder cannot be watched (missing, or a file system without change
+ * events) the link is read every time.
+ */
+function watchedLink(folder: string, name: string): { read(): string | null; changed(): void } {
+  const link = path.join(folder, name);
+  const readNow = (): string | null => {
+    try {
+      return fs.readlinkSync(link);
+    } catch {
+      return null;
+    }
+  };
+  let watcher: fs.FSWatcher | null = null;
+  /** The target while the watch holds; undefined: read it. */
+  let kept: string | null | undefined;
+  const forget = () => {
+    kept = undefined;
+    watcher?.close();
+    watcher = null;
+  };
+  return {
+    read() {
+      if (kept !== undefined) return kept;
+      try {
+        watcher = fs.watch(folder, { persistent: false }, forget);
+        watcher.on("error", forget);
+      } catch {
+        return readNow();
+      }
+      kept = readNow();
+      return kept;
+    },
+    changed: forget,
+  };
+}
+
 export function createReleaseStore(dir: string): ReleaseStore {
   const link = path.join(dir, currentLink);
+  const served = watchedLink(dir, currentLink);
 
   const currentName = (): string | null => {
     try {
@@ -185,8 +232,8 @@ export function createReleaseStore(dir: string): ReleaseStore {
     dir,
     currentName,
     currentRoot() {
-      // Asked for on every page request: the same name gives the same string (no new path each time).
-      const name = currentName();
+      // The same name gives the same string (no new path each time).
+      const name = served.read();
       if (name !== lastName) {
         lastName = name;
         lastRoot = name === null ? null : path.join(dir, name);
@@ -236,6 +283,7 @@ export function createReleaseStore(dir: string): ReleaseStore {
       const temporary = path.join(dir, `.current-${process.pid}-${crypto.randomBytes(4).toString("hex")}`);
       fs.symlinkSync(staged.name, temporary);
       fs.renameSync(temporary, link);
+      served.changed();
     },
     async discard(staged) {
       fs.rmSync(staged.scratch, { recursive: true, force: true });
