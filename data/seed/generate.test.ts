@@ -147,6 +147,14 @@ describe("generateCatalogue", () => {
     }
   });
 
+  it("dates each price point on the UTC day it stands for, also when made just after midnight", () => {
+    const days = (made: string) =>
+      generateCatalogue({ products: 120, today: new Date(made) }).products.flatMap((product) => product.history.map((point) => point.recordedAt.slice(0, 10)));
+    const justAfterMidnight = days("2025-03-14T00:05:00.000Z");
+    expect(justAfterMidnight).toEqual(days("2025-03-14T12:00:00.000Z"));
+    expect(justAfterMidnight).toContain("2025-03-14");
+  });
+
   it("ships the eight demo vouchers with future expiry dates", () => {
     const { vouchers } = catalogue;
     expect(vouchers).toHaveLength(8);

@@ -396,9 +396,12 @@ function priceHistory(random: Random, retailerName: string, currentPence: number
     if (price === later) price = later + (later > 100 && random.chance(0.5) ? -50 : 50);
     prices[i] = price;
   }
+  // A point `day` days ago lies on that UTC day (the day deal facts count it on), up to 12 hours
+  // before today's clock time: so a catalogue made just after midnight still has today's prices
+  // recorded today, and distinct days never overlap.
+  const latestOffset = Math.min(720, Math.floor((todayMs % dayMs) / minuteMs));
   return daysAgo.map((day, i) => {
-    // Within the day, up to 12 hours before the same clock time: distinct days never overlap.
-    const time = Math.floor((todayMs - day * dayMs - random.int(0, 720) * minuteMs) / minuteMs) * minuteMs;
+    const time = Math.floor((todayMs - day * dayMs - random.int(0, latestOffset) * minuteMs) / minuteMs) * minuteMs;
     return { retailerName, pricePence: prices[i] as number, recordedAt: new Date(time).toISOString() };
   });
 }
