@@ -95,7 +95,7 @@ const keepPrerenderer: AstroIntegration = {
           setup: async () => {
             if (!kitDir) return astroDefault.setup?.();
             const internals = await captureInternals(path.join(outDir, ".prerender"), () => astroDefault.setup?.() ?? Promise.resolve());
-            writeKit(path.join(outDir, ".prerender"), kitDir, internals, (astroDefault as unknown as { app: KitApp }).app);
+            await writeKit(path.join(outDir, ".prerender"), kitDir, internals, (astroDefault as unknown as { app: KitApp }).app);
           },
           getStaticPaths: () => astroDefault.getStaticPaths(),
           render: async (request, options) => {
@@ -176,10 +176,11 @@ async function captureInternals(bundleDir: string, setup: () => Promise<void>): 
 /**
  * Copies the built server bundle into `dir` with what rendering needs from the build (a render
  * kit): Astro deletes its own copy at the end of its build, which can come before another process
- * is done rendering with it.
+ * is done rendering with it. (fs.promises.cp: Node's fs.cpSync ends the process with SIGABRT,
+ * not an error, when a folder goes away while it copies.)
  */
-function writeKit(bundleDir: string, dir: string, internals: KitInternals, app: KitApp): void {
-  fs.cpSync(bundleDir, dir, { recursive: true });
+async function writeKit(bundleDir: string, dir: string, internals: KitInternals, app: KitApp): Promise<void> {
+  await fs.promises.cp(bundleDir, dir, { recursive: true });
   const kit: KitFile = {
     entry: prerenderEntryIn(bundleDir),
     pages: [...internals.pagesByKeys].map(([key, page]) => [key, { styles: page.styles }]),
