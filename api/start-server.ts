@@ -15,7 +15,7 @@ import { checkIntegrity } from "../data/db/integrity.ts";
 import { checkConfiguration, checkDatabaseFolder, explainDatabaseError, explainListenError } from "./startup-check.ts";
 import { createLogger } from "./http/log.ts";
 
-export async function startServer(options: Pick<ServicesOptions, "pageReader" | "feedAllowance"> = {}): Promise<void> {
+export async function startServer(options: Pick<ServicesOptions, "pageReader" | "feedAllowance" | "writeLimits"> = {}): Promise<void> {
   // Every setting is read before the database is touched; a bad one stops the start (StartupError).
   checkConfiguration();
   const file = databasePath();

@@ -19,7 +19,7 @@ vitest run --config scripts/vitest.config.ts 2>&1 | tee "$log" || status=$?
 plain="$(sed 's/\x1b\[[0-9;]*m//g' "$log")"
 # What a process that crashed printed (Node's and V8's fatal errors, native assertions), repeated
 # here because a crash's lines scroll far above the summary.
-crash_lines="$(grep -n -E 'terminate called|what\(\):|FATAL ERROR|Fatal (process|JavaScript)|Assertion|Check failed|node::Abort|Native stack|Aborted|core dumped' <<<"$plain" || true)"
+crash_lines="$(grep -n -E 'terminate called|what\(\):|FATAL ERROR|Fatal (process|JavaScript)|Assertion failed|Check failed|node::Abort|Native stack|Aborted|core dumped' <<<"$plain" || true)"
 if [[ -n "$crash_lines" ]]; then
   echo "== what crashed processes printed"
   echo "$crash_lines"
