@@ -1,8 +1,8 @@
 /**
- * The server the browser tests run: `npm start`'s (api/start-server.ts) with one difference, the
- * loopback test allowance: the page reader may read fixture retailer pages on loopback (the
- * product form's Extract Price tested end to end) and feed sources may download fixture feeds from
- * there. Production (`api/server.ts`) can never pass this allowance. And a per-client mail limit
+ * The server the browser tests run: `npm start`'s (api/start-server.ts) with two differences: the
+ * loopback test allowance (the page reader may read fixture retailer pages on loopback, the
+ * product form's Extract Price tested end to end, and feed sources may download fixture feeds from
+ * there; production, `api/server.ts`, can never pass this allowance), and a per-client mail limit
  * that a whole browser run from one address does not reach.
  */
 import { allowLoopbackForTests } from "../../api/lib/guarded-fetch.ts";
