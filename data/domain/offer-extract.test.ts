@@ -274,6 +274,16 @@ describe("JSON-LD", () => {
     const withProduct = jsonLdPage({ "@type": "Event", offers: offer("15.00", "GBP") }, { "@type": "Product", offers: offer("4.00", "GBP") });
     expect(extractOffer(withProduct, shopUrl)?.price).toBe(400);
   });
+  it("reads a product that carries its price itself, with no offers: its price, else its lowPrice as a 'from' price", () => {
+    const priced = { "@type": "Product", name: "Bed", price: "24.99", priceCurrency: "GBP", availability: "https://schema.org/InStock" };
+    expect(fields(extractOffer(jsonLdPage(priced), shopUrl))).toEqual({ price: 2499, currency: "GBP", inStock: true, source: "json-ld" });
+    const from = { "@type": "Product", name: "Bed", lowPrice: "19.99", highPrice: "34.99", priceCurrency: "GBP" };
+    expect(extractOffer(jsonLdPage(from), shopUrl)).toMatchObject({ price: 1999, currency: "GBP" });
+    // Both given: the product's own price, not the low end of a range.
+    expect(extractOffer(jsonLdPage({ ...from, price: "24.99" }), shopUrl)?.price).toBe(2499);
+    // A range's high end alone is no price to compare.
+    expect(extractOffer(jsonLdPage({ "@type": "Product", highPrice: "34.99", priceCurrency: "GBP" }), shopUrl)).toBeNull();
+  });
   it("takes a product group's own offer when its variants carry no price", () => {
     const group = { "@type": "ProductGroup", hasVariant: [{ "@type": "Product", sku: "A" }], offers: offer("12.00", "GBP") };
     expect(extractOffer(jsonLdPage(group), shopUrl)?.price).toBe(1200);
