@@ -199,7 +199,10 @@ describe("the fast path's own rules", () => {
       expect((await fetch(`${url}/api/brands`, { method: "HEAD" })).status).toBe(200);
       expect(fast.served).toBe(2);
       expect((await fetch(`${url}/api/products?junk=1`)).status).toBe(400);
+      // A GET route that is not cached is not the fast path's at all.
+      expect((await fetch(`${url}/api/health`)).status).toBe(200);
       expect(fast.served).toBe(2);
+      expect(fast.remembered()).toBe(1); // /api/brands only
     } finally {
       await close();
     }

@@ -179,6 +179,32 @@ describe("the first build", () => {
     expect(served(site, "index.html")).toBe("full build 1");
   });
 
+  it("builds again, as for a first start, when the served release has no bookkeeping (.release.json)", async () => {
+    const site = await builtRebuilder(fakeBuilder().builder);
+    const current = site.status().current!;
+    await site.stop();
+    fs.rmSync(path.join(releasesDir, current, ".release.json"));
+    logged = [];
+    const { builder, builds } = fakeBuilder();
+    const restarted = rebuilder(builder);
+    await restarted.settled();
+    expect(builds.map((build) => build.kind)).toEqual(["full"]);
+    expect(logged[0]).toBe("No site release yet: building the site (the site answers 503 until the first build is done)...");
+  });
+
+  it("serves a release published with no build recorded in this database (made elsewhere) as it is", async () => {
+    const store = createReleaseStore(releasesDir);
+    const staged = store.stage();
+    writeFiles(staged.dir, { "index.html": "made elsewhere" });
+    store.publish(staged, { kind: "full", base: null, catalogueRevision: catalogueRevision(temp.db) });
+    await store.discard(staged);
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    await site.settled();
+    expect(builds).toEqual([]);
+    expect(served(site, "index.html")).toBe("made elsewhere");
+  });
+
   it("is not needed when a release exists: that one is served as it is", async () => {
     const first = fakeBuilder();
     const site = await builtRebuilder(first.builder);
@@ -351,6 +377,7 @@ describe("full or fast", () => {
     const site = await builtRebuilder(builder);
     await site.request({ productIds: Array.from({ length: 500 }, (_, i) => i + 1) });
     expect(builds.map((build) => build.kind)).toEqual(["full", "fast"]);
+    expect(builds[1]!.productIds).toHaveLength(500);
   });
 
   it("gives a full build, made from nothing of the fast releases before it, after fast ones", async () => {
@@ -487,8 +514,13 @@ describe("what a build records and logs", () => {
       fast: () => Promise.reject(new Error("no fast builds here")),
       stop: async () => {},
     };
-    const result = await buildRelease({ db: temp.db, store: createReleaseStore(releasesDir), builder, log: (line) => lines.push(line) }, "full");
+    const observed: unknown[] = [];
+    const result = await buildRelease(
+      { db: temp.db, store: createReleaseStore(releasesDir), builder, log: (line) => lines.push(line), onBuild: (...args) => observed.push(args) },
+      "full",
+    );
     expect(result).toMatchObject({ ok: true, escalate: false, record: { durationMs: 2_500 } });
+    expect(observed).toEqual([["full", "succeeded", 2_500]]);
     expect(lines).toEqual([`Site build (full) done in 2.5 s (snapshot 0.0 s, pages 1.5 s): 2 pages, release ${result.record!.release}`]);
   });
 
@@ -523,7 +555,10 @@ describe("what a build records and logs", () => {
     const context = { db: temp.db, store, builder, log: () => {} };
     const full = await buildRelease(context, "full");
     expect(full.ok).toBe(true);
-    expect(await buildRelease(context, "fast")).toMatchObject({ ok: true, escalate: false, record: { kind: "fast", result: "succeeded" } });
+    const fast = await buildRelease(context, "fast");
+    expect(fast).toMatchObject({ ok: true, escalate: false, record: { kind: "fast", result: "succeeded" } });
+    // Without the revision its changes cover, the fast release's revision is unknown.
+    expect(readReleaseMeta(store.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: null });
     // A served release that lost its .release.json (an older layout): the fast build stands on it directly.
     const current = store.currentName()!;
     fs.rmSync(path.join(releasesDir, current, ".release.json"));
@@ -640,6 +675,18 @@ describe("a restart over a release that may be out of date", () => {
     expect(builds.map((build) => [build.kind, build.productIds])).toEqual([["full", null]]);
   });
 
+  it("keeps the rebuild after a failed build whole when a product change comes in before it starts", async () => {
+    const first = await builtRebuilder(fakeBuilder().builder);
+    await first.stop();
+    const id = recordBuildStart(temp.db, { kind: "fast", release: "broken", startedAt: new Date() });
+    recordBuildFinish(temp.db, id, { result: "failed", finishedAt: new Date(), pages: null, log: "Error: boom" });
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    void site.request({ productIds: [1] });
+    await site.settled();
+    expect(builds.map((build) => [build.kind, build.productIds])).toEqual([["full", null]]);
+  });
+
   it("rebuilds everything when the release does not say which revision it shows (built before releases recorded it)", async () => {
     const { builds } = await restartAfter(() => {
       const meta = path.join(releasesDir, "current", ".release.json");
@@ -671,6 +718,24 @@ describe("the revision a release shows", () => {
     builds[1]!.finish();
     await fast;
     expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: asked });
+  });
+
+  it("is, for changes that share one fast build, the revision of the latest of them", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    bumpCatalogueRevision(temp.db);
+    const first = site.request({ productIds: [1] });
+    const latest = bumpCatalogueRevision(temp.db);
+    const second = site.request({ productIds: [2] });
+    expect(second).toBe(first); // within the delay: one build
+    await waitFor(() => expect(builds).toHaveLength(2));
+    expect(builds[1]!.productIds).toEqual([1, 2]);
+    builds[1]!.finish();
+    await first;
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: latest });
   });
 
   it("keeps a product change after a failed build from going fast: the served release lacks the failed build's changes", async () => {
