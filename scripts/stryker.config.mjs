@@ -1376,6 +1376,22 @@ export const equivalentMutants = [
     line: "store.currentName() !== null &&",
     reason: "served, read in the same turn, is null when no release is current, and served !== null is the next condition.",
   },
+  {
+    file: "api/jobs/site-rebuild.ts",
+    mutator: "ObjectLiteral",
+    original: "{ siteWide: true }",
+    replacement: "{}",
+    line: "void rebuilder.request({ siteWide: true });",
+    reason: "Only the first start's request (no release yet) survives this: with no release a fast build cannot be chosen (store.currentName() is null), so that build is full whatever it was asked; the other two such requests are killed by the restart tests.",
+  },
+  {
+    file: "api/jobs/site-rebuild.ts",
+    mutator: "BooleanLiteral",
+    original: "true",
+    replacement: "false",
+    line: "void rebuilder.request({ siteWide: true });",
+    reason: "Only the first start's request (no release yet) survives this: with no release a fast build cannot be chosen (store.currentName() is null), so that build is full whatever it was asked.",
+  },
   // api/jobs/crawl-manners.ts
   {
     file: "api/jobs/crawl-manners.ts",
