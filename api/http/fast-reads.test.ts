@@ -1,7 +1,9 @@
-import type { AddressInfo } from "node:net";
+import { createServer, IncomingMessage, request as httpRequest, ServerResponse } from "node:http";
+import { Socket, type AddressInfo } from "node:net";
+import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
-import { serveApi } from "./fast-reads.ts";
+import { createFastReads, maxMemoKeys, maxMemoUrlLength, serveApi } from "./fast-reads.ts";
 import { startTestServer, type TestServer } from "../test/server.ts";
 import { openDb } from "../../data/db/client.ts";
 import type { Product } from "../../data/domain/catalogue.ts";
@@ -125,5 +127,167 @@ describe("cache hits answered before the app", () => {
         expect(result.reachedApp, path).toBe(true);
       }
     }
+  });
+});
+
+describe("which parts serveApi puts before the app", () => {
+  /** serveApi over the same app with `ctx`, started inside the test, and its address. */
+  async function serveWith(ctx: Parameters<typeof serveApi>[1]) {
+    const started = serveApi(app, ctx, { port: 0, hostname: "127.0.0.1", silent: true });
+    await started.ready();
+    return { started, url: `http://127.0.0.1:${(started.node!.server!.address() as AddressInfo).port}` };
+  }
+
+  it("answers hits before the app with a response cache alone (no telemetry, no site pages)", async () => {
+    const { started, url } = await serveWith({ ...api.services.context, telemetry: undefined });
+    try {
+      api.cache.invalidate();
+      const calls = appCalls;
+      expect((await fetch(`${url}/api/brands`)).status).toBe(200);
+      expect(appCalls).toBe(calls + 1);
+      const hit = await fetch(`${url}/api/brands`);
+      expect(hit.status).toBe(200);
+      expect(appCalls).toBe(calls + 1);
+      expect(hit.headers.get("x-request-id")).toBeNull();
+    } finally {
+      await started.close(true);
+    }
+  });
+
+  it("with telemetry alone (no cache, no trusted proxies configured) gives every answer an id and answers /metrics", async () => {
+    const { started, url } = await serveWith({ ...api.services.context, cache: undefined, requests: undefined });
+    try {
+      const calls = appCalls;
+      for (let i = 0; i < 2; i++) {
+        const answer = await fetch(`${url}/api/brands`, { headers: { "x-request-id": `telemetry-only-${i}` } });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get("x-request-id")).toBe(`telemetry-only-${i}`);
+      }
+      expect(appCalls).toBe(calls + 2); // no fast path without a cache
+      const metrics = await fetch(`${url}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain("pawprice_http_requests_total");
+    } finally {
+      await started.close(true);
+    }
+  });
+});
+
+describe("the fast path's own rules", () => {
+  /** A real server: the fast path over the cache first, then the app (as serveApi puts them). */
+  async function fastServer(wrap?: (res: ServerResponse) => void) {
+    const fast = createFastReads(api.cache);
+    const handler = toNodeHandler(app);
+    const server = createServer((req, res) => {
+      if (fast(req, res)) return;
+      wrap?.(res);
+      void handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    return { fast, url, close };
+  }
+
+  it("counts the answers it gives, GET and HEAD hits alike, and nothing for what the app answers", async () => {
+    const { fast, url, close } = await fastServer();
+    try {
+      api.cache.invalidate();
+      expect((await fetch(`${url}/api/brands`)).status).toBe(200);
+      expect(fast.served).toBe(0);
+      expect((await fetch(`${url}/api/brands`)).status).toBe(200);
+      expect((await fetch(`${url}/api/brands`, { method: "HEAD" })).status).toBe(200);
+      expect(fast.served).toBe(2);
+      expect((await fetch(`${url}/api/products?junk=1`)).status).toBe(400);
+      // A GET route that is not cached is not the fast path's at all.
+      expect((await fetch(`${url}/api/health`)).status).toBe(200);
+      expect(fast.served).toBe(2);
+      expect(fast.remembered()).toBe(1); // /api/brands only
+    } finally {
+      await close();
+    }
+  });
+
+  it("leaves every other method to the app, even at a URL whose answer is cached", async () => {
+    api.cache.invalidate();
+    await fetchCounted("/api/brands");
+    expect((await fetchCounted("/api/brands")).reachedApp).toBe(false);
+    const post = await fetchCounted("/api/brands", "POST");
+    expect(post.reachedApp).toBe(true);
+    expect(post.response.status).toBe(405);
+  });
+
+  it("leaves a request target that is not a path (absolute form) to the app", async () => {
+    api.cache.invalidate();
+    await fetchCounted("/api/brands");
+    const calls = appCalls;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port: new URL(baseUrl).port, path: `${baseUrl}/api/brands`, agent: false }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    expect(appCalls).toBe(calls + 1);
+    expect(status).toBe(200);
+  });
+
+  it("replays an answer whose head came without a status text (srvx writes it so over HTTP/2) with all its headers", async () => {
+    // The app's head written as writeHead(status, headers), the status text left out.
+    const { url, close } = await fastServer((res) => {
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
+        const headers = rest.find((part) => Array.isArray(part));
+        return (writeHead as (...args: unknown[]) => ServerResponse).call(this, status, headers);
+      } as ServerResponse["writeHead"];
+    });
+    try {
+      api.cache.invalidate();
+      const first = await fetch(`${url}/api/brands`);
+      const firstBody = await first.text();
+      const calls = appCalls;
+      const hit = await fetch(`${url}/api/brands`);
+      expect(appCalls).toBe(calls);
+      expect(hit.status).toBe(200);
+      expect(headerList(hit)).toEqual(headerList(first));
+      expect(hit.headers.get("content-type")).toBe(first.headers.get("content-type"));
+      expect(await hit.text()).toBe(firstBody);
+    } finally {
+      await close();
+    }
+  });
+
+  describe("the memo of URLs", () => {
+    /** Asks the fast path about `url` with a HEAD request (a miss writes nothing and records nothing). */
+    const ask = (fast: ReturnType<typeof createFastReads>, url: string) => {
+      const req = new IncomingMessage(new Socket());
+      req.method = "HEAD";
+      req.url = url;
+      return fast(req, new ServerResponse(req));
+    };
+
+    it(`keeps URLs that parsed, of up to ${maxMemoUrlLength} characters and not one more`, () => {
+      const fast = createFastReads(api.cache);
+      api.cache.invalidate();
+      const padded = (length: number) => `/api/brands?${"&".repeat(length - "/api/brands?".length)}`; // empty parameters: the same read
+      expect(ask(fast, padded(maxMemoUrlLength + 1))).toBe(false);
+      expect(fast.remembered()).toBe(0);
+      expect(ask(fast, padded(maxMemoUrlLength))).toBe(false);
+      expect(fast.remembered()).toBe(1);
+      // A URL that does not parse (the app's 400) is not kept.
+      expect(ask(fast, "/api/products?junk=1")).toBe(false);
+      expect(fast.remembered()).toBe(1);
+    });
+
+    it(`starts over once it holds ${maxMemoKeys} URLs`, () => {
+      const fast = createFastReads(api.cache);
+      for (let i = 0; i < maxMemoKeys; i++) ask(fast, `/api/products/count?brand=b${i}`);
+      expect(fast.remembered()).toBe(maxMemoKeys);
+      ask(fast, "/api/products/count?brand=b0"); // kept already
+      expect(fast.remembered()).toBe(maxMemoKeys);
+      ask(fast, `/api/products/count?brand=b${maxMemoKeys}`);
+      expect(fast.remembered()).toBe(1);
+    });
   });
 });

@@ -32,8 +32,8 @@ interface FastRoute {
  * alone; only URLs that parsed are kept, at most this many of at most 512 characters (under
  * 3 MB however they are spelled), and the memo starts over when full.
  */
-const maxMemoKeys = 2000;
-const maxMemoUrlLength = 512;
+export const maxMemoKeys = 2000;
+export const maxMemoUrlLength = 512;
 
 /** Headers the HTTP server writes per connection or per answer; they are never replayed. */
 const perAnswerHeaders = new Set(["content-length", "date", "connection", "keep-alive", "transfer-encoding"]);
@@ -73,9 +73,10 @@ function recordSentHeaders(res: ServerResponse, cache: ResponseCache, key: strin
 
 /**
  * A request listener that answers cache hits of the cached public reads and returns true, or
- * returns false (having written nothing) for the app to answer. `served` counts its answers.
+ * returns false (having written nothing) for the app to answer. `served` counts its answers;
+ * `remembered()` is how many URLs the memo holds now.
  */
-export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, res: ServerResponse) => boolean) & { served: number } {
+export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, res: ServerResponse) => boolean) & { served: number; remembered(): number } {
   const list = fastRoutes();
   const memo = new Map<string, { key: string; path: string }>();
   const send = (req: IncomingMessage, res: ServerResponse, key: string, path: string): boolean => {
@@ -119,6 +120,7 @@ export function createFastReads(cache: ResponseCache): ((req: IncomingMessage, r
     return false;
   };
   answer.served = 0;
+  answer.remembered = () => memo.size;
   return answer;
 }
 

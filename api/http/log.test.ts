@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { batchedLines, createLogger, infoLines, isoTime } from "./log.ts";
+import { batchedLines, createLogger, infoLines, isoTime, maxUnwrittenBytes, silentLogger } from "./log.ts";
 
 const keeping = () => {
   const lines: string[] = [];
@@ -47,6 +47,32 @@ describe("the prepared info line", () => {
     infoLines(pino({ base: null }, { write: (line: string) => void foreign.push(line) }), "request")(members);
     expect(JSON.parse(foreign[0]!)).toEqual({ level: 30, time: expect.any(Number), ...fields, msg: "request" });
   });
+
+  it("is written to the logger's destination without asking its level again (the caller checks that info is enabled)", () => {
+    const { lines, destination } = keeping();
+    const logger = createLogger({ level: "warn", destination });
+    logger.info(fields, "request"); // below the level: not written
+    infoLines(logger, "request")(members);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 30, ...fields, msg: "request" });
+  });
+});
+
+describe("loggers", () => {
+  it("a silent logger writes nothing at any level", () => {
+    const logger = silentLogger();
+    expect(logger.level).toBe("silent");
+    expect(logger.isLevelEnabled("fatal")).toBe(false);
+  });
+
+  it("every logger without a destination of its own writes to one and the same stdout batch (one order of lines)", () => {
+    const streamOf = (logger: ReturnType<typeof createLogger>) => (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as Record<string, unknown>;
+    const one = streamOf(createLogger({ level: "silent" }));
+    const two = streamOf(createLogger({ level: "warn" }));
+    expect(one).toBe(two);
+    expect(typeof one.flush).toBe("function");
+    expect(typeof one.flushSync).toBe("function");
+  });
 });
 
 describe("isoTime", () => {
@@ -69,7 +95,17 @@ describe("batched lines", () => {
     files.push(file);
     return { file, fd: fs.openSync(file, "w") };
   };
-  const line = (i: number) => `{"n":${String(i).padStart(4, "0")},"pad":"${"x".repeat(40)}"}\n`; // 55 characters
+  const line = (i: number) => `{"n":${String(i).padStart(4, "0")},"pad":"${"x".repeat(35)}"}\n`; // 55 characters
+
+  it("writes a batch exactly when it reaches the batch size, not a line later", () => {
+    const { file, fd } = tempFile();
+    const lines = batchedLines(fd, 110);
+    lines.write(line(0));
+    expect(fs.readFileSync(file, "utf8")).toBe("");
+    lines.write(line(1)); // 110 characters: exactly the batch size
+    expect(fs.readFileSync(file, "utf8")).toBe(line(0) + line(1));
+    fs.closeSync(fd);
+  });
 
   it("holds lines until they reach the batch size, then writes them all in order", () => {
     const { file, fd } = tempFile();
@@ -131,6 +167,96 @@ describe("batched lines", () => {
     } finally {
       fs.closeSync(writer);
       fs.closeSync(reader);
+    }
+  });
+
+  /** A named pipe, both ends open and non-blocking; `drain` reads what waits in it. */
+  const namedPipe = () => {
+    const fifo = path.join(os.tmpdir(), `pawprice-log-fifo-${process.pid}-${files.length}-${Date.now()}`);
+    files.push(fifo);
+    execFileSync("mkfifo", [fifo]);
+    const pipe = {
+      reader: fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK),
+      writer: fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK),
+      reopenReader() {
+        pipe.reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      },
+      drain(): Buffer {
+        const received: Buffer[] = [];
+        const chunk = Buffer.alloc(1 << 16);
+        for (;;) {
+          try {
+            const n = fs.readSync(pipe.reader, chunk);
+            if (n === 0) break;
+            received.push(Buffer.from(chunk.subarray(0, n)));
+          } catch {
+            break; // EAGAIN: empty for now
+          }
+        }
+        return Buffer.concat(received);
+      },
+      /** Writes until the pipe takes not one byte more; the bytes written. */
+      fill(): number {
+        let written = 0;
+        for (const size of [4096, 1]) {
+          for (;;) {
+            try {
+              written += fs.writeSync(pipe.writer, Buffer.alloc(size, "f"));
+            } catch (error) {
+              expect((error as NodeJS.ErrnoException).code).toBe("EAGAIN");
+              break;
+            }
+          }
+        }
+        return written;
+      },
+      close() {
+        fs.closeSync(pipe.writer);
+        fs.closeSync(pipe.reader);
+      },
+    };
+    return pipe;
+  };
+
+  it("drops a batch a pipe with no reader refuses (EPIPE): a later reader gets only what came after", () => {
+    const pipe = namedPipe();
+    try {
+      fs.closeSync(pipe.reader);
+      const lines = batchedLines(pipe.writer, 10);
+      lines.write(line(0)); // refused: nobody reads
+      pipe.reopenReader();
+      lines.write(line(1));
+      expect(pipe.drain().toString()).toBe(line(1));
+    } finally {
+      pipe.close();
+    }
+  });
+
+  it(`keeps up to ${maxUnwrittenBytes} bytes a full pipe has not taken (EAGAIN), and drops more`, () => {
+    const pipe = namedPipe();
+    try {
+      // Exactly the most that is kept: all of it arrives once the pipe drains.
+      let filler = pipe.fill();
+      const kept = batchedLines(pipe.writer, maxUnwrittenBytes);
+      kept.write("k".repeat(maxUnwrittenBytes)); // a batch: the full pipe takes none of it
+      let received = pipe.drain().length - filler;
+      expect(received).toBe(0);
+      for (let i = 0; i < 2000 && received < maxUnwrittenBytes; i++) {
+        kept.flush();
+        received += pipe.drain().length;
+      }
+      expect(received).toBe(maxUnwrittenBytes);
+
+      // One byte more: dropped; what comes after it arrives alone.
+      filler = pipe.fill();
+      const dropped = batchedLines(pipe.writer, maxUnwrittenBytes + 1);
+      dropped.write("d".repeat(maxUnwrittenBytes + 1));
+      expect(pipe.drain().length).toBe(filler);
+      dropped.write("after\n");
+      dropped.flush();
+      expect(pipe.drain().toString()).toBe("after\n");
+    } finally {
+      pipe.close();
     }
   });
 

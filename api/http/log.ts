@@ -52,7 +52,7 @@ export interface BatchedLines extends DestinationStream {
 }
 
 /** Lines a file has not taken for this long are dropped rather than kept in memory without end. */
-const maxUnwrittenBytes = 16 * 1024 * 1024;
+export const maxUnwrittenBytes = 16 * 1024 * 1024;
 
 /**
  * Lines gather in memory until they reach `minChars` characters and then go out in one write to

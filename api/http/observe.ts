@@ -57,13 +57,16 @@ export const clientClosedStatus = 499;
  * line); the memo keeps keys of at most 200 characters (at most about 2 MB in all) and starts
  * over when it holds this many.
  */
-const maxRememberedClients = 10_000;
-const maxRememberedKeyLength = 200;
+export const maxRememberedClients = 10_000;
+export const maxRememberedKeyLength = 200;
 
-function clientNetworks(trusted: () => TrustedProxies): (peer: string | undefined, forwarded: string | undefined) => string {
+/** The network of a client (see above), and how many clients the memo holds now (`remembered`). */
+export type ClientNetworks = ((peer: string | undefined, forwarded: string | undefined) => string) & { remembered(): number };
+
+export function clientNetworks(trusted: () => TrustedProxies): ClientNetworks {
   const remembered = new Map<string, string>();
   let proxies = trusted();
-  return (peer, forwarded) => {
+  const networkOf = (peer: string | undefined, forwarded: string | undefined): string => {
     if (!peer) return '"unknown"';
     // A replaced list of trusted proxies (tests replace it) may resolve the same request differently.
     const current = trusted();
@@ -83,6 +86,7 @@ function clientNetworks(trusted: () => TrustedProxies): (peer: string | undefine
     }
     return network;
   };
+  return Object.assign(networkOf, { remembered: () => remembered.size });
 }
 
 /**

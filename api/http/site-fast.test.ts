@@ -331,6 +331,26 @@ describe("bytes kept in memory", () => {
   });
 });
 
+describe("what the fast path hands to the app", () => {
+  it("hands a missing page of a release without a 404 page to the app, which answers with its built-in 404", async () => {
+    root = bare;
+    const fresh = createSitePages(() => root, { cache: rules, bodyCacheBytes: 1024 * 1024 });
+    const server = serveApi(createApp({ db: temp.db }, { siteRoot: () => root, sitePages: fresh }), { db: temp.db }, { port: 0, hostname: "127.0.0.1", silent: true }, fresh);
+    await server.ready();
+    try {
+      // The first request finds out there is no page (and hands it over); later ones go to the app at once.
+      for (let i = 0; i < 2; i++) {
+        const answer = await raw(urlOf(server), "/nowhere");
+        expect(answer.status).toBe(404);
+        expect(answer.body.toString()).toBe("<h1>404 Page Not Found</h1>");
+      }
+      expect(fresh.served).toBe(0);
+    } finally {
+      await server.close(true);
+    }
+  });
+});
+
 describe("cache headers for a CDN", () => {
   it.each([
     ["a page", "/", "public, max-age=0, s-maxage=60, stale-while-revalidate=86400"],

@@ -44,6 +44,8 @@ describe("robotsRules", () => {
     expect(rules("User-agent: *\nDisallow: /x\n").crawlDelayMs).toBeNull();
     expect(rules("User-agent: *\nCrawl-delay: soon\n").crawlDelayMs).toBeNull();
     expect(rules("User-agent: *\nCrawl-delay: -3\n").crawlDelayMs).toBeNull();
+    // A delay too large for a number reads as Infinity: no sense either.
+    expect(rules("User-agent: *\nCrawl-delay: 1e999\n").crawlDelayMs).toBeNull();
     // A delay of 0 asks for no wait at all: the same as none.
     expect(rules("User-agent: *\nCrawl-delay: 0\n").crawlDelayMs).toBeNull();
   });

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createSiteRebuilder, type SiteRebuilder } from "./site-rebuild.ts";
+import { buildRelease, createSiteRebuilder, type SiteRebuilder } from "./site-rebuild.ts";
 import type { BuildOutcome, SiteBuilder } from "../site-build/builder.ts";
 import { createReleaseStore, readReleaseMeta } from "../site-build/releases.ts";
 import { treeHash, withPermissiveUmask, writeFiles } from "../test/files.ts";
@@ -85,6 +85,8 @@ beforeEach(async () => {
   releasesDir = path.join(path.dirname(temp.file), "releases");
 });
 afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   for (const rebuilder of rebuilders.splice(0)) {
     await rebuilder.stop();
     await rebuilder.cleanedUp();
@@ -175,6 +177,32 @@ describe("the first build", () => {
     await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
     expect(builds.map((build) => build.kind)).toEqual(["full"]);
     expect(served(site, "index.html")).toBe("full build 1");
+  });
+
+  it("builds again, as for a first start, when the served release has no bookkeeping (.release.json)", async () => {
+    const site = await builtRebuilder(fakeBuilder().builder);
+    const current = site.status().current!;
+    await site.stop();
+    fs.rmSync(path.join(releasesDir, current, ".release.json"));
+    logged = [];
+    const { builder, builds } = fakeBuilder();
+    const restarted = rebuilder(builder);
+    await restarted.settled();
+    expect(builds.map((build) => build.kind)).toEqual(["full"]);
+    expect(logged[0]).toBe("No site release yet: building the site (the site answers 503 until the first build is done)...");
+  });
+
+  it("serves a release published with no build recorded in this database (made elsewhere) as it is", async () => {
+    const store = createReleaseStore(releasesDir);
+    const staged = store.stage();
+    writeFiles(staged.dir, { "index.html": "made elsewhere" });
+    store.publish(staged, { kind: "full", base: null, catalogueRevision: catalogueRevision(temp.db) });
+    await store.discard(staged);
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    await site.settled();
+    expect(builds).toEqual([]);
+    expect(served(site, "index.html")).toBe("made elsewhere");
   });
 
   it("is not needed when a release exists: that one is served as it is", async () => {
@@ -349,6 +377,7 @@ describe("full or fast", () => {
     const site = await builtRebuilder(builder);
     await site.request({ productIds: Array.from({ length: 500 }, (_, i) => i + 1) });
     expect(builds.map((build) => build.kind)).toEqual(["full", "fast"]);
+    expect(builds[1]!.productIds).toHaveLength(500);
   });
 
   it("gives a full build, made from nothing of the fast releases before it, after fast ones", async () => {
@@ -424,6 +453,11 @@ describe("a build that fails", () => {
         builds.at(-1)!.finish({ ok: false, log: "18:00:01 [build] Building...\n\x1b[31mError: boom in product/[slug].astro\x1b[39m\n" }),
       "Error: boom in product/[slug].astro",
     ],
+    [
+      "reports failure on the last of several lines",
+      (builds: FakeBuild[]) => builds.at(-1)!.finish({ ok: false, log: "Building...\nRendering 12 pages\nError: no such layout\n" }),
+      "Error: no such layout",
+    ],
     ["reports failure without a word", (builds: FakeBuild[]) => builds.at(-1)!.finish({ ok: false, log: "" }), "the build failed"],
     ["throws", (builds: FakeBuild[]) => builds.at(-1)!.crash(new Error("worker lost")), "worker lost"],
   ])("that %s leaves the live release byte for byte, and is recorded", async (_, fail, reason) => {
@@ -449,6 +483,88 @@ describe("a build that fails", () => {
     expect(logged.at(-1)).toContain(`: ${reason}; the live site is unchanged`);
     // The failed build's folders go.
     await waitFor(() => expect(scratchFolders()).toEqual([]));
+  });
+});
+
+describe("what a build records and logs", () => {
+  it("records the builder's log, then the reason it failed, one per line; only the reason when the builder threw", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish({ ok: false, log: "Building...\nError: boom" });
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("failed"));
+    expect(site.status().lastBuild!.logTail).toBe("Building...\nError: boom\nError: boom");
+
+    const crashed = site.request({ siteWide: true });
+    await waitFor(() => expect(builds).toHaveLength(2));
+    builds[1]!.crash(new Error("worker lost"));
+    expect((await crashed)!.logTail).toBe("worker lost");
+  });
+
+  it("logs how long the build took in all, its snapshot and its pages, in seconds to a tenth", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-03-01T10:00:00Z") });
+    vi.spyOn(performance, "now").mockReturnValue(7_000); // the snapshot takes no time on this clock
+    const lines: string[] = [];
+    const builder: SiteBuilder = {
+      full: async ({ outDir }) => {
+        writeFiles(outDir, { "index.html": "home", "about/index.html": "about" });
+        vi.setSystemTime(Date.now() + 2_500); // the build takes 2.5 s in all
+        return { ok: true, durationMs: 1_500, pages: 2, productPages: 0, log: "" };
+      },
+      fast: () => Promise.reject(new Error("no fast builds here")),
+      stop: async () => {},
+    };
+    const observed: unknown[] = [];
+    const result = await buildRelease(
+      { db: temp.db, store: createReleaseStore(releasesDir), builder, log: (line) => lines.push(line), onBuild: (...args) => observed.push(args) },
+      "full",
+    );
+    expect(result).toMatchObject({ ok: true, escalate: false, record: { durationMs: 2_500 } });
+    expect(observed).toEqual([["full", "succeeded", 2_500]]);
+    expect(lines).toEqual([`Site build (full) done in 2.5 s (snapshot 0.0 s, pages 1.5 s): 2 pages, release ${result.record!.release}`]);
+  });
+
+  it("judges a full build by its own outcome only: product ids given to it never make it fail or escalate", async () => {
+    const { builder } = fakeBuilder();
+    const result = await buildRelease({ db: temp.db, store: createReleaseStore(releasesDir), builder, log: () => {} }, "full", [1, 2, 3]);
+    expect(result).toMatchObject({ ok: true, escalate: false, record: { kind: "full", result: "succeeded" } });
+  });
+
+  it("publishes a full build even when another release was published during it (only a fast build depends on the one it started from)", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    const result = site.request({ siteWide: true });
+    await waitFor(() => expect(builds).toHaveLength(2));
+    const other = createReleaseStore(releasesDir);
+    const staged = other.stage();
+    writeFiles(staged.dir, { "index.html": "another process" });
+    other.publish(staged, { kind: "full", base: null });
+    await other.discard(staged);
+    builds[1]!.finish();
+    await expect(result).resolves.toMatchObject({ kind: "full", result: "succeeded" });
+    expect(builds).toHaveLength(2);
+    expect(served(site, "index.html")).toBe("full build 2");
+  });
+
+  it("builds fast with no product pages when called without product ids (a category change), over a release with or without its bookkeeping", async () => {
+    const store = createReleaseStore(releasesDir);
+    const { builder } = fakeBuilder();
+    const context = { db: temp.db, store, builder, log: () => {} };
+    const full = await buildRelease(context, "full");
+    expect(full.ok).toBe(true);
+    const fast = await buildRelease(context, "fast");
+    expect(fast).toMatchObject({ ok: true, escalate: false, record: { kind: "fast", result: "succeeded" } });
+    // Without the revision its changes cover, the fast release's revision is unknown.
+    expect(readReleaseMeta(store.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: null });
+    // A served release that lost its .release.json (an older layout): the fast build stands on it directly.
+    const current = store.currentName()!;
+    fs.rmSync(path.join(releasesDir, current, ".release.json"));
+    const over = await buildRelease(context, "fast");
+    expect(over).toMatchObject({ ok: true, escalate: false });
+    expect(readReleaseMeta(path.join(releasesDir, over.record!.release!))).toMatchObject({ kind: "fast", base: current });
   });
 });
 
@@ -547,6 +663,30 @@ describe("a restart over a release that may be out of date", () => {
     expect(logged[0]).toBe(`The site release shows catalogue revision ${revision - 1}, the catalogue is at ${revision}: rebuilding the whole site (the current release is served meanwhile)...`);
   });
 
+  it("keeps that rebuild whole when a product change comes in before it starts (the product's fast build would leave the rest out of date)", async () => {
+    const first = await builtRebuilder(fakeBuilder().builder);
+    await first.stop();
+    temp.db.$client.prepare("DELETE FROM products WHERE id = (SELECT max(id) FROM products)").run();
+    bumpCatalogueRevision(temp.db);
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    void site.request({ productIds: [1] });
+    await site.settled();
+    expect(builds.map((build) => [build.kind, build.productIds])).toEqual([["full", null]]);
+  });
+
+  it("keeps the rebuild after a failed build whole when a product change comes in before it starts", async () => {
+    const first = await builtRebuilder(fakeBuilder().builder);
+    await first.stop();
+    const id = recordBuildStart(temp.db, { kind: "fast", release: "broken", startedAt: new Date() });
+    recordBuildFinish(temp.db, id, { result: "failed", finishedAt: new Date(), pages: null, log: "Error: boom" });
+    const { builder, builds } = fakeBuilder();
+    const site = rebuilder(builder);
+    void site.request({ productIds: [1] });
+    await site.settled();
+    expect(builds.map((build) => [build.kind, build.productIds])).toEqual([["full", null]]);
+  });
+
   it("rebuilds everything when the release does not say which revision it shows (built before releases recorded it)", async () => {
     const { builds } = await restartAfter(() => {
       const meta = path.join(releasesDir, "current", ".release.json");
@@ -578,6 +718,24 @@ describe("the revision a release shows", () => {
     builds[1]!.finish();
     await fast;
     expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: asked });
+  });
+
+  it("is, for changes that share one fast build, the revision of the latest of them", async () => {
+    const { builder, builds } = fakeBuilder({ hold: true });
+    const site = rebuilder(builder);
+    await waitFor(() => expect(builds).toHaveLength(1));
+    builds[0]!.finish();
+    await waitFor(() => expect(site.status().lastBuild?.result).toBe("succeeded"));
+    bumpCatalogueRevision(temp.db);
+    const first = site.request({ productIds: [1] });
+    const latest = bumpCatalogueRevision(temp.db);
+    const second = site.request({ productIds: [2] });
+    expect(second).toBe(first); // within the delay: one build
+    await waitFor(() => expect(builds).toHaveLength(2));
+    expect(builds[1]!.productIds).toEqual([1, 2]);
+    builds[1]!.finish();
+    await first;
+    expect(readReleaseMeta(site.currentRoot()!)).toMatchObject({ kind: "fast", catalogueRevision: latest });
   });
 
   it("keeps a product change after a failed build from going fast: the served release lacks the failed build's changes", async () => {
@@ -614,6 +772,8 @@ describe("old releases", () => {
     expect(kept).toContain(full);
     expect(kept).toContain(site.status().current);
     expect(served(site, "product/p1/index.html")).toBe("product 1 from build 2");
+    // Five releases built, four kept: the one deleted is said once.
+    expect(logged.filter((line) => line.startsWith("Site releases: deleted"))).toEqual(["Site releases: deleted 1 old release folder(s)"]);
   });
 });
 
@@ -629,6 +789,48 @@ describe("stop", () => {
     expect(builds).toHaveLength(0);
     expect(site.status()).toMatchObject({ state: "idle", current: null, lastBuild: null });
     expect(stops()).toBe(1);
+  });
+});
+
+describe("stop while a build waits to start", () => {
+  it("builds nothing once stopping, even when the waiting build's time comes while the builder is being stopped", async () => {
+    const { builder, builds } = fakeBuilder();
+    let builderStopped!: () => void;
+    const held = new Promise<void>((resolve) => (builderStopped = resolve));
+    const site = await builtRebuilder({ ...builder, stop: () => held });
+    const last = site.status().lastBuild;
+    const asked = site.request({ productIds: [1] });
+    const stopped = site.stop();
+    // The waiting build's delay passes while the builder stops: it starts, finds the job stopping, and builds nothing.
+    await expect(asked).resolves.toEqual(last);
+    expect(builds).toHaveLength(1);
+    builderStopped();
+    await stopped;
+    expect(builds).toHaveLength(1);
+  });
+
+  it("says nothing of a warm-up that ends after stop", async () => {
+    const site = await builtRebuilder(fakeBuilder().builder);
+    await site.stop();
+    let warmed!: () => void;
+    const warm = new Promise<void>((resolve) => (warmed = resolve));
+    let started = false;
+    const restarted = rebuilder({
+      ...fakeBuilder().builder,
+      warm: async ({ outDir }) => {
+        started = true;
+        fs.mkdirSync(outDir, { recursive: true });
+        await warm;
+        return { ok: true, durationMs: 1, pages: 1, productPages: 0, log: "" };
+      },
+    });
+    expect(started).toBe(true);
+    logged = [];
+    await restarted.stop();
+    warmed();
+    // The warm-up's folder goes when it ends: then it would have said so.
+    await waitFor(() => expect(scratchFolders()).toEqual([]));
+    expect(logged).toEqual([]);
   });
 });
 

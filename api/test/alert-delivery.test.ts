@@ -18,6 +18,8 @@ import { createMailer, type Mailer } from "../mail/mailer.ts";
 import { projectRoot, siteConfig } from "../../data/config.ts";
 import { migrateDb, openDb, type Db } from "../../data/db/client.ts";
 import { recomputeBestPrices } from "../../data/db/offers.ts";
+import { claimDueAlerts } from "../../data/db/alert-delivery.ts";
+import { createSchedule } from "../jobs/schedule.ts";
 import { seedCatalogue } from "../../data/db/seed.ts";
 import { withoutDelivery } from "../../data/db/fixtures/temp-db.ts";
 import { generateCatalogue } from "../../data/seed/generate.ts";
@@ -463,6 +465,69 @@ describe("alert schedule timing and log", () => {
     } finally {
       await schedule.stop();
       vi.useRealTimers();
+    }
+  });
+
+  it("says when an alert was mailed but another check took its claim over during the send", async () => {
+    const productId = productIds[6]!;
+    setBestPrice(productId, 500);
+    const alertId = addAlert(productId, 1000, "slow-send@example.com");
+    const slow: Mailer = {
+      describe: "smtp",
+      send: async (message) => {
+        // The send takes so long that another check counts the claim as stale and takes it.
+        expect(claimDueAlerts(db, "another-check", new Date(Date.now() + 60_000), { staleAfterMs: 0, limit: 10 }).map((alert) => alert.id)).toEqual([alertId]);
+        await mailer.send(message);
+      },
+    };
+    const lines: string[] = [];
+    expect(await checkAlerts({ db, mailer: slow, log: (line) => lines.push(line) })).toEqual({ sent: 1, failed: 0, rearmed: 0 });
+    expect(lines).toEqual([`Price alert ${alertId}: mailed, but its claim was taken over meanwhile (the send took very long)`]);
+    expect(alertRow(alertId)).toMatchObject({ last_notified_at: null, claim_token: "another-check" });
+  });
+
+  it("puts its check on the server's schedule as alert-check, reports a run's mail there, and takes the check off at stop", async () => {
+    const lines: string[] = [];
+    const schedule = createSchedule({ log: (line) => lines.push(line) });
+    const alerts = startAlertSchedule({ db, mailer, intervalMinutes: 1, log: (line) => lines.push(line), schedule });
+    setBestPrice(productIds[7]!, 400);
+    addAlert(productIds[7]!, 500, "on-the-schedule@example.com");
+    expect(schedule.has("alert-check")).toBe(true);
+    expect(await schedule.run("alert-check")).toBe("ok");
+    expect(lines).toEqual(["Price alerts: 1 sent, 0 failed, 0 re-armed"]);
+    // Nothing due: a run says nothing.
+    expect(await schedule.run("alert-check")).toBe("ok");
+    expect(lines).toHaveLength(1);
+    await alerts.stop();
+    expect(schedule.has("alert-check")).toBe(false);
+    await schedule.stop();
+  });
+
+  it("logs confirmation mails that could not be sent, then the check's own failure under its title", async () => {
+    const lines: string[] = [];
+    const broken = openDb(databaseFile);
+    broken.$client.close();
+    const schedule = createSchedule({ log: (line) => lines.push(line) });
+    const alerts = startAlertSchedule({ db: broken, mailer, intervalMinutes: 1, log: (line) => lines.push(line), schedule });
+    expect(await schedule.run("alert-check")).toBe("failed");
+    expect(lines).toEqual([
+      expect.stringMatching(/^Sending confirmation mails failed: .*database connection is not open/),
+      expect.stringMatching(/^Price alert check failed: .*database connection is not open/),
+    ]);
+    await alerts.stop();
+    await schedule.stop();
+  });
+
+  it("logs a failed check of its own schedule (no server schedule given) through its log", async () => {
+    const lines: string[] = [];
+    const broken = openDb(databaseFile);
+    broken.$client.close();
+    const alerts = startAlertSchedule({ db: broken, mailer, intervalMinutes: 60, log: (line) => lines.push(line) });
+    try {
+      // The check at start fails: its schedule says so.
+      await vi.waitFor(() => expect(lines).toContainEqual(expect.stringMatching(/^Price alert check failed: .*database connection is not open/)));
+    } finally {
+      await alerts.stop();
     }
   });
 
