@@ -133,9 +133,13 @@ function withRequestId(headers: Headers, id: string): Headers {
 
 const isLength = (name: unknown) => typeof name === "string" && name.length === 14 && name.toLowerCase() === "content-length";
 
-/** The content length a header list (flat, or pairs) names, when it names one. */
+/** The content length headers given to writeHead (an object, a flat list or pairs) name, when they name one. */
 function listedLength(headers: Headers): number | undefined {
-  if (!Array.isArray(headers)) return undefined;
+  if (headers === undefined) return undefined;
+  if (!Array.isArray(headers)) {
+    for (const name in headers) if (isLength(name)) return Number(headers[name]);
+    return undefined;
+  }
   const pairs = Array.isArray(headers[0]);
   if (pairs) {
     for (const pair of headers as unknown as [unknown, unknown][]) if (isLength(pair[0])) return Number(pair[1]);
@@ -151,7 +155,7 @@ interface Observation {
   id: string;
   incomingId: string | undefined;
   forwarded: string | undefined;
-  /** The content length a header list given to writeHead named. */
+  /** The content length the headers given to writeHead named. */
   length: number | undefined;
   /** Whether the answer has ended (counted and logged). */
   ended: boolean;
@@ -164,12 +168,12 @@ const observation = Symbol("observation");
 type ObservedResponse = ServerResponse & { [observation]: Observation };
 
 /**
- * Sends the request id with the answer's headers, and keeps the content length a header list
- * names (a list given to writeHead is not readable with getHeader afterwards). Added where the
- * headers are written rather than with setHeader beforehand: a header set beforehand makes Node
- * merge a prepared header list into it one header at a time, which cost the page and cache fast
- * paths several microseconds a request. One function for every request (it finds the request's
- * observation on the response).
+ * Sends the request id with the answer's headers, and keeps the content length they name
+ * (headers given to writeHead, as an object or a list, are not readable with getHeader
+ * afterwards). Added where the headers are written rather than with setHeader beforehand: a
+ * header set beforehand makes Node merge a prepared header list into it one header at a time,
+ * which cost the page and cache fast paths several microseconds a request. One function for
+ * every request (it finds the request's observation on the response).
  */
 function writeHeadWithId(this: ObservedResponse, status: number, second?: string | Headers, third?: Headers): ServerResponse {
   const observed = this[observation];
