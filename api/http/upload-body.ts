@@ -14,7 +14,10 @@ import { HTTPError, type H3Event } from "h3";
 export const uploadTooLarge = (maxBytes: number) =>
   new HTTPError({ status: 413, message: `The file is larger than the upload limit of ${maxBytes.toLocaleString("en-GB")} bytes`, headers: { connection: "close" } });
 
-/** Writes the body to `file` (created, must not exist); the number of bytes. The caller deletes the file when this throws. */
+/**
+ * Writes the body to `file` (created, must not exist); the number of bytes, once the file is
+ * written and closed. The caller deletes the file when this throws.
+ */
 export async function saveRequestBody(event: H3Event, file: string, maxBytes: number): Promise<number> {
   if (Number(event.req.headers.get("content-length")) > maxBytes) throw uploadTooLarge(maxBytes);
   // Node's own request when there is one: a web stream over it, once cancelled, fails on the data still arriving.
@@ -48,9 +51,14 @@ export async function saveRequestBody(event: H3Event, file: string, maxBytes: nu
       body.once("error", onError);
       body.resume();
     });
-  } finally {
+  } catch (error) {
     out.end();
     await finished(out).catch(() => undefined);
+    throw error;
   }
+  // Every byte received: the file is whole only once the stream has flushed and closed without an
+  // error (a file that could not be made, a full disk), which can come after the body's end.
+  out.end();
+  await finished(out);
   return bytes;
 }
