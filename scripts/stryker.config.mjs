@@ -872,16 +872,13 @@ export const equivalentMutants = [
     line: "} catch {",
     reason: "Without it sameAddress gives undefined for an unreadable link, which every caller (some, a condition) reads as false.",
   },
-  .../** @type {[string, string][]} */ ([
-    ["ArrayDeclaration", '["offer"]'],
-    ["StringLiteral", '"offer"'],
-  ]).map(([mutator, original]) => ({
+  {
     file: "data/domain/offer-extract.ts",
-    mutator,
-    original,
-    line: 'return offerCandidates({ ...product, types: ["offer"] }, own);',
-    reason: "offerCandidates only asks whether an item is an AggregateOffer; any other type list reads the item as a plain Offer.",
-  })),
+    mutator: "StringLiteral",
+    original: '"offer"',
+    line: 'return offerCandidates({ ...product, types: [product.props.has("price") ? "offer" : "aggregateoffer"] }, own);',
+    reason: "offerCandidates only asks whether an item is an AggregateOffer; any other type reads the item as a plain Offer.",
+  },
   {
     file: "data/domain/offer-extract.ts",
     mutator: "StringLiteral",

@@ -22,7 +22,7 @@ function refusal(limiter: RateLimiter, client: string, now: number, name = "mail
   }
 }
 
-const retryAfter = (error: HTTPError | null) => error?.headers.get("retry-after");
+const retryAfter = (error: HTTPError | null) => error?.headers?.get("retry-after");
 
 describe("RateLimiter", () => {
   it("lets max requests through in a window and refuses the next with 429 and the seconds to the window's end", () => {

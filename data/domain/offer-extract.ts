@@ -434,11 +434,10 @@ function productCandidates(product: Item): Candidate[] {
     const identity = identityOf(variant);
     return itemValues(variant, "offers").flatMap((offer) => offerCandidates(offer, identity));
   });
-  // A product that carries price properties itself, with no offers, is its own offer: its price,
-  // or, given only a range's lowPrice, a "from" price as an AggregateOffer's.
+  // A product with no offers is its own offer: its price, or, given only a range's lowPrice, a
+  // "from" price as an AggregateOffer's; neither, no candidate.
   if (offers.length === 0 && variants.length === 0) {
-    if (product.props.has("price")) return offerCandidates({ ...product, types: ["offer"] }, own);
-    if (product.props.has("lowprice")) return offerCandidates({ ...product, types: ["aggregateoffer"] }, own);
+    return offerCandidates({ ...product, types: [product.props.has("price") ? "offer" : "aggregateoffer"] }, own);
   }
   // The product's own name applies to its offers only when it has one price to give.
   return [...offers.map((offer) => (offers.length === 1 ? { ...offer, codes: [...offer.codes, ...own.codes], names: [...offer.names, ...own.names] } : offer)), ...variants];
