@@ -5,7 +5,7 @@
  * it is streamed without one; the file must not exist beforehand.
  */
 import fs from "node:fs";
-import { createServer, request, type Server } from "node:http";
+import { Agent, createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -42,10 +42,12 @@ interface Answer {
 
 /** PUTs `chunks` to /upload?name=`name`: with a Content-Length when `withLength`, else chunked, one write per chunk. */
 function put(name: string, chunks: string[], withLength: boolean): Promise<Answer> {
-  return new Promise((resolve, reject) => {
+  // A keep-alive client, so a "connection: close" in the answer is the server's own.
+  const agent = new Agent({ keepAlive: true });
+  return new Promise<Answer>((resolve, reject) => {
     const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
     const req = request(
-      { host: "127.0.0.1", port, method: "PUT", path: `/upload?name=${name}`, agent: false, headers: withLength ? { "content-length": String(length) } : {} },
+      { host: "127.0.0.1", port, method: "PUT", path: `/upload?name=${name}`, agent, headers: withLength ? { "content-length": String(length) } : {} },
       (res) => {
         const parts: Buffer[] = [];
         res.on("data", (part: Buffer) => parts.push(part));
@@ -56,7 +58,7 @@ function put(name: string, chunks: string[], withLength: boolean): Promise<Answe
     req.on("error", (error: NodeJS.ErrnoException) => (error.code === "ECONNRESET" || error.code === "EPIPE" ? undefined : reject(error)));
     for (const chunk of chunks) req.write(chunk);
     req.end();
-  });
+  }).finally(() => agent.destroy());
 }
 
 const stored = (name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), "utf8") : null);
