@@ -17,6 +17,8 @@ import zlib from "node:zlib";
 import { H3 } from "h3";
 import { createSiteHandler } from "../api/http/site.ts";
 import { createAstroBuilder } from "../api/site-build/builder.ts";
+import { readStored } from "../api/site-build/output.ts";
+import { readPackedPages } from "../api/site-build/page-pack.ts";
 import { projectRoot } from "../data/config.ts";
 import { migrateDb, openDb } from "../data/db/client.ts";
 import { defaultHistoryDays, loadProductPages } from "../data/db/product-pages.ts";
@@ -104,10 +106,9 @@ const gzipSize = (file: string) => zlib.gzipSync(fs.readFileSync(file), { level:
  * imports. Chunks reached only by dynamic import() and the islands that hydrate on demand
  * (client:toast, client:companion, client:interaction) are counted separately as `lazyJs`.
  */
-function pageAssets(outDir: string, pagePath: string): { js: number; lazyJs: number; css: number; jsFiles: number } {
-  // Product pages are stored as brotli only.
-  const file = path.join(outDir, pagePath);
-  const html = (fs.existsSync(file) ? fs.readFileSync(file) : zlib.brotliDecompressSync(fs.readFileSync(`${file}.br`))).toString("utf8");
+async function pageAssets(outDir: string, pagePath: string): Promise<{ js: number; lazyJs: number; css: number; jsFiles: number }> {
+  // Product pages are stored as brotli only, packed.
+  const html = (await readStored(outDir, pagePath))!.toString("utf8");
   const seeds = new Set<string>();
   /** Islands that hydrate only on demand (the first toast; another island hydrating; the first touch): their code is lazy. */
   const onDemand = new Set<string>();
@@ -180,7 +181,7 @@ async function serveCost(outDir: string, pathname: string, acceptEncoding: strin
 
 const results = [];
 let serving: Awaited<ReturnType<typeof serveCost>>[] = [];
-let assets: Record<string, ReturnType<typeof pageAssets>> = {};
+let assets: Record<string, Awaited<ReturnType<typeof pageAssets>>> = {};
 /**
  * Each size's folder (database and release), removed once every size is measured: removing tens
  * of thousands of files keeps the disk busy (and, on a disk mounted with discard, its journal)
@@ -223,14 +224,14 @@ try {
       `${products} products: ${pages} pages in ${seconds.toFixed(1)} s in ${processes} process(es) (${pagesPerSecond} pages/s, ${cpuSeconds} s of CPU, ${mainThreadCpuSeconds} s on the main thread), peak RSS ${peakRssMb} MB (the processes' peaks summed; ${peakRssTogetherMb} MB at once), ${diskMb} MB on disk; product page data read in ${pageDataMs} ms`,
     );
     if (Object.keys(assets).length === 0) {
-      const productSlug = fs.readdirSync(path.join(outDir, "product"))[0]!.replace(/\.html\.br$/, "");
+      const productSlug = readPackedPages(outDir)!.paths().sort()[0]!.replace(/^product\/|\.html$/g, "");
       assets = {
-        home: pageAssets(outDir, "index.html"),
-        category: pageAssets(outDir, "category/dog-food/index.html"),
-        product: pageAssets(outDir, `product/${productSlug}.html`),
-        search: pageAssets(outDir, "search/index.html"),
-        vouchers: pageAssets(outDir, "vouchers/index.html"),
-        "privacy-policy": pageAssets(outDir, "privacy-policy/index.html"),
+        home: await pageAssets(outDir, "index.html"),
+        category: await pageAssets(outDir, "category/dog-food/index.html"),
+        product: await pageAssets(outDir, `product/${productSlug}.html`),
+        search: await pageAssets(outDir, "search/index.html"),
+        vouchers: await pageAssets(outDir, "vouchers/index.html"),
+        "privacy-policy": await pageAssets(outDir, "privacy-policy/index.html"),
       };
       const productPath = `/product/${productSlug}/`;
       serving = [

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { serveApi } from "./fast-reads.ts";
 import { cacheControl, createSitePages, type SitePages } from "./site.ts";
+import { PagePackWriter } from "../site-build/page-pack.ts";
 import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "../site-build/releases.ts";
 import { writeFiles } from "../test/files.ts";
 import { siteServingConfig } from "../../data/config.ts";
@@ -35,6 +36,9 @@ const baseHome = "<h1>base home</h1>".repeat(100);
 const base404 = "<h1>base 404</h1>".repeat(100);
 const treatPage = `<h1>treat</h1>${"<p>chewy £2.50</p>".repeat(200)}`;
 const biscuitPage = `<h1>biscuit</h1>${"<p>crunchy</p>".repeat(200)}`;
+/** Packed in the full release (as a full build stores product pages), and a file in the fast one. */
+const chewPage = `<h1>chew</h1>${"<p>lasts £3.10</p>".repeat(200)}`;
+const chewBrotli = zlib.brotliCompressSync(chewPage);
 const rules = { pageSharedMaxAge: 60, staleWhileRevalidate: 86_400 };
 
 function publish(
@@ -42,9 +46,15 @@ function publish(
   meta: { kind: "full" | "fast"; base: string | null },
   compressed: Record<string, [string, ("gzip" | "br")[]]> = {},
   scriptHashes: string[] = [],
+  packed: Record<string, Buffer> = {},
 ): string {
   const staged = store.stage();
   writeFiles(staged.dir, files);
+  if (Object.keys(packed).length > 0) {
+    const pack = new PagePackWriter(staged.dir);
+    for (const [name, bytes] of Object.entries(packed)) pack.add(name, bytes);
+    pack.finish();
+  }
   for (const [name, [text, forms]] of Object.entries(compressed)) {
     const file = path.join(staged.dir, name);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -83,10 +93,15 @@ beforeAll(async () => {
       "product/biscuit.html": [biscuitPage, ["gzip"]],
     },
     ["sha256-base1"],
+    // A packed page, and a stale packed copy of a page the release also has as a file (the file wins).
+    { "product/chew.html": chewBrotli, "product/bone.html": zlib.brotliCompressSync("<h1>bone, packed</h1>") },
   );
-  fast = publish({ "index.html": "<h1>fast home</h1>", "product/kibble.html": "<h1>kibble, fast</h1>" }, { kind: "fast", base: path.basename(base) }, {}, [
-    "sha256-fast1",
-  ]);
+  fast = publish(
+    { "index.html": "<h1>fast home</h1>", "product/kibble.html": "<h1>kibble, fast</h1>", "product/chew.html": "<h1>chew, fast</h1>" },
+    { kind: "fast", base: path.basename(base) },
+    {},
+    ["sha256-fast1"],
+  );
   writeFiles(base, { ".prerender/chunks/server.mjs": "export const secret = 1;" });
   bare = path.join(dir, "bare");
   writeFiles(bare, { "index.html": "<h1>bare home</h1>" });
@@ -162,6 +177,11 @@ describe("the fast path answers as the app does", () => {
     ["a brotli-only page to an identity client", "/product/treat/", "GET", { "accept-encoding": "identity" }, 200, undefined],
     ["a gzip-only page to a client without gzip", "/product/biscuit", "GET", {}, 200, undefined],
     ["a product page stored in a folder", "/product/kibble/", "GET", {}, 200, undefined],
+    ["a packed page to a browser", "/product/chew", "GET", { "accept-encoding": "gzip, deflate, br, zstd" }, 200, "br"],
+    ["a packed page to a gzip-only client", "/product/chew/", "GET", { "accept-encoding": "gzip" }, 200, "gzip"],
+    ["a packed page to a client without Accept-Encoding", "/product/chew", "GET", {}, 200, undefined],
+    ["HEAD of a packed page", "/product/chew", "HEAD", { "accept-encoding": "br" }, 200, "br"],
+    ["a revalidation of a packed page by date, still fresh", "/product/chew", "GET", { "accept-encoding": "br", "if-modified-since": farFuture }, 304, undefined],
     ["HEAD of a page", "/", "HEAD", { "accept-encoding": "gzip" }, 200, "gzip"],
     ["HEAD of a recompressed page", "/product/treat", "HEAD", { "accept-encoding": "gzip" }, 200, "gzip"],
     ["a revalidation by date, still fresh", "/", "GET", { "accept-encoding": "br", "if-modified-since": farFuture }, 304, undefined],
@@ -202,6 +222,31 @@ describe("the fast path answers as the app does", () => {
     }
   });
 
+  it("sends a packed page's stored bytes as they are, and a page's own file before its packed copy", async () => {
+    root = base;
+    const { app, fastPath } = await both("/product/chew", "GET", { "accept-encoding": "br" });
+    expect(fastPath.body.equals(chewBrotli)).toBe(true);
+    expect(app.body.equals(chewBrotli)).toBe(true);
+    expect(fastPath.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(zlib.gunzipSync((await raw(fastUrl, "/product/chew", "GET", { "accept-encoding": "gzip" })).body).toString()).toBe(chewPage);
+    expect((await raw(fastUrl, "/product/bone")).body.toString()).toBe("<h1>bone, base</h1>");
+    // A fast release's own file before its base's packed page; the base's other pages still from the base.
+    root = fast;
+    expect((await raw(fastUrl, "/product/chew")).body.toString()).toBe("<h1>chew, fast</h1>");
+    expect((await raw(appUrl, "/product/chew")).body.toString()).toBe("<h1>chew, fast</h1>");
+    expect((await raw(fastUrl, "/product/treat")).body.toString()).toBe(treatPage);
+  });
+
+  it("revalidates a packed page by the ETag it sent", async () => {
+    root = base;
+    const first = await raw(fastUrl, "/product/chew", "GET", { "accept-encoding": "br" });
+    expect(first.headers.etag).toBe(`W/"${chewBrotli.length.toString(16)}-${fs.statSync(path.join(base, ".pages-1.pack")).mtimeMs.toString(16)}-br"`);
+    const again = await both("/product/chew", "GET", { "accept-encoding": "br", "if-none-match": first.headers.etag! });
+    expect(again.fastPath.status).toBe(304);
+    expect(again.app.status).toBe(304);
+    expect(again.fastPath.headers).toEqual(again.app.headers);
+  });
+
   it("revalidates by the ETag it sent, for each form", async () => {
     root = base;
     const first = await raw(fastUrl, "/", "GET", { "accept-encoding": "gzip" });
@@ -216,7 +261,7 @@ describe("the fast path answers as the app does", () => {
     expect(other.fastPath.headers).toEqual(other.app.headers);
   });
 
-  it.each(["/.csp.json", "/.prerender/chunks/server.mjs", "/%2erelease.json", "/product/a%20b", "/a/../.prerender/chunks/server.mjs", "//nowhere"])(
+  it.each(["/.csp.json", "/.pages.json", "/.pages-1.pack", "/.prerender/chunks/server.mjs", "/%2erelease.json", "/product/a%20b", "/a/../.prerender/chunks/server.mjs", "//nowhere"])(
     "leaves %s to the app, which never serves a dot path",
     async (pathname) => {
       root = fast;

@@ -40,6 +40,7 @@ import type { H3Event } from "h3";
 import { siteConfig, siteServingConfig } from "../../data/config.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { compressibleFile, encodingSuffixes, storedCandidates, type Encoding } from "../site-build/output.ts";
+import { readPacked, readPackedPages, type PackedPage, type PackedPages } from "../site-build/page-pack.ts";
 import { readScriptHashes, releaseLayers } from "../site-build/releases.ts";
 
 const adminShell = "admin/index.html";
@@ -128,6 +129,8 @@ interface FormStat {
   mtimeMs: number;
   /** The modification time as Node's Stats.mtime gives it, in ms. */
   mtime: number;
+  /** Where the bytes are when the form is a packed page, not a file of its own. */
+  packed?: PackedPage;
 }
 
 /** A file as a release stores it: its path (without variant suffix) and the forms stored in one layer. */
@@ -136,7 +139,28 @@ interface Stored {
   forms: Partial<Record<FormName, FormStat>>;
 }
 
-/** The stored forms of `id` (a relative path), from the first layer that has any. */
+/**
+ * The packed pages of release folders (api/site-build/page-pack.ts), read once per folder: the
+ * fast releases laid over one full release share its index. A server serves one full release at a
+ * time, so the last few are all worth keeping.
+ */
+const packedByLayer = new Map<string, PackedPages | null>();
+const maxPackedLayers = 2;
+
+function packedPagesOf(layer: string): PackedPages | null {
+  let packed = packedByLayer.get(layer);
+  if (packed === undefined) {
+    packed = readPackedPages(layer);
+    if (packedByLayer.size >= maxPackedLayers) packedByLayer.delete(packedByLayer.keys().next().value!);
+    packedByLayer.set(layer, packed);
+  }
+  return packed;
+}
+
+/**
+ * The stored forms of `id` (a relative path), from the first layer that has any: its files (the
+ * file and its compressed variants), else its packed page of that name (brotli only).
+ */
 async function findStored(layers: readonly string[], id: string): Promise<Stored | null> {
   if (isDotPath(id)) return null;
   for (const layer of layers) {
@@ -151,6 +175,9 @@ async function findStored(layers: readonly string[], id: string): Promise<Stored
     if (gzip?.isFile()) forms.gzip = form(gzip);
     if (br?.isFile()) forms.br = form(br);
     if (Object.keys(forms).length > 0) return { file, forms };
+    const packs = packedPagesOf(layer);
+    const packed = packs?.get(id);
+    if (packs && packed) return { file, forms: { br: { size: packed.length, mtimeMs: packs.mtimeMs, mtime: Math.floor(packs.mtimeMs), packed } } };
   }
   return null;
 }
@@ -306,7 +333,10 @@ class BodyCache {
 
 /** Reads a variant's stored form and makes the bytes to send. */
 async function readBody(stored: Stored, variant: Variant): Promise<Buffer> {
-  const body = await fs.promises.readFile(variant.source === "identity" ? stored.file : stored.file + encodingSuffixes[variant.source]);
+  const packed = stored.forms[variant.source]?.packed;
+  const body = packed
+    ? await readPacked(packed)
+    : await fs.promises.readFile(variant.source === "identity" ? stored.file : stored.file + encodingSuffixes[variant.source]);
   switch (variant.transform) {
     case "as-stored":
       return body;

@@ -14,7 +14,7 @@ import Database from "better-sqlite3";
 import { projectRoot, siteBuildProcesses, siteBuildWorkerIdleMs } from "../../data/config.ts";
 import type { WorkerJob, WorkerReply } from "./worker.ts";
 import { readScriptHashes, writeScriptHashes } from "./releases.ts";
-import { flatPagesFolder } from "./output.ts";
+import { mergePagePacks } from "./page-pack.ts";
 
 const workerFile = path.join(projectRoot, "api/site-build/worker.ts");
 
@@ -192,17 +192,13 @@ export function shareOut(ids: readonly number[], count: number, firstLighterBy =
 }
 
 /**
- * Moves the product pages a helper process built into the main build's folder and adds the CSP
- * hashes of their inline scripts to the main folder's list. Each process writes into a product
- * folder of its own while they run: two processes creating files in one folder contend for its
- * lock, which cost 8 s of CPU in a 50,000-product build here (148 against 140 CPU-s), far more
- * than moving the helper's files afterwards (25,000 renames, under a second).
+ * Moves the product pages a helper process built into the main build's folder (its pack, renamed
+ * beside the main folder's, and its index merged: api/site-build/page-pack.ts) and adds the CSP
+ * hashes of their inline scripts to the main folder's list. Each process writes into a folder of
+ * its own while they run.
  */
 function mergeProductPages(partDir: string, outDir: string): void {
-  const from = path.join(partDir, flatPagesFolder);
-  const to = path.join(outDir, flatPagesFolder);
-  fs.mkdirSync(to, { recursive: true });
-  for (const name of fs.readdirSync(from)) fs.renameSync(path.join(from, name), path.join(to, name));
+  mergePagePacks(outDir, [partDir]);
   writeScriptHashes(outDir, [...new Set([...readScriptHashes(outDir), ...readScriptHashes(partDir)])]);
 }
 

@@ -8,7 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { bodyBytes, inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeBrotliOnly, writeWithVariants } from "./output.ts";
+import { bodyBytes, compressProductPage, inlineScriptHashes, readStored, storedCandidates, storedPagePath, writeBrotliOnly, writeWithVariants } from "./output.ts";
+import { PagePackWriter } from "./page-pack.ts";
 
 const sha256 = (text: string) => `sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}`;
 const hashesOf = (html: string) => {
@@ -130,7 +131,23 @@ describe("stored files", () => {
     const settings = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 } };
     expect(fs.readFileSync(`${file}.br`)).toEqual(zlib.brotliCompressSync(page, settings));
     expect(fs.readFileSync(`${file}.br`)).not.toEqual(zlib.brotliCompressSync(page));
-    expect(await readStored(file)).toEqual(page);
+    expect(await readStored(dir, "product/index.html")).toEqual(page);
+  });
+
+  it("reads a stored page back from whichever form it has: a file, a compressed variant, else the folder's packed page", async () => {
+    const release = path.join(dir, "release");
+    fs.mkdirSync(path.join(release, "product"), { recursive: true });
+    const pack = new PagePackWriter(release);
+    pack.add("product/packed.html", compressProductPage(page));
+    pack.add("product/both.html", compressProductPage(Buffer.from("packed copy")));
+    pack.finish();
+    fs.writeFileSync(path.join(release, "product/both.html.gz"), zlib.gzipSync("own file"));
+    fs.writeFileSync(path.join(release, "plain.txt"), "plain");
+    expect(await readStored(release, "product/packed.html")).toEqual(page);
+    expect((await readStored(release, "product/both.html"))!.toString()).toBe("own file");
+    expect((await readStored(release, "plain.txt"))!.toString()).toBe("plain");
+    expect(await readStored(release, "product/missing.html")).toBeNull();
+    expect(await readStored(path.join(dir, "no-such-folder"), "product/packed.html")).toBeNull();
   });
 
   it("stores a shared file as it is, with gzip and brotli forms of the same bytes", async () => {

@@ -3,7 +3,9 @@
  * site handler (which reads it back).
  *
  * Text files are stored precompressed, so the server sends the stored bytes as they are:
- * - product pages (tens of thousands of them, each asked for rarely): brotli only, quality 1.
+ * - product pages (tens of thousands of them, each asked for rarely): brotli only, quality 1; a
+ *   full build packs them a few files in all (api/site-build/page-pack.ts), a fast rebuild writes
+ *   the few it changes a file each.
  *   Storing a 42 KB page as its ~12 KB brotli is what keeps a large catalogue's release small
  *   (and writes a quarter of the bytes). Brotli quality 1 compresses a page in about half the
  *   CPU time of gzip's fastest level (about 0.19 against 0.39 ms here), for a page 3% larger
@@ -27,6 +29,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { readPacked, readPackedPages } from "./page-pack.ts";
 
 /** The stored variants' file suffixes, best first (what the server offers, in this order). */
 export const encodingSuffixes = { br: ".br", gzip: ".gz" } as const;
@@ -116,8 +119,11 @@ export async function bodyBytes(stream: ReadableStream<Uint8Array>): Promise<Buf
  * for the build in the pool, 42.7 on the calling thread (means of three).
  */
 export function writeBrotliOnly(file: string, body: Buffer): void {
-  fs.writeFileSync(file + encodingSuffixes.br, zlib.brotliCompressSync(body, productPageBrotli));
+  fs.writeFileSync(file + encodingSuffixes.br, compressProductPage(body));
 }
+
+/** A product page's brotli form, as stored (a file of its own, or in a pack: api/site-build/page-pack.ts). */
+export const compressProductPage = (body: Buffer): Buffer => zlib.brotliCompressSync(body, productPageBrotli);
 
 /** Writes a file as it is, plus its gzip and brotli variants where they pay. */
 export async function writeWithVariants(file: string, body: Buffer, effort: Effort = "pages"): Promise<void> {
@@ -148,14 +154,20 @@ export async function precompressFolder(dir: string, skip: ReadonlySet<string> =
   }
 }
 
-/** The file stored at `file`, whichever variant it was stored as, uncompressed; null if none. */
-export async function readStored(file: string): Promise<Buffer | null> {
+/**
+ * The file stored at `relative` in the folder `root`, whichever form it was stored as (a file or
+ * a compressed variant of its own, else a packed page), uncompressed; null if none.
+ */
+export async function readStored(root: string, relative: string): Promise<Buffer | null> {
+  const file = path.join(root, relative);
   const plain = await fs.promises.readFile(file).catch(() => null);
   if (plain) return plain;
   const gzipped = await fs.promises.readFile(file + encodingSuffixes.gzip).catch(() => null);
   if (gzipped) return zlib.gunzipSync(gzipped);
   const brotlied = await fs.promises.readFile(file + encodingSuffixes.br).catch(() => null);
-  return brotlied ? zlib.brotliDecompressSync(brotlied) : null;
+  if (brotlied) return zlib.brotliDecompressSync(brotlied);
+  const packed = readPackedPages(root)?.get(relative);
+  return packed ? zlib.brotliDecompressSync(await readPacked(packed)) : null;
 }
 
 const scriptElement = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;

@@ -1,7 +1,7 @@
 /**
  * The served release as a tarball, over release folders laid out as the release store publishes
- * them: a full release as it is, a fast one merged with its base (its own pages win), and no
- * folder left behind once the archive has been read.
+ * them: a full release as it is, a fast one merged with its base (its own pages win), packed
+ * pages written out as files, and no folder left behind once the archive has been read.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -9,6 +9,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PagePackWriter } from "./page-pack.ts";
 import { releaseArchive } from "./release-archive.ts";
 import { createReleaseStore, readScriptHashes, writeScriptHashes, type ReleaseStore } from "./releases.ts";
 import { treeHash, writeFiles } from "../test/files.ts";
@@ -65,6 +66,31 @@ describe("releaseArchive", () => {
     await vi.waitFor(() => expect(leftovers()).toEqual([]));
     // The releases themselves are untouched.
     expect(read(path.join(store.dir, base), "index.html")).toBe("<h1>home</h1>");
+  });
+
+  it("writes a full release's packed product pages out as files, a fast release's own pages winning, and leaves the release as it was", async () => {
+    const staged = store.stage();
+    writeFiles(staged.dir, { "index.html": "<h1>home, packed</h1>" });
+    const pack = new PagePackWriter(staged.dir);
+    pack.add("product/chew.html", Buffer.from("chew brotli"));
+    pack.add("product/ball.html", Buffer.from("ball brotli"));
+    pack.finish();
+    store.publish(staged, { kind: "full", base: null });
+    fs.rmSync(staged.scratch, { recursive: true });
+    const full = path.join(store.dir, staged.name);
+    const before = treeHash(full);
+    const out = await unpack("packed");
+    expect(Object.keys(treeHash(out)).sort()).toEqual([".csp.json", "index.html", "product/ball.html.br", "product/chew.html.br"]);
+    expect(read(out, "product/chew.html.br")).toBe("chew brotli");
+    expect(treeHash(full)).toEqual(before);
+    await vi.waitFor(() => expect(leftovers()).toEqual([]));
+
+    publish({ "product/chew.html.br": "chew, fast" }, { kind: "fast", base: staged.name }, []);
+    const merged = await unpack("packed-fast");
+    expect(Object.keys(treeHash(merged)).sort()).toEqual([".csp.json", "index.html", "product/ball.html.br", "product/chew.html.br"]);
+    expect(read(merged, "product/chew.html.br")).toBe("chew, fast");
+    expect(read(merged, "product/ball.html.br")).toBe("ball brotli");
+    expect(treeHash(full)).toEqual(before);
   });
 
   it("removes the merge folder when the archive is abandoned half-read", async () => {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PagePackWriter, readPacked, readPackedPages } from "./page-pack.ts";
 import {
   createReleaseStore,
   createSnapshotFile,
@@ -84,6 +85,17 @@ describe("publishing a release", () => {
     const root = path.join(store.dir, staged.name);
     expect(fs.readdirSync(root).sort()).toEqual([scriptHashesFile, releaseMetaFile, "index.html"].sort());
     expect(readScriptHashes(root)).toEqual(["sha256-a", "sha256-b"]);
+  });
+
+  it("keeps the packed product pages a full build wrote", async () => {
+    const staged = store.stage();
+    const pack = new PagePackWriter(staged.dir);
+    pack.add("product/kibble.html", Buffer.from("kibble"));
+    pack.finish();
+    store.publish(staged, { kind: "full", base: null });
+    const root = path.join(store.dir, staged.name);
+    expect(fs.readdirSync(root).sort()).toEqual([".pages-1.pack", ".pages.json", releaseMetaFile].sort());
+    expect((await readPacked(readPackedPages(root)!.get("product/kibble.html")!)).toString()).toBe("kibble");
   });
 
   it("names releases so that they sort by creation", () => {

@@ -6,7 +6,9 @@
  *
  * A releases folder holds:
  *   <name>/                   a finished release; .release.json says what kind, .csp.json lists
- *                             the hashes of its pages' inline scripts (dot files: never served)
+ *                             the hashes of its pages' inline scripts, .pages.json and
+ *                             .pages-<n>.pack hold a full release's product pages
+ *                             (page-pack.ts) (dot files: never served)
  *   current -> <name>         the release being served
  *   .building-<name>-<pid>/   a build under way; renamed to <name> when it succeeded
  *   .snapshot-<name>-<pid>/   the database snapshot a build reads: a copy of the whole database
@@ -24,6 +26,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../data/config.ts";
+import { isPageStoreFile } from "./page-pack.ts";
 
 export interface ReleaseMeta {
   kind: "full" | "fast";
@@ -41,8 +44,8 @@ export interface ReleaseMeta {
 export const releaseMetaFile = ".release.json";
 /** `{ "scriptHashes": ["sha256-...", ...] }`: the CSP hashes of the inline scripts in the release's HTML. */
 export const scriptHashesFile = ".csp.json";
-/** The dot files a build writes that stay in the published release. */
-const keptDotFiles = new Set([scriptHashesFile]);
+/** The dot files a build writes that stay in the published release: the script hashes, the packed pages. */
+const keptDotFile = (name: string) => name === scriptHashesFile || isPageStoreFile(name);
 const currentLink = "current";
 const releaseName = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
 const snapshotName = /^\.snapshot-\d{8}T\d{9}Z-[0-9a-f]{6}-(\d+)$/;
@@ -274,7 +277,7 @@ export function createReleaseStore(dir: string): ReleaseStore {
     },
     publish(staged, release) {
       for (const entry of fs.readdirSync(staged.dir)) {
-        if (entry.startsWith(".") && !keptDotFiles.has(entry)) fs.rmSync(path.join(staged.dir, entry), { recursive: true, force: true });
+        if (entry.startsWith(".") && !keptDotFile(entry)) fs.rmSync(path.join(staged.dir, entry), { recursive: true, force: true });
       }
       const full: ReleaseMeta = { ...release, createdAt: new Date().toISOString() };
       fs.writeFileSync(path.join(staged.dir, releaseMetaFile), `${JSON.stringify(full, null, 2)}\n`);

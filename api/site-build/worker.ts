@@ -9,8 +9,9 @@
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
  *
  * It writes what Astro renders itself, precompressed (api/site-build/output.ts: product pages as brotli
- * only), and lists the hashes of the inline scripts in those pages in the folder's .csp.json,
- * which the server allows in its Content-Security-Policy.
+ * only, packed by a full build: api/site-build/page-pack.ts), and lists the hashes of the inline
+ * scripts in those pages in the folder's .csp.json, which the server allows in its
+ * Content-Security-Policy.
  *
  * Runs with the build folder's parent as its working directory: Astro writes the server bundle
  * (.prerender) inside the output folder only when that folder is under the working directory,
@@ -26,6 +27,7 @@ import { endBuildPass, startBuildPass, currentBuildPass } from "../../data/site-
 import {
   bodyBytes,
   compressibleFile,
+  compressProductPage,
   flatPagesFolder,
   inlineScriptHashes,
   precompressFolder,
@@ -33,6 +35,7 @@ import {
   writeBrotliOnly,
   writeWithVariants,
 } from "./output.ts";
+import { PagePackWriter } from "./page-pack.ts";
 import { writeScriptHashes } from "./releases.ts";
 
 module.enableCompileCache?.();
@@ -77,6 +80,8 @@ let kitDir = "";
 let scriptHashes = new Set<string>();
 /** The folders the job under way has made (each made once, not once per page). */
 let madeFolders = new Set<string>();
+/** Where the job under way packs product pages: a full build's (null: a file each, as a fast rebuild writes them). */
+let pagePack: PagePackWriter | null = null;
 /** When the build's phases began and ended (performance.now()), for the log's timing line. */
 const phaseMarks = { start: 0, firstRender: 0, lastRender: 0 };
 
@@ -240,7 +245,8 @@ function renderUrl(pathname: string, route: RouteData): URL {
 
 /**
  * Writes a rendered page or endpoint into `dir` precompressed (api/site-build/output.ts: product pages
- * as brotli only, the rest as they are plus gzip and brotli) and notes its inline scripts' hashes.
+ * as brotli only, into the job's pack when it has one; the rest as they are plus gzip and brotli)
+ * and notes its inline scripts' hashes.
  * Returns false for what it leaves to Astro (redirects, empty answers).
  */
 async function store(dir: string, pathname: string, route: RouteData, response: Response): Promise<boolean> {
@@ -248,6 +254,10 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
   const body = await bodyBytes(response.body);
   const file = outputFile(dir, pathname, route);
   if (route.type === "page") inlineScriptHashes(body, scriptHashes);
+  if (route.route === productRoute && pagePack) {
+    pagePack.add(path.relative(dir, file), compressProductPage(body));
+    return true;
+  }
   const folder = path.dirname(file);
   if (!madeFolders.has(folder)) {
     await fs.promises.mkdir(folder, { recursive: true });
@@ -259,23 +269,36 @@ async function store(dir: string, pathname: string, route: RouteData, response: 
   return true;
 }
 
-/** Starts a job's bookkeeping: where it writes, no hashes yet. */
-function startJob(dir: string, options: { kitDir?: string } = {}): void {
+/**
+ * Starts a job's bookkeeping: where it writes, no hashes yet; with `packPages` (a job that renders
+ * every product page of a full build, or its share of them), a new pack for the product pages.
+ */
+function startJob(dir: string, options: { kitDir?: string; packPages?: boolean } = {}): void {
   outDir = dir;
   kitDir = options.kitDir ?? "";
   scriptHashes = new Set();
   madeFolders = new Set();
+  pagePack?.abandon();
+  pagePack = null;
+  if (options.packPages) pagePack = new PagePackWriter(dir);
+}
+
+/** Ends a job's pack: the index written once every page is in. */
+function finishPack(): void {
+  pagePack?.finish();
+  pagePack = null;
 }
 
 async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ pages: number; productPages: number }> {
   startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
-  startJob(job.outDir, job);
+  startJob(job.outDir, { kitDir: job.kitDir, packPages: job.productIds === null });
   const { build: astroBuild } = await import("astro");
   rendered = 0;
   Object.assign(phaseMarks, { start: performance.now(), firstRender: 0, lastRender: 0 });
   // Warnings and errors only: Astro's line per page (tens of thousands, each saying "file not
   // created", as `store` writes the files) would fill the log the build status shows.
   await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer], logLevel: "warn" });
+  finishPack();
   const built = performance.now();
   // What Vite emitted and the public folder's files; the rendered files have their variants already.
   await precompressFolder(job.outDir, new Set([flatPagesFolder]));
@@ -292,16 +315,17 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
 
 /**
  * Renders the pages of a fast pass (or of `routes`) into `outDir` with the bundle the first build
- * loaded.
+ * loaded; with `packPages` (a split build's share of product pages), into a pack.
  */
 async function render(
   job: Omit<Extract<WorkerJob, { type: "render" }>, "type">,
   routes = fastPassRoutes,
+  packPages = false,
 ): Promise<{ pages: number; productPages: number }> {
   if (!kept) throw new Error("no build has run in this worker");
   const prerenderer = kept;
   startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
-  startJob(job.outDir);
+  startJob(job.outDir, { packPages });
   // getStaticPaths answers are cached per route; this pass's data differs.
   prerenderer.app?.routeCache?.clearAll();
   const paths = await prerenderer.getStaticPaths();
@@ -321,6 +345,7 @@ async function render(
     }
   };
   await Promise.all(Array.from({ length: 8 }, renderNext));
+  finishPack();
   writeScriptHashes(job.outDir, [...scriptHashes]);
   return { pages, productPages };
 }
@@ -330,7 +355,7 @@ async function renderKit(job: Extract<WorkerJob, { type: "render-kit" }>): Promi
   const started = performance.now();
   kept = await loadKit(job.kitDir);
   const loaded = performance.now();
-  const result = await render(job, productRoutes);
+  const result = await render(job, productRoutes, true);
   const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
   const done = performance.now();
   console.log(`${result.pages} files built in ${s(started, done)}: loading the render kit ${s(started, loaded)}, rendering and writing ${s(loaded, done)}`);
@@ -356,6 +381,8 @@ async function run(job: WorkerJob): Promise<boolean> {
     (globalThis as { gc?: () => void }).gc?.();
     return job.type === "render" || job.stay;
   } catch (error) {
+    pagePack?.abandon();
+    pagePack = null;
     console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
     await send({
       type: "done",

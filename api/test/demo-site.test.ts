@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** A built page's text (stored as it is, or compressed), or null when it was not built. */
 async function page(outDir: string, file: string): Promise<string | null> {
-  return (await readStored(path.join(outDir, file)))?.toString("utf8") ?? null;
+  return (await readStored(outDir, file))?.toString("utf8") ?? null;
 }
 const occurrences = (html: string, text: string) => html.split(text).length - 1;
 

@@ -58,7 +58,7 @@ describe("the build worker's idle exit", () => {
       const second = builder.pid!;
       expect(second).not.toBe(first);
       expect(alive(second)).toBe(true);
-      const page = await readStored(path.join(root, "cold", `product/${product!.slug}.html`));
+      const page = await readStored(path.join(root, "cold"), `product/${product!.slug}.html`);
       expect(page?.toString("utf8")).toContain("</html>");
     } finally {
       await builder.stop();

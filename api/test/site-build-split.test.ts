@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { treeHash } from "./files.ts";
 import { createAstroBuilder, shareOut } from "../site-build/builder.ts";
 import { readStored } from "../site-build/output.ts";
+import { readPackedPages } from "../site-build/page-pack.ts";
 import { readScriptHashes } from "../site-build/releases.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
@@ -26,8 +27,16 @@ beforeAll(async () => {
 afterAll(() => temp.remove());
 
 /** Every stored file by its own name (index.html for index.html.gz), dot files left out. */
+/** The files a release folder serves: its own files (a compressed form counts as its file) and its packed pages. */
 const storedFiles = (dir: string) =>
-  [...new Set(Object.keys(treeHash(dir)).filter((file) => !file.startsWith(".")).map((file) => file.replace(/\.(?:gz|br)$/, "")))].sort();
+  [
+    ...new Set([
+      ...Object.keys(treeHash(dir))
+        .filter((file) => !file.startsWith("."))
+        .map((file) => file.replace(/\.(?:gz|br)$/, "")),
+      ...(readPackedPages(dir)?.paths() ?? []),
+    ]),
+  ].sort();
 
 /** The price-history chart is drawn up to the moment of rendering; everything else must match. */
 const withoutChart = (html: string) => html.replace(/<path d="[^"]*"/g, '<path d="…"');
@@ -82,11 +91,15 @@ describe("a full build in two processes", () => {
     expect(shared.log.match(/^15 files built in/gm)).toHaveLength(2);
     expect(shared.log).toMatch(new RegExp(`^${alone.pages - 30} files built in`, "m"));
 
-    expect(fs.readdirSync(path.join(split, "product")).sort()).toEqual(productSlugs().map((slug) => `${slug}.html.br`).sort());
+    // Each process packed its own share of the product pages; the main folder holds both packs and one index of them all.
+    expect(fs.existsSync(path.join(split, "product"))).toBe(false);
+    expect(fs.readdirSync(split).filter((name) => name.startsWith(".pages")).sort()).toEqual([".pages-1.pack", ".pages-2.pack", ".pages.json"]);
+    expect(readPackedPages(split)!.paths().sort()).toEqual(productSlugs().map((slug) => `product/${slug}.html`).sort());
+    expect(fs.readdirSync(single).filter((name) => name.startsWith(".pages")).sort()).toEqual([".pages-1.pack", ".pages.json"]);
     const files = storedFiles(split);
     expect(files).toEqual(storedFiles(single));
     for (const file of files) {
-      const read = async (dir: string) => withoutChart((await readStored(path.join(dir, file)))!.toString("utf8"));
+      const read = async (dir: string) => withoutChart((await readStored(dir, file))!.toString("utf8"));
       expect(await read(split), file).toBe(await read(single));
     }
     expect(readScriptHashes(split)).toEqual(readScriptHashes(single));
@@ -107,12 +120,15 @@ describe("a full build in two processes", () => {
       const [id, slug] = temp.db.$client.prepare("SELECT id, slug FROM products ORDER BY id DESC LIMIT 1").raw().get() as [number, string];
       const fast = await builder.fast({ databaseFile: temp.file, outDir: fastDir, productIds: [id] });
       expect(fast).toMatchObject({ ok: true, productPages: 1 });
+      // A fast rebuild writes its few product pages a file each, never a pack.
+      expect(fs.readdirSync(path.join(fastDir, "product"))).toEqual([`${slug}.html.br`]);
+      expect(fs.existsSync(path.join(fastDir, ".pages.json"))).toBe(false);
       // Rendered by the warm process, not by a cold build (which logs its build).
       expect(fast.log).not.toMatch(/files built in/);
       const files = storedFiles(fastDir);
       expect(files).toEqual(expect.arrayContaining(["index.html", "category/dog-food/index.html", `product/${slug}.html`, "sitemap.xml"]));
       for (const file of files) {
-        const read = async (dir: string) => withoutChart((await readStored(path.join(dir, file)))!.toString("utf8"));
+        const read = async (dir: string) => withoutChart((await readStored(dir, file))!.toString("utf8"));
         expect(await read(fastDir), file).toBe(await read(outDir));
       }
     } finally {

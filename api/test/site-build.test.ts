@@ -15,6 +15,7 @@ import { createApp } from "../app.ts";
 import { createSiteRebuilder, type SiteRebuilder } from "../jobs/site-rebuild.ts";
 import { createAstroBuilder } from "../site-build/builder.ts";
 import { readStored } from "../site-build/output.ts";
+import { readPacked, readPackedPages } from "../site-build/page-pack.ts";
 import { readReleaseMeta, readScriptHashes } from "../site-build/releases.ts";
 import { treeHash } from "./files.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
@@ -51,17 +52,18 @@ async function get(pathname: string): Promise<{ status: number; text: string }> 
   return { status: response.status, text: await response.text() };
 }
 
-/** A release's stored files by their own names (index.html for index.html.gz too), dot files left out. */
+/** A release's stored files by their own names (index.html for index.html.gz too) and its packed pages, dot files left out. */
 const storedFiles = (root: string) => [
-  ...new Set(
-    Object.keys(treeHash(root))
+  ...new Set([
+    ...Object.keys(treeHash(root))
       .filter((file) => !file.startsWith("."))
       .map((file) => file.replace(/\.(?:gz|br)$/, "")),
-  ),
+    ...(readPackedPages(root)?.paths() ?? []),
+  ]),
 ];
 
 /** A stored file's text, from whichever form it was stored in. */
-const readPage = async (root: string, file: string) => (await readStored(path.join(root, file)))!.toString("utf8");
+const readPage = async (root: string, file: string) => (await readStored(root, file))!.toString("utf8");
 
 /**
  * The CSP hashes of a page's executable inline scripts, found with an HTML parser: scripts
@@ -103,7 +105,7 @@ describe("the real site build", () => {
     expect(record.pages).toBeGreaterThan(50);
     firstRelease = site.currentRoot()!;
     expect(readReleaseMeta(firstRelease)).toMatchObject({ kind: "full", base: null });
-    expect(fs.readdirSync(firstRelease).filter((name) => name.startsWith(".")).sort()).toEqual([".csp.json", ".release.json"]);
+    expect(fs.readdirSync(firstRelease).filter((name) => name.startsWith(".")).sort()).toEqual([".csp.json", ".pages-1.pack", ".pages.json", ".release.json"]);
     expect(fs.readdirSync(path.join(firstRelease, "_astro")).some((name) => name.endsWith(".js.gz"))).toBe(true);
     expect(fs.readdirSync(path.join(firstRelease, "_astro")).some((name) => name.endsWith(".css.br"))).toBe(true);
     firstTree = treeHash(firstRelease);
@@ -115,15 +117,16 @@ describe("the real site build", () => {
     expect((await get("/")).status).toBe(200);
   });
 
-  it("stores product pages as brotli only and the other text files also as they are, with brotli and gzip forms of the same bytes", async () => {
+  it("stores product pages as brotli only, packed, and the other text files also as they are, with brotli and gzip forms of the same bytes", async () => {
     const [first] = products();
-    // One file per product page, beside the others: no folder each.
-    expect(fs.readdirSync(path.join(firstRelease, "product")).filter((name) => name.startsWith(`${first!.slug}.`))).toEqual([`${first!.slug}.html.br`]);
-    const page = zlib.brotliDecompressSync(fs.readFileSync(path.join(firstRelease, "product", `${first!.slug}.html.br`))).toString("utf8");
+    // Every product page in the release's one pack, none a file of its own.
+    expect(fs.existsSync(path.join(firstRelease, "product"))).toBe(false);
+    const packed = readPackedPages(firstRelease)!;
+    expect(packed.paths().sort()).toEqual(products().map(({ slug }) => `product/${slug}.html`).sort());
+    const page = zlib.brotliDecompressSync(await readPacked(packed.get(`product/${first!.slug}.html`)!)).toString("utf8");
     expect(page).toMatch(/^<!DOCTYPE html>/i);
     const name = temp.db.$client.prepare("SELECT name FROM products WHERE id = ?").pluck().get(first!.id) as string;
     expect(findAll((element) => element.name === "h1", parseDocument(page).children).map(textContent)).toEqual([name]);
-    expect(fs.readdirSync(path.join(firstRelease, "product"), { withFileTypes: true }).filter((entry) => !entry.isFile())).toEqual([]);
     for (const file of ["index.html", "category/dog-food/index.html", "sitemaps/products-1.xml"]) {
       const plain = fs.readFileSync(path.join(firstRelease, file));
       expect(zlib.gunzipSync(fs.readFileSync(path.join(firstRelease, `${file}.gz`))), file).toEqual(plain);
