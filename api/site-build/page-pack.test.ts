@@ -82,24 +82,41 @@ describe("a pack", () => {
     expect(readPackedPages(dir)).toBeNull();
   });
 
-  it("refuses an index that is not one, or names a file outside its folder or a pack it does not list", () => {
+  it("refuses an index that is not one, or names a file outside its folder, a pack it does not list or no place", () => {
     const dir = folder();
     const index = (value: unknown) => fs.writeFileSync(path.join(dir, ".pages.json"), JSON.stringify(value));
+    const pack = [".pages-1.pack"];
     fs.writeFileSync(path.join(dir, ".pages-1.pack"), "abc");
-    index({ packs: [".pages-1.pack"] });
-    expect(() => readPackedPages(dir)).toThrow(/is not a page index/);
-    index({ packs: [".pages-1.pack"], pages: null });
-    expect(() => readPackedPages(dir)).toThrow(/is not a page index/);
+    for (const value of [
+      { packs: pack, paths: ["product/a.html"] },
+      { packs: pack, places: [0, 0, 1] },
+      { paths: ["product/a.html"], places: [0, 0, 1] },
+      { packs: pack, paths: ["product/a.html"], places: [0, 0] },
+      { packs: pack, paths: ["product/a.html"], places: [0, 0, 1, 0] },
+      { packs: pack, paths: "product/a.html", places: [0, 0, 1] },
+    ]) {
+      index(value);
+      expect(() => readPackedPages(dir), JSON.stringify(value)).toThrow(/is not a page index/);
+    }
     for (const name of ["../escape.html", "/etc/passwd", "product/../../x.html", "product//x.html", "./x.html", ""]) {
-      index({ packs: [".pages-1.pack"], pages: { [name]: [0, 0, 1] } });
+      index({ packs: pack, paths: [name], places: [0, 0, 1] });
       expect(() => readPackedPages(dir), name).toThrow(/outside its folder/);
     }
-    index({ packs: ["../other.pack"], pages: {} });
+    index({ packs: ["../other.pack"], paths: [], places: [] });
     expect(() => readPackedPages(dir)).toThrow(/outside its folder/);
-    index({ packs: [".pages-1.pack"], pages: { "product/a.html": [1, 0, 1] } });
-    expect(() => readPackedPages(dir)).toThrow(/names a pack it does not list \(product\/a.html\)/);
-    index({ packs: [".pages-1.pack"], pages: { "product/a.html": [0, 0, 3] } });
+    for (const place of [[1, 0, 1], [-1, 0, 1], ["0", 0, 1]]) {
+      index({ packs: pack, paths: ["product/a.html"], places: place });
+      expect(() => readPackedPages(dir), JSON.stringify(place)).toThrow(/names a pack it does not list \(product\/a.html\)/);
+    }
+    for (const place of [[0, -1, 1], [0, 0, -1], [0, 0.5, 1], [0, 0, 1.5], [0, "0", 1], [0, 0, null]]) {
+      index({ packs: pack, paths: ["product/a.html"], places: place });
+      expect(() => readPackedPages(dir), JSON.stringify(place)).toThrow(/places product\/a.html nowhere/);
+    }
+    index({ packs: pack, paths: ["product/a.html"], places: [0, 0, 3] });
     expect(readPackedPages(dir)!.get("product/a.html")).toMatchObject({ offset: 0, length: 3 });
+    // Nothing at offset 0 with length 0 is still a place.
+    index({ packs: pack, paths: ["product/a.html"], places: [0, 0, 0] });
+    expect(readPackedPages(dir)!.get("product/a.html")).toMatchObject({ offset: 0, length: 0 });
   });
 
   it("fails to read a page the pack ends before", async () => {
@@ -141,6 +158,12 @@ describe("merging packs into a release", () => {
     mergePagePacks(release, [empty, first, second]);
     expect(await read(release, "product/a.html")).toBe("new a");
     expect(await read(release, "product/b.html")).toBe("b");
+    // Each page once in the index, where it was first listed.
+    expect(JSON.parse(fs.readFileSync(path.join(release, ".pages.json"), "utf8"))).toEqual({
+      packs: [".pages-1.pack", ".pages-2.pack"],
+      paths: ["product/a.html", "product/b.html"],
+      places: [1, 0, 5, 0, 5, 1],
+    });
     const nothing = folder();
     mergePagePacks(nothing, [folder()]);
     expect(fs.readdirSync(nothing)).toEqual([]);

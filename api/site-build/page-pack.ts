@@ -14,7 +14,10 @@
  * laid over the full one: a layer's own files come before its packed pages (api/http/site.ts).
  *
  * A release folder with packed pages holds:
- *   .pages.json        { "packs": [".pages-1.pack", ...], "pages": { "product/<slug>.html": [pack, offset, length], ... } }
+ *   .pages.json        { "packs": [".pages-1.pack", ...], "paths": ["product/<slug>.html", ...],
+ *                        "places": [pack, offset, length, ...] } (three numbers per path: the
+ *                        pack's position in "packs", where the page's bytes start, how many);
+ *                        flat lists, as 50,000 keys of one object took several times as long to read
  *   .pages-<n>.pack    the brotli forms of its pages, one after another
  */
 import fs from "node:fs";
@@ -30,7 +33,9 @@ type Entry = [pack: number, offset: number, length: number];
 
 interface PageIndex {
   packs: string[];
-  pages: Record<string, Entry>;
+  paths: string[];
+  /** Three numbers per path, in the same order: its Entry. */
+  places: number[];
 }
 
 /** Where a packed page's bytes are. */
@@ -51,7 +56,8 @@ export class PagePackWriter {
   private readonly dir: string;
   private fd: number | null = null;
   private readonly file = packName(1);
-  private readonly pages: Record<string, Entry> = {};
+  private readonly paths: string[] = [];
+  private readonly places: number[] = [];
   private offset = 0;
   private count = 0;
   constructor(dir: string) {
@@ -66,7 +72,8 @@ export class PagePackWriter {
     }
     const fd = this.fd;
     for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-    this.pages[relative] = [0, this.offset, bytes.length];
+    this.paths.push(relative);
+    this.places.push(0, this.offset, bytes.length);
     this.offset += bytes.length;
     this.count++;
   }
@@ -81,7 +88,7 @@ export class PagePackWriter {
     if (this.fd === null) return;
     fs.closeSync(this.fd);
     this.fd = null;
-    writeIndex(this.dir, { packs: [this.file], pages: this.pages });
+    writeIndex(this.dir, { packs: [this.file], paths: this.paths, places: this.places });
   }
 
   /** Closes the pack without an index (a failed job: its folder is discarded). */
@@ -107,11 +114,20 @@ function readIndex(dir: string): PageIndex | null {
     return null;
   }
   const index = JSON.parse(text) as PageIndex;
-  if (!Array.isArray(index.packs) || typeof index.pages !== "object" || index.pages === null) {
-    throw new Error(`${path.join(dir, pageIndexFile)} is not a page index`);
+  const file = path.join(dir, pageIndexFile);
+  if (!Array.isArray(index.packs) || !Array.isArray(index.paths) || !Array.isArray(index.places) || index.places.length !== index.paths.length * 3) {
+    throw new Error(`${file} is not a page index`);
   }
-  for (const name of [...index.packs, ...Object.keys(index.pages)]) {
-    if (!isInside(name)) throw new Error(`${path.join(dir, pageIndexFile)} names a file outside its folder: ${name}`);
+  for (const name of [...index.packs, ...index.paths]) {
+    if (!isInside(name)) throw new Error(`${file} names a file outside its folder: ${name}`);
+  }
+  const { packs, paths, places } = index;
+  for (let i = 0; i < paths.length; i++) {
+    const pack = places[i * 3]!;
+    const offset = places[i * 3 + 1]!;
+    const length = places[i * 3 + 2]!;
+    if (typeof pack !== "number" || packs[pack] === undefined) throw new Error(`${file} names a pack it does not list (${paths[i]})`);
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0) throw new Error(`${file} places ${paths[i]} nowhere`);
   }
   return index;
 }
@@ -122,22 +138,29 @@ function readIndex(dir: string): PageIndex | null {
  * folders is taken from the last.
  */
 export function mergePagePacks(dir: string, parts: readonly string[]): void {
-  const merged = readIndex(dir) ?? { packs: [], pages: {} };
+  const own = readIndex(dir);
+  const packs = own?.packs ?? [];
+  const pages = new Map<string, Entry>(own ? entriesOf(own) : []);
   let changed = false;
   for (const part of parts) {
     const index = readIndex(part);
     if (!index) continue;
     const renumbered = index.packs.map((pack) => {
-      const name = packName(merged.packs.length + 1);
+      const name = packName(packs.length + 1);
       fs.renameSync(path.join(part, pack), path.join(dir, name));
-      merged.packs.push(name);
-      return merged.packs.length - 1;
+      packs.push(name);
+      return packs.length - 1;
     });
-    for (const [page, [pack, offset, length]] of Object.entries(index.pages)) merged.pages[page] = [renumbered[pack]!, offset, length];
+    for (const [page, [pack, offset, length]] of entriesOf(index)) pages.set(page, [renumbered[pack]!, offset, length]);
     fs.rmSync(path.join(part, pageIndexFile));
     changed = true;
   }
-  if (changed) writeIndex(dir, merged);
+  if (changed) writeIndex(dir, { packs, paths: [...pages.keys()], places: [...pages.values()].flat() });
+}
+
+/** An index's pages with their places, in order. */
+function entriesOf(index: PageIndex): [string, Entry][] {
+  return index.paths.map((name, i) => [name, index.places.slice(i * 3, i * 3 + 3) as Entry]);
 }
 
 /**
@@ -157,23 +180,21 @@ export interface PackedPages {
 export function readPackedPages(dir: string): PackedPages | null {
   const index = readIndex(dir);
   if (!index) return null;
-  const names = Object.keys(index.pages);
+  const { paths, places } = index;
   const numbers = new Map<string, number>();
-  const packs = new Uint16Array(names.length);
-  const offsets = new Float64Array(names.length);
-  const lengths = new Uint32Array(names.length);
-  names.forEach((name, i) => {
-    const [pack, offset, length] = index.pages[name]!;
-    if (index.packs[pack] === undefined) throw new Error(`${path.join(dir, pageIndexFile)} names a pack it does not list (${name})`);
+  const packs = new Uint16Array(paths.length);
+  const offsets = new Float64Array(paths.length);
+  const lengths = new Uint32Array(paths.length);
+  paths.forEach((name, i) => {
     numbers.set(name, i);
-    packs[i] = pack;
-    offsets[i] = offset;
-    lengths[i] = length;
+    packs[i] = places[i * 3]!;
+    offsets[i] = places[i * 3 + 1]!;
+    lengths[i] = places[i * 3 + 2]!;
   });
   const files = index.packs.map((pack) => path.join(dir, pack));
   const mtimeMs = Math.max(...files.map((file) => fs.statSync(file).mtimeMs));
   return {
-    size: names.length,
+    size: numbers.size,
     mtimeMs,
     paths: () => [...numbers.keys()],
     get(relative) {
@@ -210,7 +231,7 @@ export async function unpackPages(dir: string): Promise<void> {
   const packed = readPackedPages(dir)!;
   const made = new Set<string>();
   const hasFile = (relative: string) => ["", ".gz", ".br"].some((suffix) => fs.existsSync(path.join(dir, relative + suffix)));
-  for (const relative of Object.keys(index.pages)) {
+  for (const relative of packed.paths()) {
     if (hasFile(relative)) continue;
     const file = path.join(dir, `${relative}.br`);
     const folder = path.dirname(file);
