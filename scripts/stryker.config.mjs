@@ -1457,6 +1457,43 @@ export const equivalentMutants = [
     replacement: "scheduled || !schedule",
     reason: "The only extra is a schedule of its own with no job on it (intervalMinutes 0 adds none): started and stopped, it runs and logs nothing.",
   },
+  // api/site-build/page-pack.ts
+  {
+    file: "api/site-build/page-pack.ts",
+    mutator: "ArithmeticOperator",
+    original: "bytes.length - written",
+    replacement: "bytes.length + written",
+    reason: "Writing to a regular file, writeSync writes the whole page in one call, so written is 0 whenever the length is worked out; the loop is there for a short write no test can make.",
+  },
+  {
+    file: "api/site-build/page-pack.ts",
+    mutator: "ConditionalExpression",
+    original: "!made.has(folder)",
+    replacement: "true",
+    reason: "mkdirSync with recursive makes an existing folder again without an error: remembering the folders made only saves the calls.",
+  },
+  {
+    file: "api/site-build/page-pack.ts",
+    mutator: "CallExpression",
+    original: "made.add(folder)",
+    reason: "mkdirSync with recursive makes an existing folder again without an error: remembering the folders made only saves the calls.",
+  },
+  ...["{ force: true }", "true"].flatMap((original) =>
+    ["for (const pack of index.packs) fs.rmSync(path.join(dir, pack), { force: true });", "fs.rmSync(path.join(dir, pageIndexFile), { force: true });"].map((line) => ({
+      file: "api/site-build/page-pack.ts",
+      mutator: original === "true" ? "BooleanLiteral" : "ObjectLiteral",
+      original,
+      line,
+      reason: "The index was just read and every pack it lists was found (readPackedPages stats each), so the files are there to remove and force never comes into play.",
+    })),
+  ),
+  // api/site-build/release-archive.ts
+  ...["{ objectMode: false }", "false"].map((original) => ({
+    file: "api/site-build/release-archive.ts",
+    mutator: original === "false" ? "BooleanLiteral" : "ObjectLiteral",
+    original,
+    reason: "The archive is piped into a file or an HTTP answer: Readable.from hands tar's Buffers on unchanged in object mode too, and the bytes written are the same.",
+  })),
   .../** @type {[string, string, string, string][]} */ ([
     ["EqualityOperator", "index < count", "index <= count", "Draws one number more after the same ones; demoPriceMove reads only the first three."],
     ["EqualityOperator", "price >= 1", "price > 1", "Differs only for a candidate of exactly 1p, and a shelf ending (49p or 99p, 9p) is never 1p."],

@@ -18,6 +18,9 @@ const folder = () => {
   return dir;
 };
 
+/** How many files this process has open (Linux): a writer or a read must not leave one open. */
+const openFiles = () => fs.readdirSync("/proc/self/fd").length;
+
 /** A folder with these pages packed, in this order. */
 function packed(pages: Record<string, string>, dir = folder()): string {
   const writer = new PagePackWriter(dir);
@@ -48,6 +51,17 @@ describe("a pack", () => {
     expect(pages.mtimeMs).toBe(fs.statSync(path.join(dir, ".pages-1.pack")).mtimeMs);
   });
 
+  it("closes its pack when done, and a read closes the pack it read from", async () => {
+    const before = openFiles();
+    const dir = packed({ "product/a.html": "aaa" });
+    expect(openFiles()).toBe(before);
+    expect(await read(dir, "product/a.html")).toBe("aaa");
+    expect(openFiles()).toBe(before);
+    fs.truncateSync(path.join(dir, ".pages-1.pack"), 1);
+    await expect(read(dir, "product/a.html")).rejects.toThrow(/ends before/);
+    expect(openFiles()).toBe(before);
+  });
+
   it("counts what it took, and leaves nothing behind when it took no page", () => {
     const dir = folder();
     const writer = new PagePackWriter(dir);
@@ -74,9 +88,12 @@ describe("a pack", () => {
 
   it("writes no index when abandoned: a folder without one has no packed pages", () => {
     const dir = folder();
+    const before = openFiles();
     const writer = new PagePackWriter(dir);
     writer.add("product/a.html", Buffer.from("a"));
+    expect(openFiles()).toBe(before + 1);
     writer.abandon();
+    expect(openFiles()).toBe(before);
     writer.abandon();
     expect(fs.existsSync(path.join(dir, ".pages.json"))).toBe(false);
     expect(readPackedPages(dir)).toBeNull();
@@ -98,9 +115,9 @@ describe("a pack", () => {
       index(value);
       expect(() => readPackedPages(dir), JSON.stringify(value)).toThrow(/is not a page index/);
     }
-    for (const name of ["../escape.html", "/etc/passwd", "product/../../x.html", "product//x.html", "./x.html", ""]) {
+    for (const name of ["../escape.html", "/etc/passwd", "product/../../x.html", "product//x.html", "./x.html", "product/", "", 5, null]) {
       index({ packs: pack, paths: [name], places: [0, 0, 1] });
-      expect(() => readPackedPages(dir), name).toThrow(/outside its folder/);
+      expect(() => readPackedPages(dir), String(name)).toThrow(/outside its folder/);
     }
     index({ packs: ["../other.pack"], paths: [], places: [] });
     expect(() => readPackedPages(dir)).toThrow(/outside its folder/);
@@ -148,6 +165,11 @@ describe("merging packs into a release", () => {
     expect(pages.get("product/d.html")).toEqual({ file: path.join(release, ".pages-3.pack"), offset: 0, length: 3 });
     expect(await read(release, "product/a.html")).toBe("a from the release");
     expect(await read(release, "product/c.html")).toBe("cc");
+    // The pages' validators change with the newest pack.
+    fs.utimesSync(path.join(release, ".pages-1.pack"), new Date("2026-01-01T00:00:00Z"), new Date("2026-01-01T00:00:00Z"));
+    fs.utimesSync(path.join(release, ".pages-3.pack"), new Date("2026-03-01T00:00:00Z"), new Date("2026-03-01T00:00:00Z"));
+    fs.utimesSync(path.join(release, ".pages-2.pack"), new Date("2026-02-01T00:00:00Z"), new Date("2026-02-01T00:00:00Z"));
+    expect(readPackedPages(release)!.mtimeMs).toBe(Date.parse("2026-03-01T00:00:00Z"));
   });
 
   it("starts the release's index when it has none, takes a page in two parts from the last, and skips parts without pages", async () => {
@@ -172,16 +194,26 @@ describe("merging packs into a release", () => {
 
 describe("unpacking a release's pages", () => {
   it("writes each packed page as its brotli file, except where the folder has a form of it already, and drops the packs", async () => {
-    const dir = packed({ "product/a.html": "packed a", "product/b.html": "packed b", "product/c.html": "packed c", "product/deep/d.html": "packed d" });
+    const dir = packed({
+      "product/a.html": "packed a",
+      "product/b.html": "packed b",
+      "product/c.html": "packed c",
+      "product/deep/d.html": "packed d",
+      "category/e.html": "packed e",
+    });
     fs.mkdirSync(path.join(dir, "product"));
     fs.writeFileSync(path.join(dir, "product/b.html.br"), "file b");
     fs.writeFileSync(path.join(dir, "product/c.html.gz"), "file c");
+    fs.mkdirSync(path.join(dir, "product/deep"));
+    fs.writeFileSync(path.join(dir, "product/deep/d.html"), "plain d");
     await unpackPages(dir);
-    expect(fs.readdirSync(dir).sort()).toEqual(["product"]);
+    expect(fs.readdirSync(dir).sort()).toEqual(["category", "product"]);
+    expect(fs.readFileSync(path.join(dir, "category/e.html.br"), "utf8")).toBe("packed e");
     expect(fs.readFileSync(path.join(dir, "product/a.html.br"), "utf8")).toBe("packed a");
     expect(fs.readFileSync(path.join(dir, "product/b.html.br"), "utf8")).toBe("file b");
     expect(fs.existsSync(path.join(dir, "product/c.html.br"))).toBe(false);
-    expect(fs.readFileSync(path.join(dir, "product/deep/d.html.br"), "utf8")).toBe("packed d");
+    expect(fs.existsSync(path.join(dir, "product/deep/d.html.br"))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, "product/deep/d.html"), "utf8")).toBe("plain d");
   });
 
   it("leaves a folder without packed pages as it is", async () => {

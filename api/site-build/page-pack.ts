@@ -102,9 +102,9 @@ function writeIndex(dir: string, index: PageIndex): void {
   fs.writeFileSync(path.join(dir, pageIndexFile), JSON.stringify(index));
 }
 
-/** A relative path that stays inside its folder: no absolute path, no "." or ".." segment. */
-const isInside = (relative: string) =>
-  typeof relative === "string" && relative !== "" && !relative.startsWith("/") && relative.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+/** A relative path that stays inside its folder: no empty, "." or ".." segment (so no absolute path either). */
+const isInside = (relative: unknown) =>
+  typeof relative === "string" && relative.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 
 function readIndex(dir: string): PageIndex | null {
   let text: string;

@@ -93,6 +93,28 @@ describe("releaseArchive", () => {
     expect(treeHash(full)).toEqual(before);
   });
 
+  it("leaves no merge folder behind when a layer cannot be read, and fails", async () => {
+    const base = store.currentName()!;
+    const fast = publish({ "index.html": "<h1>home, fast again</h1>" }, { kind: "fast", base }, []);
+    // The base gone from under the fast release (as a failing disk could leave it).
+    fs.renameSync(path.join(store.dir, base), path.join(dir, "moved-away"));
+    try {
+      await expect(releaseArchive(path.join(store.dir, fast))).rejects.toThrow(/ENOENT/);
+      expect(leftovers()).toEqual([]);
+    } finally {
+      fs.renameSync(path.join(dir, "moved-away"), path.join(store.dir, base));
+    }
+  });
+
+  it("writes portable entries: no owner names or ids of this machine", async () => {
+    const file = path.join(dir, "portable.tar.gz");
+    await pipeline(await releaseArchive(store.currentRoot()!), fs.createWriteStream(file));
+    const owners: string[] = [];
+    await tar.t({ file, onReadEntry: (entry) => owners.push(`${entry.uname ?? ""}:${entry.gname ?? ""}:${entry.uid ?? ""}`) });
+    expect(owners.length).toBeGreaterThan(2);
+    expect(new Set(owners)).toEqual(new Set(["::"]));
+  });
+
   it("removes the merge folder when the archive is abandoned half-read", async () => {
     const archive = await releaseArchive(store.currentRoot()!);
     expect(leftovers()).toHaveLength(1);
