@@ -3,8 +3,8 @@
  * written header by header (node:http), so a body's length, chunking and content type are exactly
  * as given. A write that reads no body (signing out) shows what the guard alone lets through: an
  * empty body without a content type, or a body declared JSON; any other body is a 415. A file
- * upload's type is its media type whatever its case, parameters or white space. The guard keeps
- * the trusted proxies and public origin it is made with.
+ * upload's type is its media type whatever its case, parameters or white space. A guard keeps
+ * the trusted proxies and public origin it is made with: each such test makes its own guard.
  */
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,25 +12,38 @@ import { toNodeHandler } from "h3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../app.ts";
 import { parseTrustedProxies } from "./client-address.ts";
-import { createRequestGuard } from "./request-guard.ts";
+import { createRequestGuard, type RequestGuard } from "./request-guard.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
 
-const publicOrigin = "https://www.pawprice.example";
 let temp: TempDb;
-let server: Server;
-let port: number;
+/** The app with the guard it makes for itself. */
+let app: Served;
+
+interface Served {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The app over the test database with `requests` as its guard (else its own), on a port of its own. */
+async function serve(requests?: RequestGuard): Promise<Served> {
+  const server: Server = createServer(toNodeHandler(createApp({ db: temp.db, requests })));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 beforeAll(async () => {
   temp = await tempDb();
-  const requests = createRequestGuard({ trustedProxies: parseTrustedProxies("127.0.0.1"), publicOrigin, limits: { visitor: { max: 1, windowMs: 60_000 } } });
-  server = createServer(toNodeHandler(createApp({ db: temp.db, requests })));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  app = await serve();
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await app.close();
   temp.remove();
 });
 
@@ -40,7 +53,7 @@ interface Answer {
 }
 
 /** Sends exactly these headers and `chunks` (one write each), with no header added. */
-function send(method: string, path: string, headers: Record<string, string>, chunks: string[] = []): Promise<Answer> {
+function send(method: string, path: string, headers: Record<string, string>, chunks: string[] = [], { port } = app): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
       const parts: Buffer[] = [];
@@ -54,8 +67,8 @@ function send(method: string, path: string, headers: Record<string, string>, chu
 }
 
 /** Signs out: a write that reads no body, so only the guard looks at it. */
-const signOut = (headers: Record<string, string>, body?: string) =>
-  send("POST", "/api/admin/logout", body === undefined ? headers : { "content-length": String(Buffer.byteLength(body)), ...headers }, body === undefined ? [] : [body]);
+const signOut = (headers: Record<string, string>, body?: string, served = app) =>
+  send("POST", "/api/admin/logout", body === undefined ? headers : { "content-length": String(Buffer.byteLength(body)), ...headers }, body === undefined ? [] : [body], served);
 
 const notJson = { status: 415, body: { error: "Send a JSON body (Content-Type: application/json)" } };
 const signedOut = { status: 200, body: { ok: true } };
@@ -105,16 +118,27 @@ describe("a file upload's content type", () => {
 
 describe("the guard keeps what it is made with", () => {
   it("takes a request whose Origin is the public origin, and refuses another site's", async () => {
-    expect(await signOut({ "content-length": "0", origin: publicOrigin })).toEqual(signedOut);
-    expect(await signOut({ "content-length": "0", origin: "https://evil.example" })).toEqual({ status: 403, body: { error: "Requests from other sites are refused" } });
+    const publicOrigin = "https://www.pawprice.example";
+    const guarded = await serve(createRequestGuard({ publicOrigin }));
+    try {
+      expect(await signOut({ "content-length": "0", origin: publicOrigin }, undefined, guarded)).toEqual(signedOut);
+      expect(await signOut({ "content-length": "0", origin: "https://evil.example" }, undefined, guarded)).toEqual({ status: 403, body: { error: "Requests from other sites are refused" } });
+    } finally {
+      await guarded.close();
+    }
   });
 
   it("counts each client behind a trusted proxy apart, by the address the proxy forwarded", async () => {
+    const guarded = await serve(createRequestGuard({ trustedProxies: parseTrustedProxies("127.0.0.1"), limits: { visitor: { max: 1, windowMs: 60_000 } } }));
     const favourite = (client: string) =>
-      send("POST", "/api/favorites", { "content-type": "application/json", "content-length": "0", "x-forwarded-for": client }).then(({ status }) => status);
-    const first = await favourite("203.0.113.1");
-    expect(first).not.toBe(429);
-    expect(await favourite("203.0.113.1")).toBe(429);
-    expect(await favourite("203.0.113.2")).toBe(first);
+      send("POST", "/api/favorites", { "content-type": "application/json", "content-length": "0", "x-forwarded-for": client }, [], guarded).then(({ status }) => status);
+    try {
+      const first = await favourite("203.0.113.1");
+      expect(first).not.toBe(429);
+      expect(await favourite("203.0.113.1")).toBe(429);
+      expect(await favourite("203.0.113.2")).toBe(first);
+    } finally {
+      await guarded.close();
+    }
   });
 });
