@@ -1503,4 +1503,42 @@ export const equivalentMutants = [
     ["ConditionalExpression", "other.low <= other.high", "true", "Only read when the wanted way has no price in reach, and with a limit of 1p or more (prices of 34p up) one way always has: both empty would need the anchor's band, 30% of the anchor wide, to fit within a penny either side of a price of 34p or more."],
     ["ConditionalExpression", "reach === null", "false", "With a limit of 1p or more (prices of 34p up) one way always has a price in reach, so reach is never null here (see the entry above)."],
   ]).map(([mutator, original, replacement, reason]) => ({ file: "data/domain/demo-prices.ts", mutator, original, replacement, reason })),
+  // api/http/client-address.ts
+  .../** @type {[string, string, string][]} */ ([
+    ["ConditionalExpression", "address.kind() === \"ipv4\"", "false"],
+    ["StringLiteral", "\"ipv4\"", "\"\""],
+  ]).map(([mutator, original, replacement]) => ({
+    file: "api/http/client-address.ts",
+    mutator,
+    original,
+    replacement,
+    line: "ranges.push([address, address.kind() === \"ipv4\" ? 32 : 128]);",
+    reason: "Gives a single IPv4 entry 128 bits instead of 32, and ipaddr.js matches an IPv4 address over 128 bits as over 32 (the bits past its 32 compare equal): still exactly that address.",
+  })),
+  {
+    file: "api/http/client-address.ts",
+    mutator: "StringLiteral",
+    original: "\"\"",
+    replacement: "\"Stryker was here!\"",
+    line: "const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(\",\") : (forwardedFor ?? \"\"))",
+    reason: "Without the header the fallback is one hop that is not an address, which stops the walk at once: the peer, as with no hops at all.",
+  },
+  // api/http/request-guard.ts
+  {
+    file: "api/http/request-guard.ts",
+    mutator: "StringLiteral",
+    original: "\"\"",
+    replacement: "\"Stryker was here!\"",
+    line: "const type = (event.req.headers.get(\"content-type\") ?? \"\").split(\";\")[0]!.trim().toLowerCase();",
+    reason: "No upload route takes the empty type nor the replacement's text, so a body without a content type is refused either way.",
+  },
+  // api/lib/machine-auth.ts
+  {
+    file: "api/lib/machine-auth.ts",
+    mutator: "ConditionalExpression",
+    original: "token === undefined",
+    replacement: "false",
+    line: "if (token === undefined || !machineTokenPattern.test(token)) throw unauthorized(\"The machine token is malformed\");",
+    reason: "machineTokenPattern.test(undefined) tests the text \"undefined\", which is no token (tokens start with ppm_), so a missing token is malformed either way.",
+  },
 ];

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cachedReadOf, defineCachedRead, withCache } from "./cached-route.ts";
 import { ResponseCache } from "./response-cache.ts";
+import { declarationOf } from "./route-input.ts";
 import { openDb, type Db } from "../../data/db/client.ts";
 import type { AppContext, RouteHandler } from "../context.ts";
 
@@ -84,6 +85,18 @@ describe("defineCachedRead", () => {
     expect(none.parse({}, new URLSearchParams()).input).toEqual({ path: {}, query: {} });
     const two = cachedReadOf(defineCachedRead({ query: z.object({ size: z.string(), sort: z.string() }), maxAgeSeconds: 30, read: () => "all" }))!;
     expect(parseError(() => two.parse({}, new URLSearchParams("page=2"))).message).toBe('Unknown query parameter "page": this endpoint takes size, sort');
+  });
+
+  it("declares its input for the API's documentation: its summary, path and query schemas, and that no other query parameter is taken", () => {
+    const path = { slug: z.string() };
+    const query = z.object({ size: z.coerce.number().int().default(1) });
+    const handler = defineCachedRead({ summary: "One thing by its slug", path, query, maxAgeSeconds: 30, read: () => null });
+    const declared = declarationOf(handler)!;
+    expect(declared).toEqual({ summary: "One thing by its slug", params: path, query, closedQuery: true });
+    expect(declared.params!.slug).toBe(path.slug);
+    expect(declared.query).toBe(query);
+    // A handler nothing declared reads no input.
+    expect(declarationOf(() => null)).toBeUndefined();
   });
 
   it("refuses a path parameter that is not valid percent-encoding, and reads a missing one as empty text", () => {

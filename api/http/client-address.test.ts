@@ -3,14 +3,16 @@ import { H3 } from "h3";
 import { addressNetwork, clientAddress, parseAddressList, parseTrustedProxies, resolveClient, type TrustedProxies } from "./client-address.ts";
 import { RateLimiter } from "./rate-limit.ts";
 
-/** The address the app computes for a request from `peer` carrying `forwarded`. */
-async function addressOf(peer: string, forwarded: string | null, trusted: TrustedProxies): Promise<string> {
+/** The address the app computes for a request from `peer` (null: a connection without one) carrying `forwarded`. */
+async function addressOf(peer: string | null, forwarded: string | null, trusted: TrustedProxies): Promise<string> {
   const app = new H3();
   app.get("/", (event) => clientAddress(event, trusted));
   const headers: Record<string, string> = forwarded === null ? {} : { "x-forwarded-for": forwarded };
   const request = new Request("http://localhost/", { headers });
-  Object.defineProperty(request, "ip", { value: peer });
-  return (await app.fetch(request)).text();
+  if (peer !== null) Object.defineProperty(request, "ip", { value: peer });
+  const response = await app.fetch(request);
+  expect(response.status).toBe(200);
+  return response.text();
 }
 
 describe("clientAddress", () => {
@@ -37,6 +39,11 @@ describe("clientAddress", () => {
     expect(await addressOf("::ffff:203.0.113.9", null, proxies)).toBe("203.0.113.9");
   });
 
+  it("is \"unknown\" without a peer address, and a peer that is not an IP address is its own key", async () => {
+    expect(await addressOf(null, "198.51.100.1", proxies)).toBe("unknown");
+    expect(await addressOf("not-an-ip", null, proxies)).toBe("not-an-ip");
+  });
+
   it("refuses a configuration entry that is not an address or range, naming it", () => {
     expect(() => parseTrustedProxies("127.0.0.1, proxy.local")).toThrow('TRUSTED_PROXIES: "proxy.local" is not an IP address or CIDR range');
     expect(() => parseTrustedProxies("10.0.0.0/33")).toThrow('"10.0.0.0/33"');
@@ -54,6 +61,32 @@ describe("resolveClient", () => {
     expect(resolveClient("127.0.0.1", ["198.51.100.1", "10.0.0.5"], proxies)).toBe("198.51.100.1");
     expect(resolveClient("127.0.0.1", "not-an-ip", proxies)).toBe("127.0.0.1");
   });
+
+  it("gives the hop without the white space around it, and passes over empty entries", () => {
+    expect(resolveClient("127.0.0.1", "198.51.100.1,   203.0.113.5 , 10.0.0.5", proxies)).toBe("203.0.113.5");
+    expect(resolveClient("127.0.0.1", "198.51.100.1, , 10.0.0.5,", proxies)).toBe("198.51.100.1");
+    expect(resolveClient("127.0.0.1", ["198.51.100.1", ""], proxies)).toBe("198.51.100.1");
+  });
+});
+
+describe("trusted proxies", () => {
+  it("takes a single address as exactly that address, IPv4 and IPv6 alike, not its neighbours", () => {
+    const single = parseTrustedProxies("203.0.113.5, 2001:db8::1");
+    expect(single.includes("203.0.113.5")).toBe(true);
+    expect(single.includes("203.0.113.4")).toBe(false);
+    expect(single.includes("203.0.113.6")).toBe(false);
+    expect(single.includes("2001:db8::1")).toBe(true);
+    expect(single.includes("2001:db8::2")).toBe(false);
+    expect(single.includes("2001:db8:ffff::1")).toBe(false);
+  });
+
+  it("reads an address with white space around it or in brackets, and includes nothing that is not an address", () => {
+    const proxies = parseTrustedProxies("10.0.0.0/8, ::1");
+    expect(proxies.includes(" 10.1.2.3 ")).toBe(true);
+    expect(proxies.includes("[::1]")).toBe(true);
+    expect(proxies.includes("proxy.local")).toBe(false);
+    expect(proxies.includes("")).toBe(false);
+  });
 });
 
 describe("addressNetwork", () => {
@@ -64,6 +97,13 @@ describe("addressNetwork", () => {
     expect(addressNetwork("[2001:db8:1::1]")).toBe("2001:db8:1::/48");
     expect(addressNetwork("::1")).toBe("::/48");
     expect(addressNetwork("nonsense")).toBe("unknown");
+  });
+
+  it("reads an address with white space around it, and takes brackets off only at either end", () => {
+    expect(addressNetwork(" 203.0.113.9 ")).toBe("203.0.113.0/24");
+    // With a port, or with a bracket inside, it is not an address.
+    expect(addressNetwork("[2001:db8:1::1]:443")).toBe("unknown");
+    expect(addressNetwork("2001:db8:1::[1]")).toBe("unknown");
   });
 });
 

@@ -368,9 +368,15 @@ describe("security headers", () => {
     vi.resetModules();
     try {
       const { createSiteHandler } = await import("./site.ts");
-      const response = await new H3().all("/**", createSiteHandler(() => base)).request("/");
+      const site = new H3().all("/**", createSiteHandler(() => base));
+      const response = await site.request("/");
       expect(response.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
       expect(response.headers.get("content-security-policy")).toContain("'sha256-base1'");
+      // The answer to a method the site does not take pins HTTPS too, under the API's policy.
+      const refused = await site.request("/", { method: "POST" });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
+      expect(refused.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
     } finally {
       if (configured === undefined) delete process.env.PUBLIC_BASE_URL;
       else process.env.PUBLIC_BASE_URL = configured;

@@ -140,6 +140,15 @@ describe("using a token", () => {
     expect(listed?.lastUsedAt).toBe(used);
   });
 
+  it("reads the header's scheme in any case, with any number of spaces before the token and after it", async () => {
+    const { token } = await create("Spaced", ["nightly:run"]);
+    const url = `${api.baseUrl}/api/machine/nightly/${finishedRun()}`;
+    for (const authorization of [`bearer ${token}`, `BEARER ${token}`, `Bearer  ${token}`, `Bearer    ${token}`, `Bearer ${token}   `]) {
+      const response = await fetch(url, { headers: { authorization } });
+      expect(response.status, authorization).toBe(200);
+    }
+  });
+
   it("answers 403 naming the scope for a token without it", async () => {
     const reader = await create("Releases only", ["releases:read"]);
     const runner = await create("Nightly only", ["nightly:run"]);
@@ -148,10 +157,12 @@ describe("using a token", () => {
     const start = await fetch(`${api.baseUrl}/api/machine/nightly`, { method: "POST", headers: bearer(reader.token) });
     expect(start.status).toBe(403);
     expect(await start.json()).toEqual({ error: "This token may not do this: it needs the scope nightly:run" });
+    expect(start.headers.get("www-authenticate")).toBe('Bearer realm="pawprice", error="insufficient_scope", scope="nightly:run"');
     expect(runs.get()).toBe(before);
     const download = await fetch(`${api.baseUrl}/api/machine/releases/current.tar.gz`, { headers: bearer(runner.token) });
     expect(download.status).toBe(403);
     expect(await download.json()).toEqual({ error: "This token may not do this: it needs the scope releases:read" });
+    expect(download.headers.get("www-authenticate")).toBe('Bearer realm="pawprice", error="insufficient_scope", scope="releases:read"');
   });
 
   it("answers 401 without a token, for a malformed, unknown or revoked one, and for the admin's session or password", async () => {
@@ -180,6 +191,9 @@ describe("using a token", () => {
       [{ authorization: "garbage" }, "The machine token is malformed"],
       [{ authorization: `Basic ${Buffer.from(`admin:${testAdminPassword}`).toString("base64")}` }, "The machine token is malformed"],
       [bearer(`${token}x`), "The machine token is malformed"],
+      [{ authorization: `xBearer ${token}` }, "The machine token is malformed"],
+      [{ authorization: `Bearer ${token} extra` }, "The machine token is malformed"],
+      [{ authorization: `Bearer${token}` }, "The machine token is malformed"],
       [bearer(token.slice(0, -1)), "The machine token is malformed"],
       [bearer(testAdminPassword), "The machine token is malformed"],
       [bearer(sessionId), "The machine token is malformed"],
