@@ -359,6 +359,32 @@ describe("bytes kept in memory", () => {
     expect(again.body.toString()).toBe("<h1>hot</h1>");
   });
 
+  it("drops the least recently sent bytes first when over its memory", async () => {
+    // 7 KB pages in 64 KB: each under the eighth a kept file may take, nine fit.
+    const page = (name: string, fill: string) => `${name}:`.padEnd(7 * 1024, fill);
+    const names = Array.from({ length: 10 }, (_, i) => `p${i + 1}`);
+    const release = publish(Object.fromEntries(names.map((name) => [`${name}.txt`, page(name, "a")])), { kind: "full", base: null });
+    root = release;
+    const small = createSitePages(() => root, { cache: rules, bodyCacheBytes: 64 * 1024 });
+    const server = serveApi(createApp({ db: temp.db }, { siteRoot: () => root, sitePages: small }), { db: temp.db }, { port: 0, hostname: "127.0.0.1", silent: true }, small);
+    await server.ready();
+    const text = async (name: string) => (await raw(urlOf(server), `/${name}.txt`)).body.toString();
+    try {
+      // p1 to p9 fill 63 KB; p1 sent again is the most recent; p10 makes room by dropping p2, the oldest.
+      for (const name of [...names.slice(0, 9), "p1", "p10"]) expect(await text(name)).toBe(page(name, "a"));
+      // Rewritten on disk (the same length): a page read again shows the new bytes, a kept one the old.
+      for (const name of names) fs.writeFileSync(path.join(release, `${name}.txt`), page(name, "b"));
+      expect(await text("p1")).toBe(page("p1", "a"));
+      expect(await text("p10")).toBe(page("p10", "a"));
+      expect(await text("p2")).toBe(page("p2", "b"));
+      // Keeping p2 again dropped p3, now the oldest; p9, sent after it, stays.
+      expect(await text("p3")).toBe(page("p3", "b"));
+      expect(await text("p9")).toBe(page("p9", "a"));
+    } finally {
+      await server.close(true);
+    }
+  });
+
   it("reads a file larger than an eighth of the memory from disk each time", async () => {
     const large = "x".repeat(200 * 1024);
     const release = publish({ "large.txt": large }, { kind: "full", base: null });
@@ -373,6 +399,32 @@ describe("bytes kept in memory", () => {
     } finally {
       await server.close(true);
     }
+  });
+});
+
+describe("headers of a stored file", () => {
+  it("names no content type for a file of a kind it does not know, as both paths answer", async () => {
+    root = publish({ "files/data.bin": "binary" }, { kind: "full", base: null });
+    const { app, fastPath } = await both("/files/data.bin");
+    expect(fastPath.status).toBe(200);
+    expect(fastPath.body.toString()).toBe("binary");
+    expect(fastPath.headers["content-type"]).toBeUndefined();
+    expect(fastPath.headers).toEqual(app.headers);
+  });
+
+  it("compares If-Modified-Since with the file's time in whole seconds, as Last-Modified states it", async () => {
+    const release = publish({ "dated/index.html": "<h1>dated</h1>" }, { kind: "full", base: null });
+    const modified = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 500));
+    fs.utimesSync(path.join(release, "dated/index.html"), modified, modified);
+    root = release;
+    const first = await raw(fastUrl, "/dated");
+    expect(first.headers["last-modified"]).toBe("Thu, 01 Jan 2026 00:00:00 GMT");
+    const again = await both("/dated", "GET", { "if-modified-since": first.headers["last-modified"]! });
+    expect(again.fastPath.status).toBe(304);
+    expect(again.app.status).toBe(304);
+    const earlier = await both("/dated", "GET", { "if-modified-since": "Wed, 31 Dec 2025 23:59:59 GMT" });
+    expect(earlier.fastPath.status).toBe(200);
+    expect(earlier.app.status).toBe(200);
   });
 });
 
