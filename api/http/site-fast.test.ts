@@ -237,6 +237,26 @@ describe("the fast path answers as the app does", () => {
     expect((await raw(fastUrl, "/product/treat")).body.toString()).toBe(treatPage);
   });
 
+  it("keeps a full release's page index while fast releases over it come and go", async () => {
+    const layersOver = Array.from({ length: 6 }, (_, i) => publish({ [`own-${i}.txt`]: "own" }, { kind: "fast", base: path.basename(base) }));
+    root = layersOver[0]!;
+    expect((await raw(fastUrl, "/product/chew", "GET", { "accept-encoding": "br" })).body.equals(chewBrotli)).toBe(true);
+    // The index read again would now list no page (a published release never changes; this shows whether it is read again).
+    const index = path.join(base, ".pages.json");
+    const kept = fs.readFileSync(index);
+    fs.writeFileSync(index, JSON.stringify({ packs: [".pages-1.pack"], paths: [], places: [] }));
+    try {
+      for (const release of layersOver.slice(1)) {
+        root = release;
+        const answer = await raw(fastUrl, "/product/chew", "GET", { "accept-encoding": "br" });
+        expect(answer.status, release).toBe(200);
+        expect(answer.body.equals(chewBrotli)).toBe(true);
+      }
+    } finally {
+      fs.writeFileSync(index, kept);
+    }
+  });
+
   it("revalidates a packed page by the ETag it sent", async () => {
     root = base;
     const first = await raw(fastUrl, "/product/chew", "GET", { "accept-encoding": "br" });

@@ -141,19 +141,18 @@ interface Stored {
 
 /**
  * The packed pages of release folders (api/site-build/page-pack.ts), read once per folder: the
- * fast releases laid over one full release share its index. A server serves one full release at a
- * time, so the last few are all worth keeping.
+ * fast releases laid over one full release share its index. Most recently used last, so the full
+ * release under every fast one stays while fast ones (which have none) come and go.
  */
 const packedByLayer = new Map<string, PackedPages | null>();
-const maxPackedLayers = 2;
+const maxPackedLayers = 4;
 
 function packedPagesOf(layer: string): PackedPages | null {
   let packed = packedByLayer.get(layer);
-  if (packed === undefined) {
-    packed = readPackedPages(layer);
-    if (packedByLayer.size >= maxPackedLayers) packedByLayer.delete(packedByLayer.keys().next().value!);
-    packedByLayer.set(layer, packed);
-  }
+  if (packed === undefined) packed = readPackedPages(layer);
+  packedByLayer.delete(layer);
+  if (packedByLayer.size >= maxPackedLayers) packedByLayer.delete(packedByLayer.keys().next().value!);
+  packedByLayer.set(layer, packed);
   return packed;
 }
 
