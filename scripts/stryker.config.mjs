@@ -1458,19 +1458,19 @@ export const equivalentMutants = [
     reason: "The only extra is a schedule of its own with no job on it (intervalMinutes 0 adds none): started and stopped, it runs and logs nothing.",
   },
   // api/http/site.ts: memos that only save work, and checks another one repeats
-  ...[
+  .../** @type {[string, string, string][]} */ ([
     ["ConditionalExpression", "ifModifiedSince === null || ifModifiedSince === undefined", "false"],
     ["LogicalOperator", "ifModifiedSince === null || ifModifiedSince === undefined", "ifModifiedSince === null && ifModifiedSince === undefined"],
     ["ConditionalExpression", "ifModifiedSince === undefined", "false"],
     ["ConditionalExpression", "ifModifiedSince === null", "false"],
-  ].map(([mutator, original, replacement]) => ({
+  ]).map(([mutator, original, replacement]) => ({
     file: "api/http/site.ts",
     mutator,
     original,
     replacement,
     reason: "Without the early return a missing If-Modified-Since reaches Date.parse, which gives NaN for null and undefined, and NaN answers 'modified' all the same.",
   })),
-  ...[
+  .../** @type {[string, string, string | undefined, string][]} */ ([
     ["ConditionalExpression", "root === latestRoot && latestRelease", "false", "The release is looked up in the map of releases instead: the same object."],
     ["ConditionalExpression", "!release", "true", "A release's answers are worked out again from the same files: only the memo is lost."],
     ["ConditionalExpression", "releases.size >= 16", "true", "Bounds the map of releases served: dropping one more (or none) changes memory, not an answer."],
@@ -1500,7 +1500,7 @@ export const equivalentMutants = [
     ["LogicalOperator", "!url || url[0] !== \"/\"", "!url && url[0] !== \"/\"", "An address that does not start with / fails the plain-path pattern two lines on, which hands it to the app all the same; Node's server always sets req.url."],
     ["ConditionalExpression", "url[0] !== \"/\"", "false", "An address that does not start with / fails the plain-path pattern two lines on, which hands it to the app all the same."],
     ["EqualityOperator", "queryStart < 0", "queryStart <= 0", "The address starts with / (checked above), so a ? is never at 0."],
-  ].map(([mutator, original, replacement, reason]) => ({ file: "api/http/site.ts", mutator, original, ...(replacement === undefined ? {} : { replacement }), reason })),
+  ]).map(([mutator, original, replacement, reason]) => ({ file: "api/http/site.ts", mutator, original, ...(replacement === undefined ? {} : { replacement }), reason })),
   {
     file: "api/http/site.ts",
     mutator: "BlockStatement",
