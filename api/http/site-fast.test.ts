@@ -405,6 +405,22 @@ describe("bytes kept in memory", () => {
     }
   });
 
+  it("sends kept bytes with their headers to an answer worked out again (a release served again)", async () => {
+    // A brotli-only page recompressed as gzip: its length is known only once the bytes are made.
+    const gzipOnly = { "accept-encoding": "gzip" };
+    root = base;
+    const first = await raw(fastUrl, "/product/treat", "GET", gzipOnly);
+    // Serving another release forgets this one's answers; its bytes stay kept.
+    root = fast;
+    expect((await raw(fastUrl, "/")).status).toBe(200);
+    root = base;
+    const again = await raw(fastUrl, "/product/treat", "GET", gzipOnly);
+    expect(again.headers["content-encoding"]).toBe("gzip");
+    expect(again.headers["content-length"]).toBe(String(again.body.length));
+    expect(again.headers).toEqual(first.headers);
+    expect(zlib.gunzipSync(again.body).toString()).toBe(treatPage);
+  });
+
   it("reads a file larger than an eighth of the memory from disk each time", async () => {
     const large = "x".repeat(200 * 1024);
     const release = publish({ "large.txt": large }, { kind: "full", base: null });
