@@ -185,15 +185,46 @@ describe("product page", () => {
     await context.close();
   });
 
-  it("shows offer cards instead of the table on a 375 px phone", async () => {
+  it("shows each offer of the compare table as a card on a 375 px phone, the table still read as one", async () => {
     const { page, errors, context } = await openPage(browser, { width: 375, height: 800 });
     await page.goto(`${baseUrl}/product/${product.slug}`);
-    const section = page.locator('section[aria-labelledby="compare-heading"]');
-    expect(await section.locator("table").isVisible()).toBe(false);
-    const cards = section.getByRole("list", { name: `Prices for ${product.name} at each retailer` }).locator(":scope > li");
+    const table = page.getByRole("table", { name: `Prices for ${product.name} at each retailer, cheapest in stock first` });
+    // A heading row and one row per offer, in the ranked order, each with its row heading.
+    const rows = table.getByRole("row");
+    await expect(rows.count()).resolves.toBe(product.prices.length + 1);
+    expect(await table.getByRole("rowheader").allInnerTexts()).toEqual(product.prices.map((offer) => expect.stringContaining(offer.retailer.name)));
+    // The column headings are read, not shown: each card says what its figures are.
+    expect((await table.locator("thead").boundingBox())!.height).toBeLessThanOrEqual(1);
+    const cards = table.locator("tbody tr");
     await expect(cards.count()).resolves.toBe(product.prices.length);
-    expect(await cards.first().isVisible()).toBe(true);
+    const layout = await cards.evaluateAll((trs) =>
+      trs.map((tr) => {
+        const box = (selector: string) => tr.querySelector(selector)!.getBoundingClientRect();
+        const style = getComputedStyle(tr);
+        return {
+          display: style.display,
+          rounded: parseFloat(style.borderTopLeftRadius) > 0,
+          total: (tr.querySelector("[data-testid=offer-total]") as HTMLElement).innerText,
+          totalBox: box("[data-testid=offer-total]"),
+          linkBox: box("a[rel~=sponsored]"),
+          retailerBox: box("th"),
+          itemBox: box("[data-testid=offer-item]"),
+        };
+      }),
+    );
+    const pounds = (price: number) => `£${price.toFixed(2)}`;
+    layout.forEach((card, i) => {
+      expect(card.display).toBe("flex");
+      expect(card.rounded).toBe(true);
+      expect(card.total).toContain(`${pounds(product.prices[i]!.total)} to your door`);
+      // The retailer on top; the price with the View link on its right; item price and delivery below.
+      expect(card.totalBox.top).toBeGreaterThanOrEqual(card.retailerBox.bottom);
+      expect(card.linkBox.left).toBeGreaterThan(card.totalBox.left + 100);
+      expect(card.linkBox.right).toBeLessThanOrEqual(375);
+      expect(card.itemBox.top).toBeGreaterThanOrEqual(card.totalBox.bottom);
+    });
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.waitForLoadState("networkidle");
     expect(errors).toEqual([]);
     await context.close();

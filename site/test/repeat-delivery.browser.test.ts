@@ -174,14 +174,22 @@ describe("repeat delivery on the product page", () => {
     expect(errors).toEqual([]);
     await context.close();
 
-    // On a phone: a repeat-delivery line in the card of each offer that has one, in the list's order.
+    // On a phone, where each row is a card: a repeat-delivery line, labelled, in the card of each
+    // offer that has one, in the table's order; no line (not even the dash) in the others.
     const phone = await openPage(browser, { width: 390, height: 844 });
     await phone.page.goto(`${baseUrl}/product/${product.slug}`);
-    const cards = phone.page.locator('section[aria-labelledby="compare-heading"] ul > li');
-    const cardLines = await cards.evaluateAll((items) =>
-      items.map((item) => (item.querySelector("[data-testid=offer-repeat-card] [data-testid=offer-repeat-price]") as HTMLElement | null)?.innerText.trim() ?? null),
+    const cards = phone.page.locator('section[aria-labelledby="compare-heading"] table tbody tr');
+    const cardLines = await cards.evaluateAll((rows) =>
+      rows.map((row) => {
+        const cell = row.querySelector("[data-testid=offer-repeat]") as HTMLElement;
+        return cell.checkVisibility() ? cell.innerText.replace(/\s+/g, " ").trim() : null;
+      }),
     );
-    expect(cardLines).toEqual(product.offers.map((offer) => (offer.repeatTotalPence === null ? null : formatPence(offer.repeatTotalPence))));
+    expect(cardLines).toEqual(
+      product.offers.map((offer) =>
+        offer.repeatTotalPence === null ? null : expect.stringMatching(new RegExp(`^Repeat delivery: ${formatPence(offer.repeatTotalPence).replace(".", "\\.")} `)),
+      ),
+    );
     expect(await phone.page.getByTestId("cheapest-regular-way").isVisible()).toBe(true);
     await phone.context.close();
   });
