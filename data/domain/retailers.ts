@@ -269,10 +269,26 @@ const nameEndings = ["", "uk", "couk", "com"];
 export function registryEntryByName(name: string): RetailerEntry | undefined {
   const compact = compactName(name);
   if (compact === "") return undefined;
-  return retailerRegistry.find((entry) =>
-    [entry.key, entry.name, ...entry.feedNames].some((known) => nameEndings.some((ending) => compact === compactName(known) + ending)),
-  );
+  return entriesByCompactName.get(compact);
 }
+
+/**
+ * Every name a registry entry answers to (key, name, feed names, each with each ending), compacted:
+ * the first entry in registry order wins a name two would share. Worked out once: a product page
+ * looks retailers up by name for its chart and links.
+ */
+const entriesByCompactName: ReadonlyMap<string, RetailerEntry> = (() => {
+  const names = new Map<string, RetailerEntry>();
+  for (const entry of retailerRegistry) {
+    for (const known of [entry.key, entry.name, ...entry.feedNames]) {
+      for (const ending of nameEndings) {
+        const compact = compactName(known) + ending;
+        if (!names.has(compact)) names.set(compact, entry);
+      }
+    }
+  }
+  return names;
+})();
 
 /** Whether `host` is `base` or a subdomain of it ("www.amazon.co.uk" is on "amazon.co.uk"). */
 export function isOnHost(host: string, base: string): boolean {
