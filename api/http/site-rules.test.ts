@@ -278,6 +278,11 @@ describe("Accept-Encoding", () => {
     ["br;freq=0, gzip", "br", "a parameter whose name only ends in q is no weight"],
     ["br;q=high, gzip", "br", "a weight that is no number is ignored"],
     ["br;q=0x, gzip", "br", "a weight with more after its number is ignored"],
+    ["br;q=., gzip", "br", "a weight of a lone dot is ignored, like any weight that is no qvalue"],
+    ["br;q=1.2.3, gzip", "br", "a weight with two dots is ignored"],
+    ["br;q=0.0001, gzip", "br", "a weight with more than three decimals is ignored"],
+    ["br;q=1.5, gzip", "br", "a weight above 1 is ignored"],
+    ["br;q=0., gzip", "gzip", "a zero weight ending in its dot refuses"],
     ["br;q=0, gzip, br", "gzip", "the first mention of a coding counts"],
     ["gzip, gzip;q=0", "gzip", "the first mention of a coding counts, when it accepts"],
     ["*", "br", "* accepts every coding"],
@@ -332,10 +337,11 @@ describe("cache headers by path", () => {
     return response.headers.get("cache-control");
   };
 
-  it("keep images and fonts a day", async () => {
-    const root = folder(Object.fromEntries(["logo.svg", "a.png", "a.jpg", "a.jpeg", "a.webp", "favicon.ico", "a.woff", "a.woff2"].map((file) => [`files/${file}`, file])));
+  it("keep images and fonts a day, whatever the case of their extension", async () => {
+    const files = ["logo.svg", "a.png", "a.jpg", "a.jpeg", "a.webp", "a.avif", "spinner.gif", "favicon.ico", "a.woff", "a.woff2", "PHOTO.PNG", "Logo.SVG"];
+    const root = folder(Object.fromEntries(files.map((file) => [`files/${file}`, file])));
     const { request } = serve(await loadSite(), () => root);
-    for (const file of ["logo.svg", "a.png", "a.jpg", "a.jpeg", "a.webp", "favicon.ico", "a.woff", "a.woff2"]) {
+    for (const file of files) {
       expect(await cacheControlOf(request, `/files/${file}`), file).toBe("public, max-age=86400");
     }
   });
@@ -370,14 +376,18 @@ describe("the admin app", () => {
     ["/admin", adminPage, "text/html; charset=utf-8"],
     ["/admin/", adminPage, "text/html; charset=utf-8"],
     ["/admin/app.js", "admin()", "text/javascript; charset=utf-8"],
-  ])("sends its own file at %s, never cached or indexed", async (pathname, body, contentType) => {
+  ])("sends its own file at %s, never cached, indexed or revalidated", async (pathname, body, contentType) => {
     const { request } = serve(await loadSite(), () => site);
-    const response = await request(pathname);
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe(body);
-    expect(response.headers.get("content-type")).toBe(contentType);
-    expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(response.headers.get("x-robots-tag")).toBe("noindex");
+    for (const init of [{}, { headers: { "if-none-match": "*", "if-modified-since": farFuture } }]) {
+      const response = await request(pathname, init);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe(body);
+      expect(response.headers.get("content-type")).toBe(contentType);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(response.headers.get("x-robots-tag")).toBe("noindex");
+      expect(response.headers.get("etag")).toBeNull();
+      expect(response.headers.get("last-modified")).toBeNull();
+    }
   });
 
   it.each(["/administrator", "/admin-old/page"])("is not served at %s, outside /admin", async (pathname) => {

@@ -105,17 +105,21 @@ export interface CacheRules {
  */
 export function cacheControl(pathname: string, rules: CacheRules): string {
   if (pathname.startsWith("/_astro/")) return "public, max-age=31536000, immutable";
-  if (/\.(?:svg|png|jpe?g|webp|ico|woff2?)$/.test(pathname)) return "public, max-age=86400";
+  if (/\.(?:svg|png|jpe?g|webp|avif|gif|ico|woff2?)$/i.test(pathname)) return "public, max-age=86400";
   return `public, max-age=0, s-maxage=${rules.pageSharedMaxAge}, stale-while-revalidate=${rules.staleWhileRevalidate}`;
 }
 
-/** The codings a request's Accept-Encoding allows among those stored (q=0 refuses; * stands for the rest). */
+/**
+ * The codings a request's Accept-Encoding allows among those stored (q=0 refuses; * stands for
+ * the rest). A weight that is not a qvalue ("0" to "1" with at most three decimals) is ignored,
+ * like any other parameter.
+ */
 export function acceptedEncodings(header: string | null): Set<Encoding> {
   const weights = new Map<string, number>();
   for (const part of (header ?? "").split(",")) {
     const [name = "", ...params] = part.split(";");
     const coding = name.trim().toLowerCase().replace(/^x-gzip$/, "gzip");
-    const q = params.map((param) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(param)?.[1]).find((value) => value !== undefined);
+    const q = params.map((param) => /^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(param)?.[1]).find((value) => value !== undefined);
     if (coding && !weights.has(coding)) weights.set(coding, q === undefined ? 1 : Number(q) || 0);
   }
   return new Set(encodingPreference.filter((encoding) => (weights.get(encoding) ?? weights.get("*") ?? 0) > 0));
@@ -514,7 +518,8 @@ export function createSitePages(currentRoot: () => string | null, options: SiteP
     const headers = { "cache-control": cacheControl(pathname, rules), ...(admin ? adminHeaders : {}) };
     for (const candidate of storedCandidates(id)) {
       const stored = await findStored(release.layers, candidate);
-      if (stored) return answerFile(release, stored, 200, headers, true);
+      // The admin app's files are never stored by a browser (no-store), so they carry no validators.
+      if (stored) return answerFile(release, stored, 200, headers, !admin);
     }
     if (admin) {
       const shell = await findStored(release.layers, adminShell);
