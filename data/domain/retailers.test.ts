@@ -6,6 +6,7 @@ import { affiliateKeys } from "./catalogue.ts";
 import { extractOffer } from "./offer-extract.ts";
 import {
   affiliateProgramme,
+  compactName,
   extractionHintsFor,
   httpHostOf,
   isOnHost,
@@ -73,6 +74,11 @@ describe("finding a retailer", () => {
     expect(registryEntryByName("Zooplus UK")?.key).toBe("zooplus");
     expect(registryEntryByName("Amazonia")).toBeUndefined();
     expect(registryEntryByName("   ")).toBeUndefined();
+    expect(registryEntryByName("")).toBeUndefined();
+    // So a name of no letter or digit can match none: every name in the registry has one.
+    for (const entry of retailerRegistry) {
+      for (const known of [entry.key, entry.name, ...entry.feedNames]) expect(compactName(known), `${entry.key}: ${known}`).not.toBe("");
+    }
   });
 
   it("by host: the host itself or a subdomain, never a look-alike", () => {

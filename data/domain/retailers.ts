@@ -267,9 +267,7 @@ const nameEndings = ["", "uk", "couk", "com"];
  * @example registryEntryByName("Jollyes - The Pet People")?.key // "jollyes"
  */
 export function registryEntryByName(name: string): RetailerEntry | undefined {
-  const compact = compactName(name);
-  if (compact === "") return undefined;
-  return entriesByCompactName.get(compact);
+  return entriesByCompactName.get(compactName(name));
 }
 
 /**
