@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSiteHandler, createSitePages, type SitePages } from "./site.ts";
 import { PagePackWriter, pageIndexFile } from "../site-build/page-pack.ts";
 import { writeScriptHashes } from "../site-build/releases.ts";
+import { decodedBody } from "../test/bodies.ts";
 
 type Site = typeof import("./site.ts");
 
@@ -130,15 +131,6 @@ function serve(module: Pick<Site, "createSitePages" | "createSiteHandler">, root
 
 const accepting = (acceptEncoding: string, more: Record<string, string> = {}): RequestInit => ({ headers: { "accept-encoding": acceptEncoding, ...more } });
 
-/** The body of a response, decoded as its content-encoding says. */
-async function decoded(response: Response): Promise<string> {
-  const body = Buffer.from(await response.arrayBuffer());
-  const encoding = response.headers.get("content-encoding");
-  if (encoding === "gzip") return zlib.gunzipSync(body).toString();
-  if (encoding === "br") return zlib.brotliDecompressSync(body).toString();
-  expect(encoding).toBeNull();
-  return body.toString();
-}
 
 const scriptSources = (response: Response) => /script-src ([^;]*)/.exec(response.headers.get("content-security-policy") ?? "")?.[1]?.split(" ");
 
@@ -283,6 +275,8 @@ describe("Accept-Encoding", () => {
     ["br;q=0.0001, gzip", "br", "a weight with more than three decimals is ignored"],
     ["br;q=1.5, gzip", "br", "a weight above 1 is ignored"],
     ["br;q=0., gzip", "gzip", "a zero weight ending in its dot refuses"],
+    ["br;q=1;q=0, gzip", "br", "the first weight of a coding counts"],
+    ["br;q=1.00;q=0, gzip", "br", "a weight of one written with decimals is a weight"],
     ["br;q=0, gzip, br", "gzip", "the first mention of a coding counts"],
     ["gzip, gzip;q=0", "gzip", "the first mention of a coding counts, when it accepts"],
     ["*", "br", "* accepts every coding"],
@@ -297,7 +291,7 @@ describe("Accept-Encoding", () => {
     expect(response.status).toBe(200);
     expect(response.headers.get("content-encoding")).toBe(encoding);
     expect(response.headers.get("etag")).toMatch(encoding === null ? /[0-9a-f]"$/ : new RegExp(`-${encoding}"$`));
-    expect(await decoded(response)).toBe(home);
+    expect(await decodedBody(response)).toBe(home);
   });
 
   it("is read from several header lines as one list at the HTTP server, as are If-None-Match tags", async () => {
@@ -705,7 +699,7 @@ describe("what a release keeps", () => {
       emptyIndex(packed);
       const again = await visit(packed, "/product/chew");
       expect(again.status).toBe(200);
-      expect(await decoded(again)).toBe(chewPage);
+      expect(await decodedBody(again)).toBe(chewPage);
     });
 
     it("reads a folder's page index again once four other folders were looked in since", async () => {

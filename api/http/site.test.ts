@@ -12,6 +12,7 @@ import { createApp } from "../app.ts";
 import { createReleaseStore, writeScriptHashes, type ReleaseStore } from "../site-build/releases.ts";
 import { writeFiles } from "../test/files.ts";
 import { tempDb, type TempDb } from "../../data/db/fixtures/temp-db.ts";
+import { decodedBody } from "../test/bodies.ts";
 
 let temp: TempDb;
 let dir: string;
@@ -205,15 +206,6 @@ describe("the admin app's page", () => {
   });
 });
 
-/** The body of a response, decoded as its content-encoding says. */
-async function decoded(response: Response): Promise<string> {
-  const body = Buffer.from(await response.arrayBuffer());
-  const encoding = response.headers.get("content-encoding");
-  if (encoding === "gzip") return zlib.gunzipSync(body).toString();
-  if (encoding === "br") return zlib.brotliDecompressSync(body).toString();
-  expect(encoding).toBeNull();
-  return body.toString();
-}
 
 const request = (pathname: string, init?: RequestInit) => app().request(pathname, init);
 const accepting = (acceptEncoding: string, method = "GET") => ({ method, headers: { "accept-encoding": acceptEncoding } });
@@ -233,7 +225,7 @@ describe("compressed answers", () => {
     expect(response.headers.get("content-encoding")).toBe(expected);
     expect(response.headers.get("vary")).toBe("accept-encoding");
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(await decoded(response)).toBe(baseHome);
+    expect(await decodedBody(response)).toBe(baseHome);
   });
 
   it("sends plain HTML to a client that sends no Accept-Encoding", async () => {
@@ -248,7 +240,7 @@ describe("compressed answers", () => {
     root = base;
     const brotli = await request("/product/treat/", accepting("gzip, deflate, br, zstd"));
     expect(brotli.headers.get("content-encoding")).toBe("br");
-    expect(await decoded(brotli)).toBe(treatPage);
+    expect(await decodedBody(brotli)).toBe(treatPage);
     for (const acceptEncoding of ["gzip, deflate", "br;q=0, gzip"]) {
       const gzip = await request("/product/treat/", accepting(acceptEncoding));
       expect(gzip.headers.get("content-encoding"), acceptEncoding).toBe("gzip");
@@ -272,7 +264,7 @@ describe("compressed answers", () => {
     root = fast;
     const zipped = await request("/product/biscuit/", accepting("gzip, deflate, br"));
     expect(zipped.headers.get("content-encoding")).toBe("gzip");
-    expect(await decoded(zipped)).toBe(biscuitPage);
+    expect(await decodedBody(zipped)).toBe(biscuitPage);
     const plain = await request("/product/biscuit");
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(plain.headers.get("content-length")).toBe(String(Buffer.byteLength(biscuitPage)));
@@ -283,7 +275,7 @@ describe("compressed answers", () => {
     root = fast;
     const response = await request("/", accepting("gzip, br"));
     expect(response.headers.get("content-encoding")).toBeNull();
-    expect(await decoded(response)).toBe(fastHome);
+    expect(await decodedBody(response)).toBe(fastHome);
   });
 
   it("answers HEAD with the headers of the compressed form and no body", async () => {
@@ -315,7 +307,7 @@ describe("compressed answers", () => {
     const response = await request("/nowhere", accepting("br"));
     expect(response.status).toBe(404);
     expect(response.headers.get("content-encoding")).toBe("br");
-    expect(await decoded(response)).toBe(base404);
+    expect(await decodedBody(response)).toBe(base404);
   });
 });
 
