@@ -615,17 +615,6 @@ export const equivalentMutants = [
     replacement: "retailerId <= than.option.retailerId",
     reason: "Equal ids with equal totals and the same one-off/repeat kind would be one offer compared with itself, or two offers of one retailer, which the unique (product, retailer) index rules out.",
   },
-  .../** @type {[string, string][]} */ ([
-    ["ConditionalExpression", "false"],
-    ["StringLiteral", '"Stryker was here!"'],
-  ]).map(([mutator, replacement]) => ({
-    file: "data/domain/retailers.ts",
-    mutator,
-    original: mutator === "StringLiteral" ? '""' : 'compact === ""',
-    replacement,
-    line: 'if (compact === "") return undefined;',
-    reason: "A shortcut: no registry key, name or feed name reduces to \"\" (each has a letter), so an empty name matches no entry anyway.",
-  })),
   {
     file: "data/domain/retailers.ts",
     mutator: "StringLiteral",
