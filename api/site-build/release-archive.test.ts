@@ -116,6 +116,7 @@ describe("releaseArchive", () => {
   });
 
   it("removes the merge folder when the archive is abandoned half-read", async () => {
+    await vi.waitFor(() => expect(leftovers()).toEqual([]));
     const archive = await releaseArchive(store.currentRoot()!);
     expect(leftovers()).toHaveLength(1);
     archive.destroy();

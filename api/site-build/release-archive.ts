@@ -14,7 +14,32 @@ import * as tar from "tar";
 import { pageIndexFile, unpackPages } from "./page-pack.ts";
 import { createReleaseStore, releaseLayers } from "./releases.ts";
 
-const pack = (cwd: string) => Readable.from(tar.c({ gzip: true, cwd, portable: true }, ["."]), { objectMode: false });
+/**
+ * The gzip tarball of the folder `cwd`, as a stream; `finished` runs once the packer is done with
+ * the folder. An archive abandoned half-read (a download cut off) packs nothing more: the entries
+ * still to come are filtered out and the rest of the tarball is drained, so the packer never reads
+ * a folder that `finished` deletes. A packer that fails is finished too (its error still reaches
+ * the archive's reader).
+ */
+function pack(cwd: string, finished: () => void = () => {}): Readable {
+  let abandoned = false;
+  const packer = tar.c({ gzip: true, cwd, portable: true, filter: () => !abandoned }, ["."]);
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    finished();
+  };
+  packer.once("end", finish);
+  packer.on("error", finish);
+  const archive = Readable.from(packer, { objectMode: false });
+  archive.once("close", () => {
+    if (done) return;
+    abandoned = true;
+    packer.resume();
+  });
+  return archive;
+}
 
 export async function releaseArchive(root: string): Promise<Readable> {
   const layers = releaseLayers(root);
@@ -30,7 +55,5 @@ export async function releaseArchive(root: string): Promise<Readable> {
     await store.discard(merged);
     throw error;
   }
-  const archive = pack(merged.dir);
-  archive.once("close", () => void store.discard(merged).catch(() => undefined));
-  return archive;
+  return pack(merged.dir, () => void store.discard(merged).catch(() => undefined));
 }
