@@ -1,6 +1,8 @@
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import SlowestFirstSequencer from "./vitest-sequencer.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const exclude = ["**/node_modules/**", "**/.node/**", "**/dist/**"];
@@ -8,8 +10,13 @@ const exclude = ["**/node_modules/**", "**/.node/**", "**/dist/**"];
 export default defineConfig({
   root,
   test: {
+    // Vitest's own default in a run is one worker fewer than the CPUs: a single worker on CI's two
+    // cores, which left one core idle for the whole unit+api project. The tests spend much of their
+    // time waiting on servers, child processes and SQLite, so every core gets a worker.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 180_000,
+    sequence: { sequencer: SlowestFirstSequencer },
     projects: [
       {
         extends: true,

@@ -40,6 +40,7 @@ export default defineConfig({
       "api/test/restart-rebuild.test.ts",
       "scripts/backup-cli.test.ts",
       "scripts/bench-smoke.test.ts",
+      "scripts/bench-rebuild-smoke.test.ts",
       "site/features/admin/routes.test.ts",
     ],
     testTimeout: 30_000,
