@@ -151,7 +151,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const mailer = metrics.countMail(options.mailer ?? createMailer());
   // Every background job on a clock is a named job on this one schedule, started at the end of
   // this function and stopped by close().
-  const schedule = createSchedule({ log, onRun: (name, outcome, ms) => metrics.observeJobRun(name, outcome, ms) });
+  const schedule = createSchedule({ log, onRun: (name, outcome, ms, routine) => metrics.observeJobRun(name, outcome, ms, routine) });
   const alerts = startAlertSchedule({ db, mailer, intervalMinutes: options.alertIntervalMinutes ?? 0, log, schedule });
   const alertsOnChange = options.alertsOnChange ?? true;
   const checkAlerts = () => {
@@ -172,7 +172,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
 
   const checkForeignWrites = () => changes.checkForeignWrites();
   // Other processes' writes are looked for every watchMs; watching alone does not keep a process alive.
-  if ((options.watchMs ?? 0) > 0) schedule.add({ name: "foreign-writes", title: "Looking for other processes' writes", every: options.watchMs!, run: checkForeignWrites });
+  if ((options.watchMs ?? 0) > 0) schedule.add({ name: "foreign-writes", title: "Looking for other processes' writes", every: options.watchMs!, routine: true, run: checkForeignWrites });
   // Expired admin sessions are deleted hourly (a request with one is refused whenever it comes).
   schedule.add({ name: "session-prune", title: "Admin session pruning", every: 60 * 60 * 1000, run: () => pruneSessions(db) });
   // Visitor data past the privacy policy's periods is deleted at start and then daily; tables over their row ceilings are trimmed hourly.

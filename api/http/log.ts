@@ -1,6 +1,7 @@
 /**
  * Structured logs: one JSON line per event (pino), on stdout. LOG_LEVEL (default "info") sets the
- * least severe line written: "info" has a line per request and per job run, "warn" only problems,
+ * least severe line written: "info" has a line per request and per job run (a routine check's
+ * successful runs only at "debug"), "warn" only problems,
  * "silent" nothing (tests). The human lines a start prints (the address, a generated admin
  * password) stay plain text before the first JSON line.
  *

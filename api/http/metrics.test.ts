@@ -343,6 +343,24 @@ describe("job metrics", () => {
     ]);
   });
 
+  it("logs a routine job's successful runs at debug level only, its failures as any job's; its runs are counted all the same", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const metrics = createMetrics({ logger: createLogger({ level: "debug", destination: { write: (line: string) => void logged.push(JSON.parse(line) as Record<string, unknown>) } }) });
+    metrics.observeJobRun("foreign-writes", "ok", 1, true);
+    metrics.observeJobRun("foreign-writes", "failed", 2, true);
+    metrics.observeJobRun("retention", "ok", 3, false);
+    metrics.observeJobRun("backup", "ok", 4);
+    expect(logged.map(({ job, outcome, level }) => [job, outcome, level])).toEqual([
+      ["foreign-writes", "ok", 20],
+      ["foreign-writes", "failed", 30],
+      ["retention", "ok", 30],
+      ["backup", "ok", 30],
+    ]);
+    const text = await metrics.text();
+    expect(sample(text, "pawprice_job_runs_total", { job: "foreign-writes", outcome: "ok" })).toBe(1);
+    expect(sample(text, "pawprice_job_runs_total", { job: "foreign-writes", outcome: "failed" })).toBe(1);
+  });
+
   it("counts the server's scheduled job runs by name and outcome", async () => {
     const before = sample(await scrape(), "pawprice_job_runs_total", { job: "session-prune", outcome: "ok" });
     expect(await api.services.schedule.run("session-prune")).toBe("ok");

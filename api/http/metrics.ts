@@ -140,7 +140,8 @@ export interface Metrics {
    * A scheduled job's run ended (for the schedule table's observer hook): counted by job name
    * and outcome, timed, and logged as one line when the metrics have a logger.
    */
-  observeJobRun(name: string, outcome: JobOutcome, ms: number): void;
+  /** A run of a scheduled job; a routine job's successful runs are logged at debug level. */
+  observeJobRun(name: string, outcome: JobOutcome, ms: number, routine?: boolean): void;
   /** Counts each message the mailer sends and each it fails to. */
   countMail(mailer: Mailer): Mailer;
   /** The exposition text: this server's metrics, then the process's. */
@@ -266,10 +267,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       ];
       for (const [outcome, value] of outcomes) refreshOffers.inc({ outcome }, value);
     },
-    observeJobRun(name, outcome, ms) {
+    observeJobRun(name, outcome, ms, routine = false) {
       jobRuns.inc({ job: name, outcome });
       jobSeconds.observe({ job: name }, ms / 1000);
-      options.logger?.info({ job: name, outcome, ms: Math.round(ms) }, "job run");
+      const line = { job: name, outcome, ms: Math.round(ms) };
+      if (routine && outcome !== "failed") options.logger?.debug(line, "job run");
+      else options.logger?.info(line, "job run");
     },
     countMail(mailer) {
       return {

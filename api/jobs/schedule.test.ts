@@ -97,6 +97,23 @@ describe("the schedule", () => {
     await schedule.stop();
   });
 
+  it("tells the observers whether the job is a routine check", async () => {
+    const seen: [string, boolean][] = [];
+    const schedule = createSchedule({ log: () => {}, onRun: (name, _outcome, _ms, routine) => seen.push([name, routine]) });
+    schedule.add({ name: "poll", every: 2_000, routine: true, run: () => {} });
+    schedule.add({ name: "nightly", every: 60_000, run: () => {} });
+    schedule.add({ name: "said-not", every: 60_000, routine: false, run: () => {} });
+    await schedule.run("poll");
+    await schedule.run("nightly");
+    await schedule.run("said-not");
+    expect(seen).toEqual([
+      ["poll", true],
+      ["nightly", false],
+      ["said-not", false],
+    ]);
+    await schedule.stop();
+  });
+
   it("logs a failing run under the job's title and keeps running it on later ticks; its status says failed, then ok", async () => {
     vi.useFakeTimers();
     const lines: string[] = [];

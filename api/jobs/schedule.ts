@@ -8,7 +8,9 @@
  *   (the run under way covers it); asking for a run then joins the one under way.
  * - A run that throws (or rejects) is logged as "<title> failed: <message>"; the job stays on the
  *   timetable and its next tick runs as usual.
- * - Every finished run is reported to the observers as (name, "ok" | "failed", milliseconds).
+ * - Every finished run is reported to the observers as (name, "ok" | "failed", milliseconds,
+ *   routine), routine being the job's own flag (a frequent check: the log keeps its successful
+ *   runs at debug level).
  * - runAtStart true runs the job as the schedule starts (a synchronous job has finished when
  *   start() returns); a number runs it that many milliseconds after the start instead.
  * - Interval jobs tick on setInterval, cron jobs on croner (Europe/London); neither keeps a
@@ -27,6 +29,11 @@ export interface JobDefinition {
   runAtStart?: boolean | number;
   /** How the log names it ("Retention run failed: ..."); default the name. */
   title?: string;
+  /**
+   * A check that runs every few seconds: a line for each of its successful runs would bury the
+   * log, so they are logged at debug level (failures as any job's).
+   */
+  routine?: boolean;
   run(): unknown;
 }
 
@@ -43,7 +50,7 @@ export interface JobStatus {
   nextRunAt: string | null;
 }
 
-export type RunObserver = (name: string, outcome: JobOutcome, ms: number) => void;
+export type RunObserver = (name: string, outcome: JobOutcome, ms: number, routine: boolean) => void;
 
 export interface Schedule {
   /** Puts a job on the timetable (started at once when the schedule runs already). Throws on a name in use. */
@@ -112,7 +119,7 @@ export function createSchedule(options: ScheduleOptions = {}): Schedule {
     if (outcome === "failed") log(`${entry.job.title ?? entry.job.name} failed: ${message(error)}`);
     for (const observer of observers) {
       try {
-        observer(entry.job.name, outcome, ms);
+        observer(entry.job.name, outcome, ms, entry.job.routine === true);
       } catch (observerError) {
         log(`A job observer failed on ${entry.job.name}: ${message(observerError)}`);
       }

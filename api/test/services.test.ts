@@ -128,6 +128,19 @@ describe("createServices", () => {
 });
 
 describe("the services' schedule and change subscribers", () => {
+  it("marks the every-few-seconds check for other processes' writes as routine (its successful runs logged at debug level), and no other job", async () => {
+    const routine: Record<string, boolean> = {};
+    const remove = services.schedule.onRun((name, _outcome, _ms, isRoutine) => void (routine[name] = isRoutine));
+    try {
+      await services.schedule.run("foreign-writes");
+      await services.schedule.run("session-prune");
+      await services.schedule.run("retention");
+    } finally {
+      remove();
+    }
+    expect(routine).toEqual({ "foreign-writes": true, "session-prune": false, retention: false });
+  });
+
   it("puts every timer on one schedule by name, and fans a change out to each subscriber even when one throws", async () => {
     expect(services.schedule.status().map((job) => job.name)).toEqual(
       expect.arrayContaining(["foreign-writes", "session-prune", "retention", "row-ceilings", "demo-refresh", "stale-sweep"]),
