@@ -14,6 +14,7 @@ import productBySlug from "./routes/products/[slug].get.ts";
 import productById from "./routes/products/by-id/[id].get.ts";
 import search from "./routes/search.get.ts";
 import compareProducts from "./routes/compare/index.get.ts";
+import basketQuote from "./routes/basket/quote.post.ts";
 import listCategories from "./routes/categories/index.get.ts";
 import categoryById from "./routes/categories/[id].get.ts";
 import categoryBySlug from "./routes/categories/slug/[slug].get.ts";
@@ -182,6 +183,8 @@ const productWrite: RouteOptions = { auth: "admin", bodyLimit: 256 * 1024 };
 const mailWrite: RouteOptions = { limit: "mail" };
 const clickWrite: RouteOptions = { limit: "clicks" };
 const visitorWrite: RouteOptions = { limit: "visitor" };
+/** A basket quote stores nothing, but searches many ways to split the basket. */
+const quote: RouteOptions = { limit: "quotes" };
 const oneClick: RouteOptions = { limit: "visitor", oneClick: true };
 /** A feed file upload: CSV, TSV, XML or gzip as the raw body. */
 /** The nightly workflow's calls, by the scope they need. */
@@ -203,6 +206,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/products/:slug", productBySlug, cached],
   ["GET", "/api/search", search, cached],
   ["GET", "/api/compare", compareProducts, cached],
+  ["POST", "/api/basket/quote", basketQuote, quote],
   ["GET", "/api/categories", listCategories, cached],
   ["GET", "/api/categories/slug/:slug", categoryBySlug, cached],
   ["GET", "/api/categories/:id", categoryById, cached],

@@ -18,6 +18,14 @@ describe("every benchmark runs at its smallest size", () => {
     expect(figures("api.json")).toMatchObject({ products: 100, results: expect.any(Array), sideBySide: expect.any(Array), searchMix: expect.any(Object) });
   }, 300_000);
 
+  it("bench:basket", async () => {
+    const run = await runBench("bench-basket.ts", ["--products", "30", "--baskets", "5", "--warmup", "1"]);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/^POST \/api\/basket\/quote, one at a time over loopback: p50 [\d.]+ ms, p99 [\d.]+ ms, slowest [\d.]+ ms$/m);
+    expect(run.output).toMatch(/^meets target \(p99 < 50 ms\): (?:true|false)$/m);
+    expect(figures("basket.json")).toMatchObject({ products: 30, basketSize: 8, retailers: 8, http: { quotes: 5 }, inProcess: { quotes: 5 } });
+  }, 300_000);
+
   it("bench:build", async () => {
     const run = await runBench("bench-build.ts", ["--sizes", "30", "--requests", "20"]);
     expect(run.code, run.output).toBe(0);

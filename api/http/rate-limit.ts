@@ -68,16 +68,19 @@ const hour = 60 * minute;
  * The limits of the anonymous writes, per client address:
  *  - mail: an alert or newsletter sign-up may send a confirmation mail, so few are allowed;
  *  - clicks: the affiliate click log (each post carries up to 20 events);
- *  - visitor: favourites, recently viewed, alert deletion, voucher uses, unsubscribes.
+ *  - visitor: favourites, recently viewed, alert deletion, voucher uses, unsubscribes;
+ *  - quotes: basket quotes, which store nothing but each search many ways to split a basket.
  */
 export interface WriteLimits {
   mail: Limit;
   clicks: Limit;
   visitor: Limit;
+  quotes: Limit;
 }
 
 export const defaultWriteLimits: WriteLimits = {
   mail: { max: 20, windowMs: hour },
   clicks: { max: 60, windowMs: minute },
   visitor: { max: 300, windowMs: minute },
+  quotes: { max: 120, windowMs: minute },
 };

@@ -23,6 +23,7 @@ import type { acceptHeldPrice } from "../../data/db/price-writer.ts";
 import type { erasePersonalData, readPersonalData } from "../../data/db/privacy.ts";
 import type { countProducts, SearchResult as StoredSearchResult } from "../../data/db/products.ts";
 import type { ProductJson } from "../../data/domain/catalogue-json.ts";
+import type { BasketQuoteJson } from "../../data/domain/basket-json.ts";
 import type { getCompareProducts } from "../../data/db/compare.ts";
 import type { listSubscribersWithConsent } from "../../data/db/subscribers.ts";
 import type { BuildRecord as StoredBuildRecord } from "../../data/db/site-builds.ts";
@@ -213,6 +214,8 @@ export interface SearchResponse {
 export interface ProductCountResponse {
   count: ReturnType<typeof countProducts>;
 }
+/** POST /api/basket/quote: the cheapest split of a basket, its cheapest single shop and the saving. */
+export type BasketQuoteResponse = BasketQuoteJson;
 /** GET /api/compare: the products side by side, in the order asked for. */
 export interface CompareResponse {
   products: ReturnType<typeof getCompareProducts>;

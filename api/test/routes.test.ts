@@ -24,6 +24,7 @@ import { readFeed } from "../../data/feeds/awin-feed.ts";
 import { recordPriceChecks } from "../../data/db/price-writer.ts";
 import { retailerHosts } from "../../data/domain/retailers.ts";
 import { createFeedSource } from "../../data/db/feed-sources.ts";
+import type { BasketQuoteResponse } from "../http/responses.ts";
 import type { FeedRun } from "../../data/domain/feed-sources.ts";
 import { createMachineToken } from "../../data/db/machine-tokens.ts";
 import * as tar from "tar";
@@ -1394,6 +1395,34 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/products/no-such-product", status: 404, error: "Product not found" },
     { method: "PATCH", path: `/api/products/${f.product.slug}`, status: 405, error: "PATCH is not allowed here; use GET or PUT or DELETE or HEAD" },
   ],
+  "POST /api/basket/quote": () => [
+    { method: "POST", path: "/api/basket/quote", body: {}, status: 400, error: "lines is required" },
+    { method: "POST", path: "/api/basket/quote", body: { lines: [] }, status: 400, error: "lines must not be empty" },
+    { method: "POST", path: "/api/basket/quote", body: { lines: "all" }, status: 400, error: "lines must be a list of products" },
+    {
+      method: "POST",
+      path: "/api/basket/quote",
+      body: { lines: Array.from({ length: 21 }, (_, index) => ({ productId: index + 1, quantity: 1 })) },
+      status: 400,
+      error: "lines: at most 20 different products",
+    },
+    { method: "POST", path: "/api/basket/quote", body: { lines: [{ productId: f.product.id, quantity: 0 }] }, status: 400, error: "lines.0.quantity: quantity must be a whole number from 1 to 99" },
+    { method: "POST", path: "/api/basket/quote", body: { lines: [{ productId: f.product.id, quantity: 100 }] }, status: 400, error: "lines.0.quantity: quantity must be a whole number from 1 to 99" },
+    { method: "POST", path: "/api/basket/quote", body: { lines: [{ productId: f.product.id, quantity: 1.5 }] }, status: 400, error: "lines.0.quantity: quantity must be a whole number from 1 to 99" },
+    { method: "POST", path: "/api/basket/quote", body: { lines: [{ productId: f.product.id }] }, status: 400, error: "lines.0.quantity: quantity must be a whole number from 1 to 99" },
+    { method: "POST", path: "/api/basket/quote", body: { lines: [{ productId: "12", quantity: 1 }] }, status: 400, error: "lines.0.productId: productId must be a product id" },
+    { method: "POST", path: "/api/basket/quote", body: { lines: [{ productId: f.product.id, quantity: 1, repeat: "yes" }] }, status: 400, error: "lines.0.repeat: repeat must be true or false" },
+    {
+      method: "POST",
+      path: "/api/basket/quote",
+      body: { lines: [{ productId: f.product.id, quantity: 1 }, { productId: f.product.id, quantity: 2 }] },
+      status: 400,
+      error: "lines: each product at most once (give it a quantity instead)",
+    },
+    { method: "POST", path: "/api/basket/quote", body: "not json", contentType: "text/plain", status: 415, error: /JSON/ },
+    crossSite("POST", "/api/basket/quote", { lines: [{ productId: f.product.id, quantity: 1 }] }, evilOrigin),
+    { method: "GET", path: "/api/basket/quote", status: 405, error: "GET is not allowed here; use POST" },
+  ],
   "GET /api/search": () => [
     { path: `/api/search?q=${"a".repeat(201)}`, status: 400, error: "q must be at most 200 characters" },
     { path: "/api/search?q=a&q=b", status: 400, error: "q must be given once" },
@@ -1707,6 +1736,21 @@ const goodInput: Record<string, () => Promise<void>> = {
     expect(rows("SELECT email, purpose, user_id FROM email_confirmations WHERE email = 'new.reader@example.com'")).toEqual([
       { email: "new.reader@example.com", purpose: "newsletter", user_id: null },
     ]);
+  },
+  "POST /api/basket/quote": async () => {
+    const before = databaseDigest();
+    const answer = (await ok("POST", "/api/basket/quote", { lines: [{ productId: f.product.id, quantity: 2 }] })) as BasketQuoteResponse;
+    expect(answer.products).toEqual([{ id: f.product.id, name: f.product.name, slug: f.product.slug, image: expect.any(String), quantity: 2, repeat: false }]);
+    expect(answer.removed).toEqual([]);
+    expect(answer.unavailable).toEqual([]);
+    // One product: the cheapest split is one shop, and the cheapest single shop is that shop.
+    expect(answer.cheapest!.orders).toHaveLength(1);
+    expect(answer.singleShop).toEqual(answer.cheapest);
+    expect(answer.saving).toBe(0);
+    const [order] = answer.cheapest!.orders;
+    expect(order!.lines).toEqual([expect.objectContaining({ productId: f.product.id, quantity: 2, linePrice: Math.round(order!.lines[0]!.unitPrice * 200) / 100 })]);
+    expect(answer.cheapest!.total).toBe(Math.round((order!.items + (order!.delivery ?? 0)) * 100) / 100);
+    expect(databaseDigest()).toBe(before);
   },
   "POST /api/clicks": async () => {
     const timestamp = "2026-11-22T10:00:00.000Z";

@@ -13,7 +13,7 @@ import {
   type BasketRetailer,
   type MultiBuy,
 } from "./basket.ts";
-import type { DeliveryRule } from "./delivery.ts";
+import { deliveryFor, type DeliveryRule } from "./delivery.ts";
 
 const line = (productId: number, quantity = 1, repeat = false): BasketLine => ({ productId, quantity, repeat });
 const offer = (productId: number, retailerId: number, itemPence: number, over: Partial<BasketOffer> = {}): BasketOffer => ({
@@ -206,22 +206,43 @@ describe("orderDelivery", () => {
   const shop = (rule: DeliveryRule): BasketRetailer => ({ id: 1, rule });
   const withRule = shop({ standardPence: 399, freeFromPence: 3900 });
   const noRule = shop({ standardPence: null, freeFromPence: null });
-  it("(a) is free when every offer in the order is marked free, even below the threshold", () => {
+  it("of a single offer is what its product page says (deliveryFor at its price)", () => {
+    const cases: [DeliveryRule, Partial<BasketOffer>, number][] = [
+      [withRule.rule, {}, 3899],
+      [withRule.rule, {}, 3900],
+      [withRule.rule, { deliveryPence: 250 }, 1000],
+      [withRule.rule, { deliveryPence: 250 }, 5000],
+      [withRule.rule, { freeDelivery: true }, 1000],
+      [withRule.rule, { freeDelivery: true, deliveryPence: 199 }, 1000],
+      [noRule.rule, {}, 1000],
+      [{ standardPence: null, freeFromPence: 3900 }, {}, 500],
+    ];
+    for (const [rule, fields, price] of cases) {
+      const single = offer(1, 1, price, fields);
+      expect(orderDelivery(shop(rule), [single], price), JSON.stringify([rule, fields, price])).toBe(deliveryFor(price, single, rule));
+    }
+  });
+  it("is free for offers marked free, but one unmarked offer below the threshold brings the standard charge", () => {
     expect(orderDelivery(withRule, [offer(1, 1, 500, { freeDelivery: true }), offer(2, 1, 500, { freeDelivery: true })], 1000)).toBe(0);
     expect(orderDelivery(withRule, [offer(1, 1, 500, { freeDelivery: true }), offer(2, 1, 500)], 1000)).toBe(399);
   });
-  it("(b) is free when the order's items reach the threshold", () => {
+  it("counts the order's items together toward the threshold: exactly on it is free, a penny below is not", () => {
     expect(orderDelivery(withRule, [offer(1, 1, 2000), offer(2, 1, 1900)], 3900)).toBe(0);
-    expect(orderDelivery(shop({ standardPence: null, freeFromPence: 3900 }), [offer(1, 1, 3900, { deliveryPence: 500 })], 3900)).toBe(0);
+    expect(orderDelivery(withRule, [offer(1, 1, 2000), offer(2, 1, 1899)], 3899)).toBe(399);
   });
-  it("(c) is the standard charge below the threshold, whatever the offers state", () => {
-    expect(orderDelivery(withRule, [offer(1, 1, 1000, { deliveryPence: 250 })], 1000)).toBe(399);
-  });
-  it("(d) is the largest delivery stated by the offers not marked free, else not known", () => {
+  it("charges a delivery an offer's source states whatever the threshold, and the largest charge once", () => {
+    // A stated charge (a marketplace seller's, a bulky item's) is not waived by the shop's threshold.
+    expect(orderDelivery(withRule, [offer(1, 1, 3000, { deliveryPence: 250 }), offer(2, 1, 2000)], 5000)).toBe(250);
+    // Below the threshold the standard charge is the larger one.
+    expect(orderDelivery(withRule, [offer(1, 1, 1000, { deliveryPence: 250 }), offer(2, 1, 500)], 1500)).toBe(399);
+    expect(orderDelivery(withRule, [offer(1, 1, 1000, { deliveryPence: 450 }), offer(2, 1, 500)], 1500)).toBe(450);
     expect(orderDelivery(noRule, [offer(1, 1, 500, { deliveryPence: 250 }), offer(2, 1, 500, { deliveryPence: 300 }), offer(3, 1, 500)], 1500)).toBe(300);
-    expect(orderDelivery(noRule, [offer(1, 1, 500, { deliveryPence: 250 }), offer(2, 1, 500, { deliveryPence: 500, freeDelivery: true })], 1000)).toBe(250);
+  });
+  it("is not known when no offer's delivery is known; known charges count though others are not", () => {
     expect(orderDelivery(noRule, [offer(1, 1, 500), offer(2, 1, 500)], 1000)).toBeNull();
     expect(orderDelivery(shop({ standardPence: null, freeFromPence: 3900 }), [offer(1, 1, 500)], 500)).toBeNull();
+    expect(orderDelivery(shop({ standardPence: null, freeFromPence: 3900 }), [offer(1, 1, 3900)], 3900)).toBe(0);
+    expect(orderDelivery(noRule, [offer(1, 1, 500), offer(2, 1, 500, { freeDelivery: true })], 1000)).toBe(0);
   });
   it("counts unknown delivery as nothing and says so; a retailer missing from the list has no rule", () => {
     const quote = quoteBasket({ lines: [line(1), line(2)], offers: [offer(1, 7, 1000), offer(2, 8, 1500, { deliveryPence: 250 })], retailers: [] });
@@ -347,13 +368,13 @@ function randomBasket(seed: number, products: number, retailers: number, offerCh
   return { lines, offers, retailers: rules.filter(() => random() > 0.1) };
 }
 
-/** The order delivery rule, written again for the brute force. */
+/**
+ * The order delivery rule, written again for the brute force with the product page's own rule
+ * (deliveryFor) for each offer at the order's items: the largest known charge, else null.
+ */
 function deliveryByHand(rule: DeliveryRule, offers: readonly BasketOffer[], itemsPence: number): number | null {
-  if (offers.every((o) => o.freeDelivery)) return 0;
-  if (rule.freeFromPence !== null && itemsPence >= rule.freeFromPence) return 0;
-  if (rule.standardPence !== null) return rule.standardPence;
-  const stated = offers.filter((o) => !o.freeDelivery && o.deliveryPence !== null).map((o) => o.deliveryPence!);
-  return stated.length === 0 ? null : Math.max(...stated);
+  const charges = offers.map((o) => deliveryFor(itemsPence, o, rule)).filter((charge): charge is number => charge !== null);
+  return charges.length === 0 ? null : Math.max(...charges);
 }
 
 interface Brute {

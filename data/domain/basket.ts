@@ -174,47 +174,67 @@ export function lineCost(line: BasketLine, offer: BasketOffer): PlannedLine {
 
 /**
  * Delivery for one retailer's order of the lines at `offers`, whose items come to `itemsPence`.
- * One charge per order, the order's items counting toward the threshold: free when every offer in
- * the order is marked free; else free when the rule has a threshold and the items reach it
- * (exactly on it is free); else the rule's standard charge; else the largest delivery stated by
- * the order's offers that are not marked free; else not known (null).
+ * Each offer carries the delivery it carries on its product page (deliveryFor), worked out at the
+ * order's items rather than its own price: the delivery its source states for it; else nothing
+ * when marked free; else the retailer's rule, free when the order's items reach the threshold
+ * (exactly on it is free), else the standard charge; else not known. The order pays one charge,
+ * the largest of those known; null when none is known. So an order of one item costs what its
+ * product page says, and the items of an order count together toward the threshold.
  * @example orderDelivery({ id: 1, rule: { standardPence: 399, freeFromPence: 3900 } }, offers, 3900) // 0
  * @example orderDelivery({ id: 1, rule: { standardPence: 399, freeFromPence: 3900 } }, offers, 3899) // 399
  * @example orderDelivery({ id: 1, rule: { standardPence: null, freeFromPence: null } }, [{ ...offer, deliveryPence: 250 }, { ...offer, deliveryPence: 300 }], 1000) // 300
  */
 export function orderDelivery(retailer: BasketRetailer, offers: readonly BasketOffer[], itemsPence: Pence): Pence | null {
-  let allFree = true;
-  let largestStated = noStated;
-  for (const offer of offers) {
-    if (offer.freeDelivery) continue;
-    allFree = false;
-    if (offer.deliveryPence !== null && offer.deliveryPence > largestStated) largestStated = offer.deliveryPence;
-  }
-  return deliveryOf(retailer.rule, allFree, largestStated, itemsPence);
+  let summary = emptyDelivery;
+  for (const offer of offers) summary = withOffer(summary, offer);
+  return deliveryOf(retailer.rule, summary, itemsPence);
+}
+
+/** What decides an order's delivery, summed up over its offers (withOffer adds one). */
+interface DeliverySummary {
+  /** The largest delivery an offer's source states; noStated when none states one. */
+  largestStated: number;
+  /** Some offer without a stated delivery is marked free (it carries nothing). */
+  anyMarkedFree: boolean;
+  /** Some offer has neither: it carries the retailer's rule. */
+  anyByRule: boolean;
 }
 
 /** Marks "no offer in the order states a delivery" where a stated delivery (>= 0) is kept. */
 const noStated = -1;
+const emptyDelivery: DeliverySummary = { largestStated: noStated, anyMarkedFree: false, anyByRule: false };
 
-/** The order delivery rule (orderDelivery) on an order summed up: all offers free, the largest stated delivery of the others, the items. */
-function deliveryOf(rule: DeliveryRule, allFree: boolean, largestStated: number, itemsPence: Pence): Pence | null {
-  // (a) An order of offers all marked free is delivered free.
-  if (allFree) return 0;
-  // (b) Free when the items reach the threshold; exactly on it is free.
-  if (rule.freeFromPence !== null && itemsPence >= rule.freeFromPence) return 0;
-  // (c) Else the retailer's standard charge.
-  if (rule.standardPence !== null) return rule.standardPence;
-  // (d) Else the largest delivery the order's offers not marked free state; null when none states one.
-  return largestStated === noStated ? null : largestStated;
+function withOffer(summary: DeliverySummary, offer: BasketOffer): DeliverySummary {
+  if (offer.deliveryPence !== null) return { ...summary, largestStated: Math.max(summary.largestStated, offer.deliveryPence) };
+  if (offer.freeDelivery) return summary.anyMarkedFree ? summary : { ...summary, anyMarkedFree: true };
+  return summary.anyByRule ? summary : { ...summary, anyByRule: true };
+}
+
+/** The retailer's rule at an order's items: free from the threshold (inclusive), else the standard charge (null: not known). */
+function byRule(rule: DeliveryRule, itemsPence: Pence): Pence | null {
+  return rule.freeFromPence !== null && itemsPence >= rule.freeFromPence ? 0 : rule.standardPence;
+}
+
+/** The order delivery rule (orderDelivery) on an order summed up: the largest delivery its offers carry, null when none is known. */
+function deliveryOf(rule: DeliveryRule, summary: DeliverySummary, itemsPence: Pence): Pence | null {
+  let largest: Pence | null = summary.largestStated === noStated ? null : summary.largestStated;
+  if (summary.anyMarkedFree) largest = Math.max(largest ?? 0, 0);
+  if (summary.anyByRule) {
+    const charged = byRule(rule, itemsPence);
+    if (charged !== null) largest = Math.max(largest ?? 0, charged);
+  }
+  return largest;
 }
 
 /**
  * How much more in items makes the order's delivery free: the threshold less the items, when
- * delivery is not already free and the rule has a threshold; else null.
- * @example toFreeDelivery({ standardPence: 399, freeFromPence: 3900 }, 399, 3000) // 900
+ * delivery is not free yet and reaching the threshold would make it free (no offer in the order
+ * states a charge of its own); else null.
+ * @example toFreeDelivery({ standardPence: 399, freeFromPence: 3900 }, { largestStated: -1, anyMarkedFree: false, anyByRule: true }, 399, 3000) // 900
  */
-function toFreeDelivery(rule: DeliveryRule, deliveryPence: Pence | null, itemsPence: Pence): Pence | null {
-  return deliveryPence !== 0 && rule.freeFromPence !== null ? rule.freeFromPence - itemsPence : null;
+function toFreeDelivery(rule: DeliveryRule, summary: DeliverySummary, deliveryPence: Pence | null, itemsPence: Pence): Pence | null {
+  if (deliveryPence === 0 || rule.freeFromPence === null || itemsPence >= rule.freeFromPence) return null;
+  return deliveryOf(rule, summary, rule.freeFromPence) === 0 ? rule.freeFromPence - itemsPence : null;
 }
 
 function assertQuantity(line: BasketLine): void {
@@ -285,19 +305,19 @@ function prepare(input: BasketInput): Problem {
 type Assignment = number[];
 
 /** What retailer `r`'s order of the lines `lineIndexes` costs to the door (unknown delivery as 0), and its delivery. */
-function orderCost(problem: Problem, r: number, lineIndexes: readonly number[]): { itemsPence: Pence; deliveryPence: Pence | null; totalPence: Pence } {
+function orderCost(
+  problem: Problem,
+  r: number,
+  lineIndexes: readonly number[],
+): { itemsPence: Pence; deliveryPence: Pence | null; totalPence: Pence; summary: DeliverySummary } {
   let itemsPence = 0;
-  let allFree = true;
-  let largestStated = noStated;
+  let summary = emptyDelivery;
   for (const i of lineIndexes) {
-    const offer = problem.offers[i]![r]!;
     itemsPence += problem.costs[i]![r]!.linePence;
-    if (offer.freeDelivery) continue;
-    allFree = false;
-    if (offer.deliveryPence !== null && offer.deliveryPence > largestStated) largestStated = offer.deliveryPence;
+    summary = withOffer(summary, problem.offers[i]![r]!);
   }
-  const deliveryPence = lineIndexes.length === 0 ? 0 : deliveryOf(problem.retailers[r]!.rule, allFree, largestStated, itemsPence);
-  return { itemsPence, deliveryPence, totalPence: itemsPence + (deliveryPence ?? 0) };
+  const deliveryPence = lineIndexes.length === 0 ? 0 : deliveryOf(problem.retailers[r]!.rule, summary, itemsPence);
+  return { itemsPence, deliveryPence, totalPence: itemsPence + (deliveryPence ?? 0), summary };
 }
 
 /** The lines each retailer takes under `assignment`: groups[r] lists line indexes in line order. */
@@ -312,14 +332,14 @@ function planOf(problem: Problem, assignment: Assignment): BasketPlan {
   groupsOf(problem, assignment).forEach((lineIndexes, r) => {
     if (lineIndexes.length === 0) return;
     const retailer = problem.retailers[r]!;
-    const { itemsPence, deliveryPence, totalPence } = orderCost(problem, r, lineIndexes);
+    const { itemsPence, deliveryPence, totalPence, summary } = orderCost(problem, r, lineIndexes);
     orders.push({
       retailerId: retailer.id,
       lines: lineIndexes.map((i) => problem.costs[i]![r]!),
       itemsPence,
       deliveryPence,
       totalPence,
-      toFreeDeliveryPence: toFreeDelivery(retailer.rule, deliveryPence, itemsPence),
+      toFreeDeliveryPence: toFreeDelivery(retailer.rule, summary, deliveryPence, itemsPence),
     });
   });
   const sum = (of: (order: RetailerOrder) => number) => orders.reduce((total, order) => total + of(order), 0);
@@ -439,10 +459,8 @@ function orderCosts(problem: Problem, r: number, offered: number): Float64Array 
   const size = 1 << problem.lines.length;
   const cost = new Float64Array(size);
   const items = new Float64Array(size);
-  const allFree = new Uint8Array(size);
-  const largestStated = new Float64Array(size);
-  allFree[0] = 1;
-  largestStated[0] = noStated;
+  const summaries: DeliverySummary[] = new Array<DeliverySummary>(size);
+  summaries[0] = emptyDelivery;
   const rule = problem.retailers[r]!.rule;
   // Counting up, a set's part without its lowest line is always worked out before the set.
   for (let set = 1; set < size; set++) {
@@ -450,11 +468,9 @@ function orderCosts(problem: Problem, r: number, offered: number): Float64Array 
     const low = set & -set;
     const i = lineOfBit(low);
     const rest = set ^ low;
-    const offer = problem.offers[i]![r]!;
     items[set] = items[rest]! + problem.costs[i]![r]!.linePence;
-    allFree[set] = allFree[rest]! && offer.freeDelivery ? 1 : 0;
-    largestStated[set] = offer.freeDelivery || offer.deliveryPence === null ? largestStated[rest]! : Math.max(largestStated[rest]!, offer.deliveryPence);
-    cost[set] = items[set]! + (deliveryOf(rule, allFree[set] === 1, largestStated[set]!, items[set]!) ?? 0);
+    summaries[set] = withOffer(summaries[rest]!, problem.offers[i]![r]!);
+    cost[set] = items[set]! + (deliveryOf(rule, summaries[set]!, items[set]!) ?? 0);
   }
   return cost;
 }
@@ -566,11 +582,11 @@ function heuristicAssignment(problem: Problem): Assignment {
 
 /**
  * A total no plan can go below: every line costs at least its cheapest line cost, and the order
- * that holds a line pays at least the least delivery any order at that retailer holding the line
- * can pay (nothing when the offer is marked free, as an order of free offers is free, or when the
- * retailer's threshold can be reached by all the lines it offers; else its standard charge; else
- * the line's own stated delivery, since the largest stated one is charged). Only one such
- * delivery is counted, for the line where it adds most, as other lines may share that order.
+ * that holds a line pays at least the delivery the line's offer carries in any order (its stated
+ * delivery, as the largest charge is paid; nothing when it is marked free; else nothing when the
+ * retailer's threshold can be reached by all the lines it offers, else its standard charge, or
+ * nothing when that is not known). Only one such delivery is counted, for the line where it adds
+ * most, as other lines may share that order.
  */
 function lowerBoundOf(problem: Problem): Pence {
   const m = problem.retailers.length;
@@ -586,8 +602,8 @@ function lowerBoundOf(problem: Problem): Pence {
       if (cost === undefined) continue;
       const offer = problem.offers[i]![r]!;
       const { rule } = problem.retailers[r]!;
-      const canBeFree = offer.freeDelivery || (rule.freeFromPence !== null && reachable[r]! >= rule.freeFromPence);
-      const leastDelivery = canBeFree ? 0 : (rule.standardPence ?? offer.deliveryPence ?? 0);
+      const canReachFree = rule.freeFromPence !== null && reachable[r]! >= rule.freeFromPence;
+      const leastDelivery = offer.deliveryPence ?? (offer.freeDelivery || canReachFree ? 0 : (rule.standardPence ?? 0));
       cheapest = Math.min(cheapest, cost.linePence);
       cheapestWithDelivery = Math.min(cheapestWithDelivery, cost.linePence + leastDelivery);
     }

@@ -28,3 +28,9 @@ export const catalogueTextLimits = {
   feedSourceName: 100,
   feedSchedule: 100,
 } as const;
+
+/**
+ * A basket: at most this many different products, each at most this many times. The cheapest
+ * split is exact up to 8 products over 8 retailers and found by a heuristic beyond.
+ */
+export const basketLimits = { products: 20, quantity: 99 } as const;

@@ -7,6 +7,7 @@ export const homePath = "/";
 export const vouchersPath = "/vouchers";
 export const alertsPath = "/my-alerts";
 export const favoritesPath = "/favorites";
+export const basketPath = "/basket";
 export const adminPath = "/admin";
 export const privacyPath = "/privacy-policy";
 export const cookiePath = "/cookie-policy";

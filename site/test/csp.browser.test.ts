@@ -25,7 +25,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const categories = (await (await fetch(`${baseUrl}/api/categories`)).json()) as Category[];
   const products = (await (await fetch(`${baseUrl}/api/products?limit=2`)).json()) as Product[];
-  const singles = ["/", "/vouchers", "/search?q=dog", "/privacy-policy", "/favorites", "/my-alerts", "/compare", "/no-such-page"];
+  const singles = ["/", "/vouchers", "/search?q=dog", "/privacy-policy", "/favorites", "/my-alerts", "/compare", "/basket", "/no-such-page"];
   references = [categoryPath(categories[0]!.slug), productPath(products[0]!.slug), "/about", ...singles];
   checked = [categoryPath(categories[1]!.slug), productPath(products[1]!.slug), "/cookie-policy", ...singles];
 });

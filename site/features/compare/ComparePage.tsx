@@ -25,6 +25,7 @@ import { cn } from "../../lib/cn.ts";
 import { $petProfile, loadPetProfile } from "../pet-profile/pet-profile.store.ts";
 import type { LinkContext } from "../products/ProductCard.tsx";
 import { $compareItems, removeProductFromCompare } from "./compare.store.ts";
+import AddToBasketButton from "../basket/AddToBasketButton.tsx";
 
 type Load = { status: "loading" } | { status: "ready"; products: CompareProduct[]; asked: number } | { status: "error" };
 
@@ -300,6 +301,11 @@ export default function ComparePage({ categories, links }: { categories: { name:
           {missing === 1 ? "One product you asked for is" : `${missing} products you asked for are`} no longer listed.
         </p>
       )}
+      <AddToBasketButton
+        className="mb-4"
+        products={products.map((product) => ({ productId: product.id, name: product.name, slug: product.slug, image: product.image }))}
+        label={products.length === 1 ? "Add it to your basket" : `Add these ${products.length} to your basket`}
+      />
       {/* Narrow screens scroll the products sideways under the row names, which stay in view.
           Positioned, so the screen-reader-only texts inside (absolutely placed) scroll with it
           instead of widening the page. */}

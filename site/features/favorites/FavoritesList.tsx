@@ -16,6 +16,7 @@ import { showFallbackImage } from "../../lib/browser/image-fallback.ts";
 import type { LinkContext } from "../products/ProductCard.tsx";
 import { toast } from "../toast/toast.store.ts";
 import { removeFavorite } from "./favorites.store.ts";
+import AddToBasketButton from "../basket/AddToBasketButton.tsx";
 
 interface Favorite {
   id: number;
@@ -202,68 +203,77 @@ export default function FavoritesList({ links }: { links: LinkContext }) {
       </div>
     );
   }
+  const basketable = state.favorites.map(({ product }) => ({ productId: product.id, name: product.name, slug: product.slug, image: product.image }));
   return (
-    <ul className="grid gap-4 md:grid-cols-2" data-testid="favorites">
-      {state.favorites.map((favorite) => {
-        const { product } = favorite;
-        const best = bestDealOffer(product);
-        const href = best ? buildAffiliateUrl(best.retailer.key, best.url, links.affiliateIds, links.siteName) : null;
-        // A prescription-only medicine may not be advertised: no saving, was price or price move, and "Prescription needed".
-        const prescriptionOnly = isPrescriptionOnly(product.legalCategory);
-        const discount = prescriptionOnly ? null : discountPercent(product.originalPrice, product.bestPrice);
-        return (
-          <li key={favorite.id} className="card flex gap-4 p-4" data-testid="favorite">
-            <a href={productPath(product.slug)} className="shrink-0">
-              <img src={productImage(product)} onError={(event) => showFallbackImage(event.currentTarget, packshotPath(product.slug))} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
-            </a>
-            <div className="min-w-0 flex-1">
-              <h2 className="font-semibold text-slate-900">
-                <a href={productPath(product.slug)} className="hover:text-brand-700 hover:underline">
-                  {product.name}
-                </a>
-              </h2>
-              <p className="mt-1 line-clamp-2 text-sm text-slate-600">{product.description}</p>
-              <p className="mt-2 flex items-baseline gap-2">
-                <span className="text-xl font-extrabold text-slate-900">{formatPrice(product.bestPrice, "N/A")}</span>
-                {product.originalPrice !== null && discount !== null && (
-                  <span className="text-sm text-slate-500">
-                    <span className="sr-only">was </span>
-                    <s>{formatPrice(product.originalPrice)}</s>
-                  </span>
-                )}
-                {product.bestRetailer && <span className="text-xs text-slate-600">at {product.bestRetailer.name}</span>}
-              </p>
-              {prescriptionOnly ? (
-                <p className="mt-1 text-sm font-semibold text-amber-900" data-testid="favorite-prescription">
-                  {prescriptionNeededText}
+    <>
+      {basketable.length > 1 && <AddToBasketButton className="mb-4" products={basketable} label="Add all to your basket" />}
+      <ul className="grid gap-4 md:grid-cols-2" data-testid="favorites">
+        {state.favorites.map((favorite) => {
+          const { product } = favorite;
+          const best = bestDealOffer(product);
+          const href = best ? buildAffiliateUrl(best.retailer.key, best.url, links.affiliateIds, links.siteName) : null;
+          // A prescription-only medicine may not be advertised: no saving, was price or price move, and "Prescription needed".
+          const prescriptionOnly = isPrescriptionOnly(product.legalCategory);
+          const discount = prescriptionOnly ? null : discountPercent(product.originalPrice, product.bestPrice);
+          return (
+            <li key={favorite.id} className="card flex gap-4 p-4" data-testid="favorite">
+              <a href={productPath(product.slug)} className="shrink-0">
+                <img src={productImage(product)} onError={(event) => showFallbackImage(event.currentTarget, packshotPath(product.slug))} alt="" width={112} height={112} className="size-28 rounded-lg bg-slate-100 object-contain p-1" />
+              </a>
+              <div className="min-w-0 flex-1">
+                <h2 className="font-semibold text-slate-900">
+                  <a href={productPath(product.slug)} className="hover:text-brand-700 hover:underline">
+                    {product.name}
+                  </a>
+                </h2>
+                <p className="mt-1 line-clamp-2 text-sm text-slate-600">{product.description}</p>
+                <p className="mt-2 flex items-baseline gap-2">
+                  <span className="text-xl font-extrabold text-slate-900">{formatPrice(product.bestPrice, "N/A")}</span>
+                  {product.originalPrice !== null && discount !== null && (
+                    <span className="text-sm text-slate-500">
+                      <span className="sr-only">was </span>
+                      <s>{formatPrice(product.originalPrice)}</s>
+                    </span>
+                  )}
+                  {product.bestRetailer && <span className="text-xs text-slate-600">at {product.bestRetailer.name}</span>}
                 </p>
-              ) : (
-                <PriceMove favorite={favorite} />
-              )}
-              <Notes favorite={favorite} onSaved={(notes) => update(favorite.id, (f) => ({ ...f, notes }))} />
-              <div className="mt-3 flex flex-wrap gap-2">
-                {href && best ? (
-                  <a
-                    href={href}
-                    target="_blank"
-                    rel="sponsored noopener"
-                    className="btn-deal"
-                    onClick={() => logClick({ retailer: best.retailer.name, productName: product.name, productId: product.id, price: best.price, url: href })}
-                  >
-                    Buy Now <ExternalLink className="size-3.5" aria-hidden="true" />
-                    <span className="sr-only">at {best.retailer.name} (affiliate link, opens in a new tab)</span>
-                  </a>
+                {prescriptionOnly ? (
+                  <p className="mt-1 text-sm font-semibold text-amber-900" data-testid="favorite-prescription">
+                    {prescriptionNeededText}
+                  </p>
                 ) : (
-                  <a href={productPath(product.slug)} className="btn-outline">
-                    Out of stock: see prices
-                  </a>
+                  <PriceMove favorite={favorite} />
                 )}
-                <RemoveButton favorite={favorite} onRemoved={() => update(favorite.id, () => null)} />
+                <Notes favorite={favorite} onSaved={(notes) => update(favorite.id, (f) => ({ ...f, notes }))} />
+                <div className="mt-3 flex flex-wrap gap-2">
+                  {href && best ? (
+                    <a
+                      href={href}
+                      target="_blank"
+                      rel="sponsored noopener"
+                      className="btn-deal"
+                      onClick={() => logClick({ retailer: best.retailer.name, productName: product.name, productId: product.id, price: best.price, url: href })}
+                    >
+                      Buy Now <ExternalLink className="size-3.5" aria-hidden="true" />
+                      <span className="sr-only">at {best.retailer.name} (affiliate link, opens in a new tab)</span>
+                    </a>
+                  ) : (
+                    <a href={productPath(product.slug)} className="btn-outline">
+                      Out of stock: see prices
+                    </a>
+                  )}
+                  <RemoveButton favorite={favorite} onRemoved={() => update(favorite.id, () => null)} />
+                </div>
+                <AddToBasketButton
+                  className="mt-2"
+                  products={[{ productId: product.id, name: product.name, slug: product.slug, image: product.image }]}
+                  label="Add to basket"
+                />
               </div>
-            </div>
-          </li>
-        );
-      })}
-    </ul>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

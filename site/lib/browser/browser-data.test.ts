@@ -7,10 +7,11 @@ import { viewedKey } from "../../features/recently-viewed/record-view.ts";
 import { petProfileKey } from "../../features/pet-profile/pet-profile.store.ts";
 import { compareStorageKey } from "../../features/compare/compare.store.ts";
 import { priceViewKey } from "../../features/price-view/price-view.ts";
+import { basketStorageKey } from "../../features/basket/basket.store.ts";
 
 describe("this browser's data", () => {
   it("is every key the stores keep about the visitor, written as the stores write them", () => {
-    expect([...browserDataKeys.local].sort()).toEqual([userKey, favoritesSavedKey, viewedKey, clickLogKey, petProfileKey].sort());
+    expect([...browserDataKeys.local].sort()).toEqual([userKey, favoritesSavedKey, viewedKey, clickLogKey, petProfileKey, basketStorageKey].sort());
     expect([...browserDataKeys.session].sort()).toEqual([sessionKey, compareStorageKey].sort());
   });
 
