@@ -256,46 +256,49 @@ export default function BasketPage({ categories, links }: { categories: { name: 
   const unavailable = ready ? items.filter((item) => ready.unavailable.includes(item.productId)) : [];
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
-      <section className="card self-start p-5 sm:p-6" aria-labelledby="basket-items-heading">
-        <h2 id="basket-items-heading" className="text-lg font-bold text-slate-900">
-          Your basket ({plural(items.length, "product")})
-        </h2>
-        <BasketItems items={items} />
-        <p className="mt-3 text-xs text-slate-600">Kept in this browser only. Repeat delivery uses a retailer's repeat price where it has one.</p>
-      </section>
-      <div className="space-y-4" aria-live="polite" aria-busy={quote.status === "loading"}>
-        {quote.status === "loading" && <p className="text-slate-600">Finding the cheapest way to buy your basket…</p>}
-        {quote.status === "error" && (
-          <p className="rounded-lg bg-red-50 px-4 py-3 text-red-800" role="alert">
-            {quote.message}
-          </p>
-        )}
-        {ready && (
-          <>
-            <Summary quote={ready} />
-            {unavailable.length > 0 && (
-              <p className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="basket-unavailable">
-                Not in stock at any retailer right now, so left out: {unavailable.map((item) => item.name).join(", ")}.
-              </p>
-            )}
-            {ready.cheapest && <Plan title="Cheapest way to buy it all" plan={ready.cheapest} names={names} links={links} testId="plan-cheapest" />}
-            {ready.singleShop && ready.saving !== null && ready.saving > 0 && (
-              <Plan title="Cheapest from one shop" plan={ready.singleShop} names={names} links={links} testId="plan-single" />
-            )}
-            {ready.cheapest && !ready.exact && (
-              <p className="text-xs text-slate-600" data-testid="basket-heuristic">
-                With more than 8 products or retailers we search the likeliest splits rather than every one: no split can cost less than{" "}
-                {pounds(ready.lowerBound)}.
-              </p>
-            )}
-            <p className="text-xs text-slate-600">
-              Prices to your door: items plus each shop's standard delivery on its order (free over its threshold), from in-stock offers at current prices.
-              Retailer links are affiliate links: we may earn a commission, at no extra cost to you.
+    <>
+      {/* Above the basket on every screen: on a phone the plans come after the whole basket. */}
+      {ready && <Summary quote={ready} />}
+      <div className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <section className="card self-start p-5 sm:p-6" aria-labelledby="basket-items-heading">
+          <h2 id="basket-items-heading" className="text-lg font-bold text-slate-900">
+            Your basket ({plural(items.length, "product")})
+          </h2>
+          <BasketItems items={items} />
+          <p className="mt-3 text-xs text-slate-600">Kept in this browser only. Repeat delivery uses a retailer's repeat price where it has one.</p>
+        </section>
+        <div className="space-y-4" aria-live="polite" aria-busy={quote.status === "loading"}>
+          {quote.status === "loading" && <p className="text-slate-600">Finding the cheapest way to buy your basket…</p>}
+          {quote.status === "error" && (
+            <p className="rounded-lg bg-red-50 px-4 py-3 text-red-800" role="alert">
+              {quote.message}
             </p>
-          </>
-        )}
+          )}
+          {ready && (
+            <>
+              {unavailable.length > 0 && (
+                <p className="rounded-lg bg-amber-50 px-4 py-3 text-sm text-amber-900" data-testid="basket-unavailable">
+                  Not in stock at any retailer right now, so left out: {unavailable.map((item) => item.name).join(", ")}.
+                </p>
+              )}
+              {ready.cheapest && <Plan title="Cheapest way to buy it all" plan={ready.cheapest} names={names} links={links} testId="plan-cheapest" />}
+              {ready.singleShop && ready.saving !== null && ready.saving > 0 && (
+                <Plan title="Cheapest from one shop" plan={ready.singleShop} names={names} links={links} testId="plan-single" />
+              )}
+              {ready.cheapest && !ready.exact && (
+                <p className="text-xs text-slate-600" data-testid="basket-heuristic">
+                  With more than 8 products or retailers we search the likeliest splits rather than every one: no split can cost less than{" "}
+                  {pounds(ready.lowerBound)}.
+                </p>
+              )}
+              <p className="text-xs text-slate-600">
+                Prices to your door: items plus each shop's standard delivery on its order (free over its threshold), from in-stock offers at current prices.
+                Retailer links are affiliate links: we may earn a commission, at no extra cost to you.
+              </p>
+            </>
+          )}
+        </div>
       </div>
-    </div>
+    </>
   );
 }
