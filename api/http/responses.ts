@@ -22,6 +22,7 @@ import type { HeldPrice, RefreshRun } from "../../data/db/price-review.ts";
 import type { acceptHeldPrice } from "../../data/db/price-writer.ts";
 import type { erasePersonalData, readPersonalData } from "../../data/db/privacy.ts";
 import type { countProducts, SearchResult as StoredSearchResult } from "../../data/db/products.ts";
+import type { CatalogueSearch } from "../../data/db/product-search.ts";
 import type { ProductJson } from "../../data/domain/catalogue-json.ts";
 import type { BasketQuoteJson } from "../../data/domain/basket-json.ts";
 import type { getCompareProducts } from "../../data/db/compare.ts";
@@ -204,11 +205,11 @@ export type PersonalDataErasure = ReturnType<typeof erasePersonalData>;
 
 // Public catalogue reads the islands make
 
-/** GET /api/search: a page of matches and how many there are. */
-/** GET /api/search: a page of matches in the API's product shape, and how many match. */
+/** GET /api/search: a page of matches in the API's product shape, how many match, and a correction of a mistyped text. */
 export interface SearchResponse {
   products: ProductJson[];
   total: StoredSearchResult["total"];
+  suggestion: CatalogueSearch["suggestion"];
 }
 /** GET /api/products/count. */
 export interface ProductCountResponse {

@@ -7,7 +7,7 @@ export default defineCachedRead({
   query: searchQuery,
   maxAgeSeconds: 10,
   read: ({ query: { q, sort, offset, limit, ...filters } }, { db }) => {
-    const { products, total } = searchCatalogue(db, q, filters, { sort, offset, limit });
-    return { products: products.map(productJson), total };
+    const { products, total, suggestion } = searchCatalogue(db, q, filters, { sort, offset, limit });
+    return { products: products.map(productJson), total, suggestion };
   },
 });

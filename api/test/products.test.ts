@@ -407,6 +407,49 @@ describe("GET /api/search", () => {
     expect(without.total).toBe(withApostrophe.total);
   });
 
+  it("forgives a typo: a text that finds nothing is answered with its correction's matches, and says so", async () => {
+    type Answer = { products: Product[]; total: number; suggestion: { q: string; label: string; total: number; applied: boolean } | null };
+    const royal = await api.json<Answer>("/api/search?q=royal%20canin");
+    expect(royal.suggestion).toBeNull();
+    const typed = await api.json<Answer>("/api/search?q=royl%20canin");
+    expect(typed.suggestion).toEqual({ q: "royal canin", label: "Royal Canin", total: royal.total, applied: true });
+    expect(typed.total).toBe(royal.total);
+    expect(typed.products.map((p) => p.id)).toEqual(royal.products.map((p) => p.id));
+
+    const whiskas = await api.json<Answer>("/api/search?q=whiskas");
+    expect(whiskas.total).toBeGreaterThan(0);
+    const wiskas = await api.json<Answer>("/api/search?q=wiskas");
+    expect(wiskas.suggestion).toEqual({ q: "whiskas", label: "Whiskas", total: whiskas.total, applied: true });
+    expect(wiskas.products.map((p) => p.id)).toEqual(whiskas.products.map((p) => p.id));
+    // With the grid's filters, the correction's matches are filtered as any search's.
+    const filtered = await api.json<Answer>("/api/search?q=wiskas&category=cat-food&limit=100");
+    expect(filtered.suggestion?.applied).toBe(true);
+    expect(filtered.products.every((p) => p.category.slug === "cat-food")).toBe(true);
+  });
+
+  it("suggests beside a text that finds little, and says nothing for text that finds enough or is past correcting", async () => {
+    type Answer = { products: Product[]; total: number; suggestion: { q: string; label: string; total: number; applied: boolean } | null };
+    // "zanzibarian" finds its 3 edge products: enough.
+    expect((await api.json<Answer>("/api/search?q=zanzibarian")).suggestion).toBeNull();
+    // Nothing is close to this.
+    const nonsense = await api.json<Answer>("/api/search?q=qwxzvbn");
+    expect(nonsense).toEqual({ products: [], total: 0, suggestion: null });
+    // A word one edit from a rare word that one product uses, and from a common one: the search
+    // finds the one product, and the common word's correction is suggested beside it.
+    const db = api.db.$client;
+    db.prepare("UPDATE products SET name = 'Whiskaz Travel Bowl' WHERE id = ?").run(edge.twins[0]);
+    try {
+      await expect
+        .poll(async () => (await api.json<Answer>("/api/search?q=whiskaz")).suggestion, { timeout: 5000 })
+        .toEqual(expect.objectContaining({ q: "whiskas", label: "Whiskas", applied: false }));
+      const little = await api.json<Answer>("/api/search?q=whiskaz");
+      expect(little.products.map((p) => p.id)).toEqual([edge.twins[0]]);
+      expect(little.suggestion!.total).toBeGreaterThan(1);
+    } finally {
+      db.prepare("UPDATE products SET name = 'Quokka Treat' WHERE id = ?").run(edge.twins[0]);
+    }
+  });
+
   it("matches category names and pages through all hits", async () => {
     const { total } = await api.json<{ total: number }>("/api/search?q=dog");
     const seen = new Set<number>();
@@ -464,17 +507,17 @@ describe("GET /api/search", () => {
     // Pages of a sorted, filtered search fit together.
     const second = await api.json<{ products: Product[] }>(`/api/search?q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}&offset=1&limit=1`);
     expect(second.products.map((p) => p.id)).toEqual([cheapest.products[1]!.id]);
-    expect(await api.json(`/api/search?q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}&offset=500`)).toEqual({ products: [], total: cheapest.total });
-    expect(await api.json("/api/search?q=zzzzqqqq&sort=price_asc&brand=Whiskas")).toEqual({ products: [], total: 0 });
-    expect(await api.json("/api/search?q=cat&category=no-such-category")).toEqual({ products: [], total: 0 });
+    expect(await api.json(`/api/search?q=cat&sort=price_asc&brand=${encodeURIComponent(brand)}&offset=500`)).toEqual({ products: [], total: cheapest.total, suggestion: null });
+    expect(await api.json("/api/search?q=zzzzqqqq&sort=price_asc&brand=Whiskas")).toEqual({ products: [], total: 0, suggestion: null });
+    expect(await api.json("/api/search?q=cat&category=no-such-category")).toEqual({ products: [], total: 0, suggestion: null });
   });
 
   it("returns nothing for empty or symbol-only text, and treats FTS syntax as text", async () => {
-    expect(await api.json("/api/search?q=")).toEqual({ products: [], total: 0 });
-    expect(await api.json("/api/search")).toEqual({ products: [], total: 0 });
-    expect(await api.json("/api/search?q=%22%20*%20(")).toEqual({ products: [], total: 0 });
+    expect(await api.json("/api/search?q=")).toEqual({ products: [], total: 0, suggestion: null });
+    expect(await api.json("/api/search")).toEqual({ products: [], total: 0, suggestion: null });
+    expect(await api.json("/api/search?q=%22%20*%20(")).toEqual({ products: [], total: 0, suggestion: null });
     const response = await api.get(`/api/search?q=${encodeURIComponent('name:royal OR "x NEAR(a b)')}`);
     expect(response.status).toBe(200);
-    expect(await api.json("/api/search?q=zzzzqqqq")).toEqual({ products: [], total: 0 });
+    expect(await api.json("/api/search?q=zzzzqqqq")).toEqual({ products: [], total: 0, suggestion: null });
   });
 });

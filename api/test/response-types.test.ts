@@ -41,7 +41,11 @@ describe("declared response types follow the server functions", () => {
     expectTypeOf<Api.MachineTokenList>().toEqualTypeOf<ReturnType<typeof listMachineTokens>>();
     expectTypeOf<Api.PersonalDataErasure>().toEqualTypeOf<ReturnType<typeof erasePersonalData>>();
     // Search answers the stored read's total with its products in the API's shape (money in pounds).
-    expectTypeOf<Api.SearchResponse>().toEqualTypeOf<{ products: ProductJson[]; total: ReturnType<typeof searchCatalogue>["total"] }>();
+    expectTypeOf<Api.SearchResponse>().toEqualTypeOf<{
+      products: ProductJson[];
+      total: ReturnType<typeof searchCatalogue>["total"];
+      suggestion: ReturnType<typeof searchCatalogue>["suggestion"];
+    }>();
     expectTypeOf<Api.FeedSourceList["sources"]>().toEqualTypeOf<ReturnType<FeedImports["views"]>>();
   });
 

@@ -17,6 +17,7 @@ import type { LegalCategory } from "../domain/legal-category.ts";
 import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { bareSpecies, SearchIndex, searchColumnWeights, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
+import { SearchVocabulary, type SearchSuggestion } from "../domain/search-suggest.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { detailColumnsSql, prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
 import { detailsFromRow } from "../domain/product-details.ts";
@@ -359,6 +360,15 @@ export function searchProducts(db: Db, text: string, page: { offset: number; lim
   return { products: hits.ids.map((id) => products.get(id)).filter((product) => product !== undefined), total: hits.total };
 }
 
+/**
+ * A correction of the text's unknown words (search-suggest.ts: words no known word starting with
+ * them is used by `minProducts` products), the one `matches` counts most products for, or null. The words come from the catalogue's names and brands as last indexed.
+ */
+export function suggestSearch(db: Db, text: string, matches: (q: string) => number, minProducts = 1): SearchSuggestion | null {
+  searchIndexFor(db);
+  return searchIndexes.get(db.$client)?.vocabulary.suggest(text, matches, minProducts) ?? null;
+}
+
 /** Every product matching the text, best match first: the order searchProducts pages through. */
 export function searchMatchIds(db: Db, text: string): number[] {
   const terms = searchTerms(text);
@@ -396,6 +406,8 @@ function searchWithFts(db: Db, text: string, page: { offset: number; limit: numb
 
 interface SearchIndexState {
   index: SearchIndex | null;
+  /** The words of names and brands typos are corrected to: the last one built, kept while the index is rebuilt. */
+  vocabulary: SearchVocabulary;
   /** The searchable catalogue's state the index was built from. */
   version: string;
   rebuildScheduled: boolean;
@@ -430,7 +442,7 @@ interface SearchRow {
 }
 
 /** Reads exactly what FTS5 indexed, with each product's rank, in one snapshot. */
-function buildSearchIndex(db: Db): { index: SearchIndex; version: string } {
+function buildSearchIndex(db: Db): { index: SearchIndex; version: string; vocabulary: SearchVocabulary } {
   return db.$client.transaction(() => {
     const version = searchVersion(db);
     const rows = statement<SearchRow>(
@@ -446,7 +458,7 @@ function buildSearchIndex(db: Db): { index: SearchIndex; version: string } {
         foodFor: foodSpeciesOf(row.category_slug),
       })),
     );
-    return { index, version };
+    return { index, version, vocabulary: new SearchVocabulary(rows) };
   })();
 }
 

@@ -12,6 +12,8 @@ import {
   type GridFilters,
   type GridState,
 } from "../../../data/domain/grid-query.ts";
+import { categoryPath, searchBasePath } from "../../../data/domain/paths.ts";
+import type { SearchResponse } from "../../../api/http/responses.ts";
 import { fetchSearch } from "../../lib/api.ts";
 import { pushQuery, replaceQuery } from "../../lib/browser/address.ts";
 import { toCardProduct, type CardProduct } from "../products/card-product.ts";
@@ -36,6 +38,7 @@ export default function SearchResults({ links, ...lists }: Props) {
   const [state, setState] = useState<GridState>(() => resetFilters(defaults));
   const [products, setProducts] = useState<CardProduct[]>([]);
   const [total, setTotal] = useState(0);
+  const [suggestion, setSuggestion] = useState<SearchResponse["suggestion"]>(null);
   const [status, setStatus] = useState<Status>("idle");
   const heading = useRef<HTMLHeadingElement>(null);
   const latest = useRef(0);
@@ -49,6 +52,7 @@ export default function SearchResults({ links, ...lists }: Props) {
       // An empty query returns nothing without calling the server.
       setProducts([]);
       setTotal(0);
+      setSuggestion(null);
       setStatus("done");
       return;
     }
@@ -67,12 +71,14 @@ export default function SearchResults({ links, ...lists }: Props) {
       }
       setProducts(result.products.map(toCardProduct));
       setTotal(result.total);
+      setSuggestion(result.suggestion);
     } catch (error) {
       // A non-ok search response is treated as no results.
       console.error("Search failed", error);
       if (id !== latest.current) return;
       setProducts([]);
       setTotal(0);
+      setSuggestion(null);
     }
     setStatus("done");
   }, []);
@@ -104,6 +110,20 @@ export default function SearchResults({ links, ...lists }: Props) {
   const filtered = gridQueryString(withPage(state, 1), defaults) !== gridQueryString(resetFilters(defaults, state), defaults);
 
   const pages = pageCount(total);
+  // The corrected search, with the same filters and sort: a link that works without the island too.
+  const corrected = suggestion ? withPage({ ...state, q: suggestion.q }, 1) : null;
+  const suggestionLink = corrected && suggestion && (
+    <a
+      href={`${searchBasePath}${gridQueryString(corrected, defaults)}`}
+      className="font-semibold text-brand-700 underline hover:text-brand-800"
+      onClick={(event) => {
+        event.preventDefault();
+        go(corrected);
+      }}
+    >
+      {suggestion.label}
+    </a>
+  );
   return (
     <section aria-labelledby="search-title" data-testid="search-results">
       <h1 ref={heading} id="search-title" className="scroll-mt-24 text-3xl font-extrabold tracking-tight text-slate-900">
@@ -121,9 +141,18 @@ export default function SearchResults({ links, ...lists }: Props) {
       ) : status === "idle" ? null : !state.q ? (
         <p className="mt-4 text-slate-700">Type what you're looking for in the search box above, for example "Royal Canin" or "dog bed".</p>
       ) : products.length === 0 ? (
-        <div className="py-16 text-center">
+        <div className="py-16 text-center" data-testid="search-empty">
           <p className="text-lg font-semibold text-slate-900">No products found</p>
           <p className="mt-2 text-slate-700">No products match your search... Try different keywords or browse our categories.</p>
+          <ul className="mt-4 flex flex-wrap justify-center gap-2" aria-label="Our categories">
+            {lists.categories.map((category) => (
+              <li key={category.slug}>
+                <a href={categoryPath(category.slug)} className="btn-outline px-3 py-1.5 text-sm">
+                  {category.name}
+                </a>
+              </li>
+            ))}
+          </ul>
           {filtered && (
             <button type="button" className="btn-primary mt-4" onClick={reset}>
               Reset Filters
@@ -132,6 +161,17 @@ export default function SearchResults({ links, ...lists }: Props) {
         </div>
       ) : (
         <>
+          {suggestion?.applied ? (
+            <p className="mb-2 text-slate-700" data-testid="search-corrected">
+              No products match "{state.q}". Showing results for <strong className="text-slate-900">{suggestion.label}</strong>.
+            </p>
+          ) : (
+            suggestion && (
+              <p className="mb-2 text-slate-700" data-testid="did-you-mean">
+                Did you mean {suggestionLink}?
+              </p>
+            )
+          )}
           <p className="text-slate-700" aria-live="polite">
             Found {total.toLocaleString("en-GB")} product(s) (Page {state.page} of {pages})
           </p>
