@@ -423,8 +423,10 @@ export async function pacedLoad(options: {
 
 /**
  * Distinct search texts a visitor might type, drawn from the catalogue with a fixed seed: brand
- * names, single words of product names, and runs of 1-3 words of a product name whose last word
- * is cut to a prefix (as typed so far). No misspellings.
+ * names, single words of product names, runs of 1-3 words of a product name whose last word is
+ * cut to a prefix (as typed so far), and, one in six, a brand or a word of five letters or more
+ * misspelt by one slip (a letter dropped, doubled, changed or two swapped): the texts the typo
+ * correction runs for.
  */
 export function searchMixQueries(products: readonly { name: string; brand: string }[], count: number): string[] {
   let state = 20_241_122;
@@ -437,11 +439,22 @@ export function searchMixQueries(products: readonly { name: string; brand: strin
       .filter((word) => word.length > 2 && !/\d/.test(word));
   const brands = [...new Set(products.map((product) => product.brand))];
   const vocabulary = [...new Set(products.flatMap((product) => words(product.name)))];
+  const letters = "abcdefghijklmnopqrstuvwxyz";
+  const misspell = (text: string) => {
+    const at = 1 + Math.floor(random() * (text.length - 2));
+    const slip = random();
+    if (slip < 0.25) return text.slice(0, at) + text.slice(at + 1);
+    if (slip < 0.5) return text.slice(0, at) + text[at] + text.slice(at);
+    if (slip < 0.75) return text.slice(0, at) + pick([...letters]) + text.slice(at + 1);
+    return text.slice(0, at) + text[at + 1] + text[at] + text.slice(at + 2);
+  };
+  const longWords = vocabulary.filter((word) => word.length >= 5 && !word.includes("'"));
   const queries = new Set<string>();
   for (let tries = 0; queries.size < count && tries < count * 100; tries++) {
     const kind = random();
-    if (kind < 0.25) queries.add(pick(brands));
-    else if (kind < 0.5) queries.add(pick(vocabulary));
+    if (kind < 1 / 6) queries.add(misspell(random() < 0.5 ? pick(brands).toLowerCase() : pick(longWords)));
+    else if (kind < 0.375) queries.add(pick(brands));
+    else if (kind < 0.583) queries.add(pick(vocabulary));
     else {
       const name = words(pick(products).name);
       const length = Math.min(name.length, 1 + Math.floor(random() * 3));
