@@ -203,6 +203,24 @@ describe("POST /api/basket/quote", () => {
     expect(shape(answer.cheapest, answer)).toEqual({ total: 18.99, orders: [{ retailer: "Pets at Home", lines: ["3 × Basket Toy"], delivery: 3.99, total: 18.99 }] });
   });
 
+  it("uses the price the site owner set by hand, and an offer marked delivered free", async () => {
+    // The toy: £5.00 at Pets at Home, £3.99 delivery.
+    expect((await quoted([{ productId: ids.toy, quantity: 1 }])).cheapest!.total).toBe(8.99);
+    sql("UPDATE product_prices SET price_override = 1, manual_price_pence = 450 WHERE product_id = ?", ids.toy);
+    try {
+      const manual = await quoted([{ productId: ids.toy, quantity: 2 }]);
+      // 2 × £4.50 + £3.99.
+      expect(manual.cheapest!.orders[0]).toEqual(expect.objectContaining({ items: 9, delivery: 3.99, total: 12.99 }));
+      expect(manual.cheapest!.orders[0]!.lines[0]).toEqual(expect.objectContaining({ unitPrice: 4.5, linePrice: 9 }));
+      // Marked free: delivered free whatever the order.
+      sql("UPDATE product_prices SET free_delivery = 1 WHERE product_id = ?", ids.toy);
+      const free = await quoted([{ productId: ids.toy, quantity: 1 }]);
+      expect(free.cheapest!.orders[0]).toEqual(expect.objectContaining({ items: 4.5, delivery: 0, total: 4.5, toFreeDelivery: null }));
+    } finally {
+      sql("UPDATE product_prices SET price_override = 0, manual_price_pence = NULL, free_delivery = 0 WHERE product_id = ?", ids.toy);
+    }
+  });
+
   it("answers a basket of nothing buyable with no plans", async () => {
     const answer = await quoted([{ productId: ids.gone, quantity: 1 }]);
     expect(answer).toEqual(expect.objectContaining({ cheapest: null, singleShop: null, saving: null, unavailable: [ids.gone], removed: [] }));

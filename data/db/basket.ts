@@ -105,15 +105,14 @@ export function readBasketCatalogue(db: Db, productIds: readonly number[], now: 
       multiBuy: null,
       url: row.url,
     });
-    if (!retailers.has(row.retailer_id)) {
-      retailers.set(row.retailer_id, {
-        id: row.retailer_id,
-        key: row.retailer_key,
-        name: row.retailer_name,
-        logo: row.retailer_logo,
-        rule: { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
-      });
-    }
+    // Every row of a retailer carries the same retailer.
+    retailers.set(row.retailer_id, {
+      id: row.retailer_id,
+      key: row.retailer_key,
+      name: row.retailer_name,
+      logo: row.retailer_logo,
+      rule: { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
+    });
   }
   return { products, offers, retailers: [...retailers.values()] };
 }

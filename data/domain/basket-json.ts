@@ -8,7 +8,7 @@ import type { RetailerRef } from "./catalogue.ts";
 import { ruleText, type DeliveryRule } from "./delivery.ts";
 import { toPounds } from "./money.ts";
 
-/** What the JSON needs to know of the basket's products, retailers and offers. */
+/** What the JSON needs to know of the basket's products, retailers and offers: every one the quote names. */
 export interface BasketQuoteSources {
   products: ReadonlyMap<number, { id: number; name: string; slug: string; image: string }>;
   retailers: readonly (RetailerRef & { id: number; rule: DeliveryRule })[];
@@ -75,9 +75,8 @@ export function basketQuoteJson(input: {
   const retailers = new Map(sources.retailers.map((retailer) => [retailer.id, retailer]));
   const urls = new Map(sources.offers.map((offer) => [`${offer.productId}:${offer.retailerId}`, offer.url]));
   const orderJson = (order: RetailerOrder): BasketOrderJson => {
-    const retailer = retailers.get(order.retailerId);
-    if (!retailer) throw new Error(`basket quote names retailer ${order.retailerId}, which it was not given`);
-    const { rule, id, key, name, logo } = retailer;
+    // The quote's orders are at retailers of the offers it was given, whose retailers are given too.
+    const { rule, id, key, name, logo } = retailers.get(order.retailerId)!;
     return {
       retailer: { id, key, name, logo, deliveryRule: ruleText(rule) },
       lines: order.lines.map((line) => ({
@@ -87,7 +86,7 @@ export function basketQuoteJson(input: {
         linePrice: toPounds(line.linePence),
         repeat: line.repeat,
         multiBuySaving: toPounds(line.multiBuySavingPence),
-        url: urls.get(`${line.productId}:${order.retailerId}`) ?? "",
+        url: urls.get(`${line.productId}:${order.retailerId}`)!,
       })),
       items: toPounds(order.itemsPence),
       delivery: toPounds(order.deliveryPence),
@@ -105,9 +104,10 @@ export function basketQuoteJson(input: {
     };
   return {
     quotedAt: input.quotedAt.toISOString(),
-    products: input.lines.flatMap((line) => {
-      const product = sources.products.get(line.productId);
-      return product ? [{ id: product.id, name: product.name, slug: product.slug, image: product.image, quantity: line.quantity, repeat: line.repeat }] : [];
+    // The lines are those of products in the catalogue (the route leaves the others out as removed).
+    products: input.lines.map((line) => {
+      const { id, name, slug, image } = sources.products.get(line.productId)!;
+      return { id, name, slug, image, quantity: line.quantity, repeat: line.repeat };
     }),
     removed: [...input.removed],
     unavailable: quote.unavailable,
