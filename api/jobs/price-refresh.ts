@@ -195,6 +195,7 @@ export async function refreshPrices(options: RefreshOptions): Promise<RefreshSum
               source: `feed:${feed.name}`,
               repeatPricePence: item.offer.repeatPricePence,
               repeatTerms: item.offer.repeatTerms,
+              multiBuy: item.offer.multiBuy,
             });
           }
           log(`Feed ${feed.name}: ${rows} rows read`);

@@ -241,6 +241,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
           source: sourceTag,
           repeatPricePence: offer.repeatPricePence,
           repeatTerms: offer.repeatTerms,
+          multiBuy: offer.multiBuy,
         });
         if (pending.length >= checkBatch) flush();
       } else {
@@ -258,6 +259,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
               source: sourceTag,
               repeatPricePence: offer.repeatPricePence,
               repeatTerms: offer.repeatTerms,
+              multiBuy: offer.multiBuy,
             },
             now(),
             policy,
@@ -309,6 +311,7 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
           freeDelivery: offer.deliveryPence === 0,
           repeatPrice: (offer.repeatPricePence ?? null) === null ? null : pounds(offer.repeatPricePence!),
           repeatTerms: (offer.repeatPricePence ?? null) === null ? null : (offer.repeatTerms ?? null),
+          multiBuy: offer.multiBuy ?? null,
         },
       ],
     });

@@ -18,7 +18,7 @@ const ids: Record<string, number> = {};
 
 const sql = (text: string, ...params: unknown[]) => api.db.$client.prepare(text).run(...params);
 
-async function createProduct(name: string, offers: { retailerId: number; price: number; inStock?: boolean; repeatPrice?: number }[]): Promise<number> {
+async function createProduct(name: string, offers: { retailerId: number; price: number; inStock?: boolean; repeatPrice?: number; multiBuy?: string }[]): Promise<number> {
   const response = await api.admin("POST", "/api/products", {
     name,
     description: "",
@@ -27,7 +27,7 @@ async function createProduct(name: string, offers: { retailerId: number; price: 
     categoryId,
     rating: 4,
     reviewCount: 1,
-    retailerLinks: offers.map(({ retailerId, price, inStock = true, repeatPrice }) => ({
+    retailerLinks: offers.map(({ retailerId, price, inStock = true, repeatPrice, multiBuy }) => ({
       retailerId,
       affiliateUrl: offerUrl(api.db, retailerId, name.toLowerCase().replaceAll(" ", "-")),
       price,
@@ -37,6 +37,7 @@ async function createProduct(name: string, offers: { retailerId: number; price: 
       manualPrice: null,
       freeDelivery: false,
       ...(repeatPrice === undefined ? {} : { repeatPrice }),
+      ...(multiBuy === undefined ? {} : { multiBuy }),
     })),
   });
   expect(response.status, await response.clone().text()).toBe(201);
@@ -219,6 +220,43 @@ describe("POST /api/basket/quote", () => {
     } finally {
       sql("UPDATE product_prices SET price_override = 0, manual_price_pence = NULL, free_delivery = 0 WHERE product_id = ?", ids.toy);
     }
+  });
+
+  it("prices a quantity with a retailer's multi-buy, as the admin typed it in any of the usual wordings", async () => {
+    const pouches = await createProduct("Basket Pouches", [
+      { retailerId: amazon, price: 6, multiBuy: "Buy 2 get 1 free" },
+      { retailerId: petsAtHome, price: 5.5 },
+    ]);
+    // Stored and answered in the site's words.
+    const product = await api.json<{ prices: { retailerId: number; multiBuy: string | null }[] }>(`/api/products/by-id/${pouches}`);
+    expect(product.prices.map(({ retailerId, multiBuy }) => [retailerId, multiBuy]).sort()).toEqual(
+      [
+        [amazon, "3 for 2"],
+        [petsAtHome, null],
+      ].sort(),
+    );
+    // Two: Amazon £12.00 + £3.99 against Pets at Home £11.00 + £3.99.
+    const two = await quoted([{ productId: pouches, quantity: 2 }]);
+    expect(two.cheapest!.total).toBe(14.99);
+    expect(two.cheapest!.orders[0]!.retailer.name).toBe("Pets at Home");
+    // Three: Amazon's 3 for 2 is £12.00 + £3.99 = £15.99, against Pets at Home's £16.50 + £3.99.
+    const three = await quoted([{ productId: pouches, quantity: 3 }]);
+    expect(three.cheapest!.orders).toEqual([
+      expect.objectContaining({
+        retailer: expect.objectContaining({ name: "Amazon" }),
+        lines: [expect.objectContaining({ quantity: 3, unitPrice: 6, linePrice: 12, multiBuySaving: 6 })],
+        total: 15.99,
+      }),
+    ]);
+    // A multi-buy the form cannot read is refused, and nothing is stored.
+    const refused = await api.admin("PUT", `/api/products/${pouches}`, {
+      name: "Basket Pouches",
+      categoryId,
+      retailerLinks: [{ retailerId: amazon, affiliateUrl: offerUrl(api.db, amazon, "basket-pouches"), price: 6, multiBuy: "half price" }],
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('retailerLinks.0.multiBuy: multiBuy must be a multi-buy like "3 for 2" or "2 for £20"');
+    expect(api.db.$client.prepare("SELECT multi_buy FROM product_prices WHERE product_id = ? AND retailer_id = ?").get(pouches, amazon)).toEqual({ multi_buy: "3 for 2" });
   });
 
   it("answers a basket of nothing buyable with no plans", async () => {

@@ -109,6 +109,8 @@ export interface AdminProduct extends ProductDetailValues {
     freeDelivery: boolean;
     repeatPrice: number | null;
     repeatTerms: string | null;
+    /** "3 for 2", "2 for £20.00"; null: none. */
+    multiBuy: string | null;
   }[];
   /** The family its sizes share; null when none. */
   familyKey: string | null;
@@ -146,6 +148,7 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
       freeDelivery: link.freeDelivery,
       repeatPrice: link.repeatPrice,
       repeatTerms: link.repeatTerms,
+      multiBuy: link.multiBuy,
     })),
     familyKey: row.family_key,
     kcalPerKg: row.kcal_per_kg,

@@ -8,6 +8,7 @@ import { statement } from "./statements.ts";
 import type { ProductPriceRow, ProductRow, RetailerRow } from "./rows.ts";
 import type { BasketOffer, BasketRetailer } from "../domain/basket.ts";
 import type { RetailerRef } from "../domain/catalogue.ts";
+import { parseMultiBuy } from "../domain/multi-buy.ts";
 import { effectivePence, isComparable } from "../domain/offers.ts";
 import type { Pence } from "../domain/money.ts";
 
@@ -49,6 +50,7 @@ type OfferRow = Pick<
   | "delivery_pence"
   | "free_delivery"
   | "repeat_price_pence"
+  | "multi_buy"
   | "url"
 > & {
   retailer_key: RetailerRow["key"];
@@ -73,7 +75,7 @@ export function readBasketCatalogue(db: Db, productIds: readonly number[], now: 
   const rows = statement<OfferRow>(
     db,
     `SELECT pp.product_id, pp.retailer_id, pp.price_pence, pp.in_stock, pp.price_override, pp.manual_price_pence, pp.stale,
-       pp.last_checked_at, pp.delivery_pence, pp.free_delivery, pp.repeat_price_pence, pp.url,
+       pp.last_checked_at, pp.delivery_pence, pp.free_delivery, pp.repeat_price_pence, pp.multi_buy, pp.url,
        r.key AS retailer_key, r.name AS retailer_name, r.logo AS retailer_logo,
        r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id
@@ -101,8 +103,7 @@ export function readBasketCatalogue(db: Db, productIds: readonly number[], now: 
       repeatPence: row.repeat_price_pence,
       deliveryPence: row.delivery_pence,
       freeDelivery: row.free_delivery === 1,
-      // No source gives multi-buy offers yet: every offer is sold at its unit price.
-      multiBuy: null,
+      multiBuy: parseMultiBuy(row.multi_buy),
       url: row.url,
     });
     // Every row of a retailer carries the same retailer.

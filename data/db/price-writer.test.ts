@@ -303,6 +303,23 @@ describe("recordPriceChecks: what a check changes", () => {
     expect(row("SELECT repeat_price_pence AS price FROM product_prices WHERE product_id = ? AND retailer_id = ?", overridden, retailers[0])).toEqual({ price: 800 });
   });
 
+  it("stores a source's multi-buy, keeps it when a check says nothing, and clears it when the source says none", () => {
+    const id = product("Multi-buy Pouches");
+    const multiBuy = () =>
+      row<{ multi_buy: string | null }>("SELECT multi_buy FROM product_prices WHERE product_id = ? AND retailer_id = ?", id, retailers[0]).multi_buy;
+    const before = history(id).length;
+    // A multi-buy alone is a change, with no history point (the price did not move).
+    expect(recordPriceChecks(temp.db, [check(id, 1000, { multiBuy: "3 for 2" })], undefined, hours(1)).value.changed).toBe(1);
+    expect(multiBuy()).toBe("3 for 2");
+    expect(history(id)).toHaveLength(before);
+    // A page check says nothing about multi-buys: kept, and no change.
+    expect(recordPriceChecks(temp.db, [check(id, 1000)], undefined, hours(3)).value.changed).toBe(0);
+    expect(multiBuy()).toBe("3 for 2");
+    // A source that states none clears it.
+    expect(recordPriceChecks(temp.db, [check(id, 1000, { multiBuy: null })], undefined, hours(5)).value.changed).toBe(1);
+    expect(multiBuy()).toBeNull();
+  });
+
   it("under an override, a new listed price is stored but the shopper's price (and its history) stays the manual one", () => {
     const id = product("Override Kibble", 9);
     const before = history(id).length;

@@ -48,6 +48,8 @@ export interface PriceCheck {
   repeatPricePence?: Pence | null;
   /** The repeat-delivery terms, set with repeatPricePence (null: none); undefined: keep the stored ones. */
   repeatTerms?: string | null;
+  /** The multi-buy in the site's words ("3 for 2"; null: none); undefined: keep the stored one. */
+  multiBuy?: string | null;
   /** Set: hold this check for review whatever its price, for this reason (a page price read with low confidence). */
   holdReason?: string;
 }
@@ -55,7 +57,7 @@ export interface PriceCheck {
 export interface PriceCheckCounts {
   /** Checks of offers that exist. */
   checked: number;
-  /** Offers whose price, was-price, stock, delivery or repeat-delivery price or terms changed. */
+  /** Offers whose price, was-price, stock, delivery, repeat-delivery price or terms, or multi-buy changed. */
   changed: number;
   /** Prices held for review. */
   held: number;
@@ -79,6 +81,7 @@ type OfferRow = Pick<
   | "url"
   | "repeat_price_pence"
   | "repeat_terms"
+  | "multi_buy"
 >;
 
 /** A confirmation this soon after the last one is not written. */
@@ -112,7 +115,7 @@ export function recordPriceChecks(
     const find = statement<OfferRow>(
       db,
       `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
-         repeat_price_pence, repeat_terms
+         repeat_price_pence, repeat_terms, multi_buy
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     );
     for (const check of checks) {
@@ -182,7 +185,7 @@ function holdReasons(checks: readonly PriceCheck[]): string {
 }
 
 interface CheckOutcome {
-  /** The offer's price, was-price, stock, delivery or repeat-delivery price or terms changed. */
+  /** The offer's price, was-price, stock, delivery, repeat-delivery price or terms, or multi-buy changed. */
   changed: boolean;
   /** Something its pages show changed (the above, the check time, or the stale mark). */
   pageChanged: boolean;
@@ -215,13 +218,15 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
   const statedRepeat = check.repeatPricePence === undefined ? offer.repeat_price_pence : check.repeatPricePence;
   const repeatPrice = statedRepeat !== null && statedRepeat > oneOff ? null : statedRepeat;
   const repeatTerms = repeatPrice === null ? null : check.repeatPricePence === undefined ? offer.repeat_terms : (check.repeatTerms ?? null);
+  const multiBuy = check.multiBuy === undefined ? offer.multi_buy : check.multiBuy;
   const changed =
     offer.price_pence !== check.pricePence ||
     offer.original_price_pence !== original ||
     offer.in_stock !== inStock ||
     offer.delivery_pence !== delivery ||
     offer.repeat_price_pence !== repeatPrice ||
-    offer.repeat_terms !== repeatTerms;
+    offer.repeat_terms !== repeatTerms ||
+    offer.multi_buy !== multiBuy;
   const lastChecked = offer.last_checked_at === null ? Number.NEGATIVE_INFINITY : Date.parse(offer.last_checked_at);
   const recentlyConfirmed = now.getTime() - lastChecked < reconfirmAfterMs && offer.stale === 0;
   if (!changed && recentlyConfirmed && offer.source === check.source) return { changed: false, pageChanged: false };
@@ -229,8 +234,8 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
   statement(
     db,
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, in_stock = ?, delivery_pence = ?, source = ?,
-       last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END, repeat_price_pence = ?, repeat_terms = ? WHERE id = ?`,
-  ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, repeatPrice, repeatTerms, offer.id);
+       last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END, repeat_price_pence = ?, repeat_terms = ?, multi_buy = ? WHERE id = ?`,
+  ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, repeatPrice, repeatTerms, multiBuy, offer.id);
   const before = effectivePence(pricingOf(retailerId, offer));
   const after = oneOff;
   if (before !== after) {
@@ -317,7 +322,7 @@ export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<H
     const offer = statement<OfferRow>(
       db,
       `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
-         repeat_price_pence, repeat_terms
+         repeat_price_pence, repeat_terms, multi_buy
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     ).get(hold.product_id, hold.retailer_id);
     if (!offer && hold.new_offer === 1) return acceptHeldNewOffer(db, hold, now);
@@ -478,6 +483,8 @@ export interface NewOffer {
   /** The repeat-delivery item price, when the source gives one (kept only when at most the price). */
   repeatPricePence?: Pence | null;
   repeatTerms?: string | null;
+  /** The multi-buy in the site's words, when the source gives one. */
+  multiBuy?: string | null;
 }
 
 /** Inserts a new offer with its first price point; the caller re-derives the best price. */
@@ -487,8 +494,8 @@ function insertOffer(db: Db, offer: NewOffer, at: string): void {
   statement(
     db,
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
-       updated_at, last_checked_at, stale, source, repeat_price_pence, repeat_terms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+       updated_at, last_checked_at, stale, source, repeat_price_pence, repeat_terms, multi_buy)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
   ).run(
     offer.productId,
     offer.retailerId,
@@ -503,6 +510,7 @@ function insertOffer(db: Db, offer: NewOffer, at: string): void {
     offer.source,
     repeatPrice,
     repeatPrice === null ? null : (offer.repeatTerms ?? null),
+    offer.multiBuy ?? null,
   );
   statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(
     offer.productId,

@@ -55,6 +55,7 @@ type OfferRow = Pick<
   | "delivery_pence"
   | "repeat_price_pence"
   | "repeat_terms"
+  | "multi_buy"
 > & {
   retailer_key: RetailerRow["key"];
   retailer_name: RetailerRow["name"];
@@ -174,6 +175,7 @@ function toOffer(row: OfferRow, delivery: Pence | null = rowDeliveryPence(row)):
     repeatPricePence: row.repeat_price_pence,
     repeatTotalPence: repeatTotalOf(row),
     repeatTerms: row.repeat_terms,
+    multiBuy: row.multi_buy,
   };
 }
 
@@ -212,7 +214,8 @@ function toProduct(row: ListedProductRow, prices: Offer[]): Product {
 const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.key AS retailer_key, r.name AS retailer_name, r.logo AS retailer_logo,
        ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
        pp.price_override, pp.manual_price_pence, pp.updated_at, pp.last_checked_at, pp.stale, pp.delivery_pence,
-       r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence, pp.repeat_price_pence, pp.repeat_terms
+       r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence, pp.repeat_price_pence, pp.repeat_terms,
+       pp.multi_buy
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
 
 /** Rows come by product; each product's offers are then put in listing order (offerListOrder). */
@@ -505,6 +508,8 @@ export interface AffiliateLink {
   /** The repeat order's total to the door (see Offer.repeatTotal); null: no repeat price. */
   repeatTotal: number | null;
   repeatTerms: string | null;
+  /** The multi-buy in the site's words ("3 for 2"); null: none. */
+  multiBuy: string | null;
 }
 
 /** A product's price entries as the admin form reads them: the listed price, not the effective one. */
@@ -512,7 +517,7 @@ export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
   const rows = statement<Omit<OfferRow, "id" | "product_id" | "retailer_key" | "retailer_name" | "retailer_logo" | "updated_at">>(
     db,
     `SELECT pp.retailer_id, pp.url, pp.price_pence, pp.original_price_pence, pp.price_override, pp.manual_price_pence, pp.free_delivery, pp.in_stock,
-       pp.repeat_price_pence, pp.repeat_terms, pp.delivery_pence, r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
+       pp.repeat_price_pence, pp.repeat_terms, pp.multi_buy, pp.delivery_pence, r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id WHERE pp.product_id = ? ORDER BY pp.retailer_id`,
   ).all(productId);
   return rows.map((row) => ({
@@ -527,5 +532,6 @@ export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
     repeatPrice: toPounds(row.repeat_price_pence),
     repeatTotal: toPounds(repeatTotalOf(row)),
     repeatTerms: row.repeat_terms,
+    multiBuy: row.multi_buy,
   }));
 }

@@ -56,6 +56,7 @@ const productPriceColumns = {
   page_last_modified: true,
   repeat_price_pence: true,
   repeat_terms: true,
+  multi_buy: true,
 } satisfies Record<keyof SqlRow<typeof schema.productPrices>, true>;
 
 interface TableInfo {

@@ -185,6 +185,11 @@ export const productPrices = sqliteTable(
     repeatPricePence: integer("repeat_price_pence"),
     /** The scheme's terms in a line ("5% off, up to 15% with 5+ subscriptions; cancel any time"). */
     repeatTerms: text("repeat_terms"),
+    /**
+     * The offer's multi-buy in the site's words ("3 for 2", "2 for £20.00": data/domain/multi-buy.ts),
+     * from a feed's promotion or the admin; null: none. The basket prices a quantity with it.
+     */
+    multiBuy: text("multi_buy"),
   },
   (t) => [
     uniqueIndex("product_prices_product_retailer_uq").on(t.productId, t.retailerId),

@@ -4,6 +4,7 @@
  * pounds and leave as integer pence.
  */
 import { z } from "zod";
+import { canonicalMultiBuy, maxMultiBuyLength } from "./multi-buy.ts";
 import { affiliateIdPattern, affiliateKeys, maxAffiliateIdLength, maxBrandLength, type AffiliateIds } from "./catalogue.ts";
 import { affiliateProgramme, parseHostList } from "./retailers.ts";
 import { formatPence, toPence, type Pence } from "./money.ts";
@@ -101,6 +102,19 @@ export const offerInput = z.object({
     .nullable(text("repeatTerms", maxRepeatTermsLength))
     .default(null)
     .transform((value) => (value === "" ? null : value)),
+  /** The retailer's multi-buy ("3 for 2", "buy 2 get 1 free", "2 for £20"); empty means none. Kept in the site's words ("3 for 2"). */
+  multiBuy: z
+    .nullable(text("multiBuy", maxMultiBuyLength))
+    .default(null)
+    .transform((value, ctx) => {
+      if (value === null || value === "") return null;
+      const canonical = canonicalMultiBuy(value);
+      if (canonical === null) {
+        ctx.addIssue({ code: "custom", message: 'multiBuy must be a multi-buy like "3 for 2" or "2 for £20"' });
+        return z.NEVER;
+      }
+      return canonical;
+    }),
 });
 export type OfferInput = z.infer<typeof offerInput>;
 

@@ -28,6 +28,7 @@ const offer: Offer = {
   repeatPricePence: 3943,
   repeatTotalPence: 4342,
   repeatTerms: "5% off every order",
+  multiBuy: "3 for 2",
 };
 
 const product: Product = {

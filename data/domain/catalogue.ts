@@ -75,6 +75,8 @@ export interface Offer {
   repeatTotalPence: Pence | null;
   /** The scheme's terms in a line; null: none stated. */
   repeatTerms: string | null;
+  /** The retailer's multi-buy on it in the site's words ("3 for 2", "2 for £20.00": multi-buy.ts); null: none. */
+  multiBuy: string | null;
 }
 
 /** The longest brand the catalogue stores, and so the longest a brand filter may name. */

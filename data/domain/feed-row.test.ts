@@ -430,6 +430,19 @@ describe("parseFeedRow", () => {
     expect(offerOf(parseFeedRow(row(over), 3)).pricePence).toBe(pence);
   });
 
+  it("reads a multi-buy only from a feed with a multi-buy column, and only text that words one", () => {
+    const multiBuy = (over: Record<string, string>) => offerOf(parseFeedRow(row(over), 3)).multiBuy;
+    // No multi-buy column: nothing said (the stored multi-buy is kept).
+    expect("multiBuy" in offerOf(parseFeedRow(row({}), 3))).toBe(false);
+    expect(multiBuy({ promotional_text: "Buy 2 get 1 free on all pouches" })).toBe("3 for 2");
+    expect(multiBuy({ multi_buy: "2 for £20" })).toBe("2 for £20.00");
+    // The first non-empty column, in the order multi_buy, multibuy, promotional_text.
+    expect(multiBuy({ multi_buy: "", multibuy: "3 for 2", promotional_text: "2 for £20" })).toBe("3 for 2");
+    // Free text that words no multi-buy, or an empty cell: the row says none.
+    expect(multiBuy({ promotional_text: "Free delivery over £39" })).toBeNull();
+    expect(multiBuy({ promotional_text: "" })).toBeNull();
+  });
+
   it("reads a repeat-delivery price and terms only from a feed with a repeat price column", () => {
     const repeat = (over: Record<string, string>) => {
       const offer = offerOf(parseFeedRow(row(over), 3));

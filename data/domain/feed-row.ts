@@ -10,6 +10,7 @@ import { slugify } from "./slug.ts";
 import { toPence, type Pence } from "./money.ts";
 import { parsePriceText, parseSchemaPrice } from "./price-text.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
+import { canonicalMultiBuy } from "./multi-buy.ts";
 import { registryEntryByName } from "./retailers.ts";
 import { legalCategories, parseLegalCategory, type LegalCategory } from "./legal-category.ts";
 
@@ -48,6 +49,13 @@ export const repeatPriceColumns = ["subscribe_and_save_price", "repeat_delivery_
 export const repeatTermsColumns = ["repeat_delivery_terms", "subscription_terms"] as const;
 
 /**
+ * A multi-buy ("3 for 2", "Buy 2 get 1 free", "2 for £20"): the first non-empty of these, read by
+ * parseMultiBuy. Awin's promotional_text is free text, so only a text that words a multi-buy is
+ * one ("Free delivery over £39" is none).
+ */
+export const multiBuyColumns = ["multi_buy", "multibuy", "promotional_text"] as const;
+
+/**
  * A veterinary medicine's legal category (POM-V, POM-VPS, NFA-VPS, AVM-GSL), in the order they
  * are tried: the first non-empty one is the row's. Not standard columns: a pet pharmacy that
  * exports its medicines' categories uses one of these names.
@@ -71,6 +79,7 @@ export const optionalFeedColumns = [
   "condition",
   ...repeatPriceColumns,
   ...repeatTermsColumns,
+  ...multiBuyColumns,
   ...legalCategoryColumns,
 ] as const;
 
@@ -126,6 +135,11 @@ export interface FeedOffer {
   repeatPricePence?: Pence | null;
   /** The scheme's terms in one line (at most 200 characters); absent as repeatPricePence, null without a repeat price. */
   repeatTerms?: string | null;
+  /**
+   * The multi-buy in the site's words ("3 for 2"). Absent when the feed has no multi-buy column
+   * (the stored one is kept); null when the row words none.
+   */
+  multiBuy?: string | null;
   /** The legal category the row states (a veterinary medicine's, or "none"); absent when it states none. */
   legalCategory?: LegalCategory;
 }
@@ -755,9 +769,16 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
       packSize,
       lastUpdated: cell(record, "last_updated") ?? null,
       ...repeatDeliveryOf(record, price.pence),
+      ...multiBuyOf(record),
       ...(legalCategory === undefined ? {} : { legalCategory }),
     },
   };
+}
+
+/** The row's multi-buy (see FeedOffer): nothing when the feed has no multi-buy column. */
+function multiBuyOf(record: Readonly<Record<string, string | undefined>>): Pick<FeedOffer, "multiBuy"> {
+  if (!multiBuyColumns.some((column) => record[column] !== undefined)) return {};
+  return { multiBuy: canonicalMultiBuy(multiBuyColumns.map((column) => cell(record, column)).find((value) => value !== undefined)) };
 }
 
 /**

@@ -41,6 +41,7 @@ function offer(retailerId: 1 | 2 | 3, price: number, delivery: number | null, ex
     repeatPricePence: null,
     repeatTotalPence: null,
     repeatTerms: null,
+    multiBuy: null,
     ...extra,
   };
 }

@@ -30,6 +30,7 @@ type StoredOffer = Pick<
   | "manual_price_pence"
   | "repeat_price_pence"
   | "repeat_terms"
+  | "multi_buy"
 >;
 
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
@@ -96,7 +97,7 @@ function storedOffers(db: Db, productId: number): StoredOffer[] {
   return statement(
     db,
     `SELECT id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override, manual_price_pence,
-       repeat_price_pence, repeat_terms
+       repeat_price_pence, repeat_terms, multi_buy
      FROM product_prices WHERE product_id = ? ORDER BY retailer_id`,
   ).all(productId) as StoredOffer[];
 }
@@ -155,6 +156,7 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
           manualPrice: offer.manual_price_pence,
           repeatPrice: offer.repeat_price_pence,
           repeatTerms: offer.repeat_terms,
+          multiBuy: offer.multi_buy,
         }
       : {
           price: offer.price,
@@ -166,6 +168,7 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
           manualPrice: offer.manualPrice,
           repeatPrice: offer.repeatPrice,
           repeatTerms: offer.repeatTerms,
+          multiBuy: offer.multiBuy,
         };
   }
   return { ...fields, ...offerViews };
@@ -227,13 +230,13 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
   const insert = statement(
     db,
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override,
-       manual_price_pence, repeat_price_pence, repeat_terms, updated_at, last_checked_at, stale, source, delivery_pence)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+       manual_price_pence, repeat_price_pence, repeat_terms, multi_buy, updated_at, last_checked_at, stale, source, delivery_pence)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const update = statement(
     db,
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, url = ?, in_stock = ?, free_delivery = ?, price_override = ?,
-       manual_price_pence = ?, repeat_price_pence = ?, repeat_terms = ?, updated_at = ?, last_checked_at = ?, stale = 0, source = 'manual' WHERE id = ?`,
+       manual_price_pence = ?, repeat_price_pence = ?, repeat_terms = ?, multi_buy = ?, updated_at = ?, last_checked_at = ?, stale = 0, source = 'manual' WHERE id = ?`,
   );
   const history = statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)");
   for (const link of links) {
@@ -247,6 +250,7 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
       link.manualPrice,
       link.repeatPrice,
       link.repeatTerms,
+      link.multiBuy,
     ] as const;
     const offer = existing.get(link.retailerId);
     existing.delete(link.retailerId);
@@ -265,6 +269,7 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
       offer.manual_price_pence,
       offer.repeat_price_pence,
       offer.repeat_terms,
+      offer.multi_buy,
     ] as const;
     // An unchanged offer keeps its updated_at: that is when its price was last set.
     if (stored.every((value, index) => value === values[index])) continue;

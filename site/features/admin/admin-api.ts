@@ -140,6 +140,8 @@ export interface RetailerLink {
   repeatPrice?: number | null;
   /** The repeat-delivery scheme's terms; only with a repeat price. */
   repeatTerms?: string | null;
+  /** The multi-buy ("3 for 2", "2 for £20"); null or absent: none. */
+  multiBuy?: string | null;
 }
 
 /** What the product form saves, its details (product-details.ts) among its fields. */

@@ -104,7 +104,7 @@ describe("productInput", () => {
       rating: "4.2",
       reviewCount: "17",
       offers: [
-        { ...emptyOfferRow(), retailerId: "1", affiliateUrl: " https://a.test/x ", price: "10.5", originalPrice: "12" },
+        { ...emptyOfferRow(), retailerId: "1", affiliateUrl: " https://a.test/x ", price: "10.5", originalPrice: "12", multiBuy: " 3 for 2 " },
         { ...emptyOfferRow(), retailerId: "2", affiliateUrl: "https://b.test/y", price: "" },
         { ...emptyOfferRow(), retailerId: "3", affiliateUrl: "" },
         { ...emptyOfferRow(), retailerId: "", affiliateUrl: "https://c.test/" },
@@ -123,8 +123,32 @@ describe("productInput", () => {
       reviewCount: 17,
       isFeatured: false,
       retailerLinks: [
-        { retailerId: 1, affiliateUrl: "https://a.test/x", price: 10.5, originalPrice: 12, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false, repeatPrice: null, repeatTerms: null },
-        { retailerId: 2, affiliateUrl: "https://b.test/y", price: 0, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false, repeatPrice: null, repeatTerms: null },
+        {
+          retailerId: 1,
+          affiliateUrl: "https://a.test/x",
+          price: 10.5,
+          originalPrice: 12,
+          inStock: true,
+          priceOverride: false,
+          manualPrice: null,
+          freeDelivery: false,
+          repeatPrice: null,
+          repeatTerms: null,
+          multiBuy: "3 for 2",
+        },
+        {
+          retailerId: 2,
+          affiliateUrl: "https://b.test/y",
+          price: 0,
+          originalPrice: null,
+          inStock: true,
+          priceOverride: false,
+          manualPrice: null,
+          freeDelivery: false,
+          repeatPrice: null,
+          repeatTerms: null,
+          multiBuy: null,
+        },
       ],
       familyKey: null,
       kcalPerKg: null,
@@ -214,6 +238,19 @@ describe("food facts: energy and feeding guide", () => {
     expect([fields.kcalField, fields.guideField]).toEqual(["3800", "5 kg: 95 g\n7.5 kg: 130 g\n10 kg: 160 g"]);
     expect(productInput(fields)).toMatchObject({ kcalPerKg: 3800, feedingGuide: guide });
     expect(productInput({ ...fields, kcalField: " ", guideField: "" })).toMatchObject({ kcalPerKg: null, feedingGuide: null });
+  });
+});
+
+describe("the multi-buy field", () => {
+  it("loads from the stored offer and is sent trimmed; blank is none", () => {
+    const stored = { retailerId: 1, affiliateUrl: "https://a.test/x", price: 20, originalPrice: null, inStock: true, priceOverride: false, manualPrice: null, freeDelivery: false };
+    const row = offerRowFrom({ ...stored, multiBuy: "3 for 2" });
+    expect(row.multiBuy).toBe("3 for 2");
+    expect(offerRowFrom(stored).multiBuy).toBe("");
+    expect(offerRowFrom({ ...stored, multiBuy: null }).multiBuy).toBe("");
+    const sent = (multiBuy: string) => productInput({ ...emptyProductFields(), name: "A", categoryId: "1", offers: [{ ...row, multiBuy }] }).retailerLinks[0];
+    expect(sent("  2 for £20 ")).toMatchObject({ multiBuy: "2 for £20" });
+    expect(sent("   ")).toMatchObject({ multiBuy: null });
   });
 });
 

@@ -41,6 +41,8 @@ export interface OfferRow {
   /** Repeat-delivery item price; "" for none. */
   repeatPrice: string;
   repeatTerms: string;
+  /** "3 for 2", "2 for £20"; "" for none. */
+  multiBuy: string;
 }
 
 let nextRowKey = 1;
@@ -61,6 +63,7 @@ export function emptyOfferRow(): OfferRow {
     freeDelivery: false,
     repeatPrice: "",
     repeatTerms: "",
+    multiBuy: "",
   };
 }
 
@@ -78,6 +81,7 @@ export function offerRowFrom(link: RetailerLink): OfferRow {
     freeDelivery: link.freeDelivery,
     repeatPrice: numberText(link.repeatPrice),
     repeatTerms: link.repeatTerms ?? "",
+    multiBuy: link.multiBuy ?? "",
   };
 }
 
@@ -357,6 +361,7 @@ export function productInput(fields: ProductFields): ProductInput {
         freeDelivery: row.freeDelivery,
         repeatPrice: parseNumber(row.repeatPrice, null),
         repeatTerms: row.repeatTerms.trim() === "" ? null : row.repeatTerms.trim(),
+        multiBuy: row.multiBuy.trim() === "" ? null : row.multiBuy.trim(),
       })),
     familyKey: slugify(fields.familyField.trim()) || null,
     kcalPerKg: fields.kcalField.trim() === "" ? null : Number(fields.kcalField.trim()),
@@ -373,7 +378,7 @@ const guideOrNull = (parsed: ReturnType<typeof parseGuideText>): FeedingGuideRow
 /** The form's fields a refusal can be shown under. */
 export type ProblemField = Exclude<keyof ProductFields, "offers" | "isFeatured">;
 /** An offer row's fields a refusal can be shown under. */
-export type OfferProblemField = "retailerId" | "affiliateUrl" | "price" | "originalPrice" | "manualPrice" | "repeatPrice" | "repeatTerms";
+export type OfferProblemField = "retailerId" | "affiliateUrl" | "price" | "originalPrice" | "manualPrice" | "repeatPrice" | "repeatTerms" | "multiBuy";
 
 /** Why a save failed, in plain words, and where the form shows it. */
 export interface SaveProblem {
@@ -410,11 +415,12 @@ const offerFieldLabels: Readonly<Record<string, string>> = {
   manualPrice: "Manual price",
   repeatPrice: "Repeat delivery price",
   repeatTerms: "Repeat delivery terms",
+  multiBuy: "Multi-buy",
   priceOverride: "Override Price",
   freeDelivery: "Free delivery",
   inStock: "In stock",
 };
-const offerProblemFields: ReadonlySet<string> = new Set<OfferProblemField>(["retailerId", "affiliateUrl", "price", "originalPrice", "manualPrice", "repeatPrice", "repeatTerms"]);
+const offerProblemFields: ReadonlySet<string> = new Set<OfferProblemField>(["retailerId", "affiliateUrl", "price", "originalPrice", "manualPrice", "repeatPrice", "repeatTerms", "multiBuy"]);
 
 /** The API's names of every field, by the label a message shows instead. */
 const apiNameLabels: Readonly<Record<string, string>> = {

@@ -24,6 +24,7 @@ const offer: Offer = {
   repeatPrice: null,
   repeatTotal: null,
   repeatTerms: null,
+  multiBuy: null,
 };
 
 /** A wormer in stock at Amazon, with a was price the history supports. */

@@ -15,6 +15,7 @@ import { maxBrandLength } from "../../../../data/domain/catalogue.ts";
 import { formatPrice } from "../../../../data/domain/display.ts";
 import { isLegalCategory, isPrescriptionOnly, legalCategories, legalCategoryLabels } from "../../../../data/domain/legal-category.ts";
 import { maxRepeatTermsLength } from "../../../../data/domain/repeat-delivery.ts";
+import { maxMultiBuyLength } from "../../../../data/domain/multi-buy.ts";
 import { maxSlugLength, slugify } from "../../../../data/domain/slug.ts";
 import { productDetailList, type ProductDetailKey } from "../../../../data/domain/product-details.ts";
 import { toast } from "../../toast/toast.store.ts";
@@ -752,6 +753,26 @@ function OfferRowEditor(props: {
                 maxLength={maxRepeatTermsLength}
                 value={row.repeatTerms}
                 onChange={(event) => update("repeatTerms", event.target.value)}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field
+            label="Multi-buy"
+            className="sm:col-span-2 lg:col-span-2"
+            hint='Optional: "3 for 2", "buy 2 get 1 free" or "2 for £20". Baskets are priced with it.'
+            id={fieldId("multiBuy")}
+            error={errorFor("multiBuy")}
+          >
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                aria-invalid={invalid}
+                type="text"
+                maxLength={maxMultiBuyLength}
+                value={row.multiBuy}
+                onChange={(event) => update("multiBuy", event.target.value)}
                 aria-describedby={describedBy}
                 className={inputClass}
               />

@@ -1,0 +1,1 @@
+ALTER TABLE `product_prices` ADD `multi_buy` text;
