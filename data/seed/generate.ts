@@ -67,6 +67,8 @@ export interface GeneratedOffer {
   repeatPricePence: number | null;
   /** That scheme's terms; null when there is no repeat price. */
   repeatTerms: string | null;
+  /** The retailer's multi-buy on it ("3 for 2"); null: none. */
+  multiBuy: string | null;
 }
 
 export interface GeneratedPricePoint {
@@ -437,6 +439,7 @@ function offersFor(
       deliveryPence: postage === undefined ? null : free ? 0 : postage[random.int(0, postage.length - 1)]!,
       // Worked out from the price, drawing no random number: the rest of the catalogue is unchanged by it.
       ...repeatOf(retailerName, pricePence, consumable),
+      multiBuy: multiBuyOf(retailerName, pricePence, consumable),
     });
     history.push(...priceHistory(random, retailerName, pricePence, todayMs));
   }
@@ -448,6 +451,14 @@ function repeatOf(retailerName: ComparisonRetailerName, pricePence: number, cons
   const scheme = repeatSchemes[retailerName];
   if (!consumable || scheme === undefined) return { repeatPricePence: null, repeatTerms: null };
   return { repeatPricePence: Math.round(pricePence * (1 - scheme.discount)), repeatTerms: scheme.terms };
+}
+
+/**
+ * The demo's multi-buys, worked out from the price (no random number drawn): Pets at Home's and
+ * Jollyes' "3 for 2" on consumables under £15 (treats, pouches, chews), as those shops run them.
+ */
+function multiBuyOf(retailerName: ComparisonRetailerName, pricePence: number, consumable: boolean): string | null {
+  return consumable && pricePence < 1500 && (retailerName === "Pets at Home" || retailerName === "Jollyes") ? "3 for 2" : null;
 }
 
 function isoDay(ms: number): string {

@@ -115,6 +115,22 @@ describe("category page", () => {
 });
 
 describe("product page", () => {
+  it("shows a retailer's multi-buy under its item price, and no other row says one", async () => {
+    const products = (await (await fetch(`${baseUrl}/api/products?category=cat-food&limit=100`)).json()) as Product[];
+    const withMultiBuy = products.find((candidate) => candidate.prices.some((offer) => offer.multiBuy !== null))!;
+    expect(withMultiBuy, "the demo catalogue has multi-buys on cat food").toBeDefined();
+    const { page, errors, context } = await openPage(browser, { width: 375, height: 800 });
+    await page.goto(`${baseUrl}/product/${withMultiBuy.slug}`);
+    const rows = page.locator('section[aria-labelledby="compare-heading"] table tbody tr');
+    const shown = await rows.evaluateAll((trs) =>
+      trs.map((tr) => [tr.querySelector("th")!.textContent!.trim(), tr.querySelector("[data-testid=offer-multi-buy]")?.textContent ?? null]),
+    );
+    expect(shown.map(([, multiBuy]) => multiBuy)).toEqual(withMultiBuy.prices.map((offer) => (offer.multiBuy === null ? null : `Multi-buy: ${offer.multiBuy}`)));
+    expect(shown.filter(([, multiBuy]) => multiBuy !== null).length).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("shows breadcrumb, best price, the compare table and valid JSON-LD", async () => {
     const { page, errors, context } = await openPage(browser);
     await page.goto(`${baseUrl}/product/${product.slug}`);
@@ -137,6 +153,7 @@ describe("product page", () => {
         total: tr.querySelector("[data-testid=offer-total]")!.textContent!,
         item: tr.querySelector("[data-testid=offer-item]")!.textContent!,
         delivery: tr.querySelector("[data-testid=offer-delivery]")!.textContent!,
+        multiBuy: tr.querySelector("[data-testid=offer-multi-buy]")?.textContent ?? null,
       })),
     );
     const pounds = (price: number) => `£${price.toFixed(2)}`;
@@ -146,6 +163,8 @@ describe("product page", () => {
     product.prices.forEach((offer, i) => {
       expect(shown[i]!.total).toContain(pounds(offer.total));
       expect(shown[i]!.item).toContain(pounds(offer.price));
+      // A multi-buy shows under the item price, in the site's words.
+      expect(shown[i]!.multiBuy).toBe(offer.multiBuy === null ? null : `Multi-buy: ${offer.multiBuy}`);
     });
     const inStockTotals = product.prices.filter((offer) => offer.inStock && !offer.stale).map((offer) => offer.total);
     expect(inStockTotals).toEqual([...inStockTotals].sort((a, b) => a - b));
