@@ -196,6 +196,8 @@ export async function refreshPrices(options: RefreshOptions): Promise<RefreshSum
               repeatPricePence: item.offer.repeatPricePence,
               repeatTerms: item.offer.repeatTerms,
               multiBuy: item.offer.multiBuy,
+              memberPricePence: item.offer.memberPricePence,
+              memberScheme: item.offer.memberScheme,
             });
           }
           log(`Feed ${feed.name}: ${rows} rows read`);

@@ -242,6 +242,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
           repeatPricePence: offer.repeatPricePence,
           repeatTerms: offer.repeatTerms,
           multiBuy: offer.multiBuy,
+          memberPricePence: offer.memberPricePence,
+          memberScheme: offer.memberScheme,
         });
         if (pending.length >= checkBatch) flush();
       } else {
@@ -260,6 +262,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
               repeatPricePence: offer.repeatPricePence,
               repeatTerms: offer.repeatTerms,
               multiBuy: offer.multiBuy,
+              memberPricePence: offer.memberPricePence,
+              memberScheme: offer.memberScheme,
             },
             now(),
             policy,
@@ -312,6 +316,8 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
           repeatPrice: (offer.repeatPricePence ?? null) === null ? null : pounds(offer.repeatPricePence!),
           repeatTerms: (offer.repeatPricePence ?? null) === null ? null : (offer.repeatTerms ?? null),
           multiBuy: offer.multiBuy ?? null,
+          memberPrice: (offer.memberPricePence ?? null) === null ? null : pounds(offer.memberPricePence!),
+          memberScheme: (offer.memberPricePence ?? null) === null ? null : (offer.memberScheme ?? null),
         },
       ],
     });

@@ -111,6 +111,9 @@ export interface AdminProduct extends ProductDetailValues {
     repeatTerms: string | null;
     /** "3 for 2", "2 for £20.00"; null: none. */
     multiBuy: string | null;
+    /** What members of memberScheme pay (pounds); null: none. */
+    memberPrice: number | null;
+    memberScheme: string | null;
   }[];
   /** The family its sizes share; null when none. */
   familyKey: string | null;
@@ -149,6 +152,8 @@ export function getAdminProduct(db: Db, id: number): AdminProduct | null {
       repeatPrice: link.repeatPrice,
       repeatTerms: link.repeatTerms,
       multiBuy: link.multiBuy,
+      memberPrice: link.memberPrice,
+      memberScheme: link.memberScheme,
     })),
     familyKey: row.family_key,
     kcalPerKg: row.kcal_per_kg,

@@ -320,6 +320,28 @@ describe("recordPriceChecks: what a check changes", () => {
     expect(multiBuy()).toBeNull();
   });
 
+  it("stores a source's member price and scheme, keeps them when a check says nothing, and drops a member price no longer below the price", () => {
+    const id = product("Member Kibble");
+    const member = () =>
+      row<{ price: number | null; scheme: string | null }>(
+        "SELECT member_price_pence AS price, member_scheme AS scheme FROM product_prices WHERE product_id = ? AND retailer_id = ?",
+        id,
+        retailers[0],
+      );
+    expect(recordPriceChecks(temp.db, [check(id, 1000, { memberPricePence: 900, memberScheme: "Pets Club" })], undefined, hours(1)).value.changed).toBe(1);
+    expect(member()).toEqual({ price: 900, scheme: "Pets Club" });
+    // A page check says nothing about member prices: kept while still below the price (901 > 900).
+    recordPriceChecks(temp.db, [check(id, 901)], undefined, hours(3));
+    expect(member()).toEqual({ price: 900, scheme: "Pets Club" });
+    // At the member price, it is no member price any more and goes, with its scheme.
+    expect(recordPriceChecks(temp.db, [check(id, 900)], undefined, hours(5)).value.changed).toBe(1);
+    expect(member()).toEqual({ price: null, scheme: null });
+    // A source that states none clears it.
+    recordPriceChecks(temp.db, [check(id, 1000, { memberPricePence: 950, memberScheme: "Pets Club" })], undefined, hours(7));
+    recordPriceChecks(temp.db, [check(id, 1000, { memberPricePence: null, memberScheme: null })], undefined, hours(9));
+    expect(member()).toEqual({ price: null, scheme: null });
+  });
+
   it("under an override, a new listed price is stored but the shopper's price (and its history) stays the manual one", () => {
     const id = product("Override Kibble", 9);
     const before = history(id).length;

@@ -50,6 +50,9 @@ export interface PriceCheck {
   repeatTerms?: string | null;
   /** The multi-buy in the site's words ("3 for 2"; null: none); undefined: keep the stored one. */
   multiBuy?: string | null;
+  /** The member price and its scheme (null: none); undefined: keep the stored ones. */
+  memberPricePence?: Pence | null;
+  memberScheme?: string | null;
   /** Set: hold this check for review whatever its price, for this reason (a page price read with low confidence). */
   holdReason?: string;
 }
@@ -82,6 +85,8 @@ type OfferRow = Pick<
   | "repeat_price_pence"
   | "repeat_terms"
   | "multi_buy"
+  | "member_price_pence"
+  | "member_scheme"
 >;
 
 /** A confirmation this soon after the last one is not written. */
@@ -115,7 +120,7 @@ export function recordPriceChecks(
     const find = statement<OfferRow>(
       db,
       `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
-         repeat_price_pence, repeat_terms, multi_buy
+         repeat_price_pence, repeat_terms, multi_buy, member_price_pence, member_scheme
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     );
     for (const check of checks) {
@@ -219,6 +224,10 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
   const repeatPrice = statedRepeat !== null && statedRepeat > oneOff ? null : statedRepeat;
   const repeatTerms = repeatPrice === null ? null : check.repeatPricePence === undefined ? offer.repeat_terms : (check.repeatTerms ?? null);
   const multiBuy = check.multiBuy === undefined ? offer.multi_buy : check.multiBuy;
+  // A member price at or above the one-off price the shopper now pays is no member price: it goes, with its scheme.
+  const statedMember = check.memberPricePence === undefined ? offer.member_price_pence : check.memberPricePence;
+  const memberPrice = statedMember !== null && statedMember >= oneOff ? null : statedMember;
+  const memberScheme = memberPrice === null ? null : check.memberPricePence === undefined ? offer.member_scheme : (check.memberScheme ?? null);
   const changed =
     offer.price_pence !== check.pricePence ||
     offer.original_price_pence !== original ||
@@ -226,7 +235,9 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
     offer.delivery_pence !== delivery ||
     offer.repeat_price_pence !== repeatPrice ||
     offer.repeat_terms !== repeatTerms ||
-    offer.multi_buy !== multiBuy;
+    offer.multi_buy !== multiBuy ||
+    offer.member_price_pence !== memberPrice ||
+    offer.member_scheme !== memberScheme;
   const lastChecked = offer.last_checked_at === null ? Number.NEGATIVE_INFINITY : Date.parse(offer.last_checked_at);
   const recentlyConfirmed = now.getTime() - lastChecked < reconfirmAfterMs && offer.stale === 0;
   if (!changed && recentlyConfirmed && offer.source === check.source) return { changed: false, pageChanged: false };
@@ -234,8 +245,9 @@ function applyCheck(db: Db, productId: number, retailerId: number, offer: OfferR
   statement(
     db,
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, in_stock = ?, delivery_pence = ?, source = ?,
-       last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END, repeat_price_pence = ?, repeat_terms = ?, multi_buy = ? WHERE id = ?`,
-  ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, repeatPrice, repeatTerms, multiBuy, offer.id);
+       last_checked_at = ?, stale = 0, updated_at = CASE WHEN ? THEN ? ELSE updated_at END, repeat_price_pence = ?, repeat_terms = ?, multi_buy = ?,
+       member_price_pence = ?, member_scheme = ? WHERE id = ?`,
+  ).run(check.pricePence, original, inStock, delivery, check.source, at, changed ? 1 : 0, at, repeatPrice, repeatTerms, multiBuy, memberPrice, memberScheme, offer.id);
   const before = effectivePence(pricingOf(retailerId, offer));
   const after = oneOff;
   if (before !== after) {
@@ -322,7 +334,7 @@ export function acceptHeldPrice(db: Db, id: number, now = new Date()): Written<H
     const offer = statement<OfferRow>(
       db,
       `SELECT id, price_pence, original_price_pence, in_stock, delivery_pence, price_override, manual_price_pence, last_checked_at, stale, source, url,
-         repeat_price_pence, repeat_terms, multi_buy
+         repeat_price_pence, repeat_terms, multi_buy, member_price_pence, member_scheme
        FROM product_prices WHERE product_id = ? AND retailer_id = ?`,
     ).get(hold.product_id, hold.retailer_id);
     if (!offer && hold.new_offer === 1) return acceptHeldNewOffer(db, hold, now);
@@ -485,17 +497,24 @@ export interface NewOffer {
   repeatTerms?: string | null;
   /** The multi-buy in the site's words, when the source gives one. */
   multiBuy?: string | null;
+  /** The member price and its scheme, when the source gives them (kept only below the price, with a scheme). */
+  memberPricePence?: Pence | null;
+  memberScheme?: string | null;
 }
 
 /** Inserts a new offer with its first price point; the caller re-derives the best price. */
 function insertOffer(db: Db, offer: NewOffer, at: string): void {
   const original = offer.originalPricePence !== null && offer.originalPricePence > offer.pricePence ? offer.originalPricePence : null;
   const repeatPrice = offer.repeatPricePence !== undefined && offer.repeatPricePence !== null && offer.repeatPricePence <= offer.pricePence ? offer.repeatPricePence : null;
+  const memberPrice =
+    offer.memberPricePence !== undefined && offer.memberPricePence !== null && offer.memberPricePence < offer.pricePence && (offer.memberScheme ?? null) !== null
+      ? offer.memberPricePence
+      : null;
   statement(
     db,
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
-       updated_at, last_checked_at, stale, source, repeat_price_pence, repeat_terms, multi_buy)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+       updated_at, last_checked_at, stale, source, repeat_price_pence, repeat_terms, multi_buy, member_price_pence, member_scheme)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
   ).run(
     offer.productId,
     offer.retailerId,
@@ -511,6 +530,8 @@ function insertOffer(db: Db, offer: NewOffer, at: string): void {
     repeatPrice,
     repeatPrice === null ? null : (offer.repeatTerms ?? null),
     offer.multiBuy ?? null,
+    memberPrice,
+    memberPrice === null ? null : offer.memberScheme!,
   );
   statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)").run(
     offer.productId,

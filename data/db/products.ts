@@ -18,6 +18,7 @@ import type { ProductFilters } from "../domain/queries.ts";
 import type { SortKey } from "../domain/sorting.ts";
 import { bareSpecies, SearchIndex, searchColumnWeights, searchTerms, toFtsQuery, toWholeWordQueries, type SearchHits } from "../domain/search.ts";
 import { SearchVocabulary, type SearchSuggestion } from "../domain/search-suggest.ts";
+import { memberPriceOf, memberTotalPence } from "../domain/member-price.ts";
 import { catalogueRevision } from "./catalogue-revision.ts";
 import { detailColumnsSql, prescriptionOnlySqlList, type ProductOwnRow } from "./product-rows.ts";
 import { detailsFromRow } from "../domain/product-details.ts";
@@ -56,6 +57,8 @@ type OfferRow = Pick<
   | "repeat_price_pence"
   | "repeat_terms"
   | "multi_buy"
+  | "member_price_pence"
+  | "member_scheme"
 > & {
   retailer_key: RetailerRow["key"];
   retailer_name: RetailerRow["name"];
@@ -176,6 +179,22 @@ function toOffer(row: OfferRow, delivery: Pence | null = rowDeliveryPence(row)):
     repeatTotalPence: repeatTotalOf(row),
     repeatTerms: row.repeat_terms,
     multiBuy: row.multi_buy,
+    ...memberOf(row),
+  };
+}
+
+/** The offer's member price, its scheme and a member's total to the door, when it has one that counts (member-price.ts). */
+function memberOf(row: OfferRow): Pick<Offer, "memberPricePence" | "memberScheme" | "memberTotalPence"> {
+  const member = memberPriceOf(row.price_pence, row.member_price_pence, row.member_scheme);
+  if (member === null) return { memberPricePence: null, memberScheme: null, memberTotalPence: null };
+  return {
+    memberPricePence: member.pricePence,
+    memberScheme: member.scheme,
+    memberTotalPence: memberTotalPence(
+      member.pricePence,
+      { deliveryPence: row.delivery_pence, freeDelivery: row.free_delivery === 1 },
+      { standardPence: row.rule_delivery_pence, freeFromPence: row.rule_free_from_pence },
+    ),
   };
 }
 
@@ -215,7 +234,7 @@ const offerSelect = `SELECT pp.id, pp.product_id, pp.retailer_id, r.key AS retai
        ${effectivePriceSql} AS price_pence, pp.original_price_pence, pp.url, pp.in_stock, pp.free_delivery,
        pp.price_override, pp.manual_price_pence, pp.updated_at, pp.last_checked_at, pp.stale, pp.delivery_pence,
        r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence, pp.repeat_price_pence, pp.repeat_terms,
-       pp.multi_buy
+       pp.multi_buy, pp.member_price_pence, pp.member_scheme
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id`;
 
 /** Rows come by product; each product's offers are then put in listing order (offerListOrder). */
@@ -510,6 +529,9 @@ export interface AffiliateLink {
   repeatTerms: string | null;
   /** The multi-buy in the site's words ("3 for 2"); null: none. */
   multiBuy: string | null;
+  /** The member price as stored (pounds) and its scheme; null: none. */
+  memberPrice: number | null;
+  memberScheme: string | null;
 }
 
 /** A product's price entries as the admin form reads them: the listed price, not the effective one. */
@@ -517,7 +539,7 @@ export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
   const rows = statement<Omit<OfferRow, "id" | "product_id" | "retailer_key" | "retailer_name" | "retailer_logo" | "updated_at">>(
     db,
     `SELECT pp.retailer_id, pp.url, pp.price_pence, pp.original_price_pence, pp.price_override, pp.manual_price_pence, pp.free_delivery, pp.in_stock,
-       pp.repeat_price_pence, pp.repeat_terms, pp.multi_buy, pp.delivery_pence, r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
+       pp.repeat_price_pence, pp.repeat_terms, pp.multi_buy, pp.member_price_pence, pp.member_scheme, pp.delivery_pence, r.delivery_pence AS rule_delivery_pence, r.free_delivery_from_pence AS rule_free_from_pence
      FROM product_prices pp JOIN retailers r ON r.id = pp.retailer_id WHERE pp.product_id = ? ORDER BY pp.retailer_id`,
   ).all(productId);
   return rows.map((row) => ({
@@ -533,5 +555,7 @@ export function listAffiliateLinks(db: Db, productId: number): AffiliateLink[] {
     repeatTotal: toPounds(repeatTotalOf(row)),
     repeatTerms: row.repeat_terms,
     multiBuy: row.multi_buy,
+    memberPrice: toPounds(row.member_price_pence),
+    memberScheme: row.member_scheme,
   }));
 }

@@ -57,6 +57,8 @@ const productPriceColumns = {
   repeat_price_pence: true,
   repeat_terms: true,
   multi_buy: true,
+  member_price_pence: true,
+  member_scheme: true,
 } satisfies Record<keyof SqlRow<typeof schema.productPrices>, true>;
 
 interface TableInfo {

@@ -190,6 +190,13 @@ export const productPrices = sqliteTable(
      * from a feed's promotion or the admin; null: none. The basket prices a quantity with it.
      */
     multiBuy: text("multi_buy"),
+    /**
+     * The price members of the retailer's loyalty scheme pay (Pets Club, zooPoints, PetCLUB), below
+     * the price anyone pays; with memberScheme naming the scheme. Shown beside the standard price;
+     * the best price and ranking stay on what anyone can pay.
+     */
+    memberPricePence: integer("member_price_pence"),
+    memberScheme: text("member_scheme"),
   },
   (t) => [
     uniqueIndex("product_prices_product_retailer_uq").on(t.productId, t.retailerId),

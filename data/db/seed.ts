@@ -83,10 +83,12 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
        free_delivery_from_pence = excluded.free_delivery_from_pence
      RETURNING id`,
   );
-  const insertOffer = sqlite.prepare<[number, number, number, number | null, string, number, number, number | null, string, string, number | null, string | null, string | null]>(
+  const insertOffer = sqlite.prepare<
+    [number, number, number, number | null, string, number, number, number | null, string, string, number | null, string | null, string | null, number | null, string | null]
+  >(
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, delivery_pence,
-       updated_at, last_checked_at, repeat_price_pence, repeat_terms, multi_buy, source)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'demo')`,
+       updated_at, last_checked_at, repeat_price_pence, repeat_terms, multi_buy, member_price_pence, member_scheme, source)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'demo')`,
   );
   const insertHistory = sqlite.prepare<[number, number, number, string]>(
     "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)",
@@ -200,6 +202,8 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
           offer.repeatPricePence,
           offer.repeatTerms,
           offer.multiBuy,
+          offer.memberPricePence,
+          offer.memberScheme,
         );
         offers += 1;
       }

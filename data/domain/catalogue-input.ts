@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { canonicalMultiBuy, maxMultiBuyLength } from "./multi-buy.ts";
+import { maxMemberSchemeLength } from "./member-price.ts";
 import { affiliateIdPattern, affiliateKeys, maxAffiliateIdLength, maxBrandLength, type AffiliateIds } from "./catalogue.ts";
 import { affiliateProgramme, parseHostList } from "./retailers.ts";
 import { formatPence, toPence, type Pence } from "./money.ts";
@@ -115,8 +116,29 @@ export const offerInput = z.object({
       }
       return canonical;
     }),
+  /** What members of the retailer's loyalty scheme pay; null: none. Below the one-off price, with the scheme named. */
+  memberPrice: optionalPounds("memberPrice"),
+  /** The loyalty scheme the member price needs ("Pets Club"); empty means none. */
+  memberScheme: z
+    .nullable(text("memberScheme", maxMemberSchemeLength))
+    .default(null)
+    .transform((value) => (value === "" ? null : value)),
 });
 export type OfferInput = z.infer<typeof offerInput>;
+
+/**
+ * What is wrong with an offer's member price, or null: a member price needs its scheme named (the
+ * price rules want the condition shown beside it) and a scheme needs a price; the member price
+ * must be below the one-off price the shopper pays (the manual price under an override), or it is
+ * no member price.
+ */
+function memberProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manualPrice" | "memberPrice" | "memberScheme">): { field: string; message: string } | null {
+  if (link.memberPrice === null) return link.memberScheme === null ? null : { field: "memberScheme", message: "memberScheme needs a memberPrice" };
+  if (link.memberScheme === null) return { field: "memberScheme", message: "memberScheme is required with a memberPrice (the scheme members join, e.g. Pets Club)" };
+  const oneOff = effectivePence({ retailerId: 0, pricePence: link.price, inStock: true, priceOverride: link.priceOverride, manualPricePence: link.manualPrice });
+  if (link.memberPrice >= oneOff) return { field: "memberPrice", message: `memberPrice must be below the one-off price (${formatPence(oneOff)})` };
+  return null;
+}
 
 /**
  * What is wrong with an offer's repeat-delivery fields, or null: terms need a repeat price, and a
@@ -211,7 +233,7 @@ export const productInput = z
         ctx.addIssue({ code: "custom", path: ["retailerLinks", index, "manualPrice"], message: "manualPrice is required when priceOverride is on" });
         return z.NEVER;
       }
-      const problem = repeatProblem(link);
+      const problem = repeatProblem(link) ?? memberProblem(link);
       if (problem !== null) {
         ctx.addIssue({ code: "custom", path: ["retailerLinks", index, problem.field], message: problem.message });
         return z.NEVER;

@@ -29,6 +29,9 @@ const offer: Offer = {
   repeatTotalPence: 4342,
   repeatTerms: "5% off every order",
   multiBuy: "3 for 2",
+  memberPricePence: 3899,
+  memberScheme: "zooPoints",
+  memberTotalPence: 4298,
 };
 
 const product: Product = {
@@ -48,7 +51,7 @@ const product: Product = {
   packSize: null,
   bestRetailerId: 1,
   bestRetailer: offer.retailer,
-  prices: [offer, { ...offer, id: 12, retailerId: 2, pricePence: 1, originalPricePence: null, deliveryPence: null, totalPence: 1, manualPricePence: null, repeatPricePence: null, repeatTotalPence: null }],
+  prices: [offer, { ...offer, id: 12, retailerId: 2, pricePence: 1, originalPricePence: null, deliveryPence: null, totalPence: 1, manualPricePence: null, repeatPricePence: null, repeatTotalPence: null, memberPricePence: null, memberTotalPence: null }],
   isFeatured: false,
   rank: 3,
   createdAt: "2026-11-01T00:00:00.000Z",
@@ -61,7 +64,8 @@ const product: Product = {
 
 describe("offerJson", () => {
   it("gives every amount in pounds under its API name and keeps every other field as it is", () => {
-    const { pricePence, originalPricePence, deliveryPence, totalPence, manualPricePence, repeatPricePence, repeatTotalPence, ...rest } = offer;
+    const { pricePence, originalPricePence, deliveryPence, totalPence, manualPricePence, repeatPricePence, repeatTotalPence, memberPricePence, memberTotalPence, ...rest } =
+      offer;
     expect(offerJson(offer)).toStrictEqual({
       ...rest,
       price: 41.5,
@@ -71,12 +75,26 @@ describe("offerJson", () => {
       manualPrice: 41.5,
       repeatPrice: 39.43,
       repeatTotal: 43.42,
+      memberPrice: 38.99,
+      memberTotal: 42.98,
     });
-    expect([pricePence, originalPricePence, deliveryPence, totalPence, manualPricePence, repeatPricePence, repeatTotalPence]).toEqual([4150, 4599, 399, 4549, 4150, 3943, 4342]);
+    expect([pricePence, originalPricePence, deliveryPence, totalPence, manualPricePence, repeatPricePence, repeatTotalPence, memberPricePence, memberTotalPence]).toEqual([
+      4150, 4599, 399, 4549, 4150, 3943, 4342, 3899, 4298,
+    ]);
   });
 
   it("keeps none as null and a penny as 0.01", () => {
-    expect(offerJson(product.prices[1]!)).toMatchObject({ price: 0.01, total: 0.01, originalPrice: null, delivery: null, manualPrice: null, repeatPrice: null, repeatTotal: null });
+    expect(offerJson(product.prices[1]!)).toMatchObject({
+      price: 0.01,
+      total: 0.01,
+      originalPrice: null,
+      delivery: null,
+      manualPrice: null,
+      repeatPrice: null,
+      repeatTotal: null,
+      memberPrice: null,
+      memberTotal: null,
+    });
   });
 });
 

@@ -12,7 +12,15 @@ import type { QuantityUnit } from "./pack-size.ts";
 
 export type OfferJson = Omit<
   Offer,
-  "pricePence" | "originalPricePence" | "deliveryPence" | "totalPence" | "manualPricePence" | "repeatPricePence" | "repeatTotalPence"
+  | "pricePence"
+  | "originalPricePence"
+  | "deliveryPence"
+  | "totalPence"
+  | "manualPricePence"
+  | "repeatPricePence"
+  | "repeatTotalPence"
+  | "memberPricePence"
+  | "memberTotalPence"
 > & {
   price: number;
   /** The retailer's own claimed was-price (RRP): never shown as a "was" price (the product's originalPrice is). */
@@ -24,6 +32,10 @@ export type OfferJson = Omit<
   manualPrice: number | null;
   repeatPrice: number | null;
   repeatTotal: number | null;
+  /** What members of memberScheme pay; null: none. */
+  memberPrice: number | null;
+  /** A member's total to the door; null: no member price. */
+  memberTotal: number | null;
 };
 
 export type ProductJson = Omit<Product, "bestPricePence" | "originalPricePence" | "bestDeliveryPence" | "prices"> & {
@@ -38,7 +50,8 @@ export type ProductJson = Omit<Product, "bestPricePence" | "originalPricePence" 
 
 /** An offer in the API's shape: pence become pounds, nothing else changes. */
 export function offerJson(offer: Offer): OfferJson {
-  const { pricePence, originalPricePence, deliveryPence, totalPence, manualPricePence, repeatPricePence, repeatTotalPence, ...rest } = offer;
+  const { pricePence, originalPricePence, deliveryPence, totalPence, manualPricePence, repeatPricePence, repeatTotalPence, memberPricePence, memberTotalPence, ...rest } =
+    offer;
   return {
     ...rest,
     price: toPounds(pricePence),
@@ -48,6 +61,8 @@ export function offerJson(offer: Offer): OfferJson {
     manualPrice: toPounds(manualPricePence),
     repeatPrice: toPounds(repeatPricePence),
     repeatTotal: toPounds(repeatTotalPence),
+    memberPrice: toPounds(memberPricePence),
+    memberTotal: toPounds(memberTotalPence),
   };
 }
 

@@ -77,6 +77,12 @@ export interface Offer {
   repeatTerms: string | null;
   /** The retailer's multi-buy on it in the site's words ("3 for 2", "2 for £20.00": multi-buy.ts); null: none. */
   multiBuy: string | null;
+  /** What members of memberScheme pay for the item, below pricePence (member-price.ts); null: no member price. */
+  memberPricePence: Pence | null;
+  /** The loyalty scheme the member price needs ("Pets Club"); null with no member price. */
+  memberScheme: string | null;
+  /** A member's order to the door: the member price plus the delivery a one-off order at it carries; null: no member price. */
+  memberTotalPence: Pence | null;
 }
 
 /** The longest brand the catalogue stores, and so the longest a brand filter may name. */

@@ -430,6 +430,25 @@ describe("parseFeedRow", () => {
     expect(offerOf(parseFeedRow(row(over), 3)).pricePence).toBe(pence);
   });
 
+  it("reads a member price below the price, with the feed's scheme or else the retailer's, only from a feed with a member price column", () => {
+    const member = (over: Record<string, string>) => {
+      const offer = offerOf(parseFeedRow(row(over), 3));
+      return { price: offer.memberPricePence, scheme: offer.memberScheme };
+    };
+    // No member price column: nothing said (the stored one is kept).
+    expect("memberPricePence" in offerOf(parseFeedRow(row({ member_scheme: "Prime" }), 3))).toBe(false);
+    // The row's own scheme; a penny below the £15.99 price is a member price.
+    expect(member({ member_price: "15.98", member_scheme: " Prime " })).toEqual({ price: 1598, scheme: "Prime" });
+    expect(member({ member_price: "", loyalty_price: "£14.00", loyalty_scheme: "Club" })).toEqual({ price: 1400, scheme: "Club" });
+    // No scheme in the row: the retailer registry's for the merchant (Pets at Home: Pets Club), none for Amazon.
+    expect(member({ member_price: "14.00", merchant_name: "Pets at Home" })).toEqual({ price: 1400, scheme: "Pets Club" });
+    expect(member({ member_price: "14.00" })).toEqual({ price: null, scheme: null });
+    // At or above the price, another currency, zero or not an amount: none.
+    for (const text of ["15.99", "16.00", "EUR14.00", "0.00", "ask", ""]) {
+      expect(member({ member_price: text, member_scheme: "Club" }), text).toEqual({ price: null, scheme: null });
+    }
+  });
+
   it("reads a multi-buy only from a feed with a multi-buy column, and only text that words one", () => {
     const multiBuy = (over: Record<string, string>) => offerOf(parseFeedRow(row(over), 3)).multiBuy;
     // No multi-buy column: nothing said (the stored multi-buy is kept).

@@ -11,7 +11,8 @@ import { toPence, type Pence } from "./money.ts";
 import { parsePriceText, parseSchemaPrice } from "./price-text.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 import { canonicalMultiBuy } from "./multi-buy.ts";
-import { registryEntryByName } from "./retailers.ts";
+import { registryEntry, registryEntryByName } from "./retailers.ts";
+import { maxMemberSchemeLength } from "./member-price.ts";
 import { legalCategories, parseLegalCategory, type LegalCategory } from "./legal-category.ts";
 
 /** Awin's standard columns, in their usual order. */
@@ -56,6 +57,13 @@ export const repeatTermsColumns = ["repeat_delivery_terms", "subscription_terms"
 export const multiBuyColumns = ["multi_buy", "multibuy", "promotional_text"] as const;
 
 /**
+ * A member (loyalty) price: the first non-empty of these; its scheme from `member_scheme`, else
+ * the scheme the retailer registry knows for the merchant (Pets Club, PetCLUB, zooPoints).
+ */
+export const memberPriceColumns = ["member_price", "loyalty_price"] as const;
+export const memberSchemeColumns = ["member_scheme", "loyalty_scheme"] as const;
+
+/**
  * A veterinary medicine's legal category (POM-V, POM-VPS, NFA-VPS, AVM-GSL), in the order they
  * are tried: the first non-empty one is the row's. Not standard columns: a pet pharmacy that
  * exports its medicines' categories uses one of these names.
@@ -80,6 +88,8 @@ export const optionalFeedColumns = [
   ...repeatPriceColumns,
   ...repeatTermsColumns,
   ...multiBuyColumns,
+  ...memberPriceColumns,
+  ...memberSchemeColumns,
   ...legalCategoryColumns,
 ] as const;
 
@@ -140,6 +150,13 @@ export interface FeedOffer {
    * (the stored one is kept); null when the row words none.
    */
   multiBuy?: string | null;
+  /**
+   * The member price and its scheme. Absent when the feed has no member price column (the stored
+   * ones are kept); null when the row states none, one that is not a sterling amount above zero
+   * and below the price, or no scheme is known for it.
+   */
+  memberPricePence?: Pence | null;
+  memberScheme?: string | null;
   /** The legal category the row states (a veterinary medicine's, or "none"); absent when it states none. */
   legalCategory?: LegalCategory;
 }
@@ -770,9 +787,20 @@ export function parseFeedCells(record: Readonly<Record<string, string | undefine
       lastUpdated: cell(record, "last_updated") ?? null,
       ...repeatDeliveryOf(record, price.pence),
       ...multiBuyOf(record),
+      ...memberPriceOfRow(record, price.pence, retailerKey || merchantKeyOf(merchantName)),
       ...(legalCategory === undefined ? {} : { legalCategory }),
     },
   };
+}
+
+/** The row's member price and scheme (see FeedOffer): nothing when the feed has no member price column. */
+function memberPriceOfRow(record: Readonly<Record<string, string | undefined>>, pricePence: Pence, merchantKey: string): Pick<FeedOffer, "memberPricePence" | "memberScheme"> {
+  if (!memberPriceColumns.some((column) => record[column] !== undefined)) return {};
+  const text = memberPriceColumns.map((column) => cell(record, column)).find((value) => value !== undefined);
+  const member = text === undefined ? null : parsePrice(text);
+  const scheme = memberSchemeColumns.map((column) => cleanText(cell(record, column))).find((value) => value !== null) ?? registryEntry(merchantKey)?.memberScheme ?? null;
+  if (member === null || !isSterling(member.currency) || member.pence <= 0 || member.pence >= pricePence || scheme === null) return { memberPricePence: null, memberScheme: null };
+  return { memberPricePence: member.pence, memberScheme: scheme.slice(0, maxMemberSchemeLength).trimEnd() };
 }
 
 /** The row's multi-buy (see FeedOffer): nothing when the feed has no multi-buy column. */

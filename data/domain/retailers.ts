@@ -54,6 +54,8 @@ export interface RetailerEntry {
   extraction: ExtractionHints | null;
   /** Its line in price charts: a colour with at least 4.5:1 contrast on white, and a dash pattern. */
   style: { color: string; dash: string } | null;
+  /** Its loyalty scheme, whose members may pay less: the name a feed's member price is shown under when the feed names none. */
+  memberScheme?: string;
 }
 
 const delivery = (standardPence: number | null, freeFromPence: number | null): DeliveryRule => ({ standardPence, freeFromPence });
@@ -117,6 +119,7 @@ export const retailerRegistry: readonly RetailerEntry[] = [
       stock: [],
     },
     style: { color: "#0072b2", dash: "" }, // blue, 5.2:1
+    memberScheme: "Pets Club",
   },
   {
     key: "jollyes",
@@ -132,6 +135,7 @@ export const retailerRegistry: readonly RetailerEntry[] = [
       stock: [".product-info-main .stock"],
     },
     style: { color: "#00785a", dash: "7 4" }, // bluish green, 5.5:1
+    memberScheme: "PetCLUB",
   },
   {
     key: "zooplus",
@@ -147,6 +151,7 @@ export const retailerRegistry: readonly RetailerEntry[] = [
       stock: ['[data-zta="availability"]'],
     },
     style: { color: "#a8327a", dash: "2 3" }, // reddish purple, 6.2:1
+    memberScheme: "zooPoints",
   },
   {
     key: "ebay",

@@ -69,6 +69,9 @@ export interface GeneratedOffer {
   repeatTerms: string | null;
   /** The retailer's multi-buy on it ("3 for 2"); null: none. */
   multiBuy: string | null;
+  /** What members of memberScheme pay; null: none. */
+  memberPricePence: number | null;
+  memberScheme: string | null;
 }
 
 export interface GeneratedPricePoint {
@@ -440,6 +443,7 @@ function offersFor(
       // Worked out from the price, drawing no random number: the rest of the catalogue is unchanged by it.
       ...repeatOf(retailerName, pricePence, consumable),
       multiBuy: multiBuyOf(retailerName, pricePence, consumable),
+      ...memberPriceOf(retailerName, pricePence, consumable),
     });
     history.push(...priceHistory(random, retailerName, pricePence, todayMs));
   }
@@ -459,6 +463,19 @@ function repeatOf(retailerName: ComparisonRetailerName, pricePence: number, cons
  */
 function multiBuyOf(retailerName: ComparisonRetailerName, pricePence: number, consumable: boolean): string | null {
   return consumable && pricePence < 1500 && (retailerName === "Pets at Home" || retailerName === "Jollyes") ? "3 for 2" : null;
+}
+
+/** The loyalty schemes of the demo's retailers that have one. */
+const memberSchemes: Partial<Record<ComparisonRetailerName, string>> = { "Pets at Home": "Pets Club", Jollyes: "PetCLUB", Zooplus: "zooPoints" };
+
+/**
+ * The demo's member prices, worked out from the price (no random number drawn): 10% off food and
+ * consumables of £25 or more at the retailers with a loyalty scheme.
+ */
+function memberPriceOf(retailerName: ComparisonRetailerName, pricePence: number, consumable: boolean): Pick<GeneratedOffer, "memberPricePence" | "memberScheme"> {
+  const scheme = memberSchemes[retailerName];
+  if (!consumable || pricePence < 2500 || scheme === undefined) return { memberPricePence: null, memberScheme: null };
+  return { memberPricePence: Math.round(pricePence * 0.9), memberScheme: scheme };
 }
 
 function isoDay(ms: number): string {

@@ -42,6 +42,9 @@ function offer(retailerId: 1 | 2 | 3, price: number, delivery: number | null, ex
     repeatTotalPence: null,
     repeatTerms: null,
     multiBuy: null,
+    memberPricePence: null,
+    memberScheme: null,
+    memberTotalPence: null,
     ...extra,
   };
 }
@@ -221,6 +224,22 @@ describe("productPageView", () => {
     expect(view.best?.unitItemText).toBe("£5.00 per kg");
     expect(view.hasRepeat).toBe(true);
     expect(view.chart.lines.map((line) => [line.retailerName, line.lastPricePence])).toEqual([["Amazon", 1200]]);
+  });
+
+  it("shows each member price with its scheme beside the standard price, and each scheme once for the member choice", () => {
+    const club = { memberPricePence: 900, memberScheme: "Pets Club", memberTotalPence: 1299 };
+    const offers = [offer(1, 10.0, 3.99, club), offer(2, 12.0, 0), offer(3, 11.0, 0, { ...club, memberPricePence: 1000, memberTotalPence: 1000 }), offer(1, 14.0, 0, { memberPricePence: 1300, memberScheme: "zooPoints", memberTotalPence: 1300 })];
+    const view = productPageView(input(product(offers)));
+    expect(view.offers.map((row) => row.member)).toEqual([
+      { scheme: "Pets Club", itemText: "£9.00", totalText: "£12.99" },
+      null,
+      { scheme: "Pets Club", itemText: "£10.00", totalText: "£10.00" },
+      { scheme: "zooPoints", itemText: "£13.00", totalText: "£13.00" },
+    ]);
+    expect(view.memberSchemes).toEqual(["Pets Club", "zooPoints"]);
+    // The best price stays what anyone pays: £11.00 delivered free, not a member's £10.00.
+    expect(view.best?.totalText).toBe("£11.00");
+    expect(productPageView(input(product([offer(1, 10.0, 0)]))).memberSchemes).toEqual([]);
   });
 
   it("shows no rating without reviews", () => {

@@ -62,6 +62,8 @@ export interface OfferView {
   /** "£5.42 per kg" to the door and of the item alone; null when the pack size is not stated. */
   unitTotalText: string | null;
   unitItemText: string | null;
+  /** Its member price beside the standard one, with the scheme named; null: none. */
+  member: { scheme: string; itemText: string; totalText: string } | null;
 }
 
 export interface ProductPageView {
@@ -90,6 +92,8 @@ export interface ProductPageView {
   unitHeading: string | null;
   /** Whether any offer has a repeat-delivery price (the table's extra column). */
   hasRepeat: boolean;
+  /** The loyalty schemes of the offers' member prices, each once, in the order the offers come: one "I'm a member" choice each. */
+  memberSchemes: string[];
   chart: PriceChart;
   /** The alert form's hint: the lowest price before today in the deal window. */
   lowestBeforeTodayPence: Pence | null;
@@ -157,6 +161,10 @@ export function productPageView(input: ProductPageInput): ProductPageView {
     deliveryText: deliveryText(offer.deliveryPence),
     unitTotalText: unitText(offer.totalPence),
     unitItemText: unitText(offer.pricePence),
+    member:
+      offer.memberPricePence === null || offer.memberScheme === null || offer.memberTotalPence === null
+        ? null
+        : { scheme: offer.memberScheme, itemText: formatPence(offer.memberPricePence), totalText: formatPence(offer.memberTotalPence) },
   });
   const offerViews = offers.map(offerView);
   const bestView = offerViews.find((view) => view.isBest);
@@ -232,6 +240,7 @@ export function productPageView(input: ProductPageInput): ProductPageView {
     retailersText,
     unitHeading,
     hasRepeat: offers.some((offer) => offer.repeatPricePence !== null),
+    memberSchemes: [...new Set(offerViews.flatMap((view) => (view.member === null ? [] : [view.member.scheme])))],
     chart,
     lowestBeforeTodayPence: prescriptionOnly ? null : (input.dealFacts?.lowestBeforeTodayPence ?? null),
     meta: { title: product.name, fullTitle: `${product.name} - ${site.siteName}`, description, canonicalPath: productPath(product.slug) },

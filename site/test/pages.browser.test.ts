@@ -115,6 +115,55 @@ describe("category page", () => {
 });
 
 describe("product page", () => {
+  it("shows member prices beside standard ones with the scheme named, and a member's totals once they say they are a member; another visitor's page stays standard", async () => {
+    const products = (await (await fetch(`${baseUrl}/api/products?category=dog-food&limit=100`)).json()) as Product[];
+    const withMember = products.find((candidate) => candidate.prices.some((offer) => offer.memberScheme !== null))!;
+    expect(withMember, "the demo catalogue has member prices on dog food").toBeDefined();
+    const scheme = withMember.prices.find((offer) => offer.memberScheme !== null)!.memberScheme!;
+    const pounds = (value: number) => `£${value.toFixed(2)}`;
+    const { page, errors, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/product/${withMember.slug}`);
+    const rows = page.locator('section[aria-labelledby="compare-heading"] table tbody tr');
+    const read = () =>
+      rows.evaluateAll((trs) =>
+        trs.map((tr) => {
+          const total = tr.querySelector<HTMLElement>("[data-testid=offer-member-total]");
+          return {
+            retailer: tr.querySelector("th")!.textContent!.trim(),
+            price: tr.querySelector("[data-testid=offer-member-price]")?.textContent ?? null,
+            total: total && total.checkVisibility() ? total.textContent!.trim() : null,
+          };
+        }),
+      );
+    // Everyone sees each member price with its scheme, in the rows' order (ranked on what anyone pays).
+    const standard = await read();
+    expect(standard.map((row) => row.price)).toEqual(withMember.prices.map((offer) => (offer.memberScheme === null ? null : `${offer.memberScheme} price: ${pounds(offer.memberPrice!)}`)));
+    expect(standard.every((row) => row.total === null)).toBe(true);
+    // A member sees their totals to the door in that scheme's rows, and only there; the order stays.
+    await page.getByLabel(`I'm a ${scheme} member`).check();
+    const member = await read();
+    expect(member.map((row) => row.retailer)).toEqual(standard.map((row) => row.retailer));
+    expect(member.map((row) => row.total)).toEqual(
+      withMember.prices.map((offer) => (offer.memberScheme === scheme ? `${pounds(offer.memberTotal!)} to your door as a ${scheme} member` : null)),
+    );
+    expect(await page.evaluate(() => localStorage.getItem("member_schemes"))).toBe(JSON.stringify([scheme]));
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // Kept for this visitor's next visit; another visitor's page shows no member totals.
+    await page.reload();
+    await expect.poll(async () => (await read()).map((row) => row.total)).toEqual(member.map((row) => row.total));
+    const other = await openPage(browser);
+    await other.page.goto(`${baseUrl}/product/${withMember.slug}`);
+    expect(await other.page.locator("[data-testid=offer-member-total]:visible").count()).toBe(0);
+    expect(await other.page.getByLabel(`I'm a ${scheme} member`).isChecked()).toBe(false);
+    await other.context.close();
+    // Unticked: standard again.
+    await page.getByLabel(`I'm a ${scheme} member`).uncheck();
+    expect((await read()).every((row) => row.total === null)).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem("member_schemes"))).toBeNull();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("shows a retailer's multi-buy under its item price, and no other row says one", async () => {
     const products = (await (await fetch(`${baseUrl}/api/products?category=cat-food&limit=100`)).json()) as Product[];
     const withMultiBuy = products.find((candidate) => candidate.prices.some((offer) => offer.multiBuy !== null))!;

@@ -31,6 +31,8 @@ type StoredOffer = Pick<
   | "repeat_price_pence"
   | "repeat_terms"
   | "multi_buy"
+  | "member_price_pence"
+  | "member_scheme"
 >;
 
 const offerEffective = (offer: { priceOverride: boolean; manualPricePence: Pence | null; pricePence: Pence }) =>
@@ -97,7 +99,7 @@ function storedOffers(db: Db, productId: number): StoredOffer[] {
   return statement(
     db,
     `SELECT id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override, manual_price_pence,
-       repeat_price_pence, repeat_terms, multi_buy
+       repeat_price_pence, repeat_terms, multi_buy, member_price_pence, member_scheme
      FROM product_prices WHERE product_id = ? ORDER BY retailer_id`,
   ).all(productId) as StoredOffer[];
 }
@@ -157,6 +159,8 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
           repeatPrice: offer.repeat_price_pence,
           repeatTerms: offer.repeat_terms,
           multiBuy: offer.multi_buy,
+          memberPrice: offer.member_price_pence,
+          memberScheme: offer.member_scheme,
         }
       : {
           price: offer.price,
@@ -169,6 +173,8 @@ function auditView(product: ProductOwnRow | ProductInput, offers: readonly Store
           repeatPrice: offer.repeatPrice,
           repeatTerms: offer.repeatTerms,
           multiBuy: offer.multiBuy,
+          memberPrice: offer.memberPrice,
+          memberScheme: offer.memberScheme,
         };
   }
   return { ...fields, ...offerViews };
@@ -230,13 +236,13 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
   const insert = statement(
     db,
     `INSERT INTO product_prices (product_id, retailer_id, price_pence, original_price_pence, url, in_stock, free_delivery, price_override,
-       manual_price_pence, repeat_price_pence, repeat_terms, multi_buy, updated_at, last_checked_at, stale, source, delivery_pence)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+       manual_price_pence, repeat_price_pence, repeat_terms, multi_buy, member_price_pence, member_scheme, updated_at, last_checked_at, stale, source, delivery_pence)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
   );
   const update = statement(
     db,
     `UPDATE product_prices SET price_pence = ?, original_price_pence = ?, url = ?, in_stock = ?, free_delivery = ?, price_override = ?,
-       manual_price_pence = ?, repeat_price_pence = ?, repeat_terms = ?, multi_buy = ?, updated_at = ?, last_checked_at = ?, stale = 0, source = 'manual' WHERE id = ?`,
+       manual_price_pence = ?, repeat_price_pence = ?, repeat_terms = ?, multi_buy = ?, member_price_pence = ?, member_scheme = ?, updated_at = ?, last_checked_at = ?, stale = 0, source = 'manual' WHERE id = ?`,
   );
   const history = statement(db, "INSERT INTO price_history (product_id, retailer_id, price_pence, recorded_at) VALUES (?, ?, ?, ?)");
   for (const link of links) {
@@ -251,6 +257,8 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
       link.repeatPrice,
       link.repeatTerms,
       link.multiBuy,
+      link.memberPrice,
+      link.memberScheme,
     ] as const;
     const offer = existing.get(link.retailerId);
     existing.delete(link.retailerId);
@@ -270,6 +278,8 @@ function writeOffers(db: Db, productId: number, links: readonly OfferInput[], no
       offer.repeat_price_pence,
       offer.repeat_terms,
       offer.multi_buy,
+      offer.member_price_pence,
+      offer.member_scheme,
     ] as const;
     // An unchanged offer keeps its updated_at: that is when its price was last set.
     if (stored.every((value, index) => value === values[index])) continue;

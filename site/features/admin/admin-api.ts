@@ -142,6 +142,10 @@ export interface RetailerLink {
   repeatTerms?: string | null;
   /** The multi-buy ("3 for 2", "2 for £20"); null or absent: none. */
   multiBuy?: string | null;
+  /** What members of memberScheme pay (below the one-off price); null or absent: none. */
+  memberPrice?: number | null;
+  /** The loyalty scheme ("Pets Club"); only with a member price. */
+  memberScheme?: string | null;
 }
 
 /** What the product form saves, its details (product-details.ts) among its fields. */

@@ -43,6 +43,9 @@ export interface OfferRow {
   repeatTerms: string;
   /** "3 for 2", "2 for £20"; "" for none. */
   multiBuy: string;
+  /** Member (loyalty) price; "" for none. */
+  memberPrice: string;
+  memberScheme: string;
 }
 
 let nextRowKey = 1;
@@ -64,6 +67,8 @@ export function emptyOfferRow(): OfferRow {
     repeatPrice: "",
     repeatTerms: "",
     multiBuy: "",
+    memberPrice: "",
+    memberScheme: "",
   };
 }
 
@@ -82,6 +87,8 @@ export function offerRowFrom(link: RetailerLink): OfferRow {
     repeatPrice: numberText(link.repeatPrice),
     repeatTerms: link.repeatTerms ?? "",
     multiBuy: link.multiBuy ?? "",
+    memberPrice: numberText(link.memberPrice),
+    memberScheme: link.memberScheme ?? "",
   };
 }
 
@@ -362,6 +369,8 @@ export function productInput(fields: ProductFields): ProductInput {
         repeatPrice: parseNumber(row.repeatPrice, null),
         repeatTerms: row.repeatTerms.trim() === "" ? null : row.repeatTerms.trim(),
         multiBuy: row.multiBuy.trim() === "" ? null : row.multiBuy.trim(),
+        memberPrice: parseNumber(row.memberPrice, null),
+        memberScheme: row.memberScheme.trim() === "" ? null : row.memberScheme.trim(),
       })),
     familyKey: slugify(fields.familyField.trim()) || null,
     kcalPerKg: fields.kcalField.trim() === "" ? null : Number(fields.kcalField.trim()),
@@ -378,7 +387,7 @@ const guideOrNull = (parsed: ReturnType<typeof parseGuideText>): FeedingGuideRow
 /** The form's fields a refusal can be shown under. */
 export type ProblemField = Exclude<keyof ProductFields, "offers" | "isFeatured">;
 /** An offer row's fields a refusal can be shown under. */
-export type OfferProblemField = "retailerId" | "affiliateUrl" | "price" | "originalPrice" | "manualPrice" | "repeatPrice" | "repeatTerms" | "multiBuy";
+export type OfferProblemField = "retailerId" | "affiliateUrl" | "price" | "originalPrice" | "manualPrice" | "repeatPrice" | "repeatTerms" | "multiBuy" | "memberPrice" | "memberScheme";
 
 /** Why a save failed, in plain words, and where the form shows it. */
 export interface SaveProblem {
@@ -416,11 +425,13 @@ const offerFieldLabels: Readonly<Record<string, string>> = {
   repeatPrice: "Repeat delivery price",
   repeatTerms: "Repeat delivery terms",
   multiBuy: "Multi-buy",
+  memberPrice: "Member price",
+  memberScheme: "Member scheme",
   priceOverride: "Override Price",
   freeDelivery: "Free delivery",
   inStock: "In stock",
 };
-const offerProblemFields: ReadonlySet<string> = new Set<OfferProblemField>(["retailerId", "affiliateUrl", "price", "originalPrice", "manualPrice", "repeatPrice", "repeatTerms", "multiBuy"]);
+const offerProblemFields: ReadonlySet<string> = new Set<OfferProblemField>(["retailerId", "affiliateUrl", "price", "originalPrice", "manualPrice", "repeatPrice", "repeatTerms", "multiBuy", "memberPrice", "memberScheme"]);
 
 /** The API's names of every field, by the label a message shows instead. */
 const apiNameLabels: Readonly<Record<string, string>> = {

@@ -25,6 +25,9 @@ const offer: Offer = {
   repeatTotal: null,
   repeatTerms: null,
   multiBuy: null,
+  memberPrice: null,
+  memberScheme: null,
+  memberTotal: null,
 };
 
 /** A wormer in stock at Amazon, with a was price the history supports. */

@@ -8,10 +8,11 @@ import { petProfileKey } from "../../features/pet-profile/pet-profile.store.ts";
 import { compareStorageKey } from "../../features/compare/compare.store.ts";
 import { priceViewKey } from "../../features/price-view/price-view.ts";
 import { basketStorageKey } from "../../features/basket/basket.store.ts";
+import { memberSchemesKey } from "../../features/member-price/member-price.ts";
 
 describe("this browser's data", () => {
   it("is every key the stores keep about the visitor, written as the stores write them", () => {
-    expect([...browserDataKeys.local].sort()).toEqual([userKey, favoritesSavedKey, viewedKey, clickLogKey, petProfileKey, basketStorageKey].sort());
+    expect([...browserDataKeys.local].sort()).toEqual([userKey, favoritesSavedKey, viewedKey, clickLogKey, petProfileKey, basketStorageKey, memberSchemesKey].sort());
     expect([...browserDataKeys.session].sort()).toEqual([sessionKey, compareStorageKey].sort());
   });
 

@@ -16,6 +16,7 @@ import { formatPrice } from "../../../../data/domain/display.ts";
 import { isLegalCategory, isPrescriptionOnly, legalCategories, legalCategoryLabels } from "../../../../data/domain/legal-category.ts";
 import { maxRepeatTermsLength } from "../../../../data/domain/repeat-delivery.ts";
 import { maxMultiBuyLength } from "../../../../data/domain/multi-buy.ts";
+import { maxMemberSchemeLength } from "../../../../data/domain/member-price.ts";
 import { maxSlugLength, slugify } from "../../../../data/domain/slug.ts";
 import { productDetailList, type ProductDetailKey } from "../../../../data/domain/product-details.ts";
 import { toast } from "../../toast/toast.store.ts";
@@ -773,6 +774,41 @@ function OfferRowEditor(props: {
                 maxLength={maxMultiBuyLength}
                 value={row.multiBuy}
                 onChange={(event) => update("multiBuy", event.target.value)}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field
+            label="Member price"
+            hint="What loyalty members pay, below the one-off price. Blank: none."
+            id={fieldId("memberPrice")}
+            error={errorFor("memberPrice")}
+          >
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                aria-invalid={invalid}
+                type="number"
+                min={0}
+                step={0.01}
+                inputMode="decimal"
+                value={row.memberPrice}
+                onChange={(event) => update("memberPrice", event.target.value)}
+                aria-describedby={describedBy}
+                className={inputClass}
+              />
+            )}
+          </Field>
+          <Field label="Member scheme" hint="Shown beside the price, e.g. Pets Club, zooPoints, PetCLUB." id={fieldId("memberScheme")} error={errorFor("memberScheme")}>
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                aria-invalid={invalid}
+                type="text"
+                maxLength={maxMemberSchemeLength}
+                value={row.memberScheme}
+                onChange={(event) => update("memberScheme", event.target.value)}
                 aria-describedby={describedBy}
                 className={inputClass}
               />
