@@ -31,6 +31,7 @@ import { migrateDb, openDb } from "../data/db/client.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { formatPrice } from "../data/domain/display.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import type { AdminProduct } from "../api/http/responses.ts";
 import { benchResultsFile } from "./bench-results.ts";
 
 const { values } = parseArgs({
@@ -144,10 +145,6 @@ async function adminJson<T>(server: Server, cookie: string, method: string, path
   return (await response.json()) as T;
 }
 
-interface AdminProduct {
-  slug: string;
-  retailerLinks: { price: number; originalPrice: number | null; inStock: boolean; priceOverride: boolean; manualPrice: number | null; repeatPrice: number | null; repeatTerms: string | null }[];
-}
 
 let nextPence = 17;
 
@@ -165,6 +162,9 @@ async function editPrice(server: Server, cookie: string, id: number): Promise<{ 
     // A repeat-delivery price may not be above the one-off price, and the new price is below every seeded one.
     repeatPrice: index === 0 ? null : link.repeatPrice,
     repeatTerms: index === 0 ? null : link.repeatTerms,
+    // Nor may a member price be at or above it.
+    memberPrice: index === 0 ? null : link.memberPrice,
+    memberScheme: index === 0 ? null : link.memberScheme,
   }));
   const shown = formatPrice(price);
   const started = performance.now();

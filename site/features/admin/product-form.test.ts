@@ -135,6 +135,8 @@ describe("productInput", () => {
           repeatPrice: null,
           repeatTerms: null,
           multiBuy: "3 for 2",
+          memberPrice: null,
+          memberScheme: null,
         },
         {
           retailerId: 2,
@@ -148,6 +150,8 @@ describe("productInput", () => {
           repeatPrice: null,
           repeatTerms: null,
           multiBuy: null,
+          memberPrice: null,
+          memberScheme: null,
         },
       ],
       familyKey: null,
