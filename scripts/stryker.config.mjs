@@ -1590,6 +1590,151 @@ export const equivalentMutants = [
     ["ConditionalExpression", "other.low <= other.high", "true", "Only read when the wanted way has no price in reach, and with a limit of 1p or more (prices of 34p up) one way always has: both empty would need the anchor's band, 30% of the anchor wide, to fit within a penny either side of a price of 34p or more."],
     ["ConditionalExpression", "reach === null", "false", "With a limit of 1p or more (prices of 34p up) one way always has a price in reach, so reach is never null here (see the entry above)."],
   ]).map(([mutator, original, replacement, reason]) => ({ file: "data/domain/demo-prices.ts", mutator, original, replacement, reason })),
+  // data/domain/basket.ts: the cheapest whole basket.
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "multiPence < plainPence",
+    replacement: "multiPence <= plainPence",
+    reason: "When the multi-buy costs exactly the plain price, taking either gives the same linePence and a saving of 0.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "ConditionalExpression",
+    original: "rule.freeFromPence === null",
+    replacement: "false",
+    line: "if (deliveryPence === 0 || rule.freeFromPence === null) return null;",
+    reason:
+      "Without a threshold the rule's charge does not depend on the items, so deliveryOf at the (null) threshold is the order's own delivery, which is not 0 here (0 has returned already): null either way.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "a.itemPence < b.itemPence",
+    replacement: "a.itemPence <= b.itemPence",
+    reason: "Only reached when the two prices differ, where < and <= agree.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "offerText(a) <= offerText(b)",
+    replacement: "offerText(a) < offerText(b)",
+    reason:
+      "Equal texts are offers alike in every field the basket reads (price, repeat price, stated delivery, marked free, the multi-buy's fields; product and retailer are the same, as both are offers for one product at one retailer), so taking either prices and delivers the same. (JSON writes NaN and Infinity as null too, but prices are whole pence from integer columns.)",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "i < a.assignment.length",
+    replacement: "i <= a.assignment.length",
+    reason: "Assignments are all one line long: past the end both read undefined, which are equal, and the loop ends with the same 0.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "set < size",
+    replacement: "set <= size",
+    line: "for (let set = 1; set < size; set++) {",
+    reason:
+      "The extra pass at set = size: in exactAssignment it writes lineKey[size], past the end of the Float64Array, which is ignored; in orderCosts size & offered (offered < size) is never size, so the pass is skipped.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "set < size",
+    replacement: "set <= size",
+    line: "for (let set = 0; set < size; set++) {",
+    reason: "At set = size, own = size & offered is 0, so no part is tried, and the writes to next, nextKey and part at index size, past the typed arrays' end, are ignored.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "candidateKey < key",
+    replacement: "candidateKey <= key",
+    reason:
+      "The key writes the number of orders and each line's retailer index as digits in base max(m, 2), above every index, so two finite keys are equal only for the same plan, and the candidates at one step are all different plans. Equal keys are only Infinity, for sets the retailers so far cannot supply, whose parts the reconstruction never reads (it follows only sets that can be bought).",
+  },
+  ...["new Array<number>(n)", "-1"].map((original) => ({
+    file: "data/domain/basket.ts",
+    mutator: original === "-1" ? "UnaryOperator" : "ArrayDeclaration",
+    original,
+    replacement: original === "-1" ? "+1" : "new Array()",
+    line: "const assignment: Assignment = new Array<number>(n).fill(-1);",
+    reason: "Every line can be bought, so the reconstruction sets every line's retailer: the array's starting length and filler are never read.",
+  })),
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "i < n",
+    replacement: "i <= n",
+    line: "for (let i = 0; i < n; i++) if (sub & (1 << i)) assignment[i] = r;",
+    reason: "A part holds bits of lines 0 to n − 1 only, so bit n is never set and the extra pass assigns nothing.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "ArrayDeclaration",
+    original: "new Array<DeliverySummary>(size)",
+    replacement: "new Array()",
+    reason: "A summary is only read for a set's part without its lowest line, written before it (counting up), so the array's starting length is never seen.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "r < problem.retailers.length",
+    replacement: "r <= problem.retailers.length",
+    line: "for (let r = 0; r < problem.retailers.length; r++) {",
+    reason:
+      "At r = m every line's offers row is read past its end, undefined, so retailer m counts as offering nothing and is skipped (bestSingleShop: some line lacks it, as there is always a line; greedyConsolidation: the line lacks it).",
+  },
+  ...["new Array<number>(problem.lines.length)", "-1"].map((original) => ({
+    file: "data/domain/basket.ts",
+    mutator: original === "-1" ? "UnaryOperator" : "ArrayDeclaration",
+    original,
+    replacement: original === "-1" ? "+1" : "new Array()",
+    line: "const assignment: Assignment = new Array<number>(problem.lines.length).fill(-1);",
+    reason: "The greedy places every line (each has an offer, whose added cost is finite), so every line's retailer is set: the array's starting length and filler are never read.",
+  })),
+  {
+    file: "data/domain/basket.ts",
+    mutator: "UnaryOperator",
+    original: "-1",
+    replacement: "+1",
+    line: "let best = -1;",
+    reason:
+      "In greedyConsolidation every line has an offer whose added cost is finite, below the starting Infinity, so best is always set before it is read. (cheapestPerLine has the same line, where best === -1 is read: its mutant is killed.)",
+  },
+  ...["compareScored(candidate, best) < 0", "compareScored(found, best) < 0"].map((original) => ({
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original,
+    replacement: original.replace("< 0", "<= 0"),
+    reason:
+      "compareScored gives 0 only for the same assignment (same total, orders and retailer of every line), and no move gives back the current plan, so on 0 best only becomes a plan identical to it.",
+  })),
+  {
+    file: "data/domain/basket.ts",
+    mutator: "EqualityOperator",
+    original: "r < m",
+    replacement: "r <= m",
+    line: "for (let r = 0; r < m; r++) {",
+    reason:
+      "At r = m the lines' offers and costs rows are read past their end, undefined, so retailer m counts as offering nothing and is skipped (localSearch's line moves and order merges, lowerBoundOf). (exactAssignment has the same line, where r = m reads retailer m's rule and throws: its mutant is killed.)",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "ConditionalExpression",
+    original: "r === from",
+    replacement: "false",
+    reason: "Moving a line, or merging an order, into its own retailer gives the current plan, which compares equal and is never taken: skipping it only saves the work.",
+  },
+  {
+    file: "data/domain/basket.ts",
+    mutator: "ConditionalExpression",
+    original: "group.length === 0",
+    replacement: "false",
+    line: "if (group.length === 0) return;",
+    reason: "Merging an empty order moves no line, so each such candidate is the current plan, which compares equal and is never taken: skipping it only saves the work.",
+  },
   // api/http/client-address.ts
   .../** @type {[string, string, string][]} */ ([
     ["ConditionalExpression", "address.kind() === \"ipv4\"", "false"],

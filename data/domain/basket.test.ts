@@ -103,6 +103,21 @@ describe("quoteBasket: worked examples", () => {
     expect(noThreshold.orders[0]!.toFreeDeliveryPence).toBeNull();
   });
 
+  it("says nothing is left to reach when delivery is free already, or when reaching the threshold would not make it free", () => {
+    const rules = [retailer(1, 399, 3900)];
+    // Marked free: £10.00 is delivered free, though £29.00 short of the £39 threshold.
+    const markedFree = quoteBasket({ lines: [line(1)], offers: [offer(1, 1, 1000, { freeDelivery: true })], retailers: rules }).cheapest!;
+    expect(markedFree.orders[0]).toMatchObject({ itemsPence: 1000, deliveryPence: 0, totalPence: 1000, toFreeDeliveryPence: null });
+    // A states its own £2.50 (a bulky item), which no threshold waives. At £10.00 + £20.00 = £30.00
+    // the order pays the larger charge, the shop's £3.99; at £39 it would still pay A's £2.50.
+    const offers = (priceB: number) => [offer(1, 1, 1000, { deliveryPence: 250 }), offer(2, 1, priceB)];
+    const stated = quoteBasket({ lines: [line(1), line(2)], offers: offers(2000), retailers: rules }).cheapest!;
+    expect(stated.orders[0]).toMatchObject({ itemsPence: 3000, deliveryPence: 399, totalPence: 3399, toFreeDeliveryPence: null });
+    // Over the threshold (£10.00 + £40.00) it pays A's £2.50 alone, and there is nothing to reach.
+    const over = quoteBasket({ lines: [line(1), line(2)], offers: offers(4000), retailers: rules }).cheapest!;
+    expect(over.orders[0]).toMatchObject({ itemsPence: 5000, deliveryPence: 250, totalPence: 5250, toFreeDeliveryPence: null });
+  });
+
   it("lists a product without offers as unavailable and plans the rest", () => {
     const quote = quoteBasket({
       lines: [line(1), line(2), line(3), line(4)],
@@ -195,10 +210,30 @@ describe("lineCost: multi-buys", () => {
       expect(cost(6, 500, multiBuy)).toEqual([3000, 0]);
     }
   });
+  it("takes the least valid multi-buys: 2 for 1 (paying for one) and 2 for £0 (a free pair)", () => {
+    // 2 for 1 at £5.00: 5 units are two pairs at £5.00 each and one more at £5.00, £15.00.
+    const twoForOne: MultiBuy = { kind: "n-for-m", buy: 2, payFor: 1 };
+    expect(multiBuyPence(5, 500, twoForOne)).toBe(1500);
+    expect(cost(5, 500, twoForOne)).toEqual([1500, 1000]);
+    // 2 for £0 at £5.00: 3 units are a free pair and one at £5.00, £5.00 instead of £15.00.
+    const freePair: MultiBuy = { kind: "n-for-price", count: 2, pricePence: 0 };
+    expect(multiBuyPence(3, 500, freePair)).toBe(500);
+    expect(cost(3, 500, freePair)).toEqual([500, 1000]);
+  });
   it("refuses a quantity that is not a whole number of at least 1, and two lines of one product", () => {
-    expect(() => lineCost(line(1, 0), offer(1, 1, 500))).toThrow(RangeError);
-    expect(() => lineCost(line(1, 1.5), offer(1, 1, 500))).toThrow(RangeError);
-    expect(() => quoteBasket({ lines: [line(1), line(1, 2)], offers: [], retailers: [] })).toThrow(RangeError);
+    expect(() => lineCost(line(1, 0), offer(1, 1, 500))).toThrow(new RangeError("quantity of product 1 must be a whole number of at least 1: 0"));
+    expect(() => lineCost(line(1, 1.5), offer(1, 1, 500))).toThrow(new RangeError("quantity of product 1 must be a whole number of at least 1: 1.5"));
+    expect(() => quoteBasket({ lines: [line(1), line(1, 2)], offers: [], retailers: [] })).toThrow(new RangeError("product 1 appears in two basket lines"));
+    // Refused in a line no offer is priced for too.
+    expect(() => quoteBasket({ lines: [line(1), line(2, 0)], offers: [offer(1, 1, 500)], retailers: [] })).toThrow(
+      new RangeError("quantity of product 2 must be a whole number of at least 1: 0"),
+    );
+  });
+  it("refuses to price a line at an offer for another product, and a retailer listed twice", () => {
+    expect(() => lineCost(line(1), offer(2, 1, 500))).toThrow(new RangeError("offer for product 2 priced for line 1"));
+    expect(() => quoteBasket({ lines: [line(1)], offers: [offer(1, 1, 500)], retailers: [retailer(1, 299), retailer(1, 399)] })).toThrow(
+      new RangeError("retailer 1 is listed twice"),
+    );
   });
 });
 
@@ -287,6 +322,31 @@ describe("quoteBasket: ties and input order", () => {
       [2, 3],
     ]);
   });
+  it("prefers one order at the highest retailer id to a split among lower ids", () => {
+    // Delivery free everywhere, every price £10.00. A is at shops 1 and 3, B at 2 and 3: A at 1
+    // and B at 2 reads 1, 2, but both at 3 is one order, and £20.00 all the same.
+    const quote = quoteBasket({ lines: [line(1), line(2)], offers: [offer(1, 1, 1000), offer(1, 3, 1000), offer(2, 2, 1000), offer(2, 3, 1000)], retailers: freeEverywhere(1, 2, 3) });
+    expect(quote.cheapest?.totalPence).toBe(2000);
+    expect(placed(quote.cheapest)).toEqual([
+      [1, 3],
+      [2, 3],
+    ]);
+  });
+  it("of two-order plans alike in total, decides by the retailer of a later line when the earlier ones agree", () => {
+    // Delivery free everywhere, every price £10.00. A is only at shop 2, B only at 1, C at both:
+    // £30.00 in two orders either way. A, B, C at 2, 1, 1 reads before 2, 1, 2, so C goes to 1.
+    const quote = quoteBasket({
+      lines: [line(1), line(2), line(3)],
+      offers: [offer(1, 2, 1000), offer(2, 1, 1000), offer(3, 1, 1000), offer(3, 2, 1000)],
+      retailers: freeEverywhere(1, 2),
+    });
+    expect(quote.cheapest?.totalPence).toBe(3000);
+    expect(placed(quote.cheapest)).toEqual([
+      [2, 1],
+      [3, 1],
+      [1, 2],
+    ]);
+  });
   it("gives the same quote whatever order the offers and retailers come in", () => {
     for (let seed = 1; seed <= 20; seed++) {
       const input = randomBasket(seed, 5, 5);
@@ -302,6 +362,40 @@ describe("quoteBasket: ties and input order", () => {
       const quote = quoteBasket({ ...input, offers: order });
       expect(quote.cheapest?.orders).toMatchObject([{ retailerId: 1, lines: [{ unitPence: 1000, repeat: false }], totalPence: 1000 }]);
     }
+  });
+  it("of two offers for one product at one retailer takes the cheaper one-off price in either order, though its JSON text reads later", () => {
+    // £9.99 against £10.00: "[999," reads after "[1000," as text, yet the price decides.
+    for (const offers of [[offer(1, 1, 999), offer(1, 1, 1000)], [offer(1, 1, 1000), offer(1, 1, 999)]]) {
+      expect(quoteBasket({ lines: [line(1)], offers, retailers: freeEverywhere(1) }).cheapest?.orders).toMatchObject([{ itemsPence: 999, totalPence: 999 }]);
+    }
+  });
+  it("of two offers at one price for one product at one retailer takes the one whose text reads first, in either order", () => {
+    // The text is the offer as JSON: [price, repeat price, stated delivery, marked free, multi-buy],
+    // the multi-buy's fields sorted by name. Shop 1 charges £3.99 on orders without a stated delivery.
+    const quote = (lineWanted: BasketLine, offers: BasketOffer[]) =>
+      [offers, [...offers].reverse()].map((order) => quoteBasket({ lines: [lineWanted], offers: order, retailers: [retailer(1, 399)] }).cheapest!.orders[0]!);
+    // A stated £1.00 reads before £2.00: £10.00 + £1.00.
+    for (const order of quote(line(1), [offer(1, 1, 1000, { deliveryPence: 200 }), offer(1, 1, 1000, { deliveryPence: 100 })])) {
+      expect(order).toMatchObject({ itemsPence: 1000, deliveryPence: 100, totalPence: 1100 });
+    }
+    // A multi-buy (a list) reads before none (null): 3 units at £5.00, 3 for 2, are £10.00 + £3.99.
+    const threeForTwo: MultiBuy = { kind: "n-for-m", buy: 3, payFor: 2 };
+    for (const order of quote(line(1, 3), [offer(1, 1, 500), offer(1, 1, 500, { multiBuy: threeForTwo })])) {
+      expect(order).toMatchObject({ itemsPence: 1000, deliveryPence: 399, totalPence: 1399, lines: [{ multiBuySavingPence: 500 }] });
+    }
+    // Whatever order a feed writes the multi-buy's fields in, they are read by name, so 2 for 1
+    // (buy 2) reads before 3 for 2 (buy 3): 4 units at £5.00 are two pairs, £10.00 + £3.99.
+    const twoForOne: MultiBuy = { payFor: 1, buy: 2, kind: "n-for-m" };
+    for (const order of quote(line(1, 4), [offer(1, 1, 500, { multiBuy: threeForTwo }), offer(1, 1, 500, { multiBuy: twoForOne })])) {
+      expect(order).toMatchObject({ itemsPence: 1000, totalPence: 1399, lines: [{ multiBuySavingPence: 1000 }] });
+    }
+  });
+  it("leaves out retailers whose offers are all for products not in the basket", () => {
+    // One line at shop 1, and eight shops offering only product 2: one retailer, so the search is exact.
+    const others = [2, 3, 4, 5, 6, 7, 8, 9].map((id) => offer(2, id, 100));
+    const quote = quoteBasket({ lines: [line(1)], offers: [offer(1, 1, 1000), ...others], retailers: [retailer(1, 399)] });
+    expect(quote).toMatchObject({ exact: true, lowerBoundPence: 1399, unavailable: [] });
+    expect(quote.cheapest?.orders).toMatchObject([{ retailerId: 1, itemsPence: 1000, deliveryPence: 399, totalPence: 1399 }]);
   });
 });
 
@@ -538,5 +632,185 @@ describe("the heuristic", () => {
 
   it("keeps the exact limits at 8 products and 8 retailers", () => {
     expect(exactLimits).toEqual({ products: 8, retailers: 8 });
+  });
+});
+
+describe("the heuristic: worked examples", () => {
+  it("has no plan when no line can be bought", () => {
+    expect(heuristicPlan({ lines: [line(1)], offers: [offer(2, 1, 1000)], retailers: [] })).toBeNull();
+  });
+
+  it("prefers fewer orders to a split of the same total, though the split's retailer ids read first", () => {
+    // Delivery free everywhere. A is £10.00 at shops 1 and 2, B £10.00 at 2 only: A at 1 and B at
+    // 2 reads 1, 2, but both at 2 is one order, and £20.00 all the same.
+    const plan = heuristicPlan({ lines: [line(1), line(2)], offers: [offer(1, 1, 1000), offer(1, 2, 1000), offer(2, 2, 1000)], retailers: freeEverywhere(1, 2) });
+    expect(plan?.totalPence).toBe(2000);
+    expect(placed(plan)).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
+  });
+
+  it("of plans alike in total and orders takes the lower retailer ids in line order", () => {
+    // A is £10.00 at shop 1, delivered free, or £9.00 + £1.00 at shop 2: its cheapest price is at
+    // 2, yet shop 1 reads first at the same £10.00 to the door.
+    const one = heuristicPlan({ lines: [line(1)], offers: [offer(1, 1, 1000), offer(1, 2, 900)], retailers: [retailer(1, 0), retailer(2, 100)] });
+    expect(one?.orders).toMatchObject([{ retailerId: 1, itemsPence: 1000, deliveryPence: 0, totalPence: 1000 }]);
+    // The same choice for B after A (£5.00, only at shop 1, free): £10.00 free at shop 2 or £9.00
+    // + £1.00 at shop 3, £15.00 in two orders either way; A, B at 1, 2 reads before 1, 3.
+    const two = heuristicPlan({
+      lines: [line(1), line(2)],
+      offers: [offer(1, 1, 500), offer(2, 2, 1000), offer(2, 3, 900)],
+      retailers: [retailer(1, 0), retailer(2, 0), retailer(3, 100)],
+    });
+    expect(two?.totalPence).toBe(1500);
+    expect(placed(two)).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+
+  it("starts from every line at its cheapest price, ties to the lower retailer id, which finds the free delivery here", () => {
+    // Every price £10.00. Shop 1 charges £3.00, free from £20.00; shop 2 £1.00; shop 3 £2.00. A is
+    // at shops 1 and 2, B at 1 and 3, C at 2 only, so no shop has all three.
+    // - Cheapest per line, ties to the lower id: A and B at 1 (£20.00, free), C at 2 (£11.00): £31.00.
+    // - Greedy, line by line (each £10.00 at its cheapest): A at 2 (£11.00 against £13.00 at 1), B at
+    //   3 (£12.00 against £13.00), C with A at 2 (£10.00 more): £21.00 + £12.00 = £33.00. Moving A
+    //   to 1 makes £36.00, B to 1 £34.00: no move from there is cheaper.
+    const input: BasketInput = {
+      lines: [line(1), line(2), line(3)],
+      offers: [offer(1, 1, 1000), offer(1, 2, 1000), offer(2, 1, 1000), offer(2, 3, 1000), offer(3, 2, 1000)],
+      retailers: [retailer(1, 300, 2000), retailer(2, 100), retailer(3, 200)],
+    };
+    const plan = heuristicPlan(input);
+    expect(plan?.orders).toMatchObject([
+      { retailerId: 1, itemsPence: 2000, deliveryPence: 0, totalPence: 2000 },
+      { retailerId: 2, itemsPence: 1000, deliveryPence: 100, totalPence: 1100 },
+    ]);
+    expect(placed(plan)).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 2],
+    ]);
+    expect(plan?.totalPence).toBe(3100);
+    expect(quoteBasket(input).cheapest).toEqual(plan);
+  });
+
+  it("starts from a greedy consolidation: the dearest line first, each where it adds least to the orders so far", () => {
+    // Shop 1 charges £2.00, shop 2 £3.00, shop 3 nothing, shop 4 £1.00, free from £20.00.
+    // A: £10.00 at 1 and 2, £12.00 at 4. B: £10.00 at 1 and 4. C: £12.00 at 2, £15.00 at 3 and 4.
+    // - Cheapest per line (ties to the lower id): A and B at 1 (£20.00 + £2.00), C at 2 (£12.00 + £3.00): £37.00.
+    // - The single shop: 4, £37.00 of items, delivered free: £37.00.
+    // - Greedy: C first (its cheapest is £12.00, the others' £10.00) at 2 (adds £15.00, as at 3,
+    //   the lower id; £16.00 at 4); A joins it at 2 (adds £10.00, the £3.00 already paid; £12.00
+    //   at 1, £13.00 at 4); B at 4 (£11.00; £12.00 at 1): £25.00 + £11.00 = £36.00.
+    // No move makes either of the first two cheaper than £37.00.
+    const input: BasketInput = {
+      lines: [line(1), line(2), line(3)],
+      offers: [offer(1, 1, 1000), offer(1, 2, 1000), offer(1, 4, 1200), offer(2, 1, 1000), offer(2, 4, 1000), offer(3, 2, 1200), offer(3, 3, 1500), offer(3, 4, 1500)],
+      retailers: [retailer(1, 200), retailer(2, 300), retailer(3, 0), retailer(4, 100, 2000)],
+    };
+    const plan = heuristicPlan(input);
+    expect(plan?.orders).toMatchObject([
+      { retailerId: 2, itemsPence: 2200, deliveryPence: 300, totalPence: 2500 },
+      { retailerId: 4, itemsPence: 1000, deliveryPence: 100, totalPence: 1100 },
+    ]);
+    expect(placed(plan)).toEqual([
+      [1, 2],
+      [3, 2],
+      [2, 4],
+    ]);
+    expect(plan?.totalPence).toBe(3600);
+    expect(quoteBasket(input).cheapest).toEqual(plan);
+  });
+
+  it("places each line, in the greedy start, where it adds least, delivery included", () => {
+    // Shop 1 charges £1.00; shops 2 and 3 deliver free. A is £10.00 at 1 and 2, B £10.00 at 1 and 3.
+    // - Cheapest per line (ties to the lower id) and the single shop: both at 1, £20.00 + £1.00 =
+    //   £21.00; moving one line alone leaves the £1.00 to pay, and no other shop has both.
+    // - Greedy: A at 2 (adds £10.00; £11.00 at 1), B at 3 (adds £10.00; £11.00 at 1): £20.00.
+    const input: BasketInput = {
+      lines: [line(1), line(2)],
+      offers: [offer(1, 1, 1000), offer(1, 2, 1000), offer(2, 1, 1000), offer(2, 3, 1000)],
+      retailers: [retailer(1, 100), retailer(2, 0), retailer(3, 0)],
+    };
+    const plan = heuristicPlan(input);
+    expect(placed(plan)).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
+    expect(plan).toMatchObject({ itemsPence: 2000, deliveryPence: 0, totalPence: 2000 });
+    expect(quoteBasket(input).cheapest).toEqual(plan);
+  });
+
+  it("moves a whole order to another retailer when that is cheaper", () => {
+    // Every shop charges £3.00; shop 1 delivers free from £20.00. A: £11.00 at 1, £10.00 at 2 and 3.
+    // B: £10.00 at 2 only. C: £12.00 at 1, £11.00 at 3.
+    // - Cheapest per line: A and B at 2 (£20.00 + £3.00), C at 3 (£11.00 + £3.00): £37.00, and no move is cheaper.
+    // - Greedy: C first (£11.00 at its cheapest) at 3 (£14.00 against £15.00 at 1), A joins it at 3
+    //   (adds £10.00), B at 2: £24.00 + £13.00 = £37.00. Then the whole order at 3 (A and C) moves to
+    //   shop 1, where they come to £11.00 + £12.00 = £23.00, delivered free: £23.00 + £13.00 = £36.00.
+    const input: BasketInput = {
+      lines: [line(1), line(2), line(3)],
+      offers: [offer(1, 1, 1100), offer(1, 2, 1000), offer(1, 3, 1000), offer(2, 2, 1000), offer(3, 1, 1200), offer(3, 3, 1100)],
+      retailers: [retailer(1, 300, 2000), retailer(2, 300), retailer(3, 300)],
+    };
+    const plan = heuristicPlan(input);
+    expect(plan?.orders).toMatchObject([
+      { retailerId: 1, itemsPence: 2300, deliveryPence: 0, totalPence: 2300 },
+      { retailerId: 2, itemsPence: 1000, deliveryPence: 300, totalPence: 1300 },
+    ]);
+    expect(placed(plan)).toEqual([
+      [1, 1],
+      [3, 1],
+      [2, 2],
+    ]);
+    expect(plan?.totalPence).toBe(3600);
+    expect(quoteBasket(input).cheapest).toEqual(plan);
+  });
+});
+
+describe("the lower bound beyond the exact limits", () => {
+  /** The basket beside eight more shops (ids 11 to 18) with every product at £50.00, delivered free: past the exact limits, and never the cheapest. */
+  const beyondLimits = (input: BasketInput) => {
+    const shops = [11, 12, 13, 14, 15, 16, 17, 18];
+    const quote = quoteBasket({
+      lines: input.lines,
+      offers: [...input.offers, ...shops.flatMap((id) => input.lines.map((l) => offer(l.productId, id, 5000)))],
+      retailers: [...input.retailers, ...freeEverywhere(...shops)],
+    });
+    expect(quote.exact).toBe(false);
+    return quote;
+  };
+
+  it("of one line is its cheapest price to the door, the standard charge counted where the threshold is out of reach or there is none", () => {
+    // Shop 1: £10.00 + £3.99 (free only from £39.00, out of reach) = £13.99. Shop 2: £12.00 + £2.50 = £14.50.
+    const quote = beyondLimits({ lines: [line(1)], offers: [offer(1, 1, 1000), offer(1, 2, 1200)], retailers: [retailer(1, 399, 3900), retailer(2, 250)] });
+    expect(quote.lowerBoundPence).toBe(1399);
+    expect(quote.cheapest?.totalPence).toBe(1399);
+    // Shop 2 alone: £12.00 + £2.50.
+    expect(beyondLimits({ lines: [line(1)], offers: [offer(1, 2, 1200)], retailers: [retailer(2, 250)] }).lowerBoundPence).toBe(1450);
+  });
+
+  it("counts a threshold reached exactly as free delivery", () => {
+    // £39.00 at shop 1, which charges £3.99 below £39.00: £39.00 to the door.
+    const quote = beyondLimits({ lines: [line(1)], offers: [offer(1, 1, 3900)], retailers: [retailer(1, 399, 3900)] });
+    expect(quote.lowerBoundPence).toBe(3900);
+    expect(quote.cheapest?.totalPence).toBe(3900);
+  });
+
+  it("adds to the lines' cheapest prices the largest least delivery one of them must pay", () => {
+    // Shop 1 (£3.99, free from £39.00): A £20.00 and B £20.00, £40.00 together, so its threshold can
+    // be reached and its lines may be delivered free. Shop 2 (£3.00): A £18.00; B £21.00, marked free.
+    // A: cheapest £18.00; to the door at least £20.00 (shop 1, free), £2.00 more.
+    // B: cheapest £20.00; to the door at least £20.00 (shop 1, free; shop 2 £21.00 free), nothing more.
+    // Bound: £18.00 + £20.00 + £2.00 = £40.00, what both at shop 1 cost, delivered free.
+    const quote = beyondLimits({
+      lines: [line(1), line(2)],
+      offers: [offer(1, 1, 2000), offer(2, 1, 2000), offer(1, 2, 1800), offer(2, 2, 2100, { freeDelivery: true })],
+      retailers: [retailer(1, 399, 3900), retailer(2, 300)],
+    });
+    expect(quote.lowerBoundPence).toBe(4000);
+    expect(quote.cheapest).toMatchObject({ totalPence: 4000, orders: [{ retailerId: 1, itemsPence: 4000, deliveryPence: 0 }] });
   });
 });

@@ -229,11 +229,13 @@ function deliveryOf(rule: DeliveryRule, summary: DeliverySummary, itemsPence: Pe
 /**
  * How much more in items makes the order's delivery free: the threshold less the items, when
  * delivery is not free yet and reaching the threshold would make it free (no offer in the order
- * states a charge of its own); else null.
+ * states a charge of its own); else null. Items at or over the threshold need no check of their
+ * own: there the rule charges nothing already, so the delivery at the threshold is the order's
+ * own delivery, which is not free (free returns null first).
  * @example toFreeDelivery({ standardPence: 399, freeFromPence: 3900 }, { largestStated: -1, anyMarkedFree: false, anyByRule: true }, 399, 3000) // 900
  */
 function toFreeDelivery(rule: DeliveryRule, summary: DeliverySummary, deliveryPence: Pence | null, itemsPence: Pence): Pence | null {
-  if (deliveryPence === 0 || rule.freeFromPence === null || itemsPence >= rule.freeFromPence) return null;
+  if (deliveryPence === 0 || rule.freeFromPence === null) return null;
   return deliveryOf(rule, summary, rule.freeFromPence) === 0 ? rule.freeFromPence - itemsPence : null;
 }
 
@@ -296,7 +298,7 @@ function prepare(input: BasketInput): Problem {
   const retailerIds = [...new Set([...chosen.values()].flatMap((byRetailer) => [...byRetailer.keys()]))].sort((a, b) => a - b);
   // A retailer with offers but no entry in `retailers` has no delivery rule.
   const retailers = retailerIds.map((id) => ({ id, rule: rules.get(id) ?? noDeliveryRule }));
-  const offers = lines.map((line) => retailerIds.map((id) => chosen.get(line.productId)?.get(id)));
+  const offers = lines.map((line) => retailerIds.map((id) => chosen.get(line.productId)!.get(id)));
   const costs = lines.map((line, i) => offers[i]!.map((offer) => (offer === undefined ? undefined : lineCost(line, offer))));
   return { lines, retailers, offers, costs, unavailable };
 }
@@ -304,7 +306,7 @@ function prepare(input: BasketInput): Problem {
 /** A plan as the searches hold it: for each buyable line (in line order), the index of its retailer in Problem.retailers. */
 type Assignment = number[];
 
-/** What retailer `r`'s order of the lines `lineIndexes` costs to the door (unknown delivery as 0), and its delivery. */
+/** What retailer `r`'s order of the lines `lineIndexes` costs to the door (unknown delivery as 0), and its delivery (an empty order: nothing, delivery null). */
 function orderCost(
   problem: Problem,
   r: number,
@@ -316,7 +318,7 @@ function orderCost(
     itemsPence += problem.costs[i]![r]!.linePence;
     summary = withOffer(summary, problem.offers[i]![r]!);
   }
-  const deliveryPence = lineIndexes.length === 0 ? 0 : deliveryOf(problem.retailers[r]!.rule, summary, itemsPence);
+  const deliveryPence = deliveryOf(problem.retailers[r]!.rule, summary, itemsPence);
   return { itemsPence, deliveryPence, totalPence: itemsPence + (deliveryPence ?? 0), summary };
 }
 
@@ -506,12 +508,13 @@ function bestSingleShop(problem: Problem): Scored | null {
 }
 
 /**
- * A greedy consolidation: lines from the dearest (by their cheapest cost) to the cheapest, each to
- * the retailer whose order it adds least to, delivery included, given the lines placed so far.
+ * A greedy consolidation: lines from the dearest (by their cheapest cost) to the cheapest, lines
+ * alike in line order (the sort is stable), each to the retailer whose order it adds least to,
+ * delivery included, given the lines placed so far.
  */
 function greedyConsolidation(problem: Problem): Assignment {
   const cheapest = problem.costs.map((row) => Math.min(...row.map((cost) => cost?.linePence ?? Infinity)));
-  const byDearest = problem.lines.map((_, i) => i).sort((a, b) => cheapest[b]! - cheapest[a]! || a - b);
+  const byDearest = problem.lines.map((_, i) => i).sort((a, b) => cheapest[b]! - cheapest[a]!);
   const groups: number[][] = problem.retailers.map(() => []);
   const assignment: Assignment = new Array<number>(problem.lines.length).fill(-1);
   for (const i of byDearest) {
