@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { SearchVocabulary } from "./search-suggest.ts";
 
 const catalogue = [
@@ -21,7 +21,11 @@ function matches(q: string): number {
   }).length;
 }
 
-const vocabulary = new SearchVocabulary(catalogue);
+/** Built in each test, so mutation testing counts the construction as that test's. */
+let vocabulary: SearchVocabulary;
+beforeEach(() => {
+  vocabulary = new SearchVocabulary(catalogue);
+});
 
 describe("SearchVocabulary.suggest", () => {
   it("corrects a dropped letter to the word the catalogue writes, as it writes it", () => {
@@ -74,9 +78,24 @@ describe("SearchVocabulary.suggest", () => {
     expect(vocabulary.suggest("royl cannin pupy", matches)).toEqual({ q: "royal canin puppy", label: "Royal Canin Puppy", total: 1 });
   });
 
-  it("writes a word as most products write it", () => {
+  it("writes a word as most products write it, the first in the alphabet of spellings as common, without the punctuation around it", () => {
     // "KONG" once, "Kong" three times (two names and a brand).
     expect(vocabulary.suggest("kpng", matches)?.label).toBe("Kong");
+    const spelt = new SearchVocabulary([
+      { name: "(Zoomies) Rope Tug", brand: "ZOOMIES" },
+      { name: "Zoomies, Ball", brand: null },
+      { name: "zoomies! frisbee", brand: null },
+    ]);
+    // "Zoomies" twice (once inside brackets, once before a comma), "ZOOMIES" and "zoomies" once each.
+    expect(spelt.suggest("zoomiez", () => 3)?.label).toBe("Zoomies");
+    const tied = new SearchVocabulary([
+      { name: "Barker Bed", brand: null },
+      { name: "BARKER Mat", brand: null },
+    ]);
+    // One each: "BARKER" sorts before "Barker".
+    expect(tied.suggest("barkr", () => 2)?.label).toBe("BARKER");
+    // A word that is only part of a written word ("Hill's" is the token "hills") keeps the token's spelling.
+    expect(new SearchVocabulary([{ name: "Hill's Diet", brand: null }]).suggest("hils", () => 1)?.label).toBe("hills");
   });
 
   it("counts how many products use a word once per product, however often one writes it", () => {
@@ -93,8 +112,8 @@ describe("SearchVocabulary.suggest", () => {
 });
 
 describe("a search that found a little", () => {
-  const withTypo = new SearchVocabulary([...catalogue, { name: "Whiskaz Travel Bowl", brand: null }]);
   it("treats a word only one product uses as unknown, and corrects it to a word more products use", () => {
+    const withTypo = new SearchVocabulary([...catalogue, { name: "Whiskaz Travel Bowl", brand: null }]);
     // Found nothing: "whiskaz" is a known word, nothing to correct.
     expect(withTypo.suggest("whiskaz", matches)).toBeNull();
     // Found a little: one product's word, corrected to the word two products use (never to itself).
