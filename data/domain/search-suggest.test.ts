@@ -55,6 +55,8 @@ describe("SearchVocabulary.suggest", () => {
 
   it("never corrects short words or words with digits, and gives up when an unknown word has no close word", () => {
     expect(vocabulary.closest("ko")).toEqual([]);
+    // "ca" is one edit from "cat", but too short to correct.
+    expect(vocabulary.closest("ca")).toEqual([]);
     expect(vocabulary.closest("10kh")).toEqual([]);
     expect(vocabulary.suggest("zzzzzz", matches)).toBeNull();
     expect(vocabulary.suggest("royl zzzzzz", matches)).toBeNull();
@@ -119,6 +121,10 @@ describe("a search that found a little", () => {
     // Found a little: one product's word, corrected to the word two products use (never to itself).
     expect(withTypo.suggest("whiskaz", matches, 2)).toEqual({ q: "whiskas", label: "Whiskas", total: 2 });
     expect(withTypo.closest("whiskaz", 3, 2)).toEqual(["whiskas"]);
+    // Another word one product uses is no correction either; a known word is never its own.
+    expect(withTypo.closest("whiskaq", 3, 2)).toEqual(["whiskas"]);
+    expect(withTypo.closest("whiskaq")).toEqual(["whiskas", "whiskaz"]);
+    expect(withTypo.closest("whiskas")).toEqual(["whiskaz"]);
     expect(withTypo.knowsPrefix("whiskaz", 2)).toBe(false);
     expect(withTypo.knowsPrefix("whiskaz", 1)).toBe(true);
     // "whisk" starts both words: "whiskas" is used by two products, so it is known.
