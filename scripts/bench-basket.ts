@@ -23,6 +23,7 @@ import { readBasketCatalogue } from "../data/db/basket.ts";
 import { seedCatalogue } from "../data/db/seed.ts";
 import { quoteBasket } from "../data/domain/basket.ts";
 import { generateCatalogue } from "../data/seed/generate.ts";
+import { mulberry32 } from "../data/domain/seeded-random.ts";
 import { benchResultsFile } from "./bench-results.ts";
 
 const { values } = parseArgs({
@@ -39,18 +40,6 @@ const basketSize = 8;
 const retailerCount = 8;
 const targetP99Ms = 50;
 
-/** mulberry32: the same baskets and prices on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 const summary = (ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
@@ -65,7 +54,8 @@ try {
   await migrateDb(db);
   seedCatalogue(db, generateCatalogue({ products, today: new Date() }));
   const sqlite = db.$client;
-  const rand = random(27);
+  // The same baskets and prices on every run.
+  const rand = mulberry32(27);
   // Eight retailers, each with a standard charge and most with a free-delivery threshold.
   const existing = sqlite.prepare("SELECT id FROM retailers WHERE compares_prices = 1 ORDER BY id").all() as { id: number }[];
   const retailerIds = existing.map((row) => row.id).slice(0, retailerCount);

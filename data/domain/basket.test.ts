@@ -3,7 +3,6 @@ import {
   exactLimits,
   heuristicPlan,
   lineCost,
-  multiBuyPence,
   orderDelivery,
   quoteBasket,
   type BasketInput,
@@ -11,8 +10,9 @@ import {
   type BasketOffer,
   type BasketPlan,
   type BasketRetailer,
-  type MultiBuy,
 } from "./basket.ts";
+import { multiBuyPence, type MultiBuy } from "./multi-buy.ts";
+import { mulberry32 } from "./seeded-random.ts";
 import { deliveryFor, type DeliveryRule } from "./delivery.ts";
 
 const line = (productId: number, quantity = 1, repeat = false): BasketLine => ({ productId, quantity, repeat });
@@ -204,21 +204,23 @@ describe("lineCost: multi-buys", () => {
       { kind: "n-for-price", count: 2.5, pricePence: 100 },
       { kind: "n-for-price", count: 2, pricePence: -100 },
       { kind: "n-for-price", count: 2, pricePence: 150.5 },
+      // A free group is a giveaway, not a multi-buy (multi-buy.ts reads none from "2 for £0").
+      { kind: "n-for-price", count: 2, pricePence: 0 },
     ];
     for (const multiBuy of invalid) {
       expect(multiBuyPence(6, 500, multiBuy)).toBeNull();
       expect(cost(6, 500, multiBuy)).toEqual([3000, 0]);
     }
   });
-  it("takes the least valid multi-buys: 2 for 1 (paying for one) and 2 for £0 (a free pair)", () => {
+  it("takes the least valid multi-buys: 2 for 1 (paying for one) and 2 for a penny", () => {
     // 2 for 1 at £5.00: 5 units are two pairs at £5.00 each and one more at £5.00, £15.00.
     const twoForOne: MultiBuy = { kind: "n-for-m", buy: 2, payFor: 1 };
     expect(multiBuyPence(5, 500, twoForOne)).toBe(1500);
     expect(cost(5, 500, twoForOne)).toEqual([1500, 1000]);
-    // 2 for £0 at £5.00: 3 units are a free pair and one at £5.00, £5.00 instead of £15.00.
-    const freePair: MultiBuy = { kind: "n-for-price", count: 2, pricePence: 0 };
-    expect(multiBuyPence(3, 500, freePair)).toBe(500);
-    expect(cost(3, 500, freePair)).toEqual([500, 1000]);
+    // 2 for £0.01 at £5.00: 3 units are a pair for a penny and one at £5.00, £5.01 instead of £15.00.
+    const pennyPair: MultiBuy = { kind: "n-for-price", count: 2, pricePence: 1 };
+    expect(multiBuyPence(3, 500, pennyPair)).toBe(501);
+    expect(cost(3, 500, pennyPair)).toEqual([501, 999]);
   });
   it("refuses a quantity that is not a whole number of at least 1, and two lines of one product", () => {
     expect(() => lineCost(line(1, 0), offer(1, 1, 500))).toThrow(new RangeError("quantity of product 1 must be a whole number of at least 1: 0"));
@@ -398,18 +400,6 @@ describe("quoteBasket: ties and input order", () => {
     expect(quote.cheapest?.orders).toMatchObject([{ retailerId: 1, itemsPence: 1000, deliveryPence: 399, totalPence: 1399 }]);
   });
 });
-
-/** A small seeded pseudo-random generator (mulberry32): the same seed gives the same numbers. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];

@@ -29,6 +29,7 @@
  */
 import { noDeliveryRule, type DeliveryRule } from "./delivery.ts";
 import type { Pence } from "./money.ts";
+import { multiBuyPence, type MultiBuy } from "./multi-buy.ts";
 
 /** One product in the basket. */
 export interface BasketLine {
@@ -38,13 +39,6 @@ export interface BasketLine {
   /** The visitor wants repeat delivery where it is offered. */
   repeat: boolean;
 }
-
-/** A retailer's multi-buy offer on one product, as a feed gives it. */
-export type MultiBuy =
-  /** "3 for 2": buy 3, pay for 2 (buy > payFor >= 1). */
-  | { kind: "n-for-m"; buy: number; payFor: number }
-  /** "2 for £20": every 2 cost £20 (count >= 2). */
-  | { kind: "n-for-price"; count: number; pricePence: Pence };
 
 /** One retailer's comparable offer for one product. */
 export interface BasketOffer {
@@ -127,28 +121,6 @@ export interface BasketQuote {
 
 /** The largest basket the exact search takes: buyable products, and retailers with an offer for one of them. */
 export const exactLimits: { readonly products: number; readonly retailers: number } = { products: 8, retailers: 8 };
-
-/**
- * What `quantity` units of a multi-buy cost at `itemPence` each, or null when the multi-buy is not
- * valid: "n-for-m" needs whole numbers with buy > payFor >= 1, "n-for-price" a whole count of at
- * least 2 and a whole, non-negative price. Every complete group costs the multi-buy price, the
- * units left over cost the full price.
- * @example multiBuyPence(4, 500, { kind: "n-for-m", buy: 3, payFor: 2 }) // 1500 (3 for 1000, 1 for 500)
- * @example multiBuyPence(3, 1200, { kind: "n-for-price", count: 2, pricePence: 2000 }) // 3200
- * @example multiBuyPence(3, 500, { kind: "n-for-m", buy: 2, payFor: 2 }) // null
- */
-export function multiBuyPence(quantity: number, itemPence: Pence, multiBuy: MultiBuy): Pence | null {
-  if (multiBuy.kind === "n-for-m") {
-    const { buy, payFor } = multiBuy;
-    if (!Number.isInteger(buy) || !Number.isInteger(payFor) || payFor < 1 || buy <= payFor) return null;
-    const groups = Math.floor(quantity / buy);
-    return groups * payFor * itemPence + (quantity - groups * buy) * itemPence;
-  }
-  const { count, pricePence } = multiBuy;
-  if (!Number.isInteger(count) || count < 2 || !Number.isInteger(pricePence) || pricePence < 0) return null;
-  const groups = Math.floor(quantity / count);
-  return groups * pricePence + (quantity - groups * count) * itemPence;
-}
 
 /**
  * What `quantity` units cost at `offer`. When the line wants repeat delivery and the offer has a

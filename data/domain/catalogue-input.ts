@@ -135,10 +135,14 @@ export type OfferInput = z.infer<typeof offerInput>;
 function memberProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manualPrice" | "memberPrice" | "memberScheme">): { field: string; message: string } | null {
   if (link.memberPrice === null) return link.memberScheme === null ? null : { field: "memberScheme", message: "memberScheme needs a memberPrice" };
   if (link.memberScheme === null) return { field: "memberScheme", message: "memberScheme is required with a memberPrice (the scheme members join, e.g. Pets Club)" };
-  const oneOff = effectivePence({ retailerId: 0, pricePence: link.price, inStock: true, priceOverride: link.priceOverride, manualPricePence: link.manualPrice });
+  const oneOff = oneOffPence(link);
   if (link.memberPrice >= oneOff) return { field: "memberPrice", message: `memberPrice must be below the one-off price (${formatPence(oneOff)})` };
   return null;
 }
+
+/** What the shopper pays for the offer once: the manual price under an override, else the listed one. */
+const oneOffPence = (link: Pick<OfferInput, "price" | "priceOverride" | "manualPrice">): Pence =>
+  effectivePence({ retailerId: 0, pricePence: link.price, inStock: true, priceOverride: link.priceOverride, manualPricePence: link.manualPrice });
 
 /**
  * What is wrong with an offer's repeat-delivery fields, or null: terms need a repeat price, and a
@@ -147,7 +151,7 @@ function memberProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manua
  */
 function repeatProblem(link: Pick<OfferInput, "price" | "priceOverride" | "manualPrice" | "repeatPrice" | "repeatTerms">): { field: string; message: string } | null {
   if (link.repeatPrice === null) return link.repeatTerms === null ? null : { field: "repeatTerms", message: "repeatTerms needs a repeatPrice" };
-  const oneOff = effectivePence({ retailerId: 0, pricePence: link.price, inStock: true, priceOverride: link.priceOverride, manualPricePence: link.manualPrice });
+  const oneOff = oneOffPence(link);
   if (link.repeatPrice > oneOff) {
     return { field: "repeatPrice", message: `repeatPrice must not be above the one-off price (${formatPence(oneOff)})` };
   }

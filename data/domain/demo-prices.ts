@@ -14,6 +14,7 @@
  *   does not drift, and a price found outside the band moves toward the anchor.
  */
 import type { Pence } from "./money.ts";
+import { mulberry32 } from "./seeded-random.ts";
 
 /** The largest daily move, as a fraction of the current price. */
 export const demoMoveFraction = 0.03;
@@ -47,15 +48,8 @@ function draws(key: string, count: number): number[] {
     hash ^= key.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
-  const values: number[] = [];
-  let state = hash;
-  for (let index = 0; index < count; index++) {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), state | 1);
-    mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-    values.push(((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296);
-  }
-  return values;
+  const next = mulberry32(hash);
+  return Array.from({ length: count }, next);
 }
 
 /**

@@ -2,13 +2,17 @@
  * Multi-buy offers ("3 for 2", "2 for £20") as shops and feeds write them. An offer keeps its
  * multi-buy as one canonical text ("3 for 2", "2 for £20.00"); parseMultiBuy reads the ways
  * retailers word them, and what it cannot read is no multi-buy (a feed's promotional text is free
- * text: "Free delivery over £39" is not a multi-buy). What a multi-buy costs is the basket's rule
- * (basket.ts, multiBuyPence).
+ * text: "Free delivery over £39" is not a multi-buy). multiBuyPence is what a quantity costs with
+ * one; the basket (basket.ts) prices its lines with it.
  */
-import type { MultiBuy } from "./basket.ts";
 import { formatPence, type Pence } from "./money.ts";
 
-export type { MultiBuy };
+/** A retailer's multi-buy offer on one product. */
+export type MultiBuy =
+  /** "3 for 2": buy 3, pay for 2 (buy > payFor >= 1). */
+  | { kind: "n-for-m"; buy: number; payFor: number }
+  /** "2 for £20": every 2 cost £20 (count >= 2, a price above nothing). */
+  | { kind: "n-for-price"; count: number; pricePence: Pence };
 
 /** The longest multi-buy text accepted from the admin form. */
 export const maxMultiBuyLength = 60;
@@ -35,6 +39,21 @@ const wordings: { pattern: RegExp; read: (match: RegExpMatchArray) => MultiBuy }
 export function isValidMultiBuy(multiBuy: MultiBuy): boolean {
   if (multiBuy.kind === "n-for-m") return Number.isInteger(multiBuy.buy) && Number.isInteger(multiBuy.payFor) && multiBuy.payFor >= 1 && multiBuy.buy > multiBuy.payFor;
   return Number.isInteger(multiBuy.count) && multiBuy.count >= 2 && Number.isInteger(multiBuy.pricePence) && multiBuy.pricePence > 0;
+}
+
+/**
+ * What `quantity` units cost at `itemPence` each with a multi-buy, or null when it is not valid
+ * (isValidMultiBuy). Every complete group costs the multi-buy price, the units left over cost the
+ * full price.
+ * @example multiBuyPence(4, 500, { kind: "n-for-m", buy: 3, payFor: 2 }) // 1500 (3 for 1000, 1 for 500)
+ * @example multiBuyPence(3, 1200, { kind: "n-for-price", count: 2, pricePence: 2000 }) // 3200
+ * @example multiBuyPence(3, 500, { kind: "n-for-m", buy: 2, payFor: 2 }) // null
+ */
+export function multiBuyPence(quantity: number, itemPence: Pence, multiBuy: MultiBuy): Pence | null {
+  if (!isValidMultiBuy(multiBuy)) return null;
+  const [group, groupPence] = multiBuy.kind === "n-for-m" ? [multiBuy.buy, multiBuy.payFor * itemPence] : [multiBuy.count, multiBuy.pricePence];
+  const groups = Math.floor(quantity / group);
+  return groups * groupPence + (quantity - groups * group) * itemPence;
 }
 
 /**

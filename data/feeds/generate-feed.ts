@@ -15,6 +15,7 @@ import { createGzip } from "node:zlib";
 import { gtinCheckDigit, standardFeedColumns } from "../domain/feed-row.ts";
 import { categorySeeds, productLineSeeds } from "../seed/catalogue-data.ts";
 import { registryEntryByName } from "../domain/retailers.ts";
+import { mulberry32 } from "../domain/seeded-random.ts";
 
 export interface GeneratedFeedOptions {
   /** Uncompressed size to reach; the feed stops at the first row that reaches it. */
@@ -66,18 +67,6 @@ const merchants = [
   ...merchantWords.flatMap((word, i) => merchantKinds.map((kind, j) => `${word} ${kind}${(i + j) % 4 === 0 ? " Ltd" : ""}`)),
 ].map((name, index) => ({ name, id: String(1000 + index * 37) }));
 
-/** mulberry32: small, fast and good enough for test data. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function pounds(pence: number, separator = "."): string {
   return `${Math.floor(pence / 100)}${separator}${String(pence % 100).padStart(2, "0")}`;
 }
@@ -121,7 +110,7 @@ function products(): Product[] {
 
 /** The feed's lines, in chunks of about 64 KB, and the stats once the generator is done. */
 function* feedChunks(options: GeneratedFeedOptions, stats: GeneratedFeedStats): Generator<string> {
-  const random = createRandom(options.seed ?? 20_240_601);
+  const random = mulberry32(options.seed ?? 20_240_601);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const catalogue = products();
   let chunk = `${generatedFeedColumns.join(",")}\n`;
@@ -210,7 +199,7 @@ function xmlText(value: string): string {
  * (the catalogue's lines under other names and barcodes), which the site does not list.
  */
 function* googleXmlChunks(options: GeneratedFeedOptions, stats: GeneratedFeedStats): Generator<string> {
-  const random = createRandom(options.seed ?? 20_240_601);
+  const random = mulberry32(options.seed ?? 20_240_601);
   const catalogue = products();
   const listed = (row: number): Product => {
     const product = catalogue[row % catalogue.length]!;

@@ -10,6 +10,7 @@
 import type { AffiliateIds, Voucher } from "../domain/catalogue.ts";
 import type { DeliveryRule } from "../domain/delivery.ts";
 import { packshotPath } from "../domain/paths.ts";
+import { mulberry32 } from "../domain/seeded-random.ts";
 import { slugify } from "../domain/slug.ts";
 import { parsePackQuantity } from "../domain/pack-size.ts";
 import {
@@ -189,16 +190,9 @@ interface Random {
   normal(): number;
 }
 
-/** mulberry32: tiny, fast and good enough for demo data; identical on every platform. */
+/** A seeded Random over mulberry32: the same demo catalogue on every platform. */
 function createRandom(seed: number): Random {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),

@@ -1,0 +1,15 @@
+/**
+ * A seeded pseudo-random generator for generated data (the demo catalogue, generated feeds,
+ * benchmark baskets, randomised tests): mulberry32, small, fast and identical on every platform.
+ * The same seed gives the same numbers, each in [0, 1).
+ */
+export function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
