@@ -1,9 +1,10 @@
 /**
  * The site build's child process (started by api/site-build/builder.ts, never by hand). Its first job is
  * an Astro build into a fresh folder: every page, or, for a fast rebuild without a warm worker,
- * every page but the product pages of other products; or, as a split build's helper, rendering its
- * share of product pages with the render kit (server bundle) the main process's build left it (the
- * helper can then stay, like a worker after its build). It can then stay and keep Astro's built
+ * every page but the product pages of other products; or, as a split build's first process, the
+ * bundling only, leaving a render kit (the server bundle); or, as a split build's helper,
+ * rendering its share of product pages (and the first helper every other page) with that render
+ * kit (the helper can then stay, like a worker after its build). It can then stay and keep Astro's built
  * server bundle loaded: a later fast rebuild only renders pages into a new folder with that
  * bundle, which takes about a second instead of a whole build's start-up (Vite bundling alone is
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
@@ -48,18 +49,29 @@ export type WorkerJob =
       databaseFile: string;
       productIds: readonly number[] | null;
       stay: boolean;
-      /**
-       * Copy the server bundle into this folder as a render kit once it is built: a split
-       * build's helpers render product pages with it instead of bundling the site again.
-       */
-      kitDir?: string;
     }
+  /**
+   * A split full build's first step: the Astro build of the site's bundles and assets into
+   * `outDir`, rendering no page, with its server bundle copied into `kitDir` as a render kit (the
+   * helpers render every page with it instead of bundling the site again). The assets are left
+   * as they are: the builder precompresses them while the helpers render.
+   */
+  | { type: "bundle"; outDir: string; databaseFile: string; kitDir: string }
   | { type: "render"; outDir: string; databaseFile: string; productIds: readonly number[] }
   /**
-   * These products' pages, rendered with the render kit another worker's build left in `kitDir`;
-   * with `stay`, the worker then keeps the kit loaded for fast renders.
+   * These products' pages (and with `otherPages`, every page that is not a product page),
+   * rendered with the render kit another worker's build left in `kitDir`; with `stay`, the worker
+   * then keeps the kit loaded for fast renders.
    */
-  | { type: "render-kit"; kitDir: string; outDir: string; databaseFile: string; productIds: readonly number[]; stay: boolean };
+  | {
+      type: "render-kit";
+      kitDir: string;
+      outDir: string;
+      databaseFile: string;
+      productIds: readonly number[];
+      otherPages: boolean;
+      stay: boolean;
+    };
 
 /** What the worker answers, once per job. */
 export type WorkerReply =
@@ -102,7 +114,8 @@ const keepPrerenderer: AstroIntegration = {
             const internals = await captureInternals(path.join(outDir, ".prerender"), () => astroDefault.setup?.() ?? Promise.resolve());
             await writeKit(path.join(outDir, ".prerender"), kitDir, internals, (astroDefault as unknown as { app: KitApp }).app);
           },
-          getStaticPaths: () => astroDefault.getStaticPaths(),
+          // A bundling build renders nothing: its kit's users render the pages.
+          getStaticPaths: async () => (kitDir ? [] : astroDefault.getStaticPaths()),
           render: async (request, options) => {
             rendered++;
             phaseMarks.firstRender ||= performance.now();
@@ -289,15 +302,31 @@ function finishPack(): void {
   pagePack = null;
 }
 
-async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ pages: number; productPages: number }> {
-  startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
-  startJob(job.outDir, { kitDir: job.kitDir, packPages: job.productIds === null });
+/**
+ * Astro's build of the site into `outDir`: the bundles and assets, and with `stored` the pages
+ * `store` writes (Astro writes none itself).
+ */
+async function astroBuildInto(outDir: string): Promise<void> {
   const { build: astroBuild } = await import("astro");
   rendered = 0;
   Object.assign(phaseMarks, { start: performance.now(), firstRender: 0, lastRender: 0 });
   // Warnings and errors only: Astro's line per page (tens of thousands, each saying "file not
   // created", as `store` writes the files) would fill the log the build status shows.
-  await astroBuild({ root: projectRoot, outDir: job.outDir, integrations: [keepPrerenderer], logLevel: "warn" });
+  await astroBuild({ root: projectRoot, outDir, integrations: [keepPrerenderer], logLevel: "warn" });
+}
+
+async function bundle(job: Extract<WorkerJob, { type: "bundle" }>): Promise<{ pages: number; productPages: number }> {
+  startBuildPass({ databaseFile: job.databaseFile, productIds: [] });
+  startJob(job.outDir, { kitDir: job.kitDir });
+  await astroBuildInto(job.outDir);
+  console.log(`bundled in ${((performance.now() - phaseMarks.start) / 1000).toFixed(1)} s, the render kit written`);
+  return { pages: 0, productPages: 0 };
+}
+
+async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ pages: number; productPages: number }> {
+  startBuildPass({ databaseFile: job.databaseFile, productIds: job.productIds });
+  startJob(job.outDir, { packPages: job.productIds === null });
+  await astroBuildInto(job.outDir);
   finishPack();
   const built = performance.now();
   // What Vite emitted and the public folder's files; the rendered files have their variants already.
@@ -314,12 +343,13 @@ async function build(job: Extract<WorkerJob, { type: "build" }>): Promise<{ page
 }
 
 /**
- * Renders the pages of a fast pass (or of `routes`) into `outDir` with the bundle the first build
- * loaded; with `packPages` (a split build's share of product pages), into a pack.
+ * Renders the pages of a fast pass (or of `routes`; null: every route) into `outDir` with the
+ * bundle the first build loaded; with `packPages` (a split build's share of product pages), the
+ * product pages into a pack.
  */
 async function render(
   job: Omit<Extract<WorkerJob, { type: "render" }>, "type">,
-  routes = fastPassRoutes,
+  routes: ReadonlySet<string> | null = fastPassRoutes,
   packPages = false,
 ): Promise<{ pages: number; productPages: number }> {
   if (!kept) throw new Error("no build has run in this worker");
@@ -331,7 +361,7 @@ async function render(
   const paths = await prerenderer.getStaticPaths();
   let pages = 0;
   let productPages = 0;
-  const queue = paths.filter(({ route }) => routes.has(route.route));
+  const queue = routes ? paths.filter(({ route }) => routes.has(route.route)) : paths;
   const renderNext = async (): Promise<void> => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       const { pathname, route } = next;
@@ -350,12 +380,15 @@ async function render(
   return { pages, productPages };
 }
 
-/** A helper's share of a split build: its product pages, rendered with another worker's render kit. */
+/**
+ * A helper's share of a split build: its product pages (and the other pages, for the helper that
+ * has them), rendered with another worker's render kit.
+ */
 async function renderKit(job: Extract<WorkerJob, { type: "render-kit" }>): Promise<{ pages: number; productPages: number }> {
   const started = performance.now();
   kept = await loadKit(job.kitDir);
   const loaded = performance.now();
-  const result = await render(job, productRoutes, true);
+  const result = await render(job, job.otherPages ? null : productRoutes, true);
   const s = (from: number, to: number) => `${((to - from) / 1000).toFixed(1)} s`;
   const done = performance.now();
   console.log(`${result.pages} files built in ${s(started, done)}: loading the render kit ${s(started, loaded)}, rendering and writing ${s(loaded, done)}`);
@@ -373,13 +406,20 @@ const send = (reply: WorkerReply) => new Promise<void>((resolve) => process.send
 async function run(job: WorkerJob): Promise<boolean> {
   const started = performance.now();
   try {
-    const result = job.type === "build" ? await build(job) : job.type === "render" ? await render(job) : await renderKit(job);
+    const result =
+      job.type === "build"
+        ? await build(job)
+        : job.type === "bundle"
+          ? await bundle(job)
+          : job.type === "render"
+            ? await render(job)
+            : await renderKit(job);
     idle();
     await send({ type: "done", ok: true, ...result, ms: Math.round(performance.now() - started) });
     // A full build leaves a heap of garbage (every page's props); collected now, the next fast
     // render does not pay for it.
     (globalThis as { gc?: () => void }).gc?.();
-    return job.type === "render" || job.stay;
+    return job.type === "render" || (job.type !== "bundle" && job.stay);
   } catch (error) {
     pagePack?.abandon();
     pagePack = null;

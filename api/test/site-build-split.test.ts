@@ -1,15 +1,15 @@
 /**
  * A full build split over two rendering processes (what a large catalogue gets on a machine with
- * two cores), after a main process that bundles the site and renders the other pages: the same
- * site as one process builds from the same data, every product page in it once, the CSP hashes of
- * every process's pages listed; and one process failing fails the build, ends the others and
- * leaves no folder behind.
+ * two cores), after a process that only bundles the site: the same site as one process builds
+ * from the same data (the assets precompressed alike), every product page in it once, the other
+ * pages rendered by the first helper, the CSP hashes of every process's pages listed; and one
+ * process failing fails the build, ends the others and leaves no folder behind.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { treeHash } from "./files.ts";
-import { createAstroBuilder, shareOut } from "../site-build/builder.ts";
+import { createAstroBuilder, otherPagesCost, shareOut } from "../site-build/builder.ts";
 import { readStored } from "../site-build/output.ts";
 import { readPackedPages } from "../site-build/page-pack.ts";
 import { readScriptHashes } from "../site-build/releases.ts";
@@ -53,7 +53,7 @@ describe("shareOut", () => {
     expect(shareOut([], 2)).toEqual([[], []]);
   });
 
-  it("makes the first share lighter by the count asked (the main process has other pages to render), still dealing in turn", () => {
+  it("makes the first share lighter by the count asked (its process has the other pages to render), still dealing in turn", () => {
     expect(shareOut([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 2, 2)).toEqual([
       [1, 3, 5, 7],
       [2, 4, 6, 8, 9, 10],
@@ -71,6 +71,12 @@ describe("shareOut", () => {
     const sizes = shareOut(Array.from({ length: 50_000 }, (_, index) => index + 1), 2, 800).map((share) => share.length);
     expect(sizes).toEqual([24_600, 25_400]);
   });
+
+  it("prices the other pages (home, categories, sitemaps) at 500 product pages plus one per 75 products, as measured", () => {
+    expect(otherPagesCost(0)).toBe(500);
+    expect(otherPagesCost(10_000)).toBe(633);
+    expect(otherPagesCost(50_000)).toBe(1_167);
+  });
 });
 
 describe("a full build in two processes", () => {
@@ -78,18 +84,20 @@ describe("a full build in two processes", () => {
     const single = path.join(root, "single");
     const split = path.join(root, "split");
     const one = createAstroBuilder({ quiet: true, keepWarm: false, processes: 1 });
-    const two = createAstroBuilder({ quiet: true, keepWarm: false, processes: 2, splitFromProducts: 1 });
+    // The first helper renders the other pages and 4 products fewer than the second: 13 and 17.
+    const two = createAstroBuilder({ quiet: true, keepWarm: false, processes: 2, splitFromProducts: 1, otherPagesCost: () => 4 });
     const [alone, shared] = await Promise.all([
       one.full({ databaseFile: temp.file, outDir: single }),
       two.full({ databaseFile: temp.file, outDir: split }),
     ]);
     expect(alone).toMatchObject({ ok: true, productPages: 30 });
     expect(shared).toMatchObject({ ok: true, productPages: 30, pages: alone.pages });
-    // Every process logged its build: the main process rendered every page but the product pages,
-    // and each helper its half of the 30 product pages and nothing else.
-    expect(shared.log.match(/files built in/g)).toHaveLength(3);
-    expect(shared.log.match(/^15 files built in/gm)).toHaveLength(2);
-    expect(shared.log).toMatch(new RegExp(`^${alone.pages - 30} files built in`, "m"));
+    // Every process logged its part: the first bundled and rendered nothing, the first helper
+    // rendered every page but the product pages and its 13 product pages, the second 17 product pages.
+    expect(shared.log).toMatch(/^bundled in [\d.]+ s, the render kit written$/m);
+    expect(shared.log.match(/files built in/g)).toHaveLength(2);
+    expect(shared.log).toMatch(new RegExp(`^${alone.pages - 30 + 13} files built in`, "m"));
+    expect(shared.log).toMatch(/^17 files built in/m);
 
     // Each process packed its own share of the product pages; the main folder holds both packs and one index of them all.
     expect(fs.existsSync(path.join(split, "product"))).toBe(false);
@@ -98,6 +106,10 @@ describe("a full build in two processes", () => {
     expect(fs.readdirSync(single).filter((name) => name.startsWith(".pages")).sort()).toEqual([".pages-1.pack", ".pages.json"]);
     const files = storedFiles(split);
     expect(files).toEqual(storedFiles(single));
+    // Compressed variants too: the assets the bundling process left are precompressed as one process's build does.
+    const ownFiles = (dir: string) => Object.keys(treeHash(dir)).filter((file) => !file.startsWith(".")).sort();
+    expect(ownFiles(split)).toEqual(ownFiles(single));
+    expect(ownFiles(split).some((file) => file.startsWith("_astro/") && file.endsWith(".js.br"))).toBe(true);
     for (const file of files) {
       const read = async (dir: string) => withoutChart((await readStored(dir, file))!.toString("utf8"));
       expect(await read(split), file).toBe(await read(single));
