@@ -12,6 +12,7 @@ import countProducts from "./routes/products/count.get.ts";
 import featuredProducts from "./routes/products/featured.get.ts";
 import productBySlug from "./routes/products/[slug].get.ts";
 import productById from "./routes/products/by-id/[id].get.ts";
+import productAlternatives from "./routes/products/[slug]/alternatives.get.ts";
 import search from "./routes/search.get.ts";
 import compareProducts from "./routes/compare/index.get.ts";
 import basketQuote from "./routes/basket/quote.post.ts";
@@ -203,6 +204,7 @@ export const routes: ReadonlyArray<readonly [Method, string, RouteHandler, Route
   ["GET", "/api/products/count", countProducts, cached],
   ["GET", "/api/products/featured", featuredProducts, cached],
   ["GET", "/api/products/by-id/:id", productById],
+  ["GET", "/api/products/:slug/alternatives", productAlternatives, cached],
   ["GET", "/api/products/:slug", productBySlug, cached],
   ["GET", "/api/search", search, cached],
   ["GET", "/api/compare", compareProducts, cached],

@@ -64,7 +64,7 @@ describe("GET /api/products", () => {
       [
         "id", "name", "slug", "description", "image", "brand", "categoryId", "category", "rating", "reviewCount", "bestPrice",
         "originalPrice", "bestDelivery", "packSize", "bestRetailerId", "bestRetailer", "prices", "isFeatured", "rank", "createdAt", "lastEditedAt",
-        "kcalPerKg", "feedingGuide", "foodFor", "legalCategory",
+        "kcalPerKg", "feedingGuide", "foodFor", "legalCategory", "lifeStage", "foodType", "mainProtein", "specialDiets",
       ].sort(),
     );
     expect(product.category).toEqual({ name: expect.any(String), slug: expect.any(String) });

@@ -1395,6 +1395,12 @@ const badInput: Record<string, () => BadCase[]> = {
     { path: "/api/products/no-such-product", status: 404, error: "Product not found" },
     { method: "PATCH", path: `/api/products/${f.product.slug}`, status: 405, error: "PATCH is not allowed here; use GET or PUT or DELETE or HEAD" },
   ],
+  "GET /api/products/:slug/alternatives": () => [
+    { path: "/api/products/Not_A_Slug/alternatives", status: 400, error: "slug must be a slug (a-z, 0-9 and hyphens)" },
+    { path: "/api/products/no-such-product/alternatives", status: 404, error: "Product not found" },
+    { path: `/api/products/${f.product.slug}/alternatives?species=dog`, status: 400, error: "species needs the pet's weightKg, lifeStage, activity, neutered" },
+    { path: `/api/products/${f.product.slug}/alternatives?sort=price`, status: 400, error: 'Unknown query parameter "sort": this endpoint takes species, weightKg, lifeStage, activity, neutered' },
+  ],
   "POST /api/basket/quote": () => [
     { method: "POST", path: "/api/basket/quote", body: {}, status: 400, error: "lines is required" },
     { method: "POST", path: "/api/basket/quote", body: { lines: [] }, status: 400, error: "lines must not be empty" },
@@ -1637,6 +1643,16 @@ const goodInput: Record<string, () => Promise<void>> = {
   },
   "GET /api/products/:slug": async () => {
     expect(await ok("GET", `/api/products/${f.product.slug}`)).toMatchObject({ id: f.product.id, name: f.product.name, category: { slug: f.category.slug } });
+  },
+  "GET /api/products/:slug/alternatives": async () => {
+    const food = row<{ slug: string; species: string }>(
+      "SELECT p.slug, substr(c.slug, 1, 3) AS species FROM products p JOIN categories c ON c.id = p.category_id WHERE c.slug IN ('dog-food', 'cat-food') ORDER BY p.id LIMIT 1",
+    );
+    const answer = (await ok("GET", `/api/products/${food.slug}/alternatives`)) as { food: { slug: string; species: string }; alternatives: { cost: number }[] };
+    expect(answer.food).toMatchObject({ slug: food.slug, species: food.species });
+    // Cheapest first.
+    const costs = answer.alternatives.map((alternative) => alternative.cost);
+    expect(costs).toEqual(costs.toSorted((a, b) => a - b));
   },
   "GET /api/search": async () => {
     const word = f.product.name.split(" ")[0]!.toLowerCase().replace(/[^a-z]/g, "");

@@ -76,8 +76,8 @@ function remembered<T>(cache: Map<string, T>, key: string, work: (key: string) =
   return value;
 }
 
-const packGramsOf = (name: string) => remembered(packGramsByName, name, (text) => foodPackGrams(packSizeOf(text)));
-const guideOf = (text: string | null) => (text === null ? null : remembered(guidesByText, text, parseFeedingGuide));
+export const packGramsOf = (name: string): number | null => remembered(packGramsByName, name, (text) => foodPackGrams(packSizeOf(text)));
+export const guideOf = (text: string | null): FeedingGuide | null => (text === null ? null : remembered(guidesByText, text, parseFeedingGuide));
 
 /** One page of the list in cost-per-day order, each product with its cost per day for the pet. */
 export function listProductsByCostPerDay(db: Db, filters: ProductFilters, pet: PetBody, page: { offset: number; limit: number }): ProductWithFeedingCost[] {

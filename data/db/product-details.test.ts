@@ -23,9 +23,16 @@ beforeAll(async () => {
 });
 afterAll(() => temp.remove());
 
-/** A value for each detail that names it, so one read back in another's place is caught. */
-const valuesNamed = (word: string): ProductDetailValues =>
-  Object.fromEntries(productDetailList.map((detail) => [detail.key, `${word} ${detail.key}`])) as ProductDetailValues;
+/**
+ * A value for each detail that names it, so one read back in another's place is caught: text
+ * naming the detail; for a choice, its choice at `pick` (a multiple one, that and its last).
+ */
+const sample = (detail: (typeof productDetailList)[number], word: string, pick: number): string => {
+  if (!detail.choices) return `${word} ${detail.key}`;
+  return detail.multiple ? `${detail.choices[pick]!.value},${detail.choices.at(-1)!.value}` : detail.choices[pick]!.value;
+};
+const valuesNamed = (word: string, pick = 0): ProductDetailValues =>
+  Object.fromEntries(productDetailList.map((detail) => [detail.key, sample(detail, word, pick)])) as ProductDetailValues;
 
 describe("product detail columns", () => {
   it("each is a text column of the products table, NOT NULL with empty text by default", () => {
@@ -44,12 +51,12 @@ describe("product detail columns", () => {
 
 describe("a product's details through the writer and every read", () => {
   it("are stored as typed (trimmed) and read back by each read, each under its own name", () => {
-    const padded = Object.fromEntries(productDetailList.map((detail) => [detail.key, `  first ${detail.key}\n`]));
+    const padded = Object.fromEntries(productDetailList.map((detail) => [detail.key, `  ${sample(detail, "first", 0)}\n`]));
     const { value } = createProduct(temp.db, productInput.parse({ name: "Detail Dog Food 2kg", categoryId, ...padded }));
     const expected = valuesNamed("first");
 
     const stored = temp.db.$client.prepare(`SELECT ${productDetailList.map((detail) => detail.column).join(", ")} FROM products WHERE id = ?`).get(value.id);
-    expect(stored).toEqual(Object.fromEntries(productDetailList.map((detail) => [detail.column, `first ${detail.key}`])));
+    expect(stored).toEqual(Object.fromEntries(productDetailList.map((detail) => [detail.column, sample(detail, "first", 0)])));
     expect(getProductById(temp.db, value.id)).toMatchObject(expected);
     expect(getProductBySlug(temp.db, value.slug)).toMatchObject(expected);
     expect(getAdminProduct(temp.db, value.id)).toMatchObject(expected);
@@ -70,7 +77,7 @@ describe("a product's details through the writer and every read", () => {
 
 describe("the catalogue input's check of each detail", () => {
   it("takes exactly its most characters and refuses one more, naming the detail", () => {
-    for (const detail of productDetailList) {
+    for (const detail of productDetailList.filter((each) => !each.choices)) {
       const atMost = productInput.safeParse({ name: "Boundary", categoryId: 1, [detail.key]: "x".repeat(detail.maxLength) });
       expect(atMost.success).toBe(true);
       const over = productInput.safeParse({ name: "Boundary", categoryId: 1, [detail.key]: "x".repeat(detail.maxLength + 1) });
@@ -78,6 +85,20 @@ describe("the catalogue input's check of each detail", () => {
       expect(over.error?.issues[0]?.message).toBe(`${detail.key} must be at most ${detail.maxLength} characters`);
       expect(over.error?.issues[0]?.path).toEqual([detail.key]);
     }
+  });
+
+  it("takes one of a choice's values, or none, and refuses any other, naming what it offers", () => {
+    for (const detail of productDetailList.filter((each) => each.choices)) {
+      const offered = detail.choices!.map((choice) => choice.value);
+      for (const value of [...offered, ""]) expect(productInput.parse({ name: "Choice", categoryId: 1, [detail.key]: value })[detail.key]).toBe(value);
+      const other = productInput.safeParse({ name: "Choice", categoryId: 1, [detail.key]: "kangaroo" });
+      expect(other.error?.issues[0]?.message).toBe(`${detail.key} must be ${detail.multiple ? "any of" : "one of"} ${offered.join(", ")}`);
+      expect(other.error?.issues[0]?.path).toEqual([detail.key]);
+    }
+    // One choice only where the detail takes one; several, in the choices' order, where it takes many.
+    expect(productInput.safeParse({ name: "Choice", categoryId: 1, foodType: "dry,wet" }).success).toBe(false);
+    expect(productInput.parse({ name: "Choice", categoryId: 1, specialDiets: " sensitive , grain-free,sensitive" }).specialDiets).toBe("grain-free,sensitive");
+    expect(productInput.safeParse({ name: "Choice", categoryId: 1, specialDiets: "grain-free,vegan" }).success).toBe(false);
   });
 
   it("refuses a detail that is not text and defaults one left out to empty", () => {

@@ -120,6 +120,15 @@ export const products = sqliteTable(
      * a medicine). POM-V and POM-VPS need a prescription and are never promoted (data/domain/legal-category.ts).
      */
     legalCategory: text("legal_category", { enum: legalCategories }).notNull().default("none"),
+    /**
+     * A food's facts as the admin or a feed stated them (data/domain/food-facts.ts), "" where not
+     * stated (then read from the name): life stage, type, main protein, and its special diets as
+     * a comma-separated list.
+     */
+    lifeStage: text("life_stage").notNull().default(""),
+    foodType: text("food_type").notNull().default(""),
+    mainProtein: text("main_protein").notNull().default(""),
+    specialDiets: text("special_diets").notNull().default(""),
   },
   (t) => [
     // One index per sort order (with and without a category), so a page of any sort is read in

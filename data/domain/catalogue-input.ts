@@ -16,7 +16,7 @@ import { effectivePence } from "./offers.ts";
 import { maxRepeatTermsLength } from "./repeat-delivery.ts";
 import { isPrescriptionOnly, legalCategories } from "./legal-category.ts";
 import { maxSlugLength, slugify, slugPattern } from "./slug.ts";
-import { productDetailList, type ProductDetailKey } from "./product-details.ts";
+import { canonicalDetail, productDetailList, type ProductDetail, type ProductDetailKey } from "./product-details.ts";
 import { catalogueTextLimits as limits } from "./limits.ts";
 
 /** The highest price accepted for an offer, in pounds (a typo guard, far above any pet product). */
@@ -32,11 +32,26 @@ const text = (name: string, max: number) =>
 
 const requiredText = (name: string, max: number) => text(name, max).min(1, `${name} is required`);
 
-/** A product detail: text of at most its length, empty when left out (an update left without it clears it). */
-const detailText = (name: string, max: number) => text(name, max).default("");
-const detailInputs = Object.fromEntries(productDetailList.map((detail) => [detail.key, detailText(detail.key, detail.maxLength)])) as Record<
+/**
+ * A product detail: text of at most its length, empty when left out (an update left without it
+ * clears it); a choice, one of its values (or several, comma-separated) stored in its own order.
+ */
+const detailInput = (detail: ProductDetail & { key: ProductDetailKey }) => {
+  const input = text(detail.key, detail.maxLength);
+  if (!detail.choices) return input.default("");
+  const offered = detail.choices.map((choice) => choice.value).join(", ");
+  return input
+    .transform((value, context) => {
+      const canonical = canonicalDetail(detail, value);
+      if (canonical !== null) return canonical;
+      context.addIssue({ code: "custom", message: `${detail.key} must be ${detail.multiple ? "any of" : "one of"} ${offered}` });
+      return z.NEVER;
+    })
+    .default("");
+};
+const detailInputs = Object.fromEntries(productDetailList.map((detail) => [detail.key, detailInput(detail)])) as Record<
   ProductDetailKey,
-  ReturnType<typeof detailText>
+  ReturnType<typeof detailInput>
 >;
 
 const isHttpUrl = (value: string) => {

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { maxSearchLength } from "./search.ts";
 import { sortKeys, defaultSort, searchSortKeys, defaultSearchSort, sortOffered, pricePerKgSort, soldByWeightCategories, costPerDaySort, type ProductSortKey } from "./sorting.ts";
-import { activities, lifeStages, species } from "./feeding.ts";
+import { activities, lifeStages, species, type PetBody } from "./feeding.ts";
 import { petProfileSchema } from "./feeding.schema.ts";
 import { foodSpeciesOf } from "./food.ts";
 import { maxBrandLength } from "./catalogue.ts";
@@ -95,20 +95,46 @@ function costSortRules(query: { sort: ProductSortKey; category?: string | undefi
     if (given.length > 0) ctx.addIssue({ code: "custom", path: [given[0]!], message: `${given[0]} is only taken with sort=cost_per_day` });
     return;
   }
+  const pet = wholePet(query, ctx, "sort", "sort=cost_per_day needs");
+  if (pet && foodSpeciesOf(query.category) !== pet.species) {
+    ctx.addIssue({ code: "custom", path: ["sort"], message: `sort=cost_per_day needs a ${pet.species} food category` });
+  }
+}
+
+/**
+ * The pet's body from its parameters, which come all together: a valid pet (petProfileSchema's
+ * bounds), or undefined with an issue added at `path` ("<needs> the pet's weightKg, ..." for
+ * missing ones) or at the parameter at fault.
+ */
+function wholePet(query: { [K in keyof typeof petQueryShape]?: unknown }, ctx: z.RefinementCtx, path: string, needs: string): PetBody | undefined {
   const missing = petQueryNames.filter((name) => query[name] === undefined);
   if (missing.length > 0) {
-    ctx.addIssue({ code: "custom", path: ["sort"], message: `sort=cost_per_day needs the pet's ${missing.join(", ")}` });
-    return;
+    ctx.addIssue({ code: "custom", path: [path], message: `${needs} the pet's ${missing.join(", ")}` });
+    return undefined;
   }
   const pet = petProfileSchema.safeParse({ ...query, name: "pet" });
   if (!pet.success) {
     const issue = pet.error.issues[0]!;
     ctx.addIssue({ code: "custom", path: issue.path, message: `${issue.path.join(".")}: ${issue.message}` });
-    return;
+    return undefined;
   }
-  if (foodSpeciesOf(query.category) !== pet.data.species) {
-    ctx.addIssue({ code: "custom", path: ["sort"], message: `sort=cost_per_day needs a ${pet.data.species} food category` });
-  }
+  return { species: pet.data.species, weightKg: pet.data.weightKg, lifeStage: pet.data.lifeStage, activity: pet.data.activity, neutered: pet.data.neutered };
+}
+
+/**
+ * A food's cheaper equivalents: for the visitor's pet when its parameters come (all of them, a
+ * valid pet), else per kg.
+ */
+export const alternativesQuery = z.object(petQueryShape).superRefine((query, ctx) => {
+  const given = petQueryNames.filter((name) => query[name] !== undefined);
+  if (given.length > 0) wholePet(query, ctx, given[0]!, `${given[0]} needs`);
+});
+
+/** The pet an alternatives query describes; null when it describes none. */
+export function petOfQuery(query: z.infer<typeof alternativesQuery>): PetBody | null {
+  const { species, weightKg, lifeStage, activity, neutered } = query;
+  if (species === undefined || weightKg === undefined || lifeStage === undefined || activity === undefined || neutered === undefined) return null;
+  return { species, weightKg, lifeStage, activity, neutered };
 }
 
 export const productListQuery = z

@@ -377,22 +377,71 @@ function ProductEditor({ id, title, back, data }: { id: number | null; title: st
               </div>
             )}
           </Field>
-          {productDetailList.map((detail) => (
-            <Field key={detail.key} label={detail.label} id={productFieldIds[detail.key]} hint={detail.hint} error={problemFor(detail.key)}>
-              {({ id: inputId, describedBy, invalid }) => (
-                <textarea
-                  id={inputId}
-                  rows={detail.lines}
-                  maxLength={detail.maxLength}
-                  value={fields[detail.key]}
-                  onChange={(event) => set(detail.key, event.target.value)}
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                  className={inputClass}
-                />
-              )}
-            </Field>
-          ))}
+          {productDetailList.map(({ choices, ...detail }) =>
+            choices && detail.multiple ? (
+              <fieldset key={detail.key} id={productFieldIds[detail.key]} aria-describedby={`${productFieldIds[detail.key]}-hint`}>
+                <legend className="text-sm font-medium text-slate-800">{detail.label}</legend>
+                <div className="mt-1.5 flex flex-wrap gap-x-5 gap-y-2">
+                  {choices.map((choice) => {
+                    const ticked = fields[detail.key].split(",").includes(choice.value);
+                    return (
+                      <Checkbox
+                        key={choice.value}
+                        label={choice.label}
+                        checked={ticked}
+                        onChange={(event) => {
+                          const others = fields[detail.key].split(",").filter((value) => value !== "" && value !== choice.value);
+                          const next = event.target.checked ? [...others, choice.value] : others;
+                          set(detail.key, choices.map((option) => option.value).filter((value) => next.includes(value)).join(","));
+                        }}
+                      />
+                    );
+                  })}
+                </div>
+                <p id={`${productFieldIds[detail.key]}-hint`} className="mt-1 text-xs text-slate-600">
+                  {detail.hint}
+                </p>
+                {problemFor(detail.key) && (
+                  <p role="alert" className="mt-1 text-sm text-red-700">
+                    {problemFor(detail.key)}
+                  </p>
+                )}
+              </fieldset>
+            ) : (
+              <Field key={detail.key} label={detail.label} id={productFieldIds[detail.key]} hint={detail.hint} error={problemFor(detail.key)}>
+                {({ id: inputId, describedBy, invalid }) =>
+                  choices ? (
+                    <select
+                      id={inputId}
+                      value={fields[detail.key]}
+                      onChange={(event) => set(detail.key, event.target.value)}
+                      aria-describedby={describedBy}
+                      aria-invalid={invalid}
+                      className={inputClass}
+                    >
+                      <option value="">Not stated</option>
+                      {choices.map((choice) => (
+                        <option key={choice.value} value={choice.value}>
+                          {choice.label}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <textarea
+                      id={inputId}
+                      rows={detail.lines}
+                      maxLength={detail.maxLength}
+                      value={fields[detail.key]}
+                      onChange={(event) => set(detail.key, event.target.value)}
+                      aria-describedby={describedBy}
+                      aria-invalid={invalid}
+                      className={inputClass}
+                    />
+                  )
+                }
+              </Field>
+            ),
+          )}
         </Card>
 
         <Card className="grid content-start gap-4 self-start" aria-labelledby="listing-heading">
