@@ -25,6 +25,7 @@ import type { countProducts, SearchResult as StoredSearchResult } from "../../da
 import type { CatalogueSearch } from "../../data/db/product-search.ts";
 import type { ProductJson } from "../../data/domain/catalogue-json.ts";
 import type { BasketQuoteJson } from "../../data/domain/basket-json.ts";
+import type { AlternativesJson } from "../../data/domain/alternatives-json.ts";
 import type { getCompareProducts } from "../../data/db/compare.ts";
 import type { listSubscribersWithConsent } from "../../data/db/subscribers.ts";
 import type { BuildRecord as StoredBuildRecord } from "../../data/db/site-builds.ts";
@@ -217,6 +218,7 @@ export interface ProductCountResponse {
 }
 /** POST /api/basket/quote: the cheapest split of a basket, its cheapest single shop and the saving. */
 export type BasketQuoteResponse = BasketQuoteJson;
+export type AlternativesResponse = AlternativesJson;
 /** GET /api/compare: the products side by side, in the order asked for. */
 export interface CompareResponse {
   products: ReturnType<typeof getCompareProducts>;

@@ -11,19 +11,13 @@ import { prescriptionOnlySqlList } from "./product-rows.ts";
 import type { ProductPriceRow, ProductRow } from "./rows.ts";
 import { statement } from "./statements.ts";
 import type { FoodChoice } from "../domain/alternatives.ts";
+import type { FoodSummary } from "../domain/alternatives-json.ts";
 import type { Species } from "../domain/feeding.ts";
 import { foodSpeciesOf } from "../domain/food.ts";
 import { foodFactsOf } from "../domain/food-facts.ts";
 
 /** A food with what a recommendation shows of it. */
-export interface FoodOnSale extends FoodChoice {
-  slug: string;
-  name: string;
-  image: string;
-  brand: string | null;
-  /** The retailer of its best price. */
-  retailer: string | null;
-}
+export type FoodOnSale = FoodSummary;
 
 type FoodRow = Pick<
   ProductRow,

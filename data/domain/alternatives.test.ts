@@ -120,6 +120,17 @@ describe("findAlternatives", () => {
     expect(findAlternatives(food(1, 2000, { packGrams: null }), [food(2, 100)], null)).toEqual({ basis: null, productCostPence: null, alternatives: [] });
   });
 
+  it("shows one size of each other food, its cheapest, so sizes of one food never fill the list", () => {
+    const own = food(1, 2000);
+    const bigBag = food(2, 6000, { packGrams: 12_000, familyKey: "budget" });
+    const smallBag = food(3, 1500, { familyKey: "budget" });
+    const other = food(4, 1700, { familyKey: "value" });
+    // Per kg: big bag £5.00, small £7.50, other £8.50. The small bag of the same food is left out.
+    expect(ids(findAlternatives(own, [smallBag, other, bigBag], null))).toEqual([2, 4]);
+    // Foods of one size (no family) each count on their own.
+    expect(ids(findAlternatives(own, [food(5, 1500), food(6, 1500)], null))).toEqual([5, 6]);
+  });
+
   it(`shows at most ${maxAlternatives}, the cheapest`, () => {
     const others = Array.from({ length: 8 }, (_, index) => food(10 + index, 1000 + index * 100));
     expect(ids(findAlternatives(food(1, 5000), others.toReversed(), null))).toEqual([10, 11, 12, 13]);

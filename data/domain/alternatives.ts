@@ -10,7 +10,7 @@
  * Ranked by what a day of it costs the visitor's pet at its best price to the door (the lowest
  * in-stock, current total), or, with no pet, or when a day's cost cannot be worked out for the
  * food itself, by its price per kg; only those cheaper than the food on the same measure, the
- * cheapest first (ties by id). Each comes as a recommendation: its saving, a score (the saving as
+ * cheapest first (ties by id), one size of each other food (its cheapest). Each comes as a recommendation: its saving, a score (the saving as
  * a share of the food's own cost, 3 decimals), the reason it was chosen, and when it expires
  * (when the first of the two prices compared stops being current).
  */
@@ -125,5 +125,13 @@ export function findAlternatives<F extends FoodChoice>(
     });
   }
   cheaper.sort((a, b) => a.costPence - b.costPence || a.food.id - b.food.id);
-  return { basis, productCostPence, alternatives: cheaper.slice(0, limit) };
+  // One size of each other food: its cheapest on the basis (the first, once sorted).
+  const families = new Set<string>();
+  const oneEach = cheaper.filter(({ food: other }) => {
+    if (other.familyKey === null) return true;
+    if (families.has(other.familyKey)) return false;
+    families.add(other.familyKey);
+    return true;
+  });
+  return { basis, productCostPence, alternatives: oneEach.slice(0, limit) };
 }

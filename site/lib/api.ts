@@ -7,7 +7,7 @@ import { apiPath, type ApiParams } from "../../data/domain/paths.ts";
 import type { Voucher } from "../../data/domain/catalogue.ts";
 import type { ProductJson } from "../../data/domain/catalogue-json.ts";
 import type { BrandCount } from "../../data/domain/facets.ts";
-import type { CompareResponse, ProductCountResponse, SearchResponse } from "../../api/http/responses.ts";
+import type { AlternativesResponse, CompareResponse, ProductCountResponse, SearchResponse } from "../../api/http/responses.ts";
 
 export class ApiError extends Error {
   readonly status: number;
@@ -59,3 +59,4 @@ export async function fetchVouchers(params: ApiParams): Promise<{ vouchers: Vouc
 /** The compare page's products, in the order of `ids` (unknown ids left out). */
 export const fetchCompare = (ids: readonly number[]) =>
   api.get<CompareResponse>("/api/compare", { ids: ids.join(",") }).then((body) => body.products);
+export const fetchAlternatives = (slug: string, params: ApiParams) => api.get<AlternativesResponse>(`/api/products/${encodeURIComponent(slug)}/alternatives`, params);
