@@ -134,4 +134,53 @@ describe("food facts in the admin's product form", () => {
     expect(stored()).toEqual(before);
     await context.close();
   }, rebuildTimeout + 60_000);
+
+  it("states a food's life stage, type, main protein and diets, which the cheaper-equivalents list then uses over the name's", async () => {
+    // Not the dearest per kg of its kind: alternatives.browser.test.ts shows that one's list meanwhile.
+    const food = read<{ id: number; slug: string; name: string }>(
+      `SELECT p.id, p.slug, p.name FROM products p JOIN categories c ON c.id = p.category_id
+       WHERE c.slug = 'dog-food' AND p.name LIKE '%Adult Dry Dog Food Chicken%' AND p.best_price_pence IS NOT NULL
+       ORDER BY p.best_price_per_kg_pence, p.id LIMIT 1`,
+    );
+    const stated = () =>
+      read<Record<string, string>>("SELECT life_stage, food_type, main_protein, special_diets FROM products WHERE id = ?", food.id);
+    expect(stated()).toEqual({ life_stage: "", food_type: "", main_protein: "", special_diets: "" });
+    const facts = async () => ((await (await fetch(`${baseUrl}/api/products/${food.slug}/alternatives`)).json()) as { food: { facts: string[] } }).food.facts;
+    // Nothing stated: read from the name.
+    expect(await facts()).toEqual(["Adult", "Dry", "Chicken"]);
+
+    const { page, context } = await openPage(browser);
+    await page.goto(`${baseUrl}/admin/login`);
+    await page.getByLabel("Password").fill(adminPassword);
+    await page.getByRole("button", { name: "Login" }).click();
+    await page.waitForURL((url) => url.pathname === "/admin");
+    await page.goto(`${baseUrl}/admin/products/edit/${food.id}`);
+    const form = page.getByTestId("product-form");
+    const lifeStage = form.getByLabel("Life stage");
+    await expect.poll(() => lifeStage.inputValue()).toBe("");
+    expect(await description(lifeStage)).toContain("Left blank, it is read from the product's name");
+    await lifeStage.selectOption({ label: "Senior" });
+    await form.getByLabel("Main protein").selectOption({ label: "Turkey" });
+    const diets = form.getByRole("group", { name: "Special diets" });
+    await diets.getByLabel("Sensitive").check();
+    await diets.getByLabel("Grain-free").check();
+    await form.getByRole("button", { name: "Update Product" }).click();
+    await toastShows(page, "Product updated successfully and is now live on the website!");
+    // Stored as chosen, the diets in their fixed order; the type left to the name.
+    expect(stated()).toEqual({ life_stage: "senior", food_type: "", main_protein: "turkey", special_diets: "grain-free,sensitive" });
+    await expect.poll(facts, { timeout: 20_000 }).toEqual(["Senior", "Dry", "Turkey", "Grain-free", "Sensitive"]);
+
+    // Back to nothing stated, through the form.
+    await page.goto(`${baseUrl}/admin/products/edit/${food.id}`);
+    await expect.poll(() => lifeStage.inputValue()).toBe("senior");
+    expect(await diets.getByLabel("Grain-free").isChecked()).toBe(true);
+    await lifeStage.selectOption({ label: "Not stated" });
+    await form.getByLabel("Main protein").selectOption({ label: "Not stated" });
+    await diets.getByLabel("Sensitive").uncheck();
+    await diets.getByLabel("Grain-free").uncheck();
+    await form.getByRole("button", { name: "Update Product" }).click();
+    await toastShows(page, "Product updated successfully and is now live on the website!");
+    expect(stated()).toEqual({ life_stage: "", food_type: "", main_protein: "", special_diets: "" });
+    await context.close();
+  });
 });
