@@ -28,6 +28,8 @@ import { adoptFeedImages, adoptFeedLegalCategories, createProduct } from "../../
 import { addOffer, recordPriceChecks, type PriceCheck } from "../../data/db/price-writer.ts";
 import { defaultHoldPolicy, type HoldPolicy } from "../../data/domain/price-hold.ts";
 import { productInput } from "../../data/domain/catalogue-input.ts";
+import { foodSpeciesOf } from "../../data/domain/food.ts";
+import { dietsIn } from "../../data/domain/food-facts.ts";
 import { slugify } from "../../data/domain/slug.ts";
 import { featuredPerImport } from "../../data/domain/product-import.ts";
 import { matchKey, type FeedOffer } from "../../data/domain/feed-row.ts";
@@ -297,6 +299,9 @@ export async function importFeed(db: Db, items: AsyncIterable<FeedItem>, options
       name: offer.name,
       slug: freeSlug(index, offer),
       description: offer.description,
+      // The special diets a food's maker claims in the feed's description ("grain free"): stated
+      // on the product, as its name often leaves them out.
+      specialDiets: foodSpeciesOf(category.slug) === null ? "" : dietsIn(offer.description).join(","),
       image: offer.image,
       brand: offer.brand,
       categoryId: category.id,

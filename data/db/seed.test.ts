@@ -65,6 +65,21 @@ describe("seedCatalogue", () => {
     expect(rows.filter((row) => row.guide !== null).length).toBeGreaterThan(50);
   });
 
+  it("states each food's special diets as its description claims them; none for the rest", () => {
+    seedCatalogue(db, catalogue480);
+    const diets = new Map(
+      (db.$client.prepare("SELECT slug, special_diets FROM products").raw().all() as [string, string][]).map(([slug, value]) => [slug, value]),
+    );
+    for (const product of catalogue480.products) {
+      const food = product.categorySlug === "dog-food" || product.categorySlug === "cat-food";
+      const claimed = [/grain[- ]?free/i.test(product.description) && "grain-free", /hypo-?allergenic/i.test(product.description) && "hypoallergenic", /sensitive/i.test(product.description) && "sensitive"].filter(Boolean);
+      expect(diets.get(product.slug), product.slug).toBe(food ? claimed.join(",") : "");
+    }
+    // The demo has grain-free and hypoallergenic foods to compare.
+    expect([...diets.values()].filter((value) => value.includes("grain-free")).length).toBeGreaterThan(5);
+    expect([...diets.values()].filter((value) => value.includes("hypoallergenic")).length).toBeGreaterThan(0);
+  });
+
   it("writes the whole catalogue and reports its counts", () => {
     const counts = seedCatalogue(db, catalogue480);
     const offers = catalogue480.products.reduce((sum, p) => sum + p.offers.length, 0);

@@ -5,6 +5,8 @@
  * What it writes is marked as demo (products.demo, offers with source 'demo', vouchers.demo), and
  * a re-seed replaces only that: the owner's products, offers and vouchers are left as they are.
  */
+import { foodSpeciesOf } from "../domain/food.ts";
+import { dietsIn } from "../domain/food-facts.ts";
 import type { Db } from "./client.ts";
 import { bumpCatalogueRevision } from "./catalogue-revision.ts";
 import { recomputeBestPrices } from "./offers.ts";
@@ -23,16 +25,16 @@ export interface SeedCounts {
  * about 2 s instead of 6-8 s).
  */
 const upsertProductsSql = `
-  INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, family_key, kcal_per_kg, feeding_guide, demo)
+  INSERT INTO products (name, slug, description, image, brand, category_id, rating, review_count, is_featured, rank, family_key, kcal_per_kg, feeding_guide, special_diets, demo)
   SELECT value ->> 'name', value ->> 'slug', value ->> 'description', value ->> 'image', value ->> 'brand',
          value ->> 'categoryId', value ->> 'rating', value ->> 'reviewCount', value ->> 'isFeatured', value ->> 'rank', value ->> 'familyKey',
-         value ->> 'kcalPerKg', value ->> 'feedingGuide', 1
+         value ->> 'kcalPerKg', value ->> 'feedingGuide', value ->> 'specialDiets', 1
   FROM json_each(?) WHERE value ->> 'slug' NOT IN (SELECT slug FROM products WHERE demo = 0)
   ON CONFLICT(slug) DO UPDATE SET
     name = excluded.name, description = excluded.description, image = excluded.image,
     brand = excluded.brand, category_id = excluded.category_id, rating = excluded.rating,
     review_count = excluded.review_count, is_featured = excluded.is_featured, rank = excluded.rank, family_key = excluded.family_key,
-    kcal_per_kg = excluded.kcal_per_kg, feeding_guide = excluded.feeding_guide`;
+    kcal_per_kg = excluded.kcal_per_kg, feeding_guide = excluded.feeding_guide, special_diets = excluded.special_diets`;
 
 /** JSON array parameter for `IN (SELECT value FROM json_each(?))`: one bind for any count. */
 const jsonList = (values: readonly string[]) => JSON.stringify(values);
@@ -155,6 +157,8 @@ export function seedCatalogue(db: Db, catalogue: GeneratedCatalogue): SeedCounts
       kcalPerKg: product.kcalPerKg,
       // Stored as JSON text (products.feeding_guide).
       feedingGuide: product.feedingGuide === null ? null : JSON.stringify(product.feedingGuide),
+      // A food's special diets as its description claims them ("grain-free recipe"), as a feed import states them.
+      specialDiets: foodSpeciesOf(product.categorySlug) === null ? "" : dietsIn(product.description).join(","),
     }));
     sqlite.prepare(upsertProductsSql).run(JSON.stringify(productRows));
     // The demo products are now exactly the catalogue's, less those whose slug the owner has.
