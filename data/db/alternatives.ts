@@ -74,9 +74,8 @@ function foodOf(row: FoodRow, freshForMs: number): FoodOnSale | null {
   };
 }
 
-/** Whether a food's best price may be compared at `now`: on sale, and current (its current-until time not passed). */
-export const isCurrent = (food: FoodChoice, now: Date): boolean =>
-  food.bestPricePence !== null && (food.currentUntil === null || now.toISOString() <= food.currentUntil);
+/** Whether a food's best price may be compared at `now` (an ISO time): on sale, and current (its current-until time not passed). */
+export const isCurrent = (food: FoodChoice, now: string): boolean => food.bestPricePence !== null && (food.currentUntil === null || now <= food.currentUntil);
 
 interface Kept {
   revision: number;

@@ -25,8 +25,10 @@ export default defineCachedRead({
     const pet = petOfQuery(query);
     if (food && pet && pet.species !== food.species) throw badRequest(`species: this is ${food.species} food, not ${pet.species} food`);
     if (!food) return notAFood;
-    const now = new Date();
+    const now = new Date().toISOString();
     const current = (each: FoodOnSale) => (isCurrent(each, now) ? each : { ...each, bestPricePence: null });
-    return alternativesJson(food, findAlternatives(current(food), foodsOfSpecies(db, food.species, freshForMs).filter((each) => isCurrent(each, now)), pet));
+    // Only foods of its type can be equivalents: the rest are not looked at further.
+    const candidates = foodsOfSpecies(db, food.species, freshForMs).filter((each) => each.facts.foodType === food.facts.foodType && isCurrent(each, now));
+    return alternativesJson(food, findAlternatives(current(food), candidates, pet));
   },
 });
