@@ -1590,6 +1590,28 @@ export const equivalentMutants = [
     ["ConditionalExpression", "other.low <= other.high", "true", "Only read when the wanted way has no price in reach, and with a limit of 1p or more (prices of 34p up) one way always has: both empty would need the anchor's band, 30% of the anchor wide, to fit within a penny either side of a price of 34p or more."],
     ["ConditionalExpression", "reach === null", "false", "With a limit of 1p or more (prices of 34p up) one way always has a price in reach, so reach is never null here (see the entry above)."],
   ]).map(([mutator, original, replacement, reason]) => ({ file: "data/domain/demo-prices.ts", mutator, original, replacement, reason })),
+  // data/domain/food-facts.ts and alternatives.ts: a food's facts and its cheaper equivalents.
+  {
+    file: "data/domain/food-facts.ts",
+    mutator: "EqualityOperator",
+    original: "index < at",
+    replacement: "index <= at",
+    reason: "No two protein patterns match at the same place in a name (each starts with a different word), so a tie that <= would settle differently never happens.",
+  },
+  {
+    file: "data/domain/alternatives.ts",
+    mutator: "ConditionalExpression",
+    original: "a === null",
+    replacement: "false",
+    reason: "With a null, the comparison a < b that follows is false (null < an ISO time), so b comes back, as the check returns it.",
+  },
+  {
+    file: "data/domain/alternatives.ts",
+    mutator: "EqualityOperator",
+    original: "a < b",
+    replacement: "a <= b",
+    reason: "When the two times are equal either is the same value.",
+  },
   // data/domain/basket.ts: the cheapest whole basket.
   {
     file: "data/domain/basket.ts",

@@ -115,6 +115,11 @@ describe("findAlternatives", () => {
     expect(ids(answer)).toEqual([5]);
   });
 
+  it("counts a pack of no grams as not sold by weight, for the food and for the others", () => {
+    expect(findAlternatives(food(1, 2000, { packGrams: 0 }), [food(2, 100)], null)).toEqual({ basis: null, productCostPence: null, alternatives: [] });
+    expect(ids(findAlternatives(food(1, 2000), [food(2, 100, { packGrams: 0 }), food(3, 100)], null))).toEqual([3]);
+  });
+
   it("has none for a food without a price or a weighed pack", () => {
     expect(findAlternatives(food(1, null), [food(2, 100)], tenKgAdultDog)).toEqual({ basis: null, productCostPence: null, alternatives: [] });
     expect(findAlternatives(food(1, 2000, { packGrams: null }), [food(2, 100)], null)).toEqual({ basis: null, productCostPence: null, alternatives: [] });

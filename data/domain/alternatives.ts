@@ -84,8 +84,9 @@ function perDayPence(food: FoodChoice, pet: PetBody): Pence | null {
 
 /** Its price per kg in whole pence (rounded half up); null for a pack not sold by weight or no price. */
 function perKgPence(food: FoodChoice): Pence | null {
-  if (food.packGrams === null || food.packGrams <= 0 || food.bestPricePence === null) return null;
-  return Math.round((food.bestPricePence * 1000) / food.packGrams);
+  const grams = food.packGrams ?? 0;
+  if (grams <= 0 || food.bestPricePence === null) return null;
+  return Math.round((food.bestPricePence * 1000) / grams);
 }
 
 const earlier = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : a < b ? a : b);
@@ -101,9 +102,9 @@ export function findAlternatives<F extends FoodChoice>(
   limit = maxAlternatives,
 ): AlternativesAnswer<F> {
   const ownPerDay = pet === null ? null : perDayPence(food, pet);
-  const basis: CostBasis | null = ownPerDay !== null ? "day" : perKgPence(food) !== null ? "kg" : null;
-  const productCostPence = basis === "day" ? ownPerDay : basis === "kg" ? perKgPence(food) : null;
-  if (basis === null || productCostPence === null) return { basis, productCostPence: null, alternatives: [] };
+  const productCostPence = ownPerDay ?? perKgPence(food);
+  if (productCostPence === null) return { basis: null, productCostPence: null, alternatives: [] };
+  const basis: CostBasis = ownPerDay === null ? "kg" : "day";
   const matched = foodFactsLine(food.facts, food.species);
   const reason = `Also ${matched.join(" · ")}, and cheaper ${basis === "day" ? "a day for your pet" : "per kg"}`;
   const cheaper: Alternative<F>[] = [];

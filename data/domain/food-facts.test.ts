@@ -77,5 +77,7 @@ describe("foodFactsLine and lifeStageLabel", () => {
       "Sensitive",
     ]);
     expect(foodFactsLine({ lifeStage: null, foodType: "raw", mainProtein: null, diets: [] }, "dog")).toEqual(["Raw"]);
+    expect(foodFactsLine({ lifeStage: "adult", foodType: null, mainProtein: "duck", diets: [] }, "dog")).toEqual(["Adult", "Duck"]);
+    expect(foodFactsLine({ lifeStage: null, foodType: null, mainProtein: null, diets: [] }, null)).toEqual([]);
   });
 });
