@@ -96,6 +96,16 @@ beforeAll(async () => {
     "UPDATE product_prices SET last_checked_at = '2020-01-01T00:00:00.000Z' WHERE product_id = (SELECT id FROM products WHERE slug = ?)",
     slugs["Unchecked Adult Dry Dog Food Chicken 2kg"],
   );
+  // Set by hand long ago: a price under the admin's override never lapses by time.
+  await createFood("Override Adult Dry Dog Food Duck 2kg", 19);
+  sql(
+    "UPDATE product_prices SET price_override = 1, manual_price_pence = 1900, last_checked_at = '2020-01-01T00:00:00.000Z' WHERE product_id = (SELECT id FROM products WHERE slug = ?)",
+    slugs["Override Adult Dry Dog Food Duck 2kg"],
+  );
+  await createFood("Dear Adult Dry Dog Food Duck 2kg", 30);
+  // Its best offer went out of stock after the best price was worked out: not on sale.
+  await createFood("Gone Adult Dry Dog Food Duck 2kg", 9);
+  sql("UPDATE product_prices SET in_stock = 0 WHERE product_id = (SELECT id FROM products WHERE slug = ?)", slugs["Gone Adult Dry Dog Food Duck 2kg"]);
   // Its name says nothing of its type or protein; the admin states them.
   await createFood("Mystery Recipe Dog Food 2kg", 12, { stated: { lifeStage: "adult", foodType: "dry", mainProtein: "chicken" } });
   // The name says lamb, the admin says chicken: the admin wins.
@@ -136,6 +146,16 @@ describe("GET /api/products/:slug/alternatives", () => {
       "Value Adult Dry Dog Food Chicken 2kg",
     ]);
     expect(answer.alternatives.map((alternative) => alternative.cost)).toEqual([6, 6.5, 7.5, 9]);
+  });
+
+  it("counts a price under the admin's override however long ago it was checked; never an offer out of stock", async () => {
+    // Per kg against £15.00: Override £9.50; Gone (£4.50 a kg, out of stock) never shows.
+    const answer = await alternatives("Dear Adult Dry Dog Food Duck 2kg");
+    expect(names(answer)).toEqual(["Override Adult Dry Dog Food Duck 2kg"]);
+    expect(names(answer)).toContain("Override Adult Dry Dog Food Duck 2kg");
+    expect(names(answer)).not.toContain("Gone Adult Dry Dog Food Duck 2kg");
+    // The recommendation lapses with the one price of the two that does: the dear food's own, a day after its check.
+    expect(Date.parse(answer.alternatives[0]!.expiresAt!)).toBeGreaterThan(Date.now());
   });
 
   it("has none for the cheapest of its kind, and none for a product that is not a food", async () => {

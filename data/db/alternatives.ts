@@ -50,12 +50,10 @@ const foodColumns = `p.id, p.slug, p.name, p.image, p.brand, p.family_key, p.kca
 const speciesFoodSql = `SELECT ${foodColumns}
   WHERE (c.slug = ? OR c.slug LIKE ?) AND p.best_price_pence IS NOT NULL AND p.legal_category NOT IN ${prescriptionOnlySqlList}`;
 
-function foodOf(row: FoodRow, freshForMs: number): FoodOnSale | null {
-  const species = foodSpeciesOf(row.category_slug);
-  if (species === null) return null;
+function foodOf(row: FoodRow, species: Species, freshForMs: number): FoodOnSale {
   // A price on sale when read, current until its last check is `freshForMs` old (a price set by hand, or never checked, stays current).
-  const onSale = row.best_price_pence !== null && row.in_stock === 1 && row.stale === 0;
-  const checkedAt = row.last_checked_at === null ? Number.NaN : Date.parse(row.last_checked_at);
+  const onSale = row.in_stock === 1 && row.stale === 0;
+  const checkedAt = Date.parse(row.last_checked_at ?? "");
   return {
     id: row.id,
     slug: row.slug,
@@ -74,8 +72,11 @@ function foodOf(row: FoodRow, freshForMs: number): FoodOnSale | null {
   };
 }
 
-/** Whether a food's best price may be compared at `now` (an ISO time): on sale, and current (its current-until time not passed). */
-export const isCurrent = (food: FoodChoice, now: string): boolean => food.bestPricePence !== null && (food.currentUntil === null || now <= food.currentUntil);
+/**
+ * Whether a food's best price is still current at `now` (an ISO time): its current-until time not
+ * passed (a price current until exactly `now` still is). A food without a price has nothing to compare.
+ */
+export const isCurrent = (food: FoodChoice, now: string): boolean => food.currentUntil === null || now <= food.currentUntil;
 
 interface Kept {
   revision: number;
@@ -95,7 +96,7 @@ export function foodsOfSpecies(db: Db, species: Species, freshForMs: number): Fo
   let foods = entry.bySpecies.get(species);
   if (!foods) {
     const rows = statement<FoodRow>(db, speciesFoodSql).all(`${species}-food`, `${species}-food-%`);
-    foods = rows.flatMap((row) => foodOf(row, freshForMs) ?? []);
+    foods = rows.map((row) => foodOf(row, species, freshForMs));
     entry.bySpecies.set(species, foods);
   }
   return foods;
@@ -105,5 +106,6 @@ export function foodsOfSpecies(db: Db, species: Species, freshForMs: number): Fo
 export function foodBySlug(db: Db, slug: string, freshForMs: number): FoodOnSale | null | undefined {
   const row = statement<FoodRow>(db, `SELECT ${foodColumns} WHERE p.slug = ?`).get(slug);
   if (!row) return undefined;
-  return foodOf(row, freshForMs);
+  const species = foodSpeciesOf(row.category_slug);
+  return species === null ? null : foodOf(row, species, freshForMs);
 }

@@ -12,7 +12,7 @@ import { getAdminProduct } from "./admin-reads.ts";
 import { latestAudit } from "./audit.ts";
 import { tempDb, type TempDb } from "./fixtures/temp-db.ts";
 import { productInput } from "../domain/catalogue-input.ts";
-import { productDetailList, type ProductDetailValues } from "../domain/product-details.ts";
+import { canonicalDetail, productDetailList, productDetails, type ProductDetailValues } from "../domain/product-details.ts";
 
 let temp: TempDb;
 let categoryId: number;
@@ -99,6 +99,15 @@ describe("the catalogue input's check of each detail", () => {
     expect(productInput.safeParse({ name: "Choice", categoryId: 1, foodType: "dry,wet" }).success).toBe(false);
     expect(productInput.parse({ name: "Choice", categoryId: 1, specialDiets: " sensitive , grain-free,sensitive" }).specialDiets).toBe("grain-free,sensitive");
     expect(productInput.safeParse({ name: "Choice", categoryId: 1, specialDiets: "grain-free,vegan" }).success).toBe(false);
+  });
+
+  it("reads a value as stored: trimmed, a choice's several in its order, null for what it does not offer", () => {
+    expect(canonicalDetail(productDetails.description, "  Grain free.  ")).toBe("Grain free.");
+    expect(canonicalDetail(productDetails.foodType, " wet ")).toBe("wet");
+    expect(canonicalDetail(productDetails.foodType, "   ")).toBe("");
+    expect(canonicalDetail(productDetails.foodType, "dry,wet")).toBeNull();
+    expect(canonicalDetail(productDetails.specialDiets, " sensitive , grain-free ")).toBe("grain-free,sensitive");
+    expect(canonicalDetail(productDetails.specialDiets, "grain-free,")).toBeNull();
   });
 
   it("refuses a detail that is not text and defaults one left out to empty", () => {

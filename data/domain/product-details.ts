@@ -126,6 +126,6 @@ export function canonicalDetail(detail: ProductDetail, value: string): string | 
   if (!detail.choices || trimmed === "") return trimmed;
   const named = detail.multiple ? trimmed.split(",").map((item) => item.trim()) : [trimmed];
   const offered = detail.choices.map((choice) => choice.value);
-  if (!named.every((item) => offered.includes(item)) || (!detail.multiple && named.length !== 1)) return null;
+  if (!named.every((item) => offered.includes(item))) return null;
   return offered.filter((choice) => named.includes(choice)).join(",");
 }

@@ -130,11 +130,10 @@ export const alternativesQuery = z.object(petQueryShape).superRefine((query, ctx
   if (given.length > 0) wholePet(query, ctx, given[0]!, `${given[0]} needs`);
 });
 
-/** The pet an alternatives query describes; null when it describes none. */
+/** The pet an alternatives query describes; null when it describes none (its rule lets the pet's parameters come all together or not at all). */
 export function petOfQuery(query: z.infer<typeof alternativesQuery>): PetBody | null {
   const { species, weightKg, lifeStage, activity, neutered } = query;
-  if (species === undefined || weightKg === undefined || lifeStage === undefined || activity === undefined || neutered === undefined) return null;
-  return { species, weightKg, lifeStage, activity, neutered };
+  return species === undefined ? null : { species, weightKg: weightKg!, lifeStage: lifeStage!, activity: activity!, neutered: neutered! };
 }
 
 export const productListQuery = z
