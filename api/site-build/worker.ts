@@ -4,8 +4,8 @@
  * every page but the product pages of other products; or, as a split build's first process, the
  * bundling only, leaving a render kit (the server bundle); or, as a split build's helper,
  * rendering its share of product pages (and the first helper every other page) with that render
- * kit (the helper can then stay, like a worker after its build). It can then stay and keep Astro's built
- * server bundle loaded: a later fast rebuild only renders pages into a new folder with that
+ * kit (the helper can then stay, like a worker after its build). It can then stay and keep
+ * Astro's built server bundle loaded: a later fast rebuild only renders pages into a new folder with that
  * bundle, which takes about a second instead of a whole build's start-up (Vite bundling alone is
  * several seconds). Jobs and results travel over the IPC channel; Astro's log goes to stdout.
  *
@@ -303,8 +303,8 @@ function finishPack(): void {
 }
 
 /**
- * Astro's build of the site into `outDir`: the bundles and assets, and with `stored` the pages
- * `store` writes (Astro writes none itself).
+ * Astro's build of the site into `outDir`: the bundles and assets, and the pages its static paths
+ * list (none for a bundling build), written by `store` (Astro writes none itself).
  */
 async function astroBuildInto(outDir: string): Promise<void> {
   const { build: astroBuild } = await import("astro");
