@@ -85,7 +85,13 @@ export default function Alternatives({ slug, species }: AlternativesProps) {
           ))}
         </ol>
       )}
-      {!perDay && <p className="mt-3 text-xs text-slate-600">Save your pet in the Feeding Cost panel to rank these by what a day costs for them.</p>}
+      {!perDay && (
+        <p className="mt-3 text-xs text-slate-600">
+          {petName === null
+            ? "Save your pet in the Feeding Cost panel to rank these by what a day costs for them."
+            : `What a day of this food costs ${petName} cannot be worked out (its energy or feeding guide is not known), so these are ranked per kg.`}
+        </p>
+      )}
     </div>
   );
 }
