@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offerUrl } from "../../data/db/fixtures/temp-db.ts";
+import type { AlternativesResponse } from "../http/responses.ts";
 import { startTestServer, type TestServer } from "./server.ts";
 
 let api: TestServer;
@@ -15,22 +16,7 @@ const slugs: Record<string, string> = {};
 
 const sql = (text: string, ...params: unknown[]) => api.db.$client.prepare(text).run(...params);
 
-interface AlternativesAnswer {
-  food: { id: number; slug: string; species: string; facts: string[] } | null;
-  basis: "day" | "kg" | null;
-  cost: number | null;
-  alternatives: {
-    product: { id: number; slug: string; name: string; url: string };
-    bestPrice: number;
-    retailer: string | null;
-    cost: number;
-    saving: number;
-    score: number;
-    matched: string[];
-    reason: string;
-    expiresAt: string | null;
-  }[];
-}
+type AlternativesAnswer = AlternativesResponse;
 
 async function createFood(name: string, price: number, options: { categoryId?: number; kcalPerKg?: number | null; stated?: Record<string, string>; inStock?: boolean } = {}) {
   const response = await api.admin("POST", "/api/products", {
